@@ -1,0 +1,88 @@
+"""The `arbiter` command line: verify and narrate recorded games, export them, serve the app."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+
+from domain.records import InvalidRecord, load, replay
+
+EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+
+
+def _exit_code(verdict: dict) -> int:
+    if verdict["status"] == "invalid":
+        return EXIT_INVALID
+    return EXIT_ILLEGAL if verdict["status"] == "illegal" else EXIT_OK
+
+
+@click.group()
+@click.version_option(package_name="arbiter")
+def main() -> None:
+    """arbiter: a referee for card battles you can trust more than a person at the table."""
+
+
+@main.command("replay")
+@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print verdict JSON (one line per record) instead of an account.")
+def replay_command(records: tuple[str, ...], as_json: bool) -> None:
+    """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins)."""
+    worst = EXIT_OK
+    out = sys.stdout
+    for path in records:
+        try:
+            record = load(path)
+            result = replay(record, keep_events=not as_json)
+            verdict = result.verdict()
+        except InvalidRecord as e:
+            verdict = {"status": "invalid", "error": str(e)}
+            result = None
+        worst = max(worst, _exit_code(verdict))
+        if as_json:
+            out.write(json.dumps(verdict, separators=(", ", ": ")) + "\n")
+        else:
+            from .narrate import narrate
+
+            narrate(path, result, verdict)
+    out.flush()
+    sys.exit(worst)
+
+
+@main.command("export")
+@click.argument("record", type=click.Path(dir_okay=False))
+@click.option("-o", "--output", type=click.File("w"), default="-", help="Where to write the record (default stdout).")
+def export_command(record: str, output) -> None:
+    """Play a record through the event-sourced game and write the game back out as a record."""
+    from domain.game import Game
+    from domain.rules import RuleViolation
+
+    try:
+        rec = load(record)
+    except InvalidRecord as e:
+        raise click.ClickException(f"{record}: invalid record: {e}") from None
+    game = Game.start(rec)
+    for i, move in enumerate(rec.moves):
+        try:
+            game.play(move)
+        except RuleViolation as v:
+            click.echo(f"{record}: move {i} is illegal ({v.clause}: {v.reason}); exported the game up to it", err=True)
+            break
+    json.dump(game.to_record(), output, indent=1)
+    output.write("\n")
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL.")
+def serve_command(host: str, port: int, database_url: str | None) -> None:
+    """Serve arbiter's web app."""
+    from werkzeug.serving import run_simple
+
+    from . import create_app
+
+    app = create_app({"DATABASE_URL": database_url} if database_url else None)
+    click.echo(f"arbiter is serving on http://{host}:{port}/")
+    run_simple(host, port, app, threaded=True)

@@ -1,0 +1,92 @@
+"""Card notation (contract §1, ER-1.4): parse and format cards as small integers.
+
+A card is an int 0..51 equal to its index in the unshuffled pack
+``AC 2C .. KC AD .. KD AH .. KH AS .. KS``: ``suit * 13 + rank`` with ranks
+A=0 .. K=12 (Ace low, ER-1.3). Sets of cards are bit masks (``1 << card``).
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+RANKS = "A23456789TJQK"
+SUITS = "CDHS"
+PACK = tuple(range(52))
+FULL_MASK = (1 << 52) - 1
+
+
+class CardError(ValueError):
+    """A string that is not a card in the notation of contract §1."""
+
+
+def rank_of(card: int) -> int:
+    """The rank index of a card: A=0 .. K=12."""
+    return card % 13
+
+
+def suit_of(card: int) -> int:
+    """The suit index of a card: C=0, D=1, H=2, S=3."""
+    return card // 13
+
+
+def parse_card(text: str) -> int:
+    """Parse ``TD``, ``10d``, ``as`` ... into a card; raises CardError naming the bad string."""
+    if not isinstance(text, str):
+        raise CardError(f"{text!r} is not a card string")
+    t = text.strip().upper()
+    if t.startswith("10"):
+        t = "T" + t[2:]
+    if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:
+        raise CardError(f"{text!r} is not a card: expected a rank of {' '.join(RANKS)} (or 10) and a suit of C D H S, e.g. 'TD'")
+    return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
+
+
+def format_card(card: int) -> str:
+    """The canonical two-character name of a card, e.g. ``TD``."""
+    return RANKS[card % 13] + SUITS[card // 13]
+
+
+def parse_cards(texts: Iterable[str]) -> list[int]:
+    """Parse a list of card strings; raises CardError on the first bad one."""
+    return [parse_card(t) for t in texts]
+
+
+def format_cards(cards: Iterable[int]) -> list[str]:
+    """Format cards in the order given."""
+    return [RANKS[c % 13] + SUITS[c // 13] for c in cards]
+
+
+def rank_name(rank: int) -> str:
+    """The notation letter of a rank index."""
+    return RANKS[rank]
+
+
+def suit_name(suit: int) -> str:
+    """The notation letter of a suit index."""
+    return SUITS[suit]
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    """The bit mask of a collection of cards."""
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def cards_of(mask: int) -> list[int]:
+    """The cards of a bit mask, in unshuffled-pack order."""
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def count(mask: int) -> int:
+    """How many cards a mask holds."""
+    return mask.bit_count()
+
+
+RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))

@@ -1,0 +1,135 @@
+"""El Royale's clauses as named predicates over a state: who may act, who defends, who attacks next.
+
+Each function cites the clause it implements. They read the state and never change it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .state import State
+
+
+def clockwise_from(s: "State", seat: int) -> list[int]:
+    """Every seat, starting at `seat` and going clockwise (ER-1.1)."""
+    n = s.n
+    return [(seat + k) % n for k in range(n)]
+
+
+def next_surviving(s: "State", seat: int) -> int:
+    """The next seat clockwise after `seat` that is not eliminated (ER-6.1)."""
+    n = s.n
+    for k in range(1, n + 1):
+        nxt = (seat + k) % n
+        if not (s.eliminated >> nxt) & 1:
+            return nxt
+    return seat
+
+
+def are_partners(s: "State", a: int, b: int) -> bool:
+    """Whether two seats play in the same team (ER-1.2)."""
+    team_of = s.setup.team_of
+    return team_of is not None and team_of[a] == team_of[b]
+
+
+def window_eligible(s: "State", seat: int) -> bool:
+    """Who is offered in a window (ER-3.2, ER-3.6, ER-3.3 R): from role and elimination, never from the hand."""
+    if (s.eliminated >> seat) & 1:
+        return False
+    if seat != s.defender:
+        return True
+    if s.phase == "join":
+        return False  # ER-3.2: every player except the defender
+    return not s.revised or s.added_since_defender  # ER-3.6
+
+
+def window_closed(s: "State") -> bool:
+    """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card."""
+    return all((s.passed >> seat) & 1 for seat in range(s.n) if window_eligible(s, seat))
+
+
+def next_eligible(s: "State", answered: int) -> int | None:
+    """ER-3.3 R: the next eligible seat clockwise from the seat that answered (itself last)."""
+    n = s.n
+    for k in range(1, n + 1):
+        seat = (answered + k) % n
+        if window_eligible(s, seat):
+            return seat
+    return None
+
+
+def may_claim(s: "State", seat: int) -> bool:
+    """ER-3.8: who is eligible to claim the battle pile, by edition."""
+    if (s.eliminated >> seat) & 1:
+        return False
+    if s.revised:
+        return seat != s.last_player
+    return seat != s.defender or s.added_after_beat
+
+
+def claim_queue(s: "State") -> tuple[int, ...]:
+    """ER-3.8: the eligible seats in priority order, the attacker first, then clockwise."""
+    return tuple(seat for seat in clockwise_from(s, s.attacker) if may_claim(s, seat))
+
+
+def defender_for(s: "State", attacker: int) -> tuple[int, int | None]:
+    """ER-3, ER-6.1, ER-6.2: the defender against an attacker, and the eliminated seat it substitutes for."""
+    if s.setup.team_of is None:
+        return next_surviving(s, attacker), None
+    left = (attacker + 1) % s.n
+    if s.surviving(left):
+        return left, None
+    for seat in clockwise_from(s, left)[1:]:
+        if s.surviving(seat) and are_partners(s, seat, left):
+            return seat, left
+    for seat in clockwise_from(s, left)[1:]:  # ER-6.2 R: the left seat's whole team is out
+        if s.surviving(seat) and not are_partners(s, seat, attacker) and seat != attacker:
+            return seat, None
+    raise AssertionError("no defender: the game should have ended by elimination (ER-4.3)")
+
+
+def next_attacker(s: "State") -> int:
+    """ER-3.10, ER-6.3 and ER-3.1 R: who attacks in the next battle."""
+    if s.substitute_for is not None:
+        seat = next_surviving(s, s.substitute_for)  # ER-6.3
+    elif s.ended_by == "beat":
+        seat = s.defender  # ER-3.10: the defender attacks next
+    else:
+        seat = next_surviving(s, s.defender)  # ER-3.10: the player to the defender's left
+    return first_holding_cards(s, seat)
+
+
+def first_holding_cards(s: "State", seat: int) -> int:
+    """ER-3.1 R: an attacker holding no cards is skipped for the next surviving player who holds some."""
+    for cand in clockwise_from(s, seat):
+        if s.surviving(cand) and s.hands[cand]:
+            return cand
+    return seat
+
+
+def replenish_order(s: "State") -> list[int]:
+    """ER-3.9: who draws in which order after a beat or a concession (eliminated seats skipped)."""
+    if s.ended_by == "beat":
+        first = [s.attacker, s.defender]
+        rest = clockwise_from(s, (s.defender + 1) % s.n)
+    else:
+        first = [s.attacker]
+        rest = clockwise_from(s, (s.attacker + 1) % s.n)
+    order = first + [seat for seat in rest if seat not in first]
+    return [seat for seat in order if s.surviving(seat)]
+
+
+def sides_left(s: "State") -> set[int]:
+    """ER-4.3: the players (individual) or teams still in the game."""
+    team_of = s.setup.team_of
+    return {seat if team_of is None else team_of[seat] for seat in range(s.n) if s.surviving(seat)}
+
+
+def winners(s: "State", seat: int) -> tuple[tuple[int, ...], str | None]:
+    """ER-4.2: the winning seats and team name when `seat` wins (a team wins whole, eliminated members too)."""
+    setup = s.setup
+    if setup.team_of is None:
+        return (seat,), None
+    team = setup.team_of[seat]
+    return tuple(x for x in range(s.n) if setup.team_of[x] == team), setup.team_names[team]

@@ -1,0 +1,245 @@
+"""El Royale state and its fold: ``evolve(state, event)`` never validates, it only applies.
+
+Cards are ints and sets of cards are bit masks (domain.cards). A State is never
+mutated once returned: ``evolve`` applies an event to a clone. ``decide`` works
+on one private clone per move for speed (``apply`` in place), which is the same
+fold.
+"""
+
+from __future__ import annotations
+
+from ..cards import RANK_MASKS, rank_of
+from ..rules import Outcome
+from . import clauses
+from .setup import HAND_SIZE, Setup
+
+# Phases (ER-3): who is to act and which move types the phase allows.
+ATTACK, JOIN, DEFENCE, REINFORCE, CLAIM, TAKE, SETTLE, OVER = (
+    "attack", "join", "defence", "reinforce", "claim", "take", "settle", "over")
+
+
+class State:
+    """Everything the referee knows at one moment of an El Royale game."""
+
+    __slots__ = (
+        "setup", "revised", "n", "hands", "shown", "deck", "deck_pos", "discard", "reshuffles",
+        "pile", "pile_mask", "battles", "eliminated", "laid_out", "laid_seat", "phase", "dealer",
+        "attacker", "defender", "substitute_for", "to_act", "passed", "last_player",
+        "added_since_defender", "added_after_beat", "queue", "ended_by", "outcome",
+    )
+
+    def clone(self) -> "State":
+        """A shallow copy: every field is immutable, so the copy is independent."""
+        new = State.__new__(State)
+        for name in State.__slots__:
+            setattr(new, name, getattr(self, name))
+        return new
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and all(getattr(self, k) == getattr(other, k) for k in State.__slots__)
+
+    def __repr__(self) -> str:
+        return f"<El Royale state phase={self.phase} to_act={self.to_act} battles={self.battles}>"
+
+    @property
+    def deck_count(self) -> int:
+        """Cards left in the deck (public, ER-7.3)."""
+        return len(self.deck) - self.deck_pos
+
+    @property
+    def top(self) -> int | None:
+        """The top card of the battle pile, or None when it is empty."""
+        return self.pile[-1] if self.pile else None
+
+    def surviving(self, seat: int) -> bool:
+        """Whether a seat is still in the game (ER-5)."""
+        return not (self.eliminated >> seat) & 1
+
+
+def initial_state(setup: Setup) -> State:
+    """The table before the deal: empty hands, no deck yet."""
+    s = State.__new__(State)
+    s.setup, s.revised, s.n = setup, setup.revised, setup.n
+    s.hands = s.shown = (0,) * setup.n
+    s.deck, s.deck_pos, s.discard, s.reshuffles = (), 0, 0, 0
+    s.pile, s.pile_mask, s.battles = (), 0, 0
+    s.eliminated, s.laid_out, s.laid_seat = 0, 0, None
+    s.phase, s.dealer = SETTLE, None
+    s.attacker = s.defender = s.substitute_for = s.to_act = s.last_player = None
+    s.passed, s.added_since_defender, s.added_after_beat = 0, False, False
+    s.queue, s.ended_by, s.outcome = (), None, None
+    return s
+
+
+def evolve(state: State, event: dict) -> State:
+    """The pure fold: the state after one event (the input state is left unchanged)."""
+    new = state.clone()
+    apply(new, event)
+    return new
+
+
+def _play(s: State, seat: int, cards: list[int]) -> None:
+    """Move cards from a seat's hand onto the battle pile, in the order given."""
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    s.hands = _with(s.hands, seat, s.hands[seat] & ~mask)
+    if s.shown[seat] & mask:
+        s.shown = _with(s.shown, seat, s.shown[seat] & ~mask)
+    s.pile = s.pile + tuple(cards)
+    s.pile_mask |= mask
+    s.last_player = seat
+
+
+def _with(t: tuple, i: int, value) -> tuple:
+    return t[:i] + (value,) + t[i + 1:]
+
+
+def _take_pile(s: State, seat: int) -> None:
+    s.hands = _with(s.hands, seat, s.hands[seat] | s.pile_mask)
+    s.pile, s.pile_mask = (), 0
+
+
+def _end_battle(s: State, ended_by: str) -> None:
+    s.battles += 1
+    s.phase, s.to_act, s.queue, s.ended_by = SETTLE, None, (), ended_by
+
+
+def _open_window(s: State, phase: str, first_from: int, inclusive: bool) -> None:
+    """Start a join or reinforce window (ER-3.3) with offers from first_from (inclusive or not)."""
+    s.phase, s.passed = phase, 0
+    start = first_from - 1 if inclusive else first_from
+    _offer_next(s, start)
+
+
+def _offer_next(s: State, answered: int) -> None:
+    """After an answer in a window: close it, or offer the next eligible seat clockwise (ER-3.3)."""
+    if clauses.window_closed(s):
+        _close_window(s)
+        return
+    nxt = clauses.next_eligible(s, answered)
+    if nxt is None:
+        _close_window(s)
+    else:
+        s.to_act = nxt
+
+
+def _close_window(s: State) -> None:
+    if s.phase == JOIN:
+        s.phase, s.to_act = DEFENCE, s.defender
+    else:
+        s.phase = CLAIM
+        s.queue = clauses.claim_queue(s)
+        s.to_act = s.queue[0] if s.queue else None
+
+
+def apply(s: State, e: dict) -> None:
+    """Apply one event to a state in place (the body of evolve)."""
+    t = e["type"]
+    if t == "passed":
+        seat = e["seat"]
+        if s.phase == CLAIM:
+            s.queue = s.queue[1:]
+            s.to_act = s.queue[0] if s.queue else None
+        else:
+            s.passed |= 1 << seat
+            _offer_next(s, seat)
+    elif t == "threw_in":
+        seat = e["seat"]
+        _play(s, seat, e["cards"])
+        s.passed = 0
+        if seat != s.defender:
+            s.added_since_defender = True
+            if s.phase == REINFORCE:
+                s.added_after_beat = True
+        elif s.phase == REINFORCE:
+            s.added_since_defender = False
+        _offer_next(s, seat)
+    elif t == "drew":
+        seat = e["seat"]
+        s.hands = _with(s.hands, seat, s.hands[seat] | (1 << e["card"]))
+        s.deck_pos += 1
+    elif t == "attacked":
+        _play(s, e["seat"], e["cards"])
+        _open_window(s, JOIN, s.defender, inclusive=False)
+    elif t == "beat":
+        _play(s, e["seat"], e["cards"])
+        s.added_since_defender = s.added_after_beat = False
+        _open_window(s, REINFORCE, s.defender, inclusive=not s.revised)
+    elif t == "battle_started":
+        s.attacker, s.defender, s.substitute_for = e["attacker"], e["defender"], e["substitute_for"]
+        s.phase, s.to_act, s.last_player, s.passed = ATTACK, e["attacker"], None, 0
+    elif t == "conceded":
+        _take_pile(s, e["seat"])
+        _end_battle(s, "concede")
+    elif t == "claimed":
+        _take_pile(s, e["seat"])
+        _end_battle(s, "beat")
+    elif t == "pile_discarded":
+        s.discard |= s.pile_mask
+        s.pile, s.pile_mask = (), 0
+        _end_battle(s, "beat")
+    elif t == "reshuffled":
+        s.deck, s.deck_pos = tuple(e["order"]), 0
+        s.discard = 0
+        s.reshuffles = e["k"]
+    elif t == "showed":
+        seat = e["seat"]
+        mask = 0
+        for c in e["cards"]:
+            mask |= 1 << c
+        s.shown = _with(s.shown, seat, s.shown[seat] | mask)
+    elif t == "said":
+        pass
+    elif t == "dealt":
+        _deal(s, e["dealer"], e["order"])
+    elif t == "eliminated":
+        seat = e["seat"]
+        s.laid_out, s.laid_seat = s.hands[seat], seat
+        s.hands = _with(s.hands, seat, 0)
+        s.shown = _with(s.shown, seat, 0)
+        s.eliminated |= 1 << seat
+        s.phase = TAKE
+        s.queue = tuple(x for x in clauses.clockwise_from(s, s.attacker) if s.surviving(x))
+        s.to_act = s.queue[0]
+    elif t == "took":
+        mask = 0
+        for c in e["cards"]:
+            mask |= 1 << c
+        seat = e["seat"]
+        s.hands = _with(s.hands, seat, s.hands[seat] | mask)
+        s.laid_out &= ~mask
+        s.queue = s.queue[1:]
+        s.to_act = s.queue[0] if s.queue else None
+    elif t == "laid_out_discarded":
+        s.discard |= s.laid_out
+        s.laid_out, s.laid_seat = 0, None
+        s.phase = SETTLE
+    elif t == "won":
+        s.outcome = Outcome(e["by"], tuple(e["seats"]), e["team"])
+        s.phase, s.to_act, s.queue = OVER, None, ()
+    elif t == "drawn":
+        s.outcome = Outcome("draw")
+        s.phase, s.to_act, s.queue = OVER, None, ()
+    else:
+        raise ValueError(f"unknown El Royale event type {t!r}")
+
+
+def _deal(s: State, dealer: int, order: list[int]) -> None:
+    """ER-2.1: four cards each, one at a time, clockwise beginning with the dealer; the rest is the deck."""
+    n = s.n
+    hands = [0] * n
+    for i in range(HAND_SIZE * n):
+        hands[(dealer + i) % n] |= 1 << order[i]
+    s.hands, s.dealer = tuple(hands), dealer
+    s.deck, s.deck_pos = tuple(order[HAND_SIZE * n:]), 0
+
+
+def rank_count_in_pile(s: State, rank: int) -> int:
+    """How many cards of a rank lie in the battle pile."""
+    return (s.pile_mask & RANK_MASKS[rank]).bit_count()
+
+
+def top_rank(s: State) -> int:
+    """The rank of the top card of the battle pile."""
+    return rank_of(s.pile[-1])

@@ -1,0 +1,236 @@
+"""Recorded games (`arbiter.record/1`, contract §2): validate a whole record, replay it, give the verdict.
+
+Validation happens before any move is replayed: a record that is not valid
+raises InvalidRecord (exit 2); a move the rules forbid stops the replay with
+an `illegal` verdict (exit 1).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .cards import CardError, format_cards, parse_card
+from .games import decider_for
+from .randomness import Chance, new_seed
+from .rules import InvalidSetup, RuleViolation
+
+FORMAT = "arbiter.record/1"
+
+
+class InvalidRecord(ValueError):
+    """A document that is not a valid record: the message names the field and what is wrong."""
+
+
+@dataclass
+class Record:
+    """A validated record: the decider, its set-up, randomness and the moves with cards as ints."""
+
+    game: str
+    decider: Any
+    setup: Any
+    seed: str
+    seed_given: bool
+    outcomes: dict
+    stacked: bool
+    moves: list[dict]
+    raw_options: dict = field(default_factory=dict)
+
+    @property
+    def chance(self) -> Chance:
+        """The game's randomness: the seed, with the record's fixed outcomes."""
+        return Chance(self.seed, self.outcomes)
+
+
+def load(path: str) -> Record:
+    """Read and validate a record file; raises InvalidRecord with one clear line."""
+    try:
+        with open(path, "rb") as f:
+            text = f.read()
+    except OSError as e:
+        raise InvalidRecord(f"cannot read {path}: {e.strerror}") from None
+    try:
+        doc = json.loads(text)
+    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+        raise InvalidRecord(f"not JSON: {e}") from None
+    return parse(doc)
+
+
+def _card(value: Any, where: str) -> int:
+    try:
+        return parse_card(value)
+    except CardError as e:
+        raise InvalidRecord(f"{where}: {e}") from None
+
+
+def _cards(value: Any, where: str) -> list[int]:
+    if not isinstance(value, list):
+        raise InvalidRecord(f"{where}: must be a list of card strings")
+    return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse(doc: Any) -> Record:
+    """Validate a record document (contract §2); raises InvalidRecord naming what is wrong."""
+    if not isinstance(doc, dict):
+        raise InvalidRecord("a record must be a JSON object")
+    if doc.get("format") != FORMAT:
+        raise InvalidRecord(f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
+    game = doc.get("game")
+    try:
+        decider = decider_for(game if isinstance(game, str) else repr(game))
+    except KeyError as e:
+        raise InvalidRecord(f"game: {e.args[0]}") from None
+    players = doc.get("players")
+    dealer, starter = doc.get("dealer"), doc.get("starter")
+    options = doc.get("options", {})
+    try:
+        setup = decider.configure(options, players, dealer, starter)
+    except InvalidSetup as e:
+        raise InvalidRecord(str(e)) from None
+    n = setup.n
+    seed = doc.get("seed")
+    seed_given = seed is not None
+    if seed_given:
+        if not isinstance(seed, str) or not seed:
+            raise InvalidRecord("seed: must be a non-empty hex string")
+        try:
+            bytes.fromhex(seed)
+        except ValueError:
+            raise InvalidRecord(f"seed: {seed[:40]!r} is not a hex string (an even number of 0-9a-f digits)") from None
+    else:
+        seed = new_seed()
+    outcomes = _outcomes(doc.get("outcomes"))
+    stacked = "deck" in doc
+    if stacked:
+        deck = _cards(doc["deck"], "deck")
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise InvalidRecord(f"deck: must hold each of the 52 cards exactly once (got {len(deck)} cards, {len(set(deck))} distinct)")
+        if "deal" in outcomes and outcomes["deal"] != deck:
+            raise InvalidRecord("deck and outcomes.deal are both given and differ")
+        outcomes["deal"] = deck
+    moves = doc.get("moves", [])
+    if not isinstance(moves, list):
+        raise InvalidRecord("moves: must be a list")
+    parsed = [parse_move(m, n, decider, f"moves[{i}]") for i, m in enumerate(moves)]
+    return Record(game, decider, setup, seed, seed_given, outcomes, stacked, parsed, options)
+
+
+def _outcomes(value: Any) -> dict:
+    if value is None:
+        return {}
+    if not isinstance(value, dict):
+        raise InvalidRecord("outcomes: must be an object of label -> card list or integer")
+    out = {}
+    for label, v in value.items():
+        if isinstance(v, list):
+            out[label] = _cards(v, f"outcomes.{label}")
+        elif _is_int(v):
+            out[label] = v
+        else:
+            raise InvalidRecord(f"outcomes.{label}: must be a list of card strings or an integer")
+    return out
+
+
+def parse_move(m: Any, n: int, decider: Any, where: str = "move") -> dict:
+    """Validate one move's shape (seat, type, cards, text) and parse its cards; raises InvalidRecord."""
+    if not isinstance(m, dict):
+        raise InvalidRecord(f"{where}: must be an object with seat and type")
+    seat = m.get("seat")
+    if not _is_int(seat) or not 0 <= seat < n:
+        raise InvalidRecord(f"{where}.seat: must be a seat number from 0 to {n - 1}, got {seat!r}")
+    kind = m.get("type")
+    if kind not in decider.MOVE_TYPES:
+        raise InvalidRecord(f"{where}.type: unknown move type {kind!r}; expected one of {', '.join(sorted(decider.MOVE_TYPES))}")
+    move = {"seat": seat, "type": kind}
+    if kind in decider.CARD_MOVES or (kind in decider.OPTIONAL_CARD_MOVES and "cards" in m):
+        if "cards" not in m:
+            raise InvalidRecord(f"{where}.cards: a {kind} needs a cards list")
+        move["cards"] = _cards(m["cards"], f"{where}.cards")
+    elif kind in decider.OPTIONAL_CARD_MOVES:
+        move["cards"] = []
+    if kind == "say":
+        text = m.get("text")
+        if not isinstance(text, str):
+            raise InvalidRecord(f"{where}.text: a say needs a text string")
+        move["text"] = text
+    return move
+
+
+@dataclass
+class Replay:
+    """The result of replaying a record: the final state, how many moves applied, the first illegal one."""
+
+    record: Record
+    state: Any
+    events: list[dict]
+    moves_applied: int
+    illegal: dict | None
+
+    def verdict(self) -> dict:
+        """The verdict JSON of contract §2."""
+        d = self.record.decider
+        outcome = d.outcome(self.state)
+        if self.illegal is not None:
+            status = "illegal"
+        else:
+            status = "finished" if outcome.is_over else "in_progress"
+        return {
+            "status": status,
+            "moves_applied": self.moves_applied,
+            "result": outcome.result,
+            "winner": outcome.winner_json(),
+            "illegal": self.illegal,
+            "final": d.final(self.state),
+        }
+
+
+def replay(record: Record, keep_events: bool = False) -> Replay:
+    """Replay a validated record through its bare decider (fast path, no store)."""
+    d = record.decider
+    chance = record.chance
+    state = d.initial_state(record.setup)
+    events: list[dict] = []
+    try:
+        opening = d.start(record.setup, chance)
+    except InvalidSetup as e:
+        raise InvalidRecord(str(e)) from None
+    for e in opening:
+        state = d.evolve(state, e)
+    if keep_events:
+        events.extend(opening)
+    step = d.step
+    illegal = None
+    applied = 0
+    for i, move in enumerate(record.moves):
+        try:
+            new_events, state = step(state, move, chance)
+        except RuleViolation as v:
+            illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
+            break
+        if keep_events:
+            events.extend(new_events)
+        applied += 1
+    return Replay(record, state, events, applied, illegal)
+
+
+def to_document(game: str, setup: Any, seed: str | None, outcomes: dict, moves: list[dict]) -> dict:
+    """An `arbiter.record/1` document from a set-up and moves with int cards (the inverse of parse)."""
+    doc: dict = {"format": FORMAT, "game": game, "options": setup.options(), "players": setup.players()}
+    if seed is not None:
+        doc["seed"] = seed
+    fixed = dict(outcomes)
+    if "deal" in fixed:
+        doc["deck"] = format_cards(fixed.pop("deal"))
+    if setup.dealer is not None:
+        doc["dealer"] = setup.dealer
+    if setup.starter is not None:
+        doc["starter"] = setup.starter
+    if fixed:
+        doc["outcomes"] = {k: format_cards(v) if isinstance(v, list) else v for k, v in fixed.items()}
+    doc["moves"] = [{k: (format_cards(v) if k == "cards" else v) for k, v in m.items()} for m in moves]
+    return doc

@@ -73,6 +73,8 @@ class Game(Aggregate):
         data: dict
 
         def apply(self, game: "Game") -> None:
+            if game.__dict__.get("_deciding"):
+                return  # play() already holds the fold of these events (decider.step)
             game._fold(decode_event(self.data))
 
     def __init__(self, game: str, options: dict, players: list, dealer, starter, seed: str, commitment: str,
@@ -110,8 +112,15 @@ class Game(Aggregate):
 
     def play(self, move: dict) -> list[dict]:
         """Apply one move (cards as ints): triggers one event per thing that happened; raises RuleViolation."""
-        events = self._decider.decide(self.state, move, self._chance)
-        self._record_events(events)
+        decider = self._decider
+        events, state = decider.step(self.state, move, self._chance)
+        self._deciding = True
+        try:
+            self._record_events(events)
+        finally:
+            del self._deciding
+        self.state = state
+        self.moves.append(decider.move_of(events[0]))
         return events
 
     def _record_events(self, events: list[dict]) -> None:

@@ -33,28 +33,30 @@ def are_partners(s: "State", a: int, b: int) -> bool:
     return team_of is not None and team_of[a] == team_of[b]
 
 
+def window_eligible_mask(s: "State") -> int:
+    """Who is offered in a window (ER-3.2, ER-3.6, ER-3.3 R), as a seat mask: from role and elimination, never from the hand."""
+    surviving = ((1 << s.n) - 1) & ~s.eliminated
+    if s.phase == "join" or (s.revised and not s.added_since_defender):
+        return surviving & ~(1 << s.defender)  # ER-3.2 / ER-3.6 revised: the defender is not offered
+    return surviving  # ER-3.6 classic, or revised after another player added a card
+
+
 def window_eligible(s: "State", seat: int) -> bool:
-    """Who is offered in a window (ER-3.2, ER-3.6, ER-3.3 R): from role and elimination, never from the hand."""
-    if (s.eliminated >> seat) & 1:
-        return False
-    if seat != s.defender:
-        return True
-    if s.phase == "join":
-        return False  # ER-3.2: every player except the defender
-    return not s.revised or s.added_since_defender  # ER-3.6
+    """Whether a seat is offered in the current window."""
+    return bool((window_eligible_mask(s) >> seat) & 1)
 
 
 def window_closed(s: "State") -> bool:
     """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card."""
-    return all((s.passed >> seat) & 1 for seat in range(s.n) if window_eligible(s, seat))
+    return not window_eligible_mask(s) & ~s.passed
 
 
 def next_eligible(s: "State", answered: int) -> int | None:
     """ER-3.3 R: the next eligible seat clockwise from the seat that answered (itself last)."""
-    n = s.n
+    n, eligible = s.n, window_eligible_mask(s)
     for k in range(1, n + 1):
         seat = (answered + k) % n
-        if window_eligible(s, seat):
+        if (eligible >> seat) & 1:
             return seat
     return None
 

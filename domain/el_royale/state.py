@@ -19,24 +19,24 @@ ATTACK, JOIN, DEFENCE, REINFORCE, CLAIM, TAKE, SETTLE, OVER = (
 
 
 class State:
-    """Everything the referee knows at one moment of an El Royale game."""
+    """Everything the referee knows at one moment of an El Royale game.
 
-    __slots__ = (
-        "setup", "revised", "n", "hands", "shown", "deck", "deck_pos", "discard", "reshuffles",
-        "pile", "pile_mask", "battles", "eliminated", "laid_out", "laid_seat", "phase", "dealer",
-        "attacker", "defender", "substitute_for", "to_act", "passed", "last_player",
-        "added_since_defender", "added_after_beat", "queue", "ended_by", "outcome",
-    )
+    Fields: setup, revised, n; hands and shown (a card mask per seat); deck (tuple) and deck_pos;
+    discard (mask); reshuffles; pile (tuple, bottom first) and pile_mask; battles; eliminated (seat
+    mask); laid_out (mask) and laid_seat (ER-5.2); phase; dealer; attacker, defender, substitute_for;
+    to_act; passed (seat mask since the last card, ER-3.3); last_player; added_since_defender
+    (ER-3.6 revised); added_after_beat (ER-3.8 classic); queue (claim or take offers); ended_by
+    ('beat' or 'concede'); outcome.
+    """
 
     def clone(self) -> "State":
         """A shallow copy: every field is immutable, so the copy is independent."""
         new = State.__new__(State)
-        for name in State.__slots__:
-            setattr(new, name, getattr(self, name))
+        new.__dict__.update(self.__dict__)
         return new
 
     def __eq__(self, other) -> bool:
-        return isinstance(other, State) and all(getattr(self, k) == getattr(other, k) for k in State.__slots__)
+        return isinstance(other, State) and self.__dict__ == other.__dict__
 
     def __repr__(self) -> str:
         return f"<El Royale state phase={self.phase} to_act={self.to_act} battles={self.battles}>"

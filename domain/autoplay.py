@@ -1,0 +1,68 @@
+"""Random legal games, for property tests, benchmarks and demos: a seeded random player per seat."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from .games import decider_for
+from .randomness import Chance
+from .records import Record, to_document
+
+
+def random_game(game: str, options: dict, players: list[dict], seed: str, rng: random.Random,
+                max_moves: int = 400, chatter: float = 0.0) -> dict:
+    """Play a random legal game (each move drawn from legal_moves) and return it as a record document.
+
+    `chatter` is the probability of a `say` or `show` before a move, to exercise the free actions.
+    """
+    d = decider_for(game)
+    setup = d.configure(options, players, None, None)
+    chance = Chance(seed)
+    state = d.initial_state(setup)
+    for e in d.start(setup, chance):
+        state = d.evolve(state, e)
+    moves: list[dict[str, Any]] = []
+    while len(moves) < max_moves and not d.outcome(state).is_over:
+        if chatter and rng.random() < chatter:
+            seat = rng.randrange(setup.n)
+            held = _held(state, seat)
+            if held and rng.random() < 0.5:
+                move = {"seat": seat, "type": "show", "cards": rng.sample(held, 1)}
+            else:
+                move = {"seat": seat, "type": "say", "text": rng.choice(["good luck", "hm", "your turn"])}
+        else:
+            legal = list(d.legal_moves(state))
+            move = _pick(legal, rng)
+            if move.get("cards") and len(move["cards"]) > 1:
+                move = dict(move, cards=rng.sample(move["cards"], len(move["cards"])))
+        _, state = d.step(state, move, chance)
+        moves.append(move)
+    return to_document(game, setup, seed, {}, moves)
+
+
+def _held(state, seat: int) -> list[int]:
+    from .cards import cards_of
+
+    return cards_of(state.hands[seat])
+
+
+def _pick(legal: list[dict], rng: random.Random) -> dict:
+    """Prefer playing over passing now and then, so games progress and end."""
+    plays = [m for m in legal if m["type"] not in ("pass", "concede")]
+    if plays and rng.random() < 0.35:
+        return rng.choice(plays)
+    return rng.choice(legal)
+
+
+def four_player_corpus(count: int, seed: int = 2026) -> list[Record]:
+    """A fixed corpus of random 4-player revised games (the benchmark's input)."""
+    from .records import parse
+
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        players = [{"name": f"P{k}"} for k in range(4)]
+        doc = random_game("el-royale", {"edition": "revised"}, players, f"{i:08x}", rng)
+        out.append(parse(doc))
+    return out

@@ -237,10 +237,10 @@ def run(cfg: dict) -> dict:
                 "times_s": ts, "moves_per_s": moves / best, **extra}
 
     paths = {
-        "bare": summary("(a) bare replay", len(corpus), er_moves, times["bare"]),
-        "event_sourced": summary("(b) event-sourced (POPO)", len(corpus), es_moves,
+        "bare": summary("(a) bare", len(corpus), er_moves, times["bare"]),
+        "event_sourced": summary("(b) event-sourced", len(corpus), es_moves,
                                  times["event_sourced"], stored_events=es_events, recorder=recorder),
-        "python_chess": summary("(c) python-chess push_san", len(chess_games), chess_moves,
+        "python_chess": summary("(c) python-chess", len(chess_games), chess_moves,
                                 times["python_chess"]),
     }
     ref = paths["python_chess"]["moves_per_s"]

@@ -75,7 +75,9 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     if kind not in allowed:
         raise RuleViolation(clause, f"{kind} is not allowed now: {' or '.join(allowed)} expected")
     if kind == "pass":
-        _emit(s, events, {"type": "passed", "seat": seat})
+        event = {"type": "passed", "seat": seat}
+        events.append(event)
+        apply(s, event)
     elif kind == "concede":
         _emit(s, events, {"type": "conceded", "seat": seat})
     elif kind == "claim":

@@ -31,8 +31,8 @@ class State:
 
     def clone(self) -> "State":
         """A shallow copy: every field is immutable, so the copy is independent."""
-        new = State.__new__(State)
-        new.__dict__.update(self.__dict__)
+        new = object.__new__(State)
+        new.__dict__ = self.__dict__.copy()
         return new
 
     def __eq__(self, other) -> bool:
@@ -114,14 +114,16 @@ def _open_window(s: State, phase: str, first_from: int, inclusive: bool) -> None
 
 def _offer_next(s: State, answered: int) -> None:
     """After an answer in a window: close it, or offer the next eligible seat clockwise (ER-3.3)."""
-    if clauses.window_closed(s):
+    eligible = clauses.window_eligible_mask(s)
+    if not eligible & ~s.passed:  # every eligible seat passed since the most recent card
         _close_window(s)
         return
-    nxt = clauses.next_eligible(s, answered)
-    if nxt is None:
-        _close_window(s)
-    else:
-        s.to_act = nxt
+    n = s.n
+    for k in range(1, n + 1):
+        seat = (answered + k) % n
+        if (eligible >> seat) & 1:
+            s.to_act = seat
+            return
 
 
 def _close_window(s: State) -> None:

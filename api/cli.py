@@ -58,11 +58,14 @@ def export_command(record: str, output) -> None:
     from domain.game import Game
     from domain.rules import RuleViolation
 
+    from domain.rules import InvalidSetup
+
     try:
         rec = load(record)
-    except InvalidRecord as e:
-        raise click.ClickException(f"{record}: invalid record: {e}") from None
-    game = Game.start(rec)
+        game = Game.start(rec)
+    except (InvalidRecord, InvalidSetup) as e:
+        click.echo(f"{record}: invalid record: {e}", err=True)
+        sys.exit(EXIT_INVALID)
     for i, move in enumerate(rec.moves):
         try:
             game.play(move)

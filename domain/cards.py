@@ -33,7 +33,9 @@ def parse_card(text: str) -> int:
     """Parse ``TD``, ``10d``, ``as`` ... into a card; raises CardError naming the bad string."""
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card string")
-    t = text.strip().upper()
+    if not text.isascii():
+        raise CardError(f"{text!r} is not a card: expected a rank of {' '.join(RANKS)} (or 10) and a suit of C D H S, e.g. 'TD'")
+    t = text.upper()
     if t.startswith("10"):
         t = "T" + t[2:]
     if len(t) != 2 or t[0] not in RANKS or t[1] not in SUITS:

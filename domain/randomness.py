@@ -84,7 +84,7 @@ class Chance:
         fixed = self.outcomes.get(label)
         if fixed is None:
             return shuffle(self.seed, label, items)
-        if sorted(fixed) != sorted(items):
+        if not isinstance(fixed, list) or sorted(fixed) != sorted(items):
             raise OutcomeMismatch(f"the outcome given for {label!r} is not exactly the {len(items)} cards being shuffled")
         return list(fixed)
 

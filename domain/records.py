@@ -8,6 +8,7 @@ an `illegal` verdict (exit 1).
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -17,6 +18,7 @@ from .randomness import Chance, new_seed
 from .rules import InvalidSetup, RuleViolation
 
 FORMAT = "arbiter.record/1"
+_HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
 
 
 class InvalidRecord(ValueError):
@@ -54,6 +56,8 @@ def load(path: str) -> Record:
         doc = json.loads(text)
     except (json.JSONDecodeError, UnicodeDecodeError) as e:
         raise InvalidRecord(f"not JSON: {e}") from None
+    except RecursionError:
+        raise InvalidRecord("not a record: JSON nested too deeply") from None
     return parse(doc)
 
 
@@ -98,10 +102,8 @@ def parse(doc: Any) -> Record:
     if seed_given:
         if not isinstance(seed, str) or not seed:
             raise InvalidRecord("seed: must be a non-empty hex string")
-        try:
-            bytes.fromhex(seed)
-        except ValueError:
-            raise InvalidRecord(f"seed: {seed[:40]!r} is not a hex string (an even number of 0-9a-f digits)") from None
+        if not _HEX.fullmatch(seed):
+            raise InvalidRecord(f"seed: {seed[:40]!r} is not a hex string (an even number of 0-9a-f digits)")
     else:
         seed = new_seed()
     outcomes = _outcomes(doc.get("outcomes"))
@@ -144,7 +146,7 @@ def parse_move(m: Any, n: int, decider: Any, where: str = "move") -> dict:
     if not _is_int(seat) or not 0 <= seat < n:
         raise InvalidRecord(f"{where}.seat: must be a seat number from 0 to {n - 1}, got {seat!r}")
     kind = m.get("type")
-    if kind not in decider.MOVE_TYPES:
+    if not isinstance(kind, str) or kind not in decider.MOVE_TYPES:
         raise InvalidRecord(f"{where}.type: unknown move type {kind!r}; expected one of {', '.join(sorted(decider.MOVE_TYPES))}")
     move = {"seat": seat, "type": kind}
     if kind in decider.CARD_MOVES or (kind in decider.OPTIONAL_CARD_MOVES and "cards" in m):

@@ -82,9 +82,14 @@ def test_parse_cards_stops_at_the_first_bad_string():
     assert "'ZZ'" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: parse_card upper-cases with str.upper(), so the non-ASCII "
-                                       "long s 'ſ' (U+017F) becomes 'S' and 'Aſ' is accepted as AS")
 def test_non_ascii_suit_letter_is_not_a_card():
     """Only the ASCII letters of §1 name suits: 'Aſ' (long s, U+017F) is not the ace of spades."""
     with pytest.raises(CardError):
         parse_card("A\u017f")
+
+
+@pytest.mark.parametrize("text", [" TD", "TD\n", "t d"])
+def test_surrounding_or_inner_whitespace_is_not_a_card(text):
+    """Contract §1: a card is exactly a rank and a suit; whitespace is a malformed card, not silently trimmed."""
+    with pytest.raises(CardError, match="is not a card"):
+        parse_card(text)

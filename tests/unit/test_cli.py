@@ -180,9 +180,6 @@ def test_non_utf8_bytes_are_an_invalid_record(tmp_path):
     assert json_lines(result.stdout)[0]["status"] == "invalid"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: records.load only catches JSONDecodeError/UnicodeDecodeError; a deeply "
-                                       "nested JSON document makes json.loads raise RecursionError, which escapes "
-                                       "`arbiter replay` as a traceback with exit 1")
 def test_deeply_nested_json_is_an_invalid_record(tmp_path):
     """A document nested too deeply to read is reported as invalid (exit 2), not a crash."""
     path = write(tmp_path, "deep.json", "[" * 100_000 + "]" * 100_000)
@@ -190,8 +187,6 @@ def test_deeply_nested_json_is_an_invalid_record(tmp_path):
     assert result.exit_code == 2
 
 
-@pytest.mark.xfail(strict=True, reason="bug: records.parse_move tests membership of the raw `type` in a frozenset; "
-                                       "a list `type` raises TypeError (unhashable), a traceback with exit 1")
 def test_move_type_that_is_a_list_is_an_invalid_record(tmp_path):
     """A move whose type is a JSON array is an invalid record: exit 2 with one line."""
     doc = record([["7C", "8C", "9C", "TC"], ["7D", "8D", "9D", "TD"]], [{"seat": 0, "type": ["attack"]}])
@@ -200,8 +195,6 @@ def test_move_type_that_is_a_list_is_an_invalid_record(tmp_path):
     assert json_lines(result.stdout)[0]["status"] == "invalid"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Chance.shuffle calls sorted() on a fixed outcome without checking it is "
-                                       "a list: an integer outcomes.deal raises TypeError, a traceback with exit 1")
 def test_integer_deal_outcome_is_an_invalid_record(tmp_path):
     """outcomes.deal that is an integer (not the shuffled pack) is an invalid record: exit 2."""
     doc = record([["7C", "8C", "9C", "TC"], ["7D", "8D", "9D", "TD"]], [(0, "attack", ["7C"])])
@@ -347,9 +340,6 @@ def test_export_of_an_invalid_record_fails_with_a_message_and_no_traceback(tmp_p
     assert "invalid record" in result.output and "players" in result.output
 
 
-@pytest.mark.xfail(strict=True, reason="bug: `arbiter export` catches InvalidRecord from load() only; a set-up outcome "
-                                       "that is wrong (e.g. outcomes.deal of 51 cards) raises InvalidSetup from "
-                                       "Game.start, which escapes as a traceback")
 def test_export_of_a_record_with_a_wrong_deal_outcome_fails_cleanly(tmp_path):
     """A record whose outcomes.deal is not the pack is invalid: export fails with a message, no traceback."""
     doc = record([["7C", "8C", "9C", "TC"], ["7D", "8D", "9D", "TD"]], [(0, "attack", ["7C"])])

@@ -314,9 +314,6 @@ def test_dealer_outcome_out_of_range_is_invalid():
     assert "dealer" in str(info.value)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Chance.shuffle calls sorted() on a fixed outcome without checking "
-                                       "it is a list, so an integer outcome for the `deal` shuffle label raises "
-                                       "TypeError ('int' object is not iterable) instead of InvalidRecord")
 def test_integer_outcome_for_the_deal_shuffle_is_invalid():
     """outcomes.deal must be the shuffled pack: an integer there makes the record invalid."""
     doc = with_(lambda d: d.update(outcomes={"deal": 3}))
@@ -334,9 +331,6 @@ def test_wrong_reshuffle_outcome_makes_the_triggering_move_illegal_er_2_3():
     assert v["illegal"]["rule"] == "ER-2.3"
 
 
-@pytest.mark.xfail(strict=True, reason="bug: Chance.shuffle calls sorted() on a fixed outcome without checking "
-                                       "it is a list, so an integer outcome for a `reshuffle:k` label raises "
-                                       "TypeError mid-replay instead of making the triggering move illegal (ER-2.3)")
 def test_integer_reshuffle_outcome_makes_the_triggering_move_illegal_er_2_3():
     """A reshuffle outcome must be a card list: an integer makes the triggering move illegal (ER-2.3)."""
     doc = sample("random-01-3p-classic")
@@ -362,8 +356,6 @@ def test_absent_seed_is_drawn_by_the_importer():
     assert bytes.fromhex(rec.seed)
 
 
-@pytest.mark.xfail(strict=True, reason="bug: records.parse checks the seed with bytes.fromhex, which skips "
-                                       "whitespace, so ' ' (an empty seed) and 'ab cd' are accepted as hex seeds")
 @pytest.mark.parametrize("seed", [" ", "ab cd", "00ff\n"])
 def test_seed_with_whitespace_is_invalid(seed):
     """A seed holding whitespace is not a hex string (and ' ' would be an empty seed)."""
@@ -402,9 +394,6 @@ def test_unknown_move_type_is_invalid_naming_it(kind):
     assert msg.startswith("moves[0].type") and repr(kind) in msg
 
 
-@pytest.mark.xfail(strict=True, reason="bug: records.parse_move tests `kind not in decider.MOVE_TYPES` (a "
-                                       "frozenset) on the raw JSON value, so a list or object `type` raises "
-                                       "TypeError: unhashable type instead of InvalidRecord")
 @pytest.mark.parametrize("kind", [["attack"], {"attack": 1}])
 def test_unhashable_move_type_is_invalid(kind):
     """A move `type` that is a JSON array or object is an unknown move type (invalid record)."""

@@ -59,7 +59,7 @@ def narrate(path: str, result, verdict: dict, console: Console | None = None) ->
     console = console or Console(highlight=False)
     console.rule(Text(path, style="bold"))
     if result is None:
-        console.print(Text(f"invalid record: {verdict['error']}", style="bold red"))
+        console.print(Text(f"invalid record: {verdict['error']}", style="bold red"), soft_wrap=True)
         return
     record = result.record
     names = list(record.setup.names)
@@ -77,7 +77,7 @@ def narrate(path: str, result, verdict: dict, console: Console | None = None) ->
         bad = record.moves[il["move_index"]]
         shown = ", ".join(format_card(c) for c in bad.get("cards", []))
         console.print(Text(f"{il['move_index']:4d} {names[bad['seat']]} {bad['type']} {shown}  ✗ ILLEGAL {il['rule']}: {il['reason']}",
-                           style="bold white on red"))
+                           style="bold white on red"), soft_wrap=True)
     final = verdict["final"]
     table = Table(title="final position (referee's view)")
     table.add_column("seat")

@@ -37,3 +37,45 @@ def move_of(event: dict) -> dict | None:
     if "text" in event:
         move["text"] = event["text"]
     return move
+
+from .state import dump_state, load_state  # noqa: E402  (snapshots)
+
+# The clause behind each automatic or played event (audit entries cite it).
+EVENT_CLAUSES = {
+    "dealt": "ER-2.1", "battle_started": "ER-3.10", "attacked": "ER-3.1", "threw_in": "ER-3.7", "beat": "ER-3.4",
+    "passed": "ER-3.3", "conceded": "ER-3.5", "claimed": "ER-3.8", "pile_discarded": "ER-3.8", "drew": "ER-3.9",
+    "reshuffled": "ER-2.3", "eliminated": "ER-5.1", "took": "ER-5.2", "laid_out_discarded": "ER-5.2",
+    "showed": "ER-7.2", "said": "ER-7.1", "drawn": "ER-4.4",
+}
+
+
+def clause_of(event: dict) -> str:
+    """The rulebook clause that decided an event."""
+    if event["type"] == "won":
+        return "ER-4.1" if event["by"] == "win" else "ER-4.3"
+    return EVENT_CLAUSES[event["type"]]
+
+
+def disclosed(state: State, event: dict) -> tuple[dict[int, list[int]], list[int]]:
+    """Who an event shows which cards to: ({seat: cards} privately, [cards] to everybody).
+
+    A draw shows the card to the drawer; the deal each seat its hand; plays, shows and an
+    eliminated hand are shown to all. Cards already public (the battle pile taken back) are
+    not disclosed again; a reshuffle shows nothing.
+    """
+    from ..cards import cards_of
+
+    t = event["type"]
+    if t == "dealt":
+        n, dealer, order = state.n, event["dealer"], event["order"]
+        private: dict[int, list[int]] = {seat: [] for seat in range(n)}
+        for i in range(4 * n):
+            private[(dealer + i) % n].append(order[i])
+        return private, []
+    if t == "drew":
+        return {event["seat"]: [event["card"]]}, []
+    if t in ("attacked", "threw_in", "beat", "showed"):
+        return {}, list(event["cards"])
+    if t == "eliminated":
+        return {}, cards_of(state.hands[event["seat"]])
+    return {}, []

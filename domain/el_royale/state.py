@@ -245,3 +245,35 @@ def rank_count_in_pile(s: State, rank: int) -> int:
 def top_rank(s: State) -> int:
     """The rank of the top card of the battle pile."""
     return rank_of(s.pile[-1])
+
+
+def dump_state(s: State) -> dict:
+    """The state as JSON-safe data (snapshots): tuples become lists, the set-up a dict."""
+    out = {}
+    for key, value in s.__dict__.items():
+        if key == "setup":
+            value = {f: getattr(value, f) for f in value.__dataclass_fields__}
+        elif key == "outcome":
+            value = None if value is None else [value.result, list(value.seats), value.team]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+def load_state(data: dict) -> State:
+    """The inverse of dump_state."""
+    s = object.__new__(State)
+    d = dict(data)
+    setup = dict(d["setup"])
+    for key in ("names", "team_names", "team_of"):
+        if setup.get(key) is not None:
+            setup[key] = tuple(setup[key])
+    d["setup"] = Setup(**setup)
+    for key in ("hands", "shown", "deck", "pile", "queue"):
+        d[key] = tuple(d[key])
+    if d["outcome"] is not None:
+        result, seats, team = d["outcome"]
+        d["outcome"] = Outcome(result, tuple(seats), team)
+    s.__dict__ = d
+    return s

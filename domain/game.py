@@ -2,7 +2,10 @@
 
 Each domain event the decider produces (deal, draw, reshuffle, play, pass,
 claim, elimination, win, ...) is stored as its own ``Game.Happened`` event,
-with cards written as strings so the stored log reads like the table.
+with cards written as strings so the stored log reads like the table. Every
+stored event carries ``prev``, the hash of its predecessor (domain.audit), who
+acted and, for game events, the clause and rules-engine version that decided it.
+Rejected attempts, the seed's reveal, disputes and rewinds are events too.
 """
 
 from __future__ import annotations
@@ -12,6 +15,7 @@ from typing import Any
 from eventsourcing.domain import Aggregate
 
 from . import ENGINE_VERSION
+from .audit import GENESIS, event_hash
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .games import decider_for
 from .randomness import Chance, commitment
@@ -19,6 +23,13 @@ from .records import Record, to_document
 
 # Fields of domain events that hold cards: converted at this edge only.
 _CARD_LISTS = ("cards", "order")
+ENGINE = "engine"
+REFEREE = "referee"
+
+
+def seat_actor(seat: int) -> str:
+    """The actor name of a seat in audit entries."""
+    return f"seat:{seat}"
 
 
 def encode_event(e: dict) -> dict:
@@ -43,12 +54,17 @@ def decode_event(e: dict) -> dict:
     return out
 
 
-def _encode_outcomes(outcomes: dict) -> dict:
-    return {k: format_cards(v) if isinstance(v, list) else v for k, v in outcomes.items()}
+class Chained(Aggregate.Event):
+    """A game event that carries the hash of its predecessor."""
 
+    prev: str
 
-def _decode_outcomes(outcomes: dict) -> dict:
-    return {k: parse_cards(v) if isinstance(v, list) else v for k, v in outcomes.items()}
+    def apply(self, game: "Game") -> None:
+        self.apply_to(game)
+        game.chain_head = event_hash(self)
+
+    def apply_to(self, game: "Game") -> None:  # pragma: no cover - overridden
+        pass
 
 
 class Game(Aggregate):
@@ -65,79 +81,217 @@ class Game(Aggregate):
         outcomes: dict
         stacked: bool
         engine_version: str
+        seat_token_hashes: list
+        referee_token_hash: str
+        prev: str
 
-    class Happened(Aggregate.Event):
+        def apply(self, game: "Game") -> None:
+            game.chain_head = event_hash(self)
+
+    class Happened(Chained):
         """One domain event of the game (its `kind` is the decider's event type)."""
 
         kind: str
         data: dict
+        actor: str
+        clause: str
+        engine_version: str
+        idempotency_key: str | None
 
-        def apply(self, game: "Game") -> None:
+        def apply_to(self, game: "Game") -> None:
             if game.__dict__.get("_deciding"):
                 return  # play() already holds the fold of these events (decider.step)
-            game._fold(decode_event(self.data))
+            game._fold(decode_event(self.data), self.originator_version, self.actor, self.idempotency_key)
+
+    class MoveRejected(Chained):
+        """A move attempt the rules refused: kept as evidence, the game state unchanged."""
+
+        actor: str
+        move: dict
+        clause: str
+        reason: str
+        engine_version: str
+        idempotency_key: str | None
+
+        def apply_to(self, game: "Game") -> None:
+            game.rejections += 1
+            if self.idempotency_key:
+                game.answers[self.idempotency_key] = {"version": self.originator_version, "rejected": True,
+                                                      "clause": self.clause, "reason": self.reason, "actor": self.actor}
+
+    class SeedRevealed(Chained):
+        """The game ended: the secret seed is published so anyone can check the deal (contract §4)."""
+
+        seed: str
+
+        def apply_to(self, game: "Game") -> None:
+            game.seed_revealed = True
+
+    class DisputeFiled(Chained):
+        """A seat disputes the move at a version."""
+
+        number: int
+        actor: str
+        against_version: int
+        claim: str
+
+        def apply_to(self, game: "Game") -> None:
+            game.disputes.append({"number": self.number, "seat": int(self.actor.split(":")[1]), "version": self.against_version,
+                                  "claim": self.claim, "filed_at": self.originator_version, "ruling": None})
+
+    class DisputeRuled(Chained):
+        """The referee's ruling on a dispute."""
+
+        number: int
+        actor: str
+        decision: str
+        remedy: str
+        note: str
+
+        def apply_to(self, game: "Game") -> None:
+            game.disputes[self.number - 1]["ruling"] = {"decision": self.decision, "remedy": self.remedy, "note": self.note,
+                                                       "ruled_at": self.originator_version}
+
+    class Rewound(Chained):
+        """A judge's backup: the game returns to its state as at `to_version` (nothing is deleted)."""
+
+        number: int
+        to_version: int
+        from_version: int
+        state: dict
+        moves: list
+        move_versions: list
+
+        def apply_to(self, game: "Game") -> None:
+            decider = game.decider
+            game.state = decider.load_state(self.state)
+            game.moves = [dict(m) for m in self.moves]
+            game.move_versions = list(self.move_versions)
+            game.rewinds.append({"dispute": self.number, "to_version": self.to_version, "from_version": self.from_version,
+                                 "at": self.originator_version})
 
     def __init__(self, game: str, options: dict, players: list, dealer, starter, seed: str, commitment: str,
-                 outcomes: dict, stacked: bool, engine_version: str):
+                 outcomes: dict, stacked: bool, engine_version: str, seat_token_hashes: list, referee_token_hash: str,
+                 prev: str):
         self.game = game
         self.options = dict(options)
         self.players = [dict(p) for p in players]
         self.dealer, self.starter = dealer, starter
         self.seed = seed
         self.commitment = commitment
-        self.outcomes = dict(outcomes)
+        self.outcomes = {k: list(v) if isinstance(v, list) else v for k, v in outcomes.items()}
         self.stacked = stacked
         self.engine_version = engine_version
-        self._decider = decider_for(game)
-        self._setup = self._decider.configure(self.options, self.players, dealer, starter)
-        self._chance = Chance(seed, _decode_outcomes(self.outcomes))
-        self.state = self._decider.initial_state(self._setup)
+        self.seat_token_hashes = list(seat_token_hashes)
+        self.referee_token_hash = referee_token_hash
+        setup = self.decider.configure(self.options, self.players, dealer, starter)
+        self.state = self.decider.initial_state(setup)
         self.moves: list[dict] = []
+        self.move_versions: list[int] = []  # the version of each move's first event (the active line)
+        self.answers: dict[str, dict] = {}  # idempotency key -> the answer given
+        self.rejections = 0
+        self.seed_revealed = False
+        self.disputes: list[dict] = []
+        self.rewinds: list[dict] = []
+        self.chain_head = GENESIS
 
     @classmethod
-    def start(cls, record: Record) -> "Game":
+    def start(cls, record: Record, seat_token_hashes: list[str] | None = None, referee_token_hash: str = "") -> "Game":
         """Create a game from a validated set-up and play its opening (deal, first turn)."""
         setup = record.setup
         game = cls._create(
             cls.Created, game=record.game, options=setup.options(), players=setup.players(),
             dealer=setup.dealer, starter=setup.starter, seed=record.seed, commitment=commitment(record.seed),
-            outcomes=_encode_outcomes(record.outcomes), stacked=record.stacked, engine_version=ENGINE_VERSION)
-        game._record_events(game._decider.start(setup, game._chance))
+            outcomes=record.outcomes, stacked=record.stacked, engine_version=ENGINE_VERSION,
+            seat_token_hashes=list(seat_token_hashes or []), referee_token_hash=referee_token_hash, prev=GENESIS)
+        game._record_events(game.decider.start(setup, game.chance), None, None)
         return game
+
+    # -- what the game is played under -------------------------------------------------------
 
     @property
     def decider(self):
         """The rules module this game is played under."""
-        return self._decider
+        return decider_for(self.game)
 
-    def play(self, move: dict) -> list[dict]:
-        """Apply one move (cards as ints): triggers one event per thing that happened; raises RuleViolation."""
-        decider = self._decider
-        events, state = decider.step(self.state, move, self._chance)
+    @property
+    def chance(self) -> Chance:
+        """The game's randomness: its seed and any fixed outcomes of its record."""
+        return Chance(self.seed, self.outcomes)
+
+    @property
+    def setup(self):
+        """The validated set-up (part of the state)."""
+        return self.state.setup
+
+    @property
+    def outcome(self):
+        """How the game stands (an Outcome)."""
+        return self.decider.outcome(self.state)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def play(self, move: dict, idempotency_key: str | None = None) -> list[dict]:
+        """Apply one move (cards as ints): one event per thing that happened; raises RuleViolation, adding nothing."""
+        decider = self.decider
+        events, state = decider.step(self.state, move, self.chance)
+        first_version = self.version + 1
         self._deciding = True
         try:
-            self._record_events(events)
+            self._record_events(events, seat_actor(move["seat"]), idempotency_key)
         finally:
             del self._deciding
         self.state = state
-        self.moves.append(decider.move_of(events[0]))
+        self._note_move(decider.move_of(events[0]), first_version, idempotency_key, seat_actor(move["seat"]))
+        if decider.outcome(state).is_over and not self.seed_revealed:
+            self.trigger_event(Game.SeedRevealed, seed=self.seed, prev=self.chain_head)
         return events
 
-    def _record_events(self, events: list[dict]) -> None:
-        trigger, happened = self.trigger_event, Game.Happened
-        for e in events:
-            trigger(happened, kind=e["type"], data=encode_event(e))
+    def reject(self, move: dict, clause: str, reason: str, idempotency_key: str | None = None) -> None:
+        """Keep a refused attempt as evidence (cards as ints in `move`)."""
+        self.trigger_event(Game.MoveRejected, actor=seat_actor(move["seat"]), move=encode_event(move), clause=clause,
+                           reason=reason, engine_version=ENGINE_VERSION, idempotency_key=idempotency_key, prev=self.chain_head)
 
-    def _fold(self, event: dict) -> None:
-        self.state = self._decider.evolve(self.state, event)
-        move = self._decider.move_of(event)
-        if move is not None:
-            self.moves.append(move)
+    def file_dispute(self, seat: int, against_version: int, claim: str) -> int:
+        """A seat disputes the move at a version; returns the dispute's number."""
+        number = len(self.disputes) + 1
+        self.trigger_event(Game.DisputeFiled, number=number, actor=seat_actor(seat), against_version=against_version,
+                           claim=claim, prev=self.chain_head)
+        return number
+
+    def rule(self, number: int, decision: str, remedy: str, note: str) -> None:
+        """The referee's ruling on a dispute."""
+        self.trigger_event(Game.DisputeRuled, number=number, actor=REFEREE, decision=decision, remedy=remedy, note=note,
+                           prev=self.chain_head)
+
+    def rewind(self, number: int, earlier: "Game") -> None:
+        """Return to `earlier` (this game loaded as at an earlier version) by a new event."""
+        self.trigger_event(Game.Rewound, number=number, to_version=earlier.version, from_version=self.version,
+                           state=self.decider.dump_state(earlier.state), moves=[dict(m) for m in earlier.moves],
+                           move_versions=list(earlier.move_versions), prev=self.chain_head)
+
+    # -- the fold ----------------------------------------------------------------------------
+
+    def _record_events(self, events: list[dict], actor: str | None, idempotency_key: str | None) -> None:
+        trigger, happened, clause_of = self.trigger_event, Game.Happened, self.decider.clause_of
+        for i, e in enumerate(events):
+            mover = actor if (i == 0 and actor) else ENGINE
+            trigger(happened, kind=e["type"], data=encode_event(e), actor=mover, clause=clause_of(e),
+                    engine_version=ENGINE_VERSION, idempotency_key=idempotency_key if i == 0 else None, prev=self.chain_head)
+
+    def _fold(self, event: dict, version: int, actor: str, idempotency_key: str | None) -> None:
+        self.state = self.decider.evolve(self.state, event)
+        if actor != ENGINE:
+            move = self.decider.move_of(event)
+            if move is not None:
+                self._note_move(move, version, idempotency_key, actor)
+
+    def _note_move(self, move: dict, version: int, idempotency_key: str | None, actor: str) -> None:
+        self.moves.append(move)
+        self.move_versions.append(version)
+        if idempotency_key:
+            self.answers[idempotency_key] = {"version": version, "rejected": False, "actor": actor}
 
     def to_record(self) -> dict:
         """The game as an `arbiter.record/1` document: replaying it gives this game's state."""
-        return to_document(self.game, self._setup, self.seed, self._chance.outcomes, self.moves)
-
-    def verdict_outcome(self):
-        """How the game stands (an Outcome)."""
-        return self._decider.outcome(self.state)
+        return to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)

@@ -83,13 +83,14 @@ def test_happened_kinds_include_deal_battle_attack_pass_and_draw():
     assert {"dealt", "battle_started", "attacked", "passed", "conceded", "drew", "won"} <= kinds
 
 
-def test_created_is_the_first_event_and_only_one():
-    """The first pending event is Game.Created and no other event is a Created."""
+def test_created_is_the_first_event_and_the_seed_is_revealed_last_once_the_game_ends():
+    """Game.Created comes first, then the game's events, then (the game won) one SeedRevealed with the seed."""
     game = played(load_record("example1-00-classic"))
     events = game.pending_events
     assert isinstance(events[0], Game.Created)
     assert not any(isinstance(e, Game.Created) for e in events[1:])
-    assert len(events) == 1 + len(happened(events))
+    assert isinstance(events[-1], Game.SeedRevealed) and events[-1].seed == game.seed
+    assert len(events) == 2 + len(happened(events))
     assert game.version == len(events)
 
 
@@ -221,7 +222,7 @@ def test_game_stays_playable_after_an_illegal_move():
 def test_move_after_the_win_raises_er_4_5():
     """Once the game is won, play() raises RuleViolation ER-4.5 and stores nothing."""
     game = played(load_record("example1-00-classic"))
-    assert game.verdict_outcome().result == "win"
+    assert game.outcome.result == "win"
     before = len(game.pending_events)
     with pytest.raises(RuleViolation) as info:
         game.play({"seat": 0, "type": "say", "text": "one more?"})

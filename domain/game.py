@@ -77,6 +77,7 @@ class Game(Aggregate):
         dealer: int | None
         starter: int | None
         seed: str
+        seed_given: bool
         commitment: str
         outcomes: dict
         stacked: bool
@@ -170,14 +171,15 @@ class Game(Aggregate):
             game.rewinds.append({"dispute": self.number, "to_version": self.to_version, "from_version": self.from_version,
                                  "at": self.originator_version})
 
-    def __init__(self, game: str, options: dict, players: list, dealer, starter, seed: str, commitment: str,
-                 outcomes: dict, stacked: bool, engine_version: str, seat_token_hashes: list, referee_token_hash: str,
+    def __init__(self, game: str, options: dict, players: list, dealer, starter, seed: str, seed_given: bool,
+                 commitment: str, outcomes: dict, stacked: bool, engine_version: str, seat_token_hashes: list, referee_token_hash: str,
                  prev: str):
         self.game = game
         self.options = dict(options)
         self.players = [dict(p) for p in players]
         self.dealer, self.starter = dealer, starter
         self.seed = seed
+        self.seed_given = seed_given
         self.commitment = commitment
         self.outcomes = {k: list(v) if isinstance(v, list) else v for k, v in outcomes.items()}
         self.stacked = stacked
@@ -201,7 +203,8 @@ class Game(Aggregate):
         setup = record.setup
         game = cls._create(
             cls.Created, game=record.game, options=setup.options(), players=setup.players(),
-            dealer=setup.dealer, starter=setup.starter, seed=record.seed, commitment=commitment(record.seed),
+            dealer=setup.dealer, starter=setup.starter, seed=record.seed, seed_given=record.seed_given,
+            commitment=commitment(record.seed),
             outcomes=record.outcomes, stacked=record.stacked, engine_version=ENGINE_VERSION,
             seat_token_hashes=list(seat_token_hashes or []), referee_token_hash=referee_token_hash, prev=GENESIS)
         game._record_events(game.decider.start(setup, game.chance), None, None)

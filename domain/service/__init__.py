@@ -1,0 +1,1 @@
+"""The referee's service layer: the event-sourced application, its stores, and the facade of simple types."""

@@ -1,0 +1,323 @@
+"""The referee's eventsourcing Application: one method per use case, stores chosen by URL.
+
+Concurrency: every command loads the game, decides, and saves; a stale save
+(another writer got there first) re-runs the whole command on fresh state. A
+per-game lock serialises writers inside one process; across processes the
+store's version check decides.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+import threading
+from collections import defaultdict
+from typing import Any, Callable, TypeVar
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError, Application
+from eventsourcing.persistence import IntegrityError, Transcoding
+
+from ..games import DECIDERS
+from ..game import Game
+from ..records import FORMAT, InvalidRecord, Record, parse, parse_move
+from ..rules import InvalidSetup, RuleViolation
+from .errors import BadInput, Conflict, IllegalMove, NotFound
+from .stores import DEFAULT_URL, ensure_schema, persistence_env
+
+T = TypeVar("T")
+MAX_RETRIES = 50
+SNAPSHOT_INTERVAL = 100
+MAX_CLAIM = 2000
+
+
+class StateTranscoding(Transcoding):
+    """Snapshots: a decider's State as JSON-safe data."""
+
+    def __init__(self, decider):
+        self.type = decider.State
+        self.name = f"{decider.GAME}/state"
+        self._decider = decider
+
+    def encode(self, obj: Any) -> dict:
+        return self._decider.dump_state(obj)
+
+    def decode(self, data: dict) -> Any:
+        return self._decider.load_state(data)
+
+
+def token_hash(token: str) -> str:
+    """How a token is stored: its SHA-256 (tokens themselves never enter events, logs or exports)."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh bearer token: 192 random bits, URL-safe."""
+    return secrets.token_urlsafe(24)
+
+
+class Referee(Application):
+    """Stores games, runs moves through their deciders, keeps evidence, disputes and rewinds."""
+
+    name = "arbiter"
+    snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}
+
+    def __init__(self, database_url: str = DEFAULT_URL, env: dict | None = None):
+        self.database_url = database_url
+        store_env = persistence_env(database_url)
+        ensure_schema(store_env)
+        store_env.update(env or {})
+        super().__init__(env=store_env)
+        self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
+        self._locks_guard = threading.Lock()
+
+    def register_transcodings(self, transcoder) -> None:
+        super().register_transcodings(transcoder)
+        for decider in DECIDERS.values():
+            transcoder.register(StateTranscoding(decider))
+
+    # -- loading -----------------------------------------------------------------------------
+
+    def game(self, game_id: UUID, version: int | None = None) -> Game:
+        """A game, at its latest version or as at `version`; raises NotFound."""
+        try:
+            if version is None:
+                return self.repository.get(game_id)
+            if version < 1:
+                raise NotFound(f"game {game_id} has no version {version}: versions start at 1", field="version")
+            game = self.repository.get(game_id, version=version)
+        except AggregateNotFoundError:
+            raise NotFound(f"no game with id {game_id}") from None
+        if game.version != version:
+            raise NotFound(f"game {game_id} has no version {version}: it is at version {game.version}", field="version")
+        return game
+
+    def stored_events(self, game_id: UUID) -> list:
+        """Every stored event of a game, in order (for the audit log and its verification)."""
+        return list(self.event_store.get(game_id))
+
+    def _lock(self, game_id: UUID) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks[game_id]
+
+    def _command(self, game_id: UUID, body: Callable[[Game], T]) -> T:
+        """Load, run, save; on a concurrent write re-run the whole command on fresh state."""
+        with self._lock(game_id):
+            for _ in range(MAX_RETRIES):
+                game = self.game(game_id)
+                result = body(game)
+                try:
+                    self.save(game)
+                except IntegrityError:
+                    continue
+                return result
+        raise Conflict(f"game {game_id} is too busy: the move was not applied, try again")
+
+    # -- use cases ---------------------------------------------------------------------------
+
+    def create_game(self, spec: dict) -> dict:
+        """Create a game from {game, options, players, seed?, deck?, dealer?, starter?, outcomes?}."""
+        if not isinstance(spec, dict):
+            raise BadInput("a game is created from an object with game, options and players")
+        doc = {"format": FORMAT, "moves": []}
+        for key in ("game", "options", "players", "seed", "deck", "dealer", "starter", "outcomes"):
+            if key in spec and spec[key] is not None:
+                doc[key] = spec[key]
+        record = _validated(doc)
+        return self._start(record)
+
+    def _start(self, record: Record) -> dict:
+        tokens = [new_token() for _ in record.setup.names]
+        referee = new_token()
+        try:
+            game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee))
+        except InvalidSetup as e:
+            raise BadInput(str(e), field=e.field) from None
+        self.save(game)
+        return {"id": str(game.id), "tokens": tokens, "referee_token": referee, "game": game}
+
+    def import_record(self, doc: Any) -> dict:
+        """Import a whole record: create its game and replay its moves; stops at the first illegal move."""
+        record = _validated(doc)
+        started = self._start(record)
+        game = started["game"]
+        illegal = None
+        for i, move in enumerate(record.moves):
+            try:
+                game.play(move)
+            except RuleViolation as v:
+                game.reject(move, v.clause, v.reason)
+                illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
+                break
+        self.save(game)
+        started["illegal"] = illegal
+        started["moves_applied"] = len(game.moves)
+        return started
+
+    def submit_move(self, game_id: UUID, seat: int, raw_move: Any, expected_version: int | None = None,
+                    idempotency_key: str | None = None) -> dict:
+        """Play one move for a seat; returns {version, first_version, replayed}; raises IllegalMove, Conflict, BadInput."""
+        def body(game: Game) -> dict:
+            if idempotency_key and idempotency_key in game.answers:
+                return _replayed(game.answers[idempotency_key], seat, idempotency_key)
+            if expected_version is not None and expected_version != game.version:
+                raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
+                               "reload the view and decide again", field="expected_version")
+            move = _parsed_move(raw_move, seat, game)
+            first = game.version + 1
+            try:
+                game.play(move, idempotency_key)
+            except RuleViolation as v:
+                game.reject(move, v.clause, v.reason, idempotency_key)
+                return {"rejected": v}
+            return {"version": game.version, "first_version": first, "replayed": False}
+
+        result = self._command(game_id, body)
+        if "rejected" in result:
+            v = result["rejected"]
+            raise IllegalMove(v.reason, rule=v.clause)
+        return result
+
+    def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any) -> dict:
+        """A seat disputes the move at a version of the active line; returns the dispute."""
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadInput("version: must be the integer version of the disputed move", field="version")
+        if not isinstance(claim, str) or not claim.strip() or len(claim) > MAX_CLAIM:
+            raise BadInput(f"claim: must be a non-empty text of at most {MAX_CLAIM} characters", field="claim")
+
+        def body(game: Game) -> dict:
+            if version not in game.move_versions:
+                raise BadInput(f"version: no move of the current line of play starts at version {version}", field="version")
+            number = game.file_dispute(seat, version, claim)
+            return dict(game.disputes[number - 1])
+
+        return self._command(game_id, body)
+
+    def rule_dispute(self, game_id: UUID, number: Any, decision: Any, remedy: Any, note: Any) -> dict:
+        """The referee rules `upheld` or `rejected`, remedy `none` or `rewind` (upheld only)."""
+        if decision not in ("upheld", "rejected"):
+            raise BadInput("decision: must be 'upheld' or 'rejected'", field="decision")
+        if remedy not in ("none", "rewind"):
+            raise BadInput("remedy: must be 'none' or 'rewind'", field="remedy")
+        if remedy == "rewind" and decision != "upheld":
+            raise BadInput("remedy: a rewind needs the dispute upheld", field="remedy")
+        note = "" if note is None else note
+        if not isinstance(note, str) or len(note) > MAX_CLAIM:
+            raise BadInput(f"note: must be a text of at most {MAX_CLAIM} characters", field="note")
+
+        def body(game: Game) -> dict:
+            if not isinstance(number, int) or not 1 <= number <= len(game.disputes):
+                raise NotFound(f"game {game_id} has no dispute {number}")
+            dispute = game.disputes[number - 1]
+            if dispute["ruling"] is not None:
+                raise Conflict(f"dispute {number} was already ruled {dispute['ruling']['decision']}")
+            if remedy == "rewind" and dispute["version"] not in game.move_versions:
+                raise Conflict(f"dispute {number}: the disputed move was already undone by an earlier rewind")
+            game.rule(number, decision, remedy, note)
+            if remedy == "rewind":
+                game.rewind(number, self.game(game_id, dispute["version"] - 1))
+            return dict(game.disputes[number - 1])
+
+        return self._command(game_id, body)
+
+
+def _validated(doc: Any) -> Record:
+    try:
+        return parse(doc)
+    except InvalidRecord as e:
+        field = str(e).split(":", 1)[0] if ":" in str(e) else None
+        raise BadInput(str(e), field=field) from None
+
+
+def _parsed_move(raw: Any, seat: int, game: Game) -> dict:
+    if not isinstance(raw, dict):
+        raise BadInput("a move is an object with a type", field="type")
+    try:
+        return parse_move({**raw, "seat": seat}, game.setup.n, game.decider)
+    except InvalidRecord as e:
+        raise BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move.")) from None
+
+
+def _replayed(answer: dict, seat: int, key: str) -> dict:
+    """The answer already given to a request with this idempotency key."""
+    if answer["actor"] != f"seat:{seat}":
+        raise Conflict("Idempotency-Key was already used by another seat", field="idempotency_key")
+    if answer["rejected"]:
+        return {"rejected": RuleViolation(answer["clause"], answer["reason"])}
+    return {"version": None, "first_version": answer["version"], "replayed": True}
+
+
+# -- verification ---------------------------------------------------------------------------------
+
+
+def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None) -> dict:
+    """Verify a game's stored hash chain (optionally against a head a player or referee kept)."""
+    from ..audit import ChainReport, verify_chain
+
+    try:
+        events = app.stored_events(game_id)
+    except Exception as e:  # a row that no longer decodes is tampering too
+        report = ChainReport(False, 0, "", None, f"a stored event cannot be read: {type(e).__name__}")
+        return report.as_dict()
+    if not events:
+        raise NotFound(f"no game with id {game_id}")
+    return verify_chain(events, kept_head, kept_length).as_dict()
+
+
+def check_deal(app: Referee, game_id: UUID) -> dict:
+    """The fair-deal check (contract §4): the commitment and every shuffle recomputed from the revealed seed."""
+    from ..cards import PACK, cards_of
+    from ..game import Game, decode_event
+    from ..randomness import Chance, commitment
+
+    events = app.stored_events(game_id)
+    if not events:
+        raise NotFound(f"no game with id {game_id}")
+    created = events[0]
+    revealed = next((e.seed for e in events if isinstance(e, Game.SeedRevealed)), None)
+    out = {"commitment": created.commitment, "seed": revealed, "stacked": created.stacked,
+           "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": [], "fair": None}
+    if revealed is None:
+        out["status"] = "pending: the seed is revealed when the game ends"
+        return out
+    if commitment(revealed) != created.commitment:
+        out.update(fair=False, status="the revealed seed does not match the commitment")
+        return out
+    decider = app.game(game_id, 1).decider
+    seeded = Chance(revealed)  # what the seed alone gives, whatever the record fixed
+    state = decider.initial_state(decider.configure(created.options, created.players, created.dealer, created.starter))
+    problems = []
+    for e in events[1:]:
+        if isinstance(e, Game.Rewound):
+            state = decider.load_state(e.state)
+            continue
+        if not isinstance(e, Game.Happened):
+            continue
+        ev = decode_event(e.data)
+        if ev["type"] == "dealt":
+            label, expected = "deal", seeded.shuffle("deal", PACK)
+            fixed = "deal" in created.outcomes
+            ok = fixed or ev["order"] == expected
+            out["shuffles"].append({"label": label, "version": e.originator_version, "fixed_by_record": fixed, "verified": ok})
+            if created.dealer is None and ev["dealer"] != seeded.randbelow("dealer", state.n) and "dealer" not in created.outcomes:
+                problems.append(f"version {e.originator_version}: the dealer is not the seed's")
+            if not ok:
+                problems.append(f"version {e.originator_version}: the deal is not the seed's shuffle")
+        elif ev["type"] == "reshuffled":
+            label = f"reshuffle:{ev['k']}"
+            fixed = label in created.outcomes
+            ok = fixed or ev["order"] == seeded.shuffle(label, cards_of(state.discard))
+            out["shuffles"].append({"label": label, "version": e.originator_version, "fixed_by_record": fixed, "verified": ok})
+            if not ok:
+                problems.append(f"version {e.originator_version}: {label} is not the seed's shuffle")
+        state = decider.evolve(state, ev)
+    out["fair"] = not problems and not created.stacked and not created.seed_given and not created.outcomes
+    if problems:
+        out["status"] = "; ".join(problems)
+    elif created.stacked or created.outcomes:
+        out["status"] = "consistent, but not a random deal: the record fixed the deck or shuffles (stacked game)"
+    elif created.seed_given:
+        out["status"] = "consistent, but the seed was chosen by the game's creator, not drawn by arbiter"
+    else:
+        out["status"] = "fair: the commitment and every shuffle match the revealed seed"
+    return out

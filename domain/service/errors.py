@@ -1,0 +1,58 @@
+"""What the service layer can refuse, as typed errors the API maps to HTTP statuses."""
+
+from __future__ import annotations
+
+
+class ServiceError(Exception):
+    """A refusal with a message fit to show the caller (never a hidden card, never a traceback)."""
+
+    status = 400
+    title = "Bad request"
+
+    def __init__(self, detail: str, field: str | None = None, rule: str | None = None):
+        super().__init__(detail)
+        self.detail = detail
+        self.field = field
+        self.rule = rule
+
+
+class BadInput(ServiceError):
+    """Malformed input: names the field."""
+
+    status = 422
+    title = "Invalid input"
+
+
+class NotFound(ServiceError):
+    """No such game, dispute or version."""
+
+    status = 404
+    title = "Not found"
+
+
+class Unauthorized(ServiceError):
+    """A missing, malformed or unknown token."""
+
+    status = 401
+    title = "Unauthorized"
+
+
+class Forbidden(ServiceError):
+    """A valid token acting outside its role or game."""
+
+    status = 403
+    title = "Forbidden"
+
+
+class Conflict(ServiceError):
+    """A stale `expected_version`, a reused idempotency key, or a dispute already ruled."""
+
+    status = 409
+    title = "Conflict"
+
+
+class IllegalMove(ServiceError):
+    """A move the rules forbid: carries the clause id."""
+
+    status = 422
+    title = "Illegal move"

@@ -1,0 +1,56 @@
+"""Which event store a URL names (contract §3): `sqlite:///file.db`, `postgresql://...`, `memory://`."""
+
+from __future__ import annotations
+
+import uuid
+from urllib.parse import parse_qs, unquote, urlparse
+
+DEFAULT_URL = "sqlite:///arbiter.db"
+
+
+class StoreURLError(ValueError):
+    """A database URL arbiter cannot use."""
+
+
+def persistence_env(url: str) -> dict[str, str]:
+    """The eventsourcing environment for a database URL; raises StoreURLError naming what is wrong."""
+    if not isinstance(url, str) or "://" not in url:
+        raise StoreURLError(f"database URL {url!r}: expected sqlite:///path, postgresql://user@host:port/db or memory://")
+    scheme = url.split("://", 1)[0].lower()
+    if scheme == "memory":
+        return {"PERSISTENCE_MODULE": "eventsourcing.popo"}
+    if scheme == "sqlite":
+        path = url[len("sqlite:///"):] if url.startswith("sqlite:///") else ""
+        if not path:
+            raise StoreURLError(f"database URL {url!r}: expected sqlite:///path/to/file.db")
+        if path == ":memory:":
+            path = f"file:arbiter-{uuid.uuid4().hex}?mode=memory&cache=shared"
+        return {"PERSISTENCE_MODULE": "eventsourcing.sqlite", "SQLITE_DBNAME": path, "SQLITE_LOCK_TIMEOUT": "30"}
+    if scheme in ("postgres", "postgresql"):
+        u = urlparse(url)
+        dbname = u.path.lstrip("/")
+        if not dbname:
+            raise StoreURLError(f"database URL {url!r}: name the database, e.g. postgresql://postgres@127.0.0.1:5432/test")
+        query = parse_qs(u.query)
+        env = {"PERSISTENCE_MODULE": "eventsourcing.postgres", "POSTGRES_DBNAME": dbname,
+               "POSTGRES_HOST": u.hostname or "127.0.0.1", "POSTGRES_PORT": str(u.port or 5432),
+               "POSTGRES_USER": unquote(u.username or "postgres"), "POSTGRES_PASSWORD": unquote(u.password or ""),
+               "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
+               "POSTGRES_LOCK_TIMEOUT": "5"}
+        if "schema" in query:
+            env["POSTGRES_SCHEMA"] = query["schema"][0]
+        return env
+    raise StoreURLError(f"database URL {url!r}: unknown scheme {scheme!r}; use sqlite, postgresql or memory")
+
+
+def ensure_schema(env: dict[str, str]) -> None:
+    """Create the PostgreSQL schema a URL names (`?schema=`), if it does not exist yet."""
+    schema = env.get("POSTGRES_SCHEMA")
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres" or not schema:
+        return
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                         password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))

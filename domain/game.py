@@ -24,6 +24,8 @@ from .records import Record, to_document
 # Fields of domain events that hold cards: converted at this edge only.
 _CARD_LISTS = ("cards", "order")
 ENGINE = "engine"
+# Events that carry the result of a random step (kept so a record can fix them before the seed is revealed).
+_RANDOM_KINDS = frozenset({"dealt", "reshuffled", "battle_started"})
 REFEREE = "referee"
 
 
@@ -100,6 +102,8 @@ class Game(Aggregate):
         idempotency_key: str | None
 
         def apply_to(self, game: "Game") -> None:
+            if self.kind in _RANDOM_KINDS:
+                game._remember_chance(self.kind, self.data)
             if game.__dict__.get("_deciding"):
                 return  # play() already holds the fold of these events (decider.step)
             game._fold(decode_event(self.data), self.originator_version, self.actor, self.idempotency_key)
@@ -196,6 +200,7 @@ class Game(Aggregate):
         self.disputes: list[dict] = []
         self.rewinds: list[dict] = []
         self.chain_head = GENESIS
+        self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as strings)
 
     @classmethod
     def start(cls, record: Record, seat_token_hashes: list[str] | None = None, referee_token_hash: str = "") -> "Game":
@@ -295,6 +300,34 @@ class Game(Aggregate):
         if idempotency_key:
             self.answers[idempotency_key] = {"version": version, "rejected": False, "actor": actor}
 
-    def to_record(self) -> dict:
-        """The game as an `arbiter.record/1` document: replaying it gives this game's state."""
-        return to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
+    def to_record(self, reveal_seed: bool | None = None) -> dict:
+        """The game as an `arbiter.record/1` document: replaying it gives this game's state.
+
+        Until the seed is revealed the record carries no seed: instead it fixes the outcome of
+        every shuffle that has happened (contract §2 `outcomes`), which replays exactly to now
+        without telling anyone the shuffles still to come.
+        """
+        if reveal_seed is None:
+            reveal_seed = self.seed_revealed
+        if reveal_seed:
+            return to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
+        return to_document(self.game, self.setup, None, self._outcomes_so_far(), self.moves)
+
+    def _outcomes_so_far(self) -> dict:
+        """The record's fixed outcomes plus the result of every random step so far (cards as ints)."""
+        fixed = dict(self.outcomes)
+        for label, value in self.chance_results.items():
+            fixed[label] = parse_cards(value) if isinstance(value, list) else value
+        return fixed
+
+    def _remember_chance(self, kind: str, data: dict) -> None:
+        """Keep the outcome of a random step: the deal and dealer, the first attacker, each reshuffle."""
+        results = self.chance_results
+        if kind == "dealt":
+            results["deal"] = list(data["order"])
+            if self.dealer is None:
+                results["dealer"] = data["dealer"]
+        elif kind == "reshuffled":
+            results[f"reshuffle:{data['k']}"] = list(data["order"])
+        elif kind == "battle_started" and self.starter is None and "starter" not in results:
+            results["starter"] = data["attacker"]

@@ -1,0 +1,207 @@
+"""The facade of simple types (str, int, dict, list) that the HTTP API, the CLI and the web pages call.
+
+Nothing outside this module touches an aggregate. Tokens are checked here: a
+seat token acts only for its seat, the referee token sees everything, no token
+is a spectator. A token is `<game id hex>.<secret>`, so a token presented to
+another game is recognised (403) rather than merely unknown (401); only its
+SHA-256 is stored.
+"""
+
+from __future__ import annotations
+
+import hmac
+import os
+from typing import Any
+from uuid import UUID
+
+from projections.viewers import REFEREE, SPECTATOR, Viewer
+
+from .application import Referee, check_chain, check_deal, token_hash
+from .errors import BadInput, Forbidden, NotFound, Unauthorized
+from .stores import DEFAULT_URL
+
+MAX_TOKEN = 200
+
+
+def parse_game_id(game_id: Any) -> UUID:
+    """A game id from a path; raises NotFound for anything that is not one."""
+    try:
+        return UUID(str(game_id))
+    except ValueError:
+        raise NotFound(f"no game with id {str(game_id)[:60]!r}") from None
+
+
+class Arbiter:
+    """arbiter's use cases in simple types."""
+
+    def __init__(self, database_url: str | None = None):
+        self.app = Referee(database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL)
+
+    # -- access ------------------------------------------------------------------------------
+
+    def viewer(self, game_id: Any, token: str | None) -> Viewer:
+        """Who a token is for this game: a seat, the referee, or (no token) a spectator."""
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        if token is None:
+            return SPECTATOR
+        if not isinstance(token, str) or len(token) > MAX_TOKEN or "." not in token:
+            raise Unauthorized("the bearer token is malformed")
+        prefix = token.split(".", 1)[0]
+        digest = token_hash(token)
+        if hmac.compare_digest(digest, game.referee_token_hash):
+            return REFEREE
+        for seat, stored in enumerate(game.seat_token_hashes):
+            if hmac.compare_digest(digest, stored):
+                return Viewer.of_seat(seat)
+        if prefix != gid.hex and self._token_of_another_game(prefix, digest):
+            raise Forbidden("this token belongs to another game")
+        raise Unauthorized("the bearer token is not valid for this game")
+
+    def _token_of_another_game(self, prefix: str, digest: str) -> bool:
+        try:
+            other = self.app.game(UUID(hex=prefix))
+        except (ValueError, NotFound):
+            return False
+        hashes = [other.referee_token_hash, *other.seat_token_hashes]
+        return any(hmac.compare_digest(digest, h) for h in hashes)
+
+    def _seat(self, game_id: Any, token: str | None) -> tuple[UUID, int]:
+        viewer = self._known(game_id, token)
+        if viewer.role != "seat":
+            raise Forbidden("only a seat token may do this")
+        return parse_game_id(game_id), viewer.seat
+
+    def _referee(self, game_id: Any, token: str | None) -> UUID:
+        viewer = self._known(game_id, token)
+        if viewer.role != "referee":
+            raise Forbidden("only the referee token may do this")
+        return parse_game_id(game_id)
+
+    def _known(self, game_id: Any, token: str | None) -> Viewer:
+        if token is None:
+            self.app.game(parse_game_id(game_id))  # 404 before 401
+            raise Unauthorized("a bearer token is required")
+        return self.viewer(game_id, token)
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def create_game(self, spec: Any) -> dict:
+        """Create a game: its id, each seat's private token, the referee token and the seed's commitment."""
+        started = self.app.create_game(spec)
+        return self._created(started)
+
+    def _created(self, started: dict) -> dict:
+        game = started["game"]
+        prefix = game.id.hex
+        seats = [{"seat": i, "name": p["name"], "team": p.get("team"), "token": f"{prefix}.{t}"}
+                 for i, (p, t) in enumerate(zip(game.players, started["tokens"]))]
+        return {"id": str(game.id), "seats": seats, "referee_token": f"{prefix}.{started['referee_token']}",
+                "commitment": game.commitment, "stacked": game.stacked, "version": game.version, "chain_head": game.chain_head}
+
+    def move(self, game_id: Any, token: str | None, body: Any) -> dict:
+        """A seat's move in record shape (minus seat), with optional expected_version and idempotency key."""
+        gid, seat = self._seat(game_id, token)
+        if not isinstance(body, dict):
+            raise BadInput("a move is a JSON object with a type", field="type")
+        move = {k: v for k, v in body.items() if k not in ("expected_version", "idempotency_key", "seat")}
+        if "seat" in body and body["seat"] != seat:
+            raise Forbidden(f"this token acts for seat {seat} only")
+        expected = body.get("expected_version")
+        if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
+            raise BadInput("expected_version: must be an integer", field="expected_version")
+        key = body.get("idempotency_key")
+        if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
+            raise BadInput("idempotency_key: must be a string of 1 to 200 characters", field="idempotency_key")
+        result = self.app.submit_move(gid, seat, move, expected, key and f"{seat}:{key}")
+        events = self.events(game_id, token, after=result["first_version"] - 1)
+        if not result["replayed"]:
+            events = [e for e in events if e["version"] <= result["version"]]
+        version = result["version"] or self.app.game(gid).version
+        return {"version": version, "events": events, "replayed": result["replayed"]}
+
+    def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
+        """A seat disputes the move at a version."""
+        gid, seat = self._seat(game_id, token)
+        body = body if isinstance(body, dict) else {}
+        return self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+
+    def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
+        """The referee's ruling on dispute `number`."""
+        gid = self._referee(game_id, token)
+        body = body if isinstance(body, dict) else {}
+        return self.app.rule_dispute(gid, number, body.get("decision"), body.get("remedy", "none"), body.get("note"))
+
+    def import_record(self, doc: Any) -> dict:
+        """Import and verify a record: the new game's id and the contract §2 verdict."""
+        started = self.app.import_record(doc)
+        game = self.app.game(started["game"].id)
+        created = self._created({**started, "game": game})
+        return {**created, "verdict": verdict_of(game, started["illegal"])}
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def public(self, game_id: Any) -> dict:
+        """The public summary and spectator view."""
+        from projections.views import view
+
+        return view(self.app.game(parse_game_id(game_id)), SPECTATOR)
+
+    def view(self, game_id: Any, token: str | None) -> dict:
+        """What a seat or the referee may see now (a seat's view lists its legal moves)."""
+        from projections.views import view
+
+        viewer = self._known(game_id, token)
+        return view(self.app.game(parse_game_id(game_id)), viewer)
+
+    def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
+        """The caller's view as it was at `version`."""
+        from projections.views import view
+
+        viewer = self._known(game_id, token)
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadInput("version: must be an integer", field="version")
+        return view(self.app.game(parse_game_id(game_id), version), viewer)
+
+    def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
+        """The event log after version `after`, as the caller may see it."""
+        from projections.views import event_log
+
+        viewer = self.viewer(game_id, token)
+        return event_log(self.app.stored_events(parse_game_id(game_id)), viewer, after=after)
+
+    def audit(self, game_id: Any, token: str | None) -> dict:
+        """The hash-chained audit log: the referee's, or anyone's once the game is over."""
+        from projections.views import disclosure_ledger, event_log
+
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.viewer(game_id, token)
+        if viewer.role != "referee" and not game.outcome.is_over:
+            raise Forbidden("the audit log is the referee's until the game is over")
+        stored = self.app.stored_events(gid)
+        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
+                "engine_version": game.engine_version, "entries": event_log(stored, REFEREE),
+                "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
+
+    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
+        """Check a game's hash chain (optionally against a kept head) and its fair deal."""
+        gid = parse_game_id(game_id)
+        return {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
+
+    def record(self, game_id: Any, token: str | None) -> dict:
+        """The game as an `arbiter.record/1` document: the referee's, or anyone's once over."""
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.viewer(game_id, token)
+        if viewer.role != "referee" and not game.outcome.is_over:
+            raise Forbidden("the record is the referee's until the game is over")
+        return game.to_record()
+
+
+def verdict_of(game, illegal: dict | None) -> dict:
+    """The contract §2 verdict of a stored game."""
+    outcome = game.outcome
+    status = "illegal" if illegal else ("finished" if outcome.is_over else "in_progress")
+    return {"status": status, "moves_applied": len(game.moves), "result": outcome.result, "winner": outcome.winner_json(),
+            "illegal": illegal, "final": game.decider.final(game.state)}

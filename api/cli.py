@@ -72,7 +72,7 @@ def export_command(record: str, output) -> None:
         except RuleViolation as v:
             click.echo(f"{record}: move {i} is illegal ({v.clause}: {v.reason}); exported the game up to it", err=True)
             break
-    json.dump(game.to_record(), output, indent=1)
+    json.dump(game.to_record(reveal_seed=True), output, indent=1)  # the seed came from the record itself
     output.write("\n")
 
 

@@ -5,13 +5,35 @@ from __future__ import annotations
 import os
 
 from flask import Flask, jsonify
+from flask_smorest import Api
+
+from . import problems
 
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the arbiter web app; config keys override the environment (DATABASE_URL, ...)."""
+    from domain.service.facade import Arbiter
+
     app = Flask(__name__)
-    app.config["DATABASE_URL"] = os.environ.get("ARBITER_DATABASE_URL", "sqlite:///arbiter.db")
+    app.config.update(
+        DATABASE_URL=os.environ.get("ARBITER_DATABASE_URL", "sqlite:///arbiter.db"),
+        API_TITLE="arbiter", API_VERSION="v1", OPENAPI_VERSION="3.0.3",
+        OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json",
+        MAX_CONTENT_LENGTH=256 * 1024,  # a whole record fits; a huge body is refused (413)
+        JSON_SORT_KEYS=False,
+    )
     app.config.update(config or {})
+    app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"])
+    api = Api(app, spec_kwargs={"info": {"description": "A referee for card battles: moves, views, replays, audits, disputes."}})
+    problems.install(app, api)
+
+    from .routes import blp
+
+    api.register_blueprint(blp)
+
+    from .stream import stream_blp
+
+    app.register_blueprint(stream_blp)
 
     @app.get("/api/v1/health")
     def health():

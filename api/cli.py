@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from uuid import UUID
 
 import click
 
@@ -74,6 +75,53 @@ def export_command(record: str, output) -> None:
             break
     json.dump(game.to_record(reveal_seed=True), output, indent=1)  # the seed came from the record itself
     output.write("\n")
+
+
+def _arbiter(database_url: str | None):
+    from domain.service.facade import Arbiter
+
+    return Arbiter(database_url)
+
+
+@main.command("verify")
+@click.argument("game_id", required=False)
+@click.option("--all", "verify_all", is_flag=True, help="Re-verify every stored game with the current engine.")
+@click.option("--head", default=None, help="A chain head you kept (checks truncation and changes up to it).")
+@click.option("--length", "kept_length", type=int, default=None, help="The log length at which --head was published.")
+@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def verify_command(game_id, verify_all, head, kept_length, database_url, as_json) -> None:
+    """Check a stored game: its hash chain, its fair deal, and its replay under the current engine (exit 1 on any problem)."""
+    from domain.service.application import game_ids, reverify
+    from domain.service.errors import ServiceError
+
+    if bool(game_id) == bool(verify_all):
+        raise click.UsageError("give a GAME_ID or --all")
+    arbiter = _arbiter(database_url)
+    try:
+        ids = [game_id] if game_id else [str(g) for g in game_ids(arbiter.app)]
+        reports = []
+        for gid in ids:
+            report = arbiter.verify(gid, head, kept_length)
+            report["engine"] = reverify(arbiter.app, UUID(report["id"])) if report["chain"]["ok"] else None
+            reports.append(report)
+    except ServiceError as e:
+        click.echo(f"arbiter verify: {e.detail}", err=True)
+        sys.exit(EXIT_INVALID)
+    bad = [r for r in reports if not _report_ok(r)]
+    if as_json:
+        for r in reports:
+            click.echo(json.dumps(r))
+    else:
+        from .narrate import verify_table
+
+        verify_table(reports, verify_all)
+    sys.exit(EXIT_ILLEGAL if bad else EXIT_OK)
+
+
+def _report_ok(report: dict) -> bool:
+    deal = report["deal"]
+    return report["chain"]["ok"] and deal["fair"] is not False and (report["engine"] or {}).get("same", False)
 
 
 @main.command("serve")

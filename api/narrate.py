@@ -93,3 +93,36 @@ def narrate(path: str, result, verdict: dict, console: Console | None = None) ->
     console.print(Text(f"status: {verdict['status']} · result: {verdict['result']}"
                        + (f" · winner: seats {winner['seats']}" + (f" team {winner['team']}" if winner["team"] else "") if winner else ""),
                        style="bold"))
+
+
+def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:
+    """Print verification reports: chain, deal, and (for --all) games whose outcome would differ."""
+    console = console or Console(highlight=False)
+    table = Table(title="verification")
+    for col in ("game", "chain", "deal", "engine"):
+        table.add_column(col)
+    shown = 0
+    for r in reports:
+        chain, deal, engine = r["chain"], r["deal"], r["engine"]
+        chain_text = Text(f"ok ({chain['length']} events)", style="green") if chain["ok"] else \
+            Text(f"BROKEN at {chain['broken_at']}: {chain['problem']}", style="bold red")
+        if deal["fair"] is True:
+            deal_text = Text("fair", style="green")
+        elif deal["fair"] is False:
+            deal_text = Text(deal["status"], style="bold red")
+        else:
+            deal_text = Text(deal["status"], style="yellow")
+        if engine is None:
+            engine_text = Text("not replayed (chain broken)", style="red")
+        elif engine["same"]:
+            engine_text = Text(f"same under {engine['current_engine']}", style="green")
+        else:
+            engine_text = Text("; ".join(engine["differences"]), style="bold red")
+        problem = not chain["ok"] or deal["fair"] is False or engine is None or not engine["same"]
+        if only_problems and not problem:
+            continue
+        shown += 1
+        table.add_row(r["id"], chain_text, deal_text, engine_text)
+    if shown:
+        console.print(table)
+    console.print(f"{len(reports)} game(s) checked, {sum(1 for r in reports if not r['chain']['ok'] or r['deal']['fair'] is False or not (r['engine'] or {}).get('same'))} with problems")

@@ -321,3 +321,37 @@ def check_deal(app: Referee, game_id: UUID) -> dict:
     else:
         out["status"] = "fair: the commitment and every shuffle match the revealed seed"
     return out
+
+
+def game_ids(app: Referee) -> list[UUID]:
+    """Every stored game's id, in creation order (from the notification log's Created events)."""
+    from eventsourcing.utils import get_topic
+
+    topic = get_topic(Game.Created)
+    ids, start = [], 0
+    while True:
+        batch = app.recorder.select_notifications(start=start, limit=500, topics=[topic], inclusive_of_start=False)
+        if not batch:
+            return ids
+        ids.extend(n.originator_id for n in batch)
+        start = batch[-1].id
+
+
+def reverify(app: Referee, game_id: UUID) -> dict:
+    """Replay a stored game's moves with the current engine and say whether its outcome would differ."""
+    from .. import ENGINE_VERSION
+    from ..records import parse, replay
+
+    game = app.game(game_id)
+    result = replay(parse(game.to_record(reveal_seed=True)))
+    now = result.state
+    same_state = now == game.state
+    differs = []
+    if result.illegal is not None:
+        differs.append(f"move {result.illegal['move_index']} is now illegal ({result.illegal['rule']}: {result.illegal['reason']})")
+    if game.decider.outcome(now) != game.outcome:
+        differs.append(f"the outcome would be {game.decider.outcome(now).result!r} instead of {game.outcome.result!r}")
+    elif not same_state:
+        differs.append("the final position would differ")
+    return {"id": str(game_id), "played_under": game.engine_version, "current_engine": ENGINE_VERSION,
+            "moves": len(game.moves), "same": not differs, "differences": differs}

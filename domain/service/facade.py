@@ -36,6 +36,7 @@ class Arbiter:
 
     def __init__(self, database_url: str | None = None):
         self.app = Referee(database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL)
+        self._catalogue = None
 
     # -- access ------------------------------------------------------------------------------
 
@@ -140,6 +141,18 @@ class Arbiter:
         return {**created, "verdict": verdict_of(game, started["illegal"])}
 
     # -- queries -----------------------------------------------------------------------------
+
+    def catalogue(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0) -> list[dict]:
+        """The game catalogue (a read model in the database), caught up first."""
+        from projections.catalogue import Catalogue
+
+        if self._catalogue is None:
+            self._catalogue = Catalogue.for_app(self.app)
+        self._catalogue.catch_up()
+        try:
+            return self._catalogue.list(status=status, game=game, limit=limit, offset=offset)
+        except ValueError as e:
+            raise BadInput(str(e)) from None
 
     def public(self, game_id: Any) -> dict:
         """The public summary and spectator view."""

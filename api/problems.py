@@ -1,0 +1,69 @@
+"""Errors as `application/problem+json` (RFC 9457): never a traceback, never a hidden card."""
+
+from __future__ import annotations
+
+import logging
+
+from flask import Flask, Response, json
+from werkzeug.exceptions import HTTPException
+
+from domain.service.errors import ServiceError
+
+log = logging.getLogger("arbiter.api")
+PROBLEM = "application/problem+json"
+
+
+def problem(status: int, title: str, detail: str, **extra) -> Response:
+    """A problem+json response."""
+    body = {"type": "about:blank", "title": title, "status": status, "detail": detail}
+    body.update({k: v for k, v in extra.items() if v is not None})
+    return Response(json.dumps(body), status=status, mimetype=PROBLEM)
+
+
+def _field_detail(errors) -> tuple[str, str | None]:
+    """One readable line naming the first bad field of a marshmallow/webargs error dict."""
+    def walk(node, path):
+        if isinstance(node, dict):
+            for key, value in node.items():
+                if key in ("json", "query", "headers", "form", "files", "path", "view_args"):
+                    yield from walk(value, path)
+                else:
+                    yield from walk(value, path + [str(key)])
+        elif isinstance(node, list) and node and all(isinstance(x, str) for x in node):
+            yield ".".join(path), node[0]
+        elif isinstance(node, list):
+            for item in node:
+                yield from walk(item, path)
+
+    for field, message in walk(errors, []):
+        return f"{field}: {message}" if field else message, field or None
+    return "the request is malformed", None
+
+
+def install(app: Flask, api) -> None:
+    """Map every error to problem+json."""
+
+    @app.errorhandler(ServiceError)
+    def service_error(e: ServiceError):
+        return problem(e.status, e.title, e.detail, rule=e.rule, field=e.field)
+
+    def http_error(e: HTTPException):
+        data = getattr(e, "data", None) or {}
+        errors = data.get("errors") or data.get("messages")
+        if errors:
+            detail, field = _field_detail(errors)
+            response = problem(e.code or 400, "Invalid input", detail, field=field, errors=errors)
+        else:
+            response = problem(e.code or 500, e.name, e.description or e.name)
+        for key, value in (e.get_headers() if e.code else []):
+            if key.lower() != "content-type":
+                response.headers[key] = value
+        return response
+
+    api.handle_http_exception = http_error
+    app.register_error_handler(HTTPException, http_error)
+
+    @app.errorhandler(Exception)
+    def unexpected(e: Exception):
+        log.error("unexpected %s in a request", type(e).__name__)  # no traceback, no body: they may hold cards
+        return problem(500, "Internal server error", "arbiter could not answer this request")

@@ -1,0 +1,165 @@
+"""The routes of contract §3: each parses, calls the facade, and returns; errors become problem+json."""
+
+from __future__ import annotations
+
+from flask import current_app, request
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from domain.service.errors import Unauthorized
+from domain.service.facade import Arbiter
+
+from . import schemas as s
+
+blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
+ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal"}
+
+
+def arbiter() -> Arbiter:
+    """The facade this app serves."""
+    return current_app.extensions["arbiter"]
+
+
+def bearer() -> str | None:
+    """The bearer token of the request, or None (a spectator)."""
+    header = request.headers.get("Authorization")
+    if header is None:
+        return None
+    scheme, _, token = header.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Unauthorized("the Authorization header must be 'Bearer <token>'")
+    return token.strip()
+
+
+def _errors(*codes):
+    def wrap(f):
+        for code in codes:
+            f = blp.alt_response(code, schema=s.Problem, description=ERRORS.get(code, "error"),
+                                 content_type="application/problem+json")(f)
+        return f
+    return wrap
+
+
+@blp.route("/games")
+class Games(MethodView):
+    @blp.arguments(s.CatalogueQuery, location="query")
+    @blp.response(200, s.Free(many=True))
+    def get(self, query):
+        """The game catalogue: id, game, players, status, winner, version, chain head."""
+        return arbiter().catalogue(**query)
+
+    @blp.arguments(s.CreateGame)
+    @blp.response(201, s.Created)
+    @_errors(422)
+    def post(self, spec):
+        """Create a game: each seat's private token, the referee token and the seed's commitment."""
+        return arbiter().create_game(spec)
+
+
+@blp.route("/games/<game_id>")
+class Game(MethodView):
+    @blp.response(200, s.View)
+    @_errors(404)
+    def get(self, game_id):
+        """The public summary and spectator view (no hidden card)."""
+        return arbiter().public(game_id)
+
+
+@blp.route("/games/<game_id>/view")
+class GameView(MethodView):
+    @blp.response(200, s.View)
+    @_errors(401, 403, 404)
+    def get(self, game_id):
+        """What the token may see now; a seat's view lists its legal moves."""
+        return arbiter().view(game_id, bearer())
+
+
+@blp.route("/games/<game_id>/moves")
+class Moves(MethodView):
+    @blp.arguments(s.Move)
+    @blp.response(200, s.MoveResult)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, move, game_id):
+        """Play a move for the token's seat (record shape minus seat)."""
+        key = request.headers.get("Idempotency-Key")
+        if key and "idempotency_key" not in move:
+            move["idempotency_key"] = key
+        return arbiter().move(game_id, bearer(), move)
+
+
+@blp.route("/games/<game_id>/events")
+class Events(MethodView):
+    @blp.arguments(s.AfterQuery, location="query")
+    @blp.response(200, s.Event(many=True))
+    @_errors(401, 403, 404)
+    def get(self, query, game_id):
+        """The event log after version `after`, as the caller may see it."""
+        return arbiter().events(game_id, bearer(), query["after"])
+
+
+@blp.route("/games/<game_id>/replay")
+class Replay(MethodView):
+    @blp.arguments(s.VersionQuery, location="query")
+    @blp.response(200, s.View)
+    @_errors(401, 403, 404)
+    def get(self, query, game_id):
+        """The caller's view as it was at a version."""
+        return arbiter().replay(game_id, bearer(), query["version"])
+
+
+@blp.route("/games/<game_id>/audit")
+class Audit(MethodView):
+    @blp.response(200, s.Free)
+    @_errors(401, 403, 404)
+    def get(self, game_id):
+        """The hash-chained audit log (the referee's; anyone's once the game is over)."""
+        return arbiter().audit(game_id, bearer())
+
+
+@blp.route("/games/<game_id>/audit/verify")
+class AuditVerify(MethodView):
+    @blp.arguments(s.VerifyQuery, location="query")
+    @blp.response(200, s.Free)
+    @_errors(404)
+    def get(self, query, game_id):
+        """Check the hash chain (optionally against a head you kept) and the fair deal."""
+        return arbiter().verify(game_id, query.get("head"), query.get("length"))
+
+
+@blp.route("/games/<game_id>/disputes")
+class Disputes(MethodView):
+    @blp.arguments(s.DisputeRequest)
+    @blp.response(201, s.Dispute)
+    @_errors(401, 403, 404, 422)
+    def post(self, body, game_id):
+        """A seat disputes the move at a version."""
+        return arbiter().file_dispute(game_id, bearer(), body)
+
+
+@blp.route("/games/<game_id>/disputes/<int:number>/ruling")
+class Ruling(MethodView):
+    @blp.arguments(s.RulingRequest)
+    @blp.response(200, s.Dispute)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, body, game_id, number):
+        """The referee rules on a dispute; an upheld dispute may rewind the game."""
+        return arbiter().rule_dispute(game_id, bearer(), number, body)
+
+
+@blp.route("/games/<game_id>/record")
+class RecordView(MethodView):
+    @blp.response(200, s.Free)
+    @_errors(401, 403, 404)
+    def get(self, game_id):
+        """The game as an arbiter.record/1 document (the referee's; anyone's once over)."""
+        return arbiter().record(game_id, bearer())
+
+
+@blp.route("/records")
+class Records(MethodView):
+    @blp.arguments(s.Free)
+    @blp.response(201, s.Imported)
+    @_errors(422)
+    def post(self, doc):
+        """Import and verify a recorded game: its new id and the verdict."""
+        return arbiter().import_record(doc)

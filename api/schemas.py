@@ -1,0 +1,152 @@
+"""marshmallow schemas of the HTTP API (contract §3): they validate requests and document responses."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "TD"})
+
+
+class Problem(Schema):
+    type = fields.String()
+    title = fields.String(required=True)
+    status = fields.Integer(required=True)
+    detail = fields.String(required=True)
+    rule = fields.String(metadata={"description": "the rulebook clause of an illegal move, e.g. ER-3.4"})
+    field = fields.String(metadata={"description": "the request field that is wrong"})
+    errors = fields.Dict()
+
+
+class Player(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    team = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
+
+
+class CreateGame(Schema):
+    game = fields.String(required=True, metadata={"example": "el-royale"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    players = fields.List(fields.Nested(Player), required=True, validate=validate.Length(min=1, max=16))
+    seed = fields.String(allow_none=True, validate=validate.Length(min=2, max=256))
+    deck = fields.List(CARD, allow_none=True, validate=validate.Length(max=200))
+    dealer = fields.Integer(allow_none=True, strict=True)
+    starter = fields.Integer(allow_none=True, strict=True)
+    outcomes = fields.Dict(keys=fields.String(), allow_none=True)
+
+
+class SeatToken(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    team = fields.String(allow_none=True)
+    token = fields.String(required=True)
+
+
+class Created(Schema):
+    id = fields.String(required=True)
+    seats = fields.List(fields.Nested(SeatToken), required=True)
+    referee_token = fields.String(required=True)
+    commitment = fields.String(required=True)
+    stacked = fields.Boolean()
+    version = fields.Integer()
+    chain_head = fields.String()
+
+
+class Move(Schema):
+    class Meta:
+        unknown = INCLUDE  # a game's own move fields (cards, text, target, ...) are checked by its decider
+
+    type = fields.String(required=True, validate=validate.Length(min=1, max=32))
+    cards = fields.List(CARD, validate=validate.Length(max=60))
+    text = fields.String(validate=validate.Length(max=2000))
+    expected_version = fields.Integer(strict=True, allow_none=True)
+    idempotency_key = fields.String(allow_none=True, validate=validate.Length(min=1, max=200))
+
+
+class Event(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    version = fields.Integer(required=True)
+    at = fields.String(required=True)
+    type = fields.String(required=True)
+    actor = fields.String(allow_none=True)
+    clause = fields.String(allow_none=True)
+    data = fields.Dict()
+
+
+class MoveResult(Schema):
+    version = fields.Integer(required=True)
+    events = fields.List(fields.Dict(), required=True)
+    replayed = fields.Boolean()
+
+
+class View(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    chain_head = fields.String(required=True)
+    status = fields.String(required=True)
+    table = fields.Dict(required=True)
+
+
+class AfterQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class VersionQuery(Schema):
+    version = fields.Integer(required=True, validate=validate.Range(min=1))
+
+
+class VerifyQuery(Schema):
+    head = fields.String(validate=validate.Length(equal=64))
+    length = fields.Integer(validate=validate.Range(min=1))
+
+
+class CatalogueQuery(Schema):
+    status = fields.String(validate=validate.OneOf(["in_progress", "finished"]))
+    game = fields.String()
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
+    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+
+
+class DisputeRequest(Schema):
+    version = fields.Integer(required=True, strict=True)
+    claim = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+
+class RulingRequest(Schema):
+    decision = fields.String(required=True, validate=validate.OneOf(["upheld", "rejected"]))
+    remedy = fields.String(load_default="none", validate=validate.OneOf(["none", "rewind"]))
+    note = fields.String(load_default="", validate=validate.Length(max=2000))
+
+
+class Dispute(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    number = fields.Integer(required=True)
+    seat = fields.Integer(required=True)
+    version = fields.Integer(required=True)
+    claim = fields.String(required=True)
+    ruling = fields.Dict(allow_none=True)
+
+
+class Record(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    format = fields.String(required=True)
+    game = fields.String(required=True)
+
+
+class Imported(Created):
+    verdict = fields.Dict(required=True)
+
+
+class Free(Schema):
+    """An object whose shape depends on the game (documented in docs/api.md)."""
+
+    class Meta:
+        unknown = INCLUDE

@@ -1,0 +1,53 @@
+"""Live updates: `GET /api/v1/games/{id}/stream` as server-sent events, filtered like the event log.
+
+The stream pulls the store (every process sees every write, whatever the
+database), sends each new event the caller may see as one SSE message whose id
+is the event's version (so `Last-Event-ID` resumes), and a comment as a
+heartbeat. It ends after `STREAM_SECONDS` (clients reconnect) or once the game
+is over and drained.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+from flask import Blueprint, Response, current_app, request, stream_with_context
+
+from .routes import arbiter, bearer
+
+stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1")
+POLL_SECONDS = 0.25
+HEARTBEAT_SECONDS = 15.0
+
+
+@stream_blp.get("/games/<game_id>/stream")
+def stream(game_id: str):
+    """Server-sent events of the game as the caller may see it."""
+    facade = arbiter()
+    token = bearer()
+    facade.viewer(game_id, token)  # 401/403/404 before the stream starts
+    try:
+        after = int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0)
+    except ValueError:
+        after = 0
+    limit = float(current_app.config.get("STREAM_SECONDS", 300))
+
+    def messages():
+        nonlocal after
+        started = last_beat = time.monotonic()
+        yield "retry: 1000\n\n"
+        while time.monotonic() - started < limit:
+            events = facade.events(game_id, token, after=after)
+            for e in events:
+                after = e["version"]
+                yield f"id: {e['version']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
+            if events and any(e["type"] in ("seed_revealed",) for e in events):
+                return
+            if time.monotonic() - last_beat > HEARTBEAT_SECONDS:
+                last_beat = time.monotonic()
+                yield ": heartbeat\n\n"
+            time.sleep(POLL_SECONDS)
+
+    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+    return Response(stream_with_context(messages()), mimetype="text/event-stream", headers=headers)

@@ -1,0 +1,441 @@
+"""The game catalogue: one row per game, a materialised read model kept next to the events.
+
+Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
+
+    id           the game's UUID, as a string
+    game         the game id ("el-royale")
+    edition      options["edition"] (None if the game has no editions)
+    players      the players list of the game's set-up: [{"name": ..., "team": ...?}, ...]
+    status       "in_progress" or "finished"
+    result       "win", "elimination", "draw" or None while in progress
+    winner       {"seats": [...], "team": str | None}, or None (in progress, or a draw)
+    created_at   UTC ISO 8601 timestamp of the game's Created event
+    finished_at  UTC ISO 8601 timestamp of the event that ended it, or None
+    version      the game's latest version (the number of stored events)
+    chain_head   domain.audit.event_hash of the game's latest event
+    stacked      whether the deck was fixed by the creator
+
+How it is kept
+--------------
+The catalogue PULLS the application's notification log
+(``app.recorder.select_notifications(start=position, limit=..., inclusive_of_start=False)``),
+decodes each notification with ``app.mapper.to_domain_event`` and folds it into the
+row of its game (``evolve``, a pure function). Every applied notification writes a
+tracking record (the library's ``Tracking``) in the SAME transaction as the row
+changes, through the library's tracking recorders, which we subclass:
+
+- ``memory://`` -> ``POPOCatalogueView(POPOTrackingRecorder)``: a dict in the process,
+  one per application object (two ``Catalogue`` objects of one app share it);
+- ``sqlite:///`` -> ``SQLiteCatalogueView(SQLiteTrackingRecorder)`` on the application's
+  own ``SQLiteDatastore``: table ``game_catalogue`` in the events' database file, tracking
+  in the library's ``tracking`` table (its name is fixed by the library);
+- ``postgresql://`` -> ``PostgresCatalogueView(PostgresTrackingRecorder)`` on the
+  application's own ``PostgresDatastore``: tables ``game_catalogue`` and
+  ``game_catalogue_tracking`` in the application's schema.
+
+The tracking key is ``f"{app.name}:catalogue"`` (not just the app's name), so other
+projections may share the library's tracking table without meeting this one.
+
+With the library's (default) single-row tracking, inserting a position not above the
+stored one raises ``IntegrityError``: the transaction rolls back, so a notification is
+never applied twice. Each notification in a batch gets its own tracking insert: the
+first one takes the tracking row's lock (PostgreSQL) / the write lock (SQLite) before
+any row is read, so two processes catching up at once serialise, and the later one
+fails on its first insert, rolls back, re-reads the position and goes on from there.
+
+Why some SQL is ours: the library has tracking recorders but no generic table for a
+read model, so the ``game_catalogue`` table, its upsert and its queries are written
+here (portable SQL: text timestamps, JSON as text on SQLite / jsonb on PostgreSQL).
+
+What ends a game is read from the decider's events: ``Happened(kind="won", data={by,
+seats, team})`` and ``Happened(kind="drawn")``; a ``Rewound`` event takes the game back
+to the outcome of the state it restores (normally in progress again).
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import weakref
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking, TrackingRecorder
+from eventsourcing.popo import POPOApplicationRecorder, POPOTrackingRecorder
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresTrackingRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
+from psycopg.sql import SQL, Identifier
+from psycopg.types.json import Jsonb
+
+from domain.audit import event_hash
+from domain.game import Chained, Game
+from domain.games import decider_for
+
+TABLE = "game_catalogue"
+BATCH = 200
+STATUSES = ("in_progress", "finished")
+COLUMNS = ("id", "game", "edition", "players", "status", "result", "winner", "created_at", "finished_at",
+           "version", "chain_head", "stacked")
+# Stored columns: the public ones plus `seq`, the notification id of the game's Created event (list order).
+_STORED = ("id", "seq") + COLUMNS[1:]
+
+Row = dict[str, Any]
+
+
+# -- the fold -------------------------------------------------------------------------------------
+
+
+def _utc_iso(ts: datetime) -> str:
+    if ts.tzinfo is None:
+        ts = ts.replace(tzinfo=timezone.utc)
+    return ts.astimezone(timezone.utc).isoformat()
+
+
+def game_id_of(event: Any) -> str | None:
+    """The game a decoded event belongs to, or None for events of other aggregates."""
+    if isinstance(event, (Game.Created, Chained)):
+        return str(event.originator_id)
+    return None
+
+
+def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
+    """The catalogue row of a game after one of its events (a new dict; `row` is not changed).
+
+    `seq` is the event's notification id. Events of other aggregates, events of a game whose
+    Created event was never seen, and events not newer than the row are ignored (`row` returned).
+    """
+    if isinstance(event, Game.Created):
+        if row is not None:
+            return row
+        return {"id": str(event.originator_id), "seq": seq, "game": event.game,
+                "edition": (event.options or {}).get("edition"), "players": [dict(p) for p in event.players],
+                "status": "in_progress", "result": None, "winner": None,
+                "created_at": _utc_iso(event.timestamp), "finished_at": None,
+                "version": event.originator_version, "chain_head": event_hash(event), "stacked": bool(event.stacked)}
+    if row is None or not isinstance(event, Chained) or event.originator_version <= row["version"]:
+        return row
+    new = dict(row)
+    new["version"] = event.originator_version
+    new["chain_head"] = event_hash(event)
+    if isinstance(event, Game.Happened):
+        if event.kind == "won":
+            new.update(status="finished", result=event.data["by"], finished_at=_utc_iso(event.timestamp),
+                       winner={"seats": list(event.data["seats"]), "team": event.data.get("team")})
+        elif event.kind == "drawn":
+            new.update(status="finished", result="draw", winner=None, finished_at=_utc_iso(event.timestamp))
+    elif isinstance(event, Game.Rewound):
+        decider = decider_for(row["game"])
+        outcome = decider.outcome(decider.load_state(event.state))
+        if outcome.is_over:
+            new.update(status="finished", result=outcome.result, winner=outcome.winner_json(),
+                       finished_at=row["finished_at"] or _utc_iso(event.timestamp))
+        else:
+            new.update(status="in_progress", result=None, winner=None, finished_at=None)
+    return new
+
+
+def fold_batch(batch: Sequence[tuple[int, Any]], load: Callable[[str], Row | None],
+               before_each: Callable[[int], None]) -> dict[str, Row]:
+    """Fold (notification id, event) pairs; `load` reads a stored row; returns the rows to write."""
+    rows: dict[str, Row] = {}
+    for nid, event in batch:
+        before_each(nid)
+        gid = game_id_of(event)
+        if gid is None:
+            continue
+        row = rows[gid] if gid in rows else load(gid)
+        new = evolve(row, event, nid)
+        if new is not None and new is not row:
+            rows[gid] = new
+    return rows
+
+
+def _public(row: Row) -> dict:
+    return {k: copy.deepcopy(row[k]) for k in COLUMNS}
+
+
+# -- the views: the library's tracking recorders plus our table -----------------------------------
+
+
+class CatalogueView(TrackingRecorder, ABC):
+    """Where the rows live, with the tracking record of how far the notification log was applied."""
+
+    @abstractmethod
+    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
+        """Fold a batch into the rows and record each notification id, all in one transaction.
+
+        Raises IntegrityError (and changes nothing) if any of the ids was already tracked.
+        """
+
+    @abstractmethod
+    def select_row(self, game_id: str) -> dict | None:
+        """The row of one game."""
+
+    @abstractmethod
+    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
+        """Rows in creation order, filtered."""
+
+
+class POPOCatalogueView(POPOTrackingRecorder, CatalogueView):
+    """In-process rows (memory://): the state of one application object's catalogue."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._rows: dict[str, Row] = {}
+
+    def create_table(self) -> None:
+        pass
+
+    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
+        with self._database_lock:
+            def check(nid: int) -> None:
+                self._assert_tracking_uniqueness(Tracking(tracking_name, nid))
+                self._insert_tracking(Tracking(tracking_name, nid))
+
+            before = self._max_tracking_ids[tracking_name]
+            try:
+                rows = fold_batch(batch, self._rows.get, check)
+            except BaseException:
+                self._max_tracking_ids[tracking_name] = before  # roll back
+                raise
+            self._rows.update(rows)
+
+    def select_row(self, game_id: str) -> dict | None:
+        with self._database_lock:
+            row = self._rows.get(game_id)
+            return None if row is None else _public(row)
+
+    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
+        with self._database_lock:
+            rows = sorted(self._rows.values(), key=lambda r: r["seq"])
+            rows = [r for r in rows if (status is None or r["status"] == status) and (game is None or r["game"] == game)]
+            return [_public(r) for r in rows[offset:offset + limit]]
+
+
+_POPO_VIEWS: "weakref.WeakKeyDictionary[Any, POPOCatalogueView]" = weakref.WeakKeyDictionary()
+
+
+def _sql_params(row: Row) -> dict:
+    out = {k: row[k] for k in _STORED}
+    out["players"] = json.dumps(row["players"])
+    out["winner"] = None if row["winner"] is None else json.dumps(row["winner"])
+    return out
+
+
+def _row_from_sql(r: Any) -> Row:
+    row = {k: r[k] for k in _STORED}
+    for key in ("players", "winner"):
+        if isinstance(row[key], str):
+            row[key] = json.loads(row[key])
+    row["stacked"] = bool(row["stacked"])
+    return row
+
+
+class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
+    """Table `game_catalogue` in the events' SQLite file; tracking in the library's `tracking` table."""
+
+    def construct_create_table_statements(self) -> list[str]:
+        return super().construct_create_table_statements() + [
+            f"CREATE TABLE IF NOT EXISTS {TABLE} ("
+            "id TEXT PRIMARY KEY, seq INTEGER NOT NULL, game TEXT NOT NULL, edition TEXT, players TEXT NOT NULL, "
+            "status TEXT NOT NULL, result TEXT, winner TEXT, created_at TEXT NOT NULL, finished_at TEXT, "
+            "version INTEGER NOT NULL, chain_head TEXT NOT NULL, stacked INTEGER NOT NULL)",
+            f"CREATE UNIQUE INDEX IF NOT EXISTS {TABLE}_seq_idx ON {TABLE} (seq)",
+            f"CREATE INDEX IF NOT EXISTS {TABLE}_status_idx ON {TABLE} (status, seq)",
+            f"CREATE INDEX IF NOT EXISTS {TABLE}_game_idx ON {TABLE} (game, seq)",
+        ]
+
+    _UPSERT = (f"INSERT INTO {TABLE} ({', '.join(_STORED)}) VALUES ({', '.join(':' + c for c in _STORED)}) "
+               f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c}=excluded.{c}' for c in _STORED if c != 'id')}")
+    _SELECT = f"SELECT {', '.join(_STORED)} FROM {TABLE}"
+
+    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
+        # The first statement is a write (the tracking insert): SQLite takes the write lock
+        # (waiting for other writers) before this transaction reads anything.
+        with self.datastore.transaction(commit=True) as c:
+            def load(gid: str) -> Row | None:
+                c.execute(self._SELECT + " WHERE id = ?", (gid,))
+                r = c.fetchone()
+                return None if r is None else _row_from_sql(r)
+
+            rows = fold_batch(batch, load, lambda nid: self._insert_tracking(c, Tracking(tracking_name, nid)))
+            for row in rows.values():
+                c.execute(self._UPSERT, _sql_params(row))
+
+    def select_row(self, game_id: str) -> dict | None:
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(self._SELECT + " WHERE id = ?", (game_id,))
+            r = c.fetchone()
+            return None if r is None else _public(_row_from_sql(r))
+
+    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
+        where, params = [], []
+        if status is not None:
+            where.append("status = ?")
+            params.append(status)
+        if game is not None:
+            where.append("game = ?")
+            params.append(game)
+        statement = self._SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY seq LIMIT ? OFFSET ?"
+        with self.datastore.transaction(commit=False) as c:
+            c.execute(statement, (*params, limit, offset))
+            return [_public(_row_from_sql(r)) for r in c.fetchall()]
+
+
+class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
+    """Tables `game_catalogue` and `game_catalogue_tracking` in the application's schema."""
+
+    def __init__(self, datastore: PostgresDatastore, *, table_name: str = TABLE):
+        super().__init__(datastore, tracking_table_name=f"{table_name}_tracking")
+        self.check_identifier_length(f"{table_name}_status_idx")
+        schema, table = Identifier(datastore.schema), Identifier(table_name)
+        self.sql_create_statements.append(SQL(
+            "CREATE TABLE IF NOT EXISTS {0}.{1} ("
+            "id text PRIMARY KEY, seq bigint NOT NULL UNIQUE, game text NOT NULL, edition text, "
+            "players jsonb NOT NULL, status text NOT NULL, result text, winner jsonb, created_at text NOT NULL, "
+            "finished_at text, version bigint NOT NULL, chain_head text NOT NULL, stacked boolean NOT NULL)"
+        ).format(schema, table))
+        for suffix, cols in (("status_idx", "status, seq"), ("game_idx", "game, seq")):
+            self.sql_create_statements.append(SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (" + cols + ")").format(
+                Identifier(f"{table_name}_{suffix}"), schema, table))
+        self._select = SQL("SELECT {0} FROM {1}.{2}").format(
+            SQL(", ").join(Identifier(c) for c in _STORED), schema, table)
+        self._upsert = SQL("INSERT INTO {0}.{1} ({2}) VALUES ({3}) ON CONFLICT (id) DO UPDATE SET {4}").format(
+            schema, table, SQL(", ").join(Identifier(c) for c in _STORED),
+            SQL(", ").join(SQL("%({})s".format(c)) for c in _STORED),
+            SQL(", ").join(SQL("{0} = EXCLUDED.{0}").format(Identifier(c)) for c in _STORED if c != "id"))
+
+    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
+        # The first statement is the tracking upsert: it locks the tracking row (a concurrent
+        # catch-up waits for this transaction, then fails its own insert) before any row is read.
+        with self.datastore.transaction(commit=True) as curs:
+            def load(gid: str) -> Row | None:
+                curs.execute(self._select + SQL(" WHERE id = %s"), (gid,))
+                r = curs.fetchone()
+                return None if r is None else _row_from_sql(r)
+
+            rows = fold_batch(batch, load, lambda nid: self._insert_tracking(curs, Tracking(tracking_name, nid)))
+            for row in rows.values():
+                params = {k: row[k] for k in _STORED}
+                params["players"] = Jsonb(row["players"])
+                params["winner"] = None if row["winner"] is None else Jsonb(row["winner"])
+                curs.execute(self._upsert, params, prepare=True)
+
+    def select_row(self, game_id: str) -> dict | None:
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(self._select + SQL(" WHERE id = %s"), (game_id,))
+            r = curs.fetchone()
+            return None if r is None else _public(_row_from_sql(r))
+
+    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
+        where, params = [], []
+        if status is not None:
+            where.append(SQL("status = %s"))
+            params.append(status)
+        if game is not None:
+            where.append(SQL("game = %s"))
+            params.append(game)
+        statement = self._select
+        if where:
+            statement += SQL(" WHERE ") + SQL(" AND ").join(where)
+        statement += SQL(" ORDER BY seq LIMIT %s OFFSET %s")
+        with self.datastore.transaction(commit=False) as curs:
+            curs.execute(statement, (*params, limit, offset))
+            return [_public(_row_from_sql(r)) for r in curs.fetchall()]
+
+
+# -- the catalogue ---------------------------------------------------------------------------------
+
+
+class Catalogue:
+    """The game catalogue of one application: `catch_up()` pulls new notifications; `list`/`get` read rows."""
+
+    def __init__(self, app: Any, view: CatalogueView):
+        self.app = app  # keep a reference: a collected application closes its connection pool
+        self.view = view
+        self.tracking_name = f"{app.name}:catalogue"
+
+    @classmethod
+    def for_app(cls, app: Any) -> "Catalogue":
+        """The catalogue in the application's own store (memory://, sqlite:///..., postgresql://...).
+
+        The backend follows the recorder the application's environment (from its database
+        URL) gave it; the view's tables are created if missing.
+        """
+        recorder = app.recorder
+        if isinstance(recorder, POPOApplicationRecorder):
+            view = _POPO_VIEWS.get(recorder)
+            if view is None:
+                view = _POPO_VIEWS[recorder] = POPOCatalogueView()
+        elif isinstance(recorder, SQLiteApplicationRecorder):
+            assert isinstance(recorder.datastore, SQLiteDatastore)
+            view = SQLiteCatalogueView(recorder.datastore)
+            view.create_table()
+        elif isinstance(recorder, PostgresApplicationRecorder):
+            view = PostgresCatalogueView(recorder.datastore)
+            _create_tables(view)
+        else:
+            raise TypeError(f"no catalogue for a {type(recorder).__name__}: use memory://, sqlite:/// or postgresql://")
+        return cls(app, view)
+
+    def position(self) -> int:
+        """The id of the last notification applied (0 before any)."""
+        return self.view.max_tracking_id(self.tracking_name) or 0
+
+    def catch_up(self, limit: int | None = None) -> int:
+        """Apply notifications after the position (at most `limit`); returns how many this call applied.
+
+        Safe to run from several objects or processes at once: a batch that another catch-up
+        applied first is rolled back and skipped (its rows are already up to date).
+        """
+        if limit is not None and limit < 0:
+            raise ValueError("limit: must be at least 0")
+        applied = 0
+        while limit is None or applied < limit:
+            start = self.position()
+            size = BATCH if limit is None else min(BATCH, limit - applied)
+            notifications = self.app.recorder.select_notifications(start=start, limit=size, inclusive_of_start=False)
+            if not notifications:
+                break
+            batch = [(n.id, self.app.mapper.to_domain_event(n)) for n in notifications]
+            try:
+                self.view.apply(self.tracking_name, batch)
+            except IntegrityError:
+                if self.position() < notifications[0].id:
+                    raise  # nobody else applied them: a real integrity problem, not a race
+                continue  # another catch-up got there first: go on from its position
+            applied += len(batch)
+            if len(notifications) < size:
+                break
+        return applied
+
+    def get(self, game_id: UUID | str) -> dict | None:
+        """The row of one game, or None (unknown id, or not caught up yet)."""
+        try:
+            key = str(UUID(str(game_id)))
+        except ValueError:
+            return None
+        return self.view.select_row(key)
+
+    def list(self, status: str | None = None, game: str | None = None, limit: int = 100, offset: int = 0) -> list[dict]:
+        """Rows in the order the games were created, optionally only one status and/or game."""
+        if status is not None and status not in STATUSES:
+            raise ValueError(f"status: expected one of {', '.join(STATUSES)}")
+        for name, value in (("limit", limit), ("offset", offset)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 0:
+                raise ValueError(f"{name}: must be an integer of at least 0")
+        return self.view.select_rows(status, game, limit, offset)
+
+
+def _create_tables(view: Any, attempts: int = 3) -> None:
+    """create_table, retried: two processes creating the same PostgreSQL tables at once can collide."""
+    for i in range(attempts):
+        try:
+            view.create_table()
+            return
+        except PersistenceError:
+            if i == attempts - 1:
+                raise

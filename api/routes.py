@@ -43,7 +43,7 @@ def _errors(*codes):
 @blp.route("/games")
 class Games(MethodView):
     @blp.arguments(s.CatalogueQuery, location="query")
-    @blp.response(200, s.Free(many=True))
+    @blp.response(200, s.CatalogueRow(many=True))
     def get(self, query):
         """The game catalogue: id, game, players, status, winner, version, chain head."""
         return arbiter().catalogue(**query)
@@ -109,7 +109,7 @@ class Replay(MethodView):
 
 @blp.route("/games/<game_id>/audit")
 class Audit(MethodView):
-    @blp.response(200, s.Free)
+    @blp.response(200, s.Audit)
     @_errors(401, 403, 404)
     def get(self, game_id):
         """The hash-chained audit log (the referee's; anyone's once the game is over)."""
@@ -119,7 +119,7 @@ class Audit(MethodView):
 @blp.route("/games/<game_id>/audit/verify")
 class AuditVerify(MethodView):
     @blp.arguments(s.VerifyQuery, location="query")
-    @blp.response(200, s.Free)
+    @blp.response(200, s.Verification)
     @_errors(404)
     def get(self, query, game_id):
         """Check the hash chain (optionally against a head you kept) and the fair deal."""
@@ -148,7 +148,7 @@ class Ruling(MethodView):
 
 @blp.route("/games/<game_id>/record")
 class RecordView(MethodView):
-    @blp.response(200, s.Free)
+    @blp.response(200, s.RecordDocument)
     @_errors(401, 403, 404)
     def get(self, game_id):
         """The game as an arbiter.record/1 document (the referee's; anyone's once over)."""

@@ -62,9 +62,9 @@ class Move(Schema):
 
 
 class Event(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+    prev = fields.String()
+    engine_version = fields.String(allow_none=True)
+    rewound = fields.Boolean()
     version = fields.Integer(required=True)
     at = fields.String(required=True)
     type = fields.String(required=True)
@@ -75,20 +75,86 @@ class Event(Schema):
 
 class MoveResult(Schema):
     version = fields.Integer(required=True)
-    events = fields.List(fields.Dict(), required=True)
+    events = fields.List(fields.Nested(Event), required=True)
     replayed = fields.Boolean()
 
 
+class PlayerSeat(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    team = fields.String(allow_none=True)
+
+
+class Winner(Schema):
+    seats = fields.List(fields.Integer(), required=True)
+    team = fields.String(allow_none=True)
+
+
 class View(Schema):
-    class Meta:
-        unknown = INCLUDE
+    """A game as one caller may see it; `table` is the game's own view (docs/api.md)."""
 
     id = fields.String(required=True)
     game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    players = fields.List(fields.Nested(PlayerSeat), required=True)
+    viewer = fields.Dict(required=True)
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True)
-    status = fields.String(required=True)
+    commitment = fields.String(required=True)
+    stacked = fields.Boolean(required=True)
+    seed = fields.String(metadata={"description": "only once the game has ended and revealed it"})
+    status = fields.String(required=True, validate=validate.OneOf(["in_progress", "finished"]))
+    result = fields.String(allow_none=True)
+    winner = fields.Nested(Winner, allow_none=True)
+    engine_version = fields.String(required=True)
+    disputes = fields.List(fields.Dict(), required=True)
+    rewinds = fields.List(fields.Dict(), required=True)
     table = fields.Dict(required=True)
+
+
+class CatalogueRow(Schema):
+    id = fields.String(required=True)
+    game = fields.String(required=True)
+    edition = fields.String(allow_none=True)
+    players = fields.List(fields.Dict(), required=True)
+    status = fields.String(required=True)
+    result = fields.String(allow_none=True)
+    winner = fields.Nested(Winner, allow_none=True)
+    created_at = fields.String(allow_none=True)
+    finished_at = fields.String(allow_none=True)
+    version = fields.Integer(required=True)
+    chain_head = fields.String(required=True)
+    stacked = fields.Boolean(required=True)
+
+
+class Audit(Schema):
+    id = fields.String(required=True)
+    chain_head = fields.String(required=True)
+    length = fields.Integer(required=True)
+    engine_version = fields.String(required=True)
+    entries = fields.List(fields.Dict(), required=True)
+    disclosures = fields.List(fields.Dict(), required=True)
+    disputes = fields.List(fields.Dict(), required=True)
+    rewinds = fields.List(fields.Dict(), required=True)
+
+
+class Verification(Schema):
+    id = fields.String(required=True)
+    chain = fields.Dict(required=True)
+    deal = fields.Dict(required=True)
+
+
+class RecordDocument(Schema):
+    format = fields.String(required=True)
+    game = fields.String(required=True)
+    options = fields.Dict(required=True)
+    players = fields.List(fields.Dict(), required=True)
+    seed = fields.String()
+    deck = fields.List(fields.String())
+    dealer = fields.Integer()
+    starter = fields.Integer()
+    outcomes = fields.Dict()
+    moves = fields.List(fields.Dict(), required=True)
 
 
 class AfterQuery(Schema):
@@ -123,22 +189,12 @@ class RulingRequest(Schema):
 
 
 class Dispute(Schema):
-    class Meta:
-        unknown = INCLUDE
-
+    filed_at = fields.Integer()
     number = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
     claim = fields.String(required=True)
     ruling = fields.Dict(allow_none=True)
-
-
-class Record(Schema):
-    class Meta:
-        unknown = INCLUDE
-
-    format = fields.String(required=True)
-    game = fields.String(required=True)
 
 
 class Imported(Created):

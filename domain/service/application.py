@@ -94,7 +94,7 @@ class Referee(Application):
 
     def stored_events(self, game_id: UUID) -> list:
         """Every stored event of a game, in order (for the audit log and its verification)."""
-        return list(self.event_store.get(game_id))
+        return list(self.events.get(game_id))
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         with self._locks_guard:

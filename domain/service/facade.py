@@ -48,8 +48,8 @@ class Arbiter:
             return SPECTATOR
         if not isinstance(token, str) or len(token) > MAX_TOKEN or "." not in token:
             raise Unauthorized("the bearer token is malformed")
-        prefix = token.split(".", 1)[0]
-        digest = token_hash(token)
+        prefix, secret = token.split(".", 1)
+        digest = token_hash(secret)
         if hmac.compare_digest(digest, game.referee_token_hash):
             return REFEREE
         for seat, stored in enumerate(game.seat_token_hashes):
@@ -169,12 +169,12 @@ class Arbiter:
 
     def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
         """The caller's view as it was at `version`."""
-        from projections.views import view
+        from projections.views import view_at
 
         viewer = self._known(game_id, token)
         if not isinstance(version, int) or isinstance(version, bool):
             raise BadInput("version: must be an integer", field="version")
-        return view(self.app.game(parse_game_id(game_id), version), viewer)
+        return view_at(self.app, parse_game_id(game_id), version, viewer)
 
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""

@@ -1,0 +1,111 @@
+"""El Royale's table as each viewer may see it: a pure function of a State (ER-2.2, ER-2.5, ER-5.2, ER-7).
+
+Public to all (ER-7.3, ER-7.2, ER-5.2): the battle pile in order, every hand's size, the
+deck and discard sizes, shown cards, laid-out cards, whose turn it is and the roles. Private:
+a hand (its own seat only), the deck and the discard pile (the referee only). Once the game
+is over the whole game is disclosed: every viewer gets the referee's table.
+
+Shape (cards are strings, hands are lists in pack order)::
+
+    {"edition", "phase", "dealer", "to_act", "attacker", "defender", "substitute_for",
+     "battles", "battle_limit", "battle_pile", "top", "deck_count", "discard_count",
+     "reshuffles", "eliminated", "laid_out": {"seat", "cards"} | None,
+     "seats": [{"seat", "hand_size", "shown", "eliminated", "hand"?}],
+     "outcome": {"result", "winner"} | None,
+     "deck"?, "discard"?,            # the referee (or everyone once over): deck in draw order
+     "hand"?, "legal_moves"?}        # a seat viewer: its own hand and, when to act, its moves
+
+`legal_moves` lists the moves of `domain.el_royale.legal_moves` without `seat`, cards as
+strings; `say` and `show` (open to every seat at any time) are not listed. In the `take`
+phase (ER-5.2), where every subset of the laid-out cards up to the seat's room is legal
+(up to 2^16 moves), the list is one summary entry instead:
+``{"type": "take", "from": [laid-out cards], "max": k}``: take any k or fewer of `from`
+(k = 0: only the empty take).
+"""
+
+from __future__ import annotations
+
+from domain.cards import cards_of, format_card, format_cards
+from domain.el_royale import legal_moves
+from domain.el_royale.setup import MAX_HOLDING
+from domain.el_royale.state import TAKE, State
+
+from .viewers import Viewer
+
+
+def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
+    """The table as `viewer` may see it; the referee's table for everyone once the game is over (or disclose_all)."""
+    out = public_table(state)
+    if viewer.is_referee or disclose_all or state.outcome is not None:
+        out.update(hidden_piles(state))
+        for entry in out["seats"]:
+            entry["hand"] = _hand(state, entry["seat"])
+    if viewer.role == "seat":
+        out["hand"] = _hand(state, viewer.seat)
+        out["legal_moves"] = moves_of(state, viewer.seat)
+    return out
+
+
+def public_table(state: State) -> dict:
+    """What every viewer may see at any time (ER-7.3, ER-7.2, ER-5.2)."""
+    laid = None
+    if state.laid_seat is not None:
+        laid = {"seat": state.laid_seat, "cards": format_cards(cards_of(state.laid_out))}
+    return {
+        "edition": state.setup.edition,
+        "phase": state.phase,
+        "dealer": state.dealer,
+        "to_act": state.to_act,
+        "attacker": state.attacker,
+        "defender": state.defender,
+        "substitute_for": state.substitute_for,
+        "battles": state.battles,
+        "battle_limit": state.setup.battle_limit,
+        "battle_pile": format_cards(state.pile),
+        "top": None if state.top is None else format_card(state.top),
+        "deck_count": state.deck_count,
+        "discard_count": state.discard.bit_count(),
+        "reshuffles": state.reshuffles,
+        "eliminated": [seat for seat in range(state.n) if not state.surviving(seat)],
+        "laid_out": laid,
+        "seats": [{"seat": seat, "hand_size": state.hands[seat].bit_count(),
+                   "shown": format_cards(cards_of(state.shown[seat])), "eliminated": not state.surviving(seat)}
+                  for seat in range(state.n)],
+        "outcome": _outcome(state),
+    }
+
+
+def hidden_piles(state: State) -> dict:
+    """The face-down piles (ER-2.5): the deck in draw order (next card first) and the discard pile."""
+    return {"deck": format_cards(state.deck[state.deck_pos:]), "discard": format_cards(cards_of(state.discard))}
+
+
+def moves_of(state: State, seat: int) -> list[dict]:
+    """The legal moves of `seat` (empty unless it is to act), summarised in the take phase (see module doc)."""
+    if state.outcome is not None or state.to_act != seat:
+        return []
+    if state.phase == TAKE:
+        return [take_summary(state, seat)]
+    out = []
+    for move in legal_moves(state):
+        entry = {"type": move["type"]}
+        if "cards" in move:
+            entry["cards"] = format_cards(move["cards"])
+        out.append(entry)
+    return out
+
+
+def take_summary(state: State, seat: int) -> dict:
+    """ER-5.2 as one entry: any subset of the laid-out cards of at most `max` cards."""
+    laid = cards_of(state.laid_out)
+    room = MAX_HOLDING - state.hands[seat].bit_count()
+    return {"type": "take", "from": format_cards(laid), "max": max(0, min(room, len(laid)))}
+
+
+def _hand(state: State, seat: int) -> list[str]:
+    return format_cards(cards_of(state.hands[seat]))
+
+
+def _outcome(state: State) -> dict | None:
+    o = state.outcome
+    return None if o is None else {"result": o.result, "winner": o.winner_json()}

@@ -1,0 +1,121 @@
+"""A game's stored events as one viewer may see them (contract §3 `GET /games/{id}/events`).
+
+Each entry::
+
+    {"version", "at" (ISO 8601, UTC), "type", "actor", "clause", "engine_version", "prev",
+     "data": {...}, "rewound"?: true}
+
+`type` is `created`, the kind of a game event (`dealt`, `drew`, `attacked`, ...),
+`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled` or `rewound`; fields
+that do not apply to a type are null.
+
+Rules:
+- Token hashes never appear. The seed appears only once the game has ended (a
+  `seed_revealed` event is in the log), for every viewer, the referee included.
+- Until the end: a game event's data is redacted by its game's plug-in (a seat sees its
+  own deal and draws, nobody but the referee a shuffle's order); rejected attempts are
+  the referee's only (they can name cards the seat holds); a rewind shows the restored
+  table to the referee only, others see its numbers; fixed outcomes of a record (which
+  can be the whole deck) are the referee's only.
+- After the end, everyone sees everything (ER: the whole game is disclosed at the end).
+- A game event or rejected attempt in a branch undone by a rewind, i.e. whose version is
+  in (to_version, from_version] of a `rewound` event, is marked `"rewound": true`.
+  Disputes, rulings and the seed's reveal are not undone by a rewind and are not marked.
+"""
+
+from __future__ import annotations
+
+from datetime import timezone
+from typing import Any, Iterable
+
+from domain.cards import format_cards
+from domain.game import Game, encode_event
+from domain.games import decider_for
+
+from .registry import GameProjection, projection_for
+from .viewers import REFEREE, Viewer
+
+
+def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0) -> list[dict]:
+    """The entries after version `after` as `viewer` may see them; raises ValueError without the Created event."""
+    events = list(stored_events)
+    if not events or not isinstance(events[0], Game.Created):
+        raise ValueError("a game's event log starts with its Created event")
+    created = events[0]
+    ended = any(isinstance(e, Game.SeedRevealed) for e in events)
+    reader = _Reader(created, projection_for(created.game), REFEREE if ended else viewer, ended)
+    undone = rewound_ranges(events)
+    out = []
+    for e in events:
+        if e.originator_version <= after:
+            continue
+        entry = reader.entry(e)
+        if entry is None:
+            continue
+        if isinstance(e, (Game.Happened, Game.MoveRejected)) and is_rewound(e.originator_version, undone):
+            entry["rewound"] = True
+        out.append(entry)
+    return out
+
+
+def rewound_ranges(events: Iterable[Any]) -> list[tuple[int, int]]:
+    """The (to_version, from_version] ranges undone by each rewind."""
+    return [(e.to_version, e.from_version) for e in events if isinstance(e, Game.Rewound)]
+
+
+def is_rewound(version: int, ranges: list[tuple[int, int]]) -> bool:
+    """Whether a version lies in a branch that a rewind abandoned."""
+    return any(low < version <= high for low, high in ranges)
+
+
+class _Reader:
+    """Turns one stored event into a log entry for one viewer (the referee stands in for everyone after the end)."""
+
+    def __init__(self, created, projection: GameProjection, viewer: Viewer, ended: bool):
+        self.created, self.projection, self.viewer, self.ended = created, projection, viewer, ended
+        self.n = len(created.players)
+
+    def entry(self, e) -> dict | None:
+        base = {"version": e.originator_version, "at": e.timestamp.astimezone(timezone.utc).isoformat(), "type": None,
+                "actor": getattr(e, "actor", None), "clause": getattr(e, "clause", None),
+                "engine_version": getattr(e, "engine_version", None), "prev": e.prev}
+        if isinstance(e, Game.Happened):
+            data = {k: v for k, v in e.data.items() if k != "type"}
+            return {**base, "type": e.kind, "data": self.projection.redact(e.kind, data, self.viewer, self.n)}
+        if isinstance(e, Game.Created):
+            return {**base, "type": "created", "data": self._created()}
+        if isinstance(e, Game.MoveRejected):
+            if not self.viewer.is_referee:
+                return None
+            return {**base, "type": "move_rejected", "data": {"move": dict(e.move), "reason": e.reason}}
+        if isinstance(e, Game.SeedRevealed):
+            return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed}}
+        if isinstance(e, Game.DisputeFiled):
+            return {**base, "type": "dispute_filed", "data": {"number": e.number, "against_version": e.against_version,
+                                                             "claim": e.claim}}
+        if isinstance(e, Game.DisputeRuled):
+            return {**base, "type": "dispute_ruled", "data": {"number": e.number, "decision": e.decision,
+                                                             "remedy": e.remedy, "note": e.note}}
+        if isinstance(e, Game.Rewound):
+            return {**base, "actor": "referee", "type": "rewound", "data": self._rewound(e)}
+        return None  # an event class this log does not know: shown to nobody
+
+    def _created(self) -> dict:
+        c = self.created
+        data = {"game": c.game, "options": dict(c.options), "players": [dict(p) for p in c.players],
+                "dealer": c.dealer, "starter": c.starter, "seed_given": c.seed_given, "commitment": c.commitment,
+                "stacked": c.stacked}
+        if self.viewer.is_referee:
+            data["outcomes"] = {k: format_cards(v) if isinstance(v, list) else v for k, v in c.outcomes.items()}
+        if self.ended:
+            data["seed"] = c.seed
+        return data
+
+    def _rewound(self, e) -> dict:
+        data = {"dispute": e.number, "to_version": e.to_version, "from_version": e.from_version}
+        if self.viewer.is_referee:
+            state = decider_for(self.created.game).load_state(e.state)
+            data["table"] = self.projection.table(state, REFEREE, True)
+            data["moves"] = [encode_event(m) for m in e.moves]
+            data["move_versions"] = list(e.move_versions)
+        return data

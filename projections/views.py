@@ -1,0 +1,67 @@
+"""A game as one viewer may see it, for any game: common fields plus that game's table (contract §3).
+
+The front door of the read side: `view`, `view_at`, and (re-exported) `event_log`,
+`disclosure_ledger`, `who_could_see`. Pure functions of a `Game` aggregate or its stored
+events; the game's own table comes from its plug-in (projections.registry).
+
+A view::
+
+    {"id", "game", "options", "players": [{"seat", "name", "team"}], "viewer": {"role", "seat"},
+     "version", "chain_head", "commitment", "stacked", "seed"? (only once revealed),
+     "status": "in_progress" | "finished", "result", "winner", "engine_version",
+     "disputes": [{"number", "seat", "version", "claim", "filed_at", "ruling"}],
+     "rewinds": [{"dispute", "to_version", "from_version", "at"}], "table": {...}}
+
+Token hashes never appear; the seed only once the game has revealed it.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from domain.game import Game
+
+from .event_log import event_log
+from .ledger import disclosure_ledger, who_could_see
+from .registry import projection_for
+from .viewers import Viewer
+
+__all__ = ["view", "view_at", "event_log", "disclosure_ledger", "who_could_see"]
+
+
+def view(game: Game, viewer: Viewer, disclose_all: bool = False) -> dict:
+    """What `viewer` may see of `game` now; the whole table once the game ended (or with disclose_all)."""
+    outcome = game.outcome
+    disclose_all = disclose_all or game.seed_revealed or outcome.is_over
+    out = {
+        "id": str(game.id),
+        "game": game.game,
+        "options": dict(game.options),
+        "players": [{"seat": seat, "name": p["name"], "team": p.get("team")} for seat, p in enumerate(game.players)],
+        "viewer": viewer.as_dict(),
+        "version": game.version,
+        "chain_head": game.chain_head,
+        "commitment": game.commitment,
+        "stacked": game.stacked,
+        "status": "finished" if outcome.is_over else "in_progress",
+        "result": outcome.result,
+        "winner": outcome.winner_json(),
+        "engine_version": game.engine_version,
+        "disputes": copy.deepcopy(game.disputes),
+        "rewinds": copy.deepcopy(game.rewinds),
+        "table": projection_for(game.game).table(game.state, viewer, disclose_all),
+    }
+    if game.seed_revealed:
+        out["seed"] = game.seed
+    return out
+
+
+def view_at(app: Any, game_id: Any, version: int, viewer: Viewer) -> dict:
+    """The view of `viewer` as at `version` (what it could see then); raises NotFound for a version the game lacks.
+
+    Once the game has ended, the whole game is public, so a replay of a finished game shows
+    every table in full.
+    """
+    earlier = app.game(game_id, version)
+    return view(earlier, viewer, disclose_all=app.game(game_id).seed_revealed)

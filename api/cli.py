@@ -127,13 +127,21 @@ def _report_ok(report: dict) -> bool:
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8000, show_default=True, type=int)
-@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL.")
-def serve_command(host: str, port: int, database_url: str | None) -> None:
-    """Serve arbiter's web app."""
-    from werkzeug.serving import run_simple
+@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default="sqlite:///arbiter.db", show_default=True,
+              help="Event store URL: sqlite:///file.db, postgresql://user@host:port/db or memory://.")
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256), help="Threads per worker.")
+def serve_command(host: str, port: int, database_url: str, workers: int, threads: int) -> None:
+    """Serve arbiter's API and pages with gunicorn."""
+    from domain.service.stores import StoreURLError, persistence_env
 
-    from . import create_app
+    try:
+        persistence_env(database_url)
+    except StoreURLError as e:
+        raise click.BadParameter(str(e), param_hint="--database-url") from None
+    if workers > 1 and database_url.startswith(("memory:", "sqlite:///:memory:")):
+        raise click.BadParameter("several workers need a shared database (a SQLite file or PostgreSQL)", param_hint="--workers")
+    from .server import serve
 
-    app = create_app({"DATABASE_URL": database_url} if database_url else None)
-    click.echo(f"arbiter is serving on http://{host}:{port}/")
-    run_simple(host, port, app, threaded=True)
+    click.echo(f"arbiter is serving on http://{host}:{port}/  (store: {database_url.split('@')[-1]}, {workers} worker(s))")
+    serve(host, port, database_url, workers, threads)

@@ -35,6 +35,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(stream_blp)
 
+    from .pages import pages
+
+    app.register_blueprint(pages)
+
     @app.get("/api/v1/health")
     def health():
         from domain import ENGINE_VERSION

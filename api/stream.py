@@ -21,28 +21,19 @@ POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 15.0
 
 
-@stream_blp.get("/games/<game_id>/stream")
-def stream(game_id: str):
-    """Server-sent events of the game as the caller may see it."""
-    facade = arbiter()
-    token = bearer()
-    facade.viewer(game_id, token)  # 401/403/404 before the stream starts
-    try:
-        after = int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0)
-    except ValueError:
-        after = 0
-    limit = float(current_app.config.get("STREAM_SECONDS", 300))
+def sse_response(facade, game_id: str, token: str | None, after: int, limit: float) -> Response:
+    """A text/event-stream response of the events after `after` that the token may see."""
 
     def messages():
-        nonlocal after
+        seen = after
         started = last_beat = time.monotonic()
         yield "retry: 1000\n\n"
         while time.monotonic() - started < limit:
-            events = facade.events(game_id, token, after=after)
+            events = facade.events(game_id, token, after=seen)
             for e in events:
-                after = e["version"]
+                seen = e["version"]
                 yield f"id: {e['version']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
-            if events and any(e["type"] in ("seed_revealed",) for e in events):
+            if any(e["type"] == "seed_revealed" for e in events):
                 return
             if time.monotonic() - last_beat > HEARTBEAT_SECONDS:
                 last_beat = time.monotonic()
@@ -51,3 +42,20 @@ def stream(game_id: str):
 
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
     return Response(stream_with_context(messages()), mimetype="text/event-stream", headers=headers)
+
+
+def resume_point() -> int:
+    """Where a (re)connecting client resumes: Last-Event-ID, or ?after=, or the start."""
+    try:
+        return max(0, int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0))
+    except ValueError:
+        return 0
+
+
+@stream_blp.get("/games/<game_id>/stream")
+def stream(game_id: str):
+    """Server-sent events of the game as the caller may see it."""
+    facade = arbiter()
+    token = bearer()
+    facade.viewer(game_id, token)  # 401/403/404 before the stream starts
+    return sse_response(facade, game_id, token, resume_point(), float(current_app.config.get("STREAM_SECONDS", 300)))

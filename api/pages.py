@@ -1,0 +1,214 @@
+"""The browser pages: lobby, table, replay, audit and disputes, on the same facade as the API.
+
+A seat's or the referee's private link `/join/<game>/<token>` stores the token in
+an HttpOnly, SameSite=Strict cookie for that game and redirects to the table, so
+pages render each viewer's own view on the server. No token: a spectator.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+
+from domain.service.errors import ServiceError
+from domain.service.facade import parse_game_id
+
+from .routes import arbiter
+from .stream import resume_point, sse_response
+
+pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
+SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
+RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+
+
+@pages.app_template_filter("card")
+def card_parts(card: str) -> dict:
+    """Rank, suit symbol, colour and a spoken name of a card string."""
+    rank, suit = card[0], card[1]
+    symbol, colour, name = SUIT[suit]
+    return {"text": card, "rank": "10" if rank == "T" else rank, "symbol": symbol, "colour": colour,
+            "label": f"{RANK.get(rank, rank)} of {name}"}
+
+
+def cookie_name(game_id) -> str:
+    return f"arbiter-{parse_game_id(game_id).hex}"
+
+
+def page_token(game_id) -> str | None:
+    """The token this browser holds for a game (from its private link), or None."""
+    return request.cookies.get(cookie_name(game_id))
+
+
+def _render_error(e: ServiceError):
+    return render_template("error.html", error=e), e.status
+
+
+@pages.errorhandler(ServiceError)
+def service_error(e: ServiceError):
+    return _render_error(e)
+
+
+@pages.get("/")
+def lobby():
+    """Create a game; the catalogue of games."""
+    return render_template("lobby.html", games=arbiter().catalogue(limit=100))
+
+
+@pages.post("/")
+def create():
+    """Create a game from the lobby form, then list the private links."""
+    form = request.form
+    names = [n.strip() for n in form.getlist("name") if n.strip()]
+    teams = [t.strip() for t in form.getlist("team")][: len(names)]
+    players = [{"name": n} | ({"team": t} if any(teams) and t else {}) for n, t in zip(names, teams + [""] * len(names))]
+    options = {"edition": form.get("edition", "revised")}
+    if form.get("battle_limit", "").strip():
+        try:
+            options["battle_limit"] = int(form["battle_limit"])
+        except ValueError:
+            options["battle_limit"] = form["battle_limit"]
+    spec = {"game": form.get("game", "el-royale"), "options": options, "players": players}
+    try:
+        created = arbiter().create_game(spec)
+    except ServiceError as e:
+        return render_template("lobby.html", games=arbiter().catalogue(limit=100), error=e, form=form), e.status
+    return render_template("created.html", created=created)
+
+
+@pages.get("/join/<game_id>/<token>")
+def join(game_id: str, token: str):
+    """Keep a private link's token in a cookie for this game and open the table."""
+    viewer = arbiter().viewer(game_id, token)
+    response = make_response(redirect(url_for("pages.table", game_id=game_id)))
+    response.set_cookie(cookie_name(game_id), token, httponly=True, samesite="Strict", max_age=30 * 24 * 3600,
+                        secure=request.is_secure)
+    response.headers["Referrer-Policy"] = "no-referrer"
+    current_app.logger.debug("joined as %s", viewer.role)
+    return response
+
+
+@pages.get("/leave/<game_id>")
+def leave(game_id: str):
+    """Forget this game's token: watch as a spectator."""
+    response = make_response(redirect(url_for("pages.table", game_id=game_id)))
+    response.delete_cookie(cookie_name(game_id))
+    return response
+
+
+def _view(game_id: str):
+    facade = arbiter()
+    token = page_token(game_id)
+    viewer = facade.viewer(game_id, token)
+    view = facade.view(game_id, token) if token else facade.public(game_id)
+    return facade, token, viewer, view
+
+
+@pages.get("/games/<game_id>")
+def table(game_id: str):
+    """The table: a seat's own view with its controls, the referee's, or a spectator's."""
+    _, _, viewer, view = _view(game_id)
+    return render_template("table.html", view=view, viewer=viewer, error=None, panel_only=False)
+
+
+@pages.get("/games/<game_id>/panel")
+def panel(game_id: str):
+    """The table's live part (swapped in by table.js on every event)."""
+    _, _, viewer, view = _view(game_id)
+    return render_template("_panel.html", view=view, viewer=viewer, error=None)
+
+
+@pages.post("/games/<game_id>/act")
+def act(game_id: str):
+    """A seat's move from the table's controls; an illegal one is shown next to them with its clause."""
+    facade, token, viewer, _ = _view(game_id)
+    form = request.form
+    body = {"type": form.get("type", "")}
+    if form.getlist("cards") or body["type"] in ("attack", "throw_in", "beat", "show", "take"):
+        body["cards"] = form.getlist("cards")
+    if body["type"] == "say":
+        body["text"] = form.get("text", "")
+    if form.get("expected_version"):
+        body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
+    error = None
+    try:
+        facade.move(game_id, token, body)
+    except ServiceError as e:
+        error = e
+    view = facade.view(game_id, token) if token else facade.public(game_id)
+    template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
+    return render_template(template, view=view, viewer=viewer, error=error, panel_only=False), (error.status if error else 200)
+
+
+@pages.get("/games/<game_id>/live")
+def live(game_id: str):
+    """Server-sent events for the table page (the cookie's viewer)."""
+    facade = arbiter()
+    token = page_token(game_id)
+    facade.viewer(game_id, token)
+    return sse_response(facade, game_id, token, resume_point(), float(current_app.config.get("STREAM_SECONDS", 300)))
+
+
+@pages.get("/games/<game_id>/replay")
+def replay(game_id: str):
+    """Step through the game event by event, as this viewer may see it."""
+    facade, token, viewer, latest = _view(game_id)
+    try:
+        version = int(request.args.get("version", latest["version"]))
+    except ValueError:
+        abort(400)
+    version = max(1, min(version, latest["version"]))
+    view = facade.replay(game_id, token, version) if token else _public_replay(facade, game_id, version)
+    events = facade.events(game_id, token, after=0)
+    current = next((e for e in events if e["version"] == version), None)
+    return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current)
+
+
+def _public_replay(facade, game_id, version):
+    from projections.viewers import SPECTATOR
+    from projections.views import view_at
+
+    return view_at(facade.app, parse_game_id(game_id), version, SPECTATOR)
+
+
+@pages.get("/games/<game_id>/audit")
+def audit(game_id: str):
+    """The audit page: chain status, fair deal, every event, rejected attempts, disclosures, rewinds."""
+    facade = arbiter()
+    token = page_token(game_id)
+    log = facade.audit(game_id, token)
+    checks = facade.verify(game_id)
+    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id))
+
+
+@pages.get("/games/<game_id>/disputes")
+def disputes(game_id: str):
+    """The dispute log; a seat files, the referee rules."""
+    _, _, viewer, view = _view(game_id)
+    return render_template("disputes.html", view=view, viewer=viewer, error=None)
+
+
+@pages.post("/games/<game_id>/disputes")
+def file_dispute(game_id: str):
+    """A seat files a dispute against the move at a version."""
+    facade, token, viewer, _ = _view(game_id)
+    try:
+        version = int(request.form.get("version", ""))
+    except ValueError:
+        version = request.form.get("version")
+    try:
+        facade.file_dispute(game_id, token, {"version": version, "claim": request.form.get("claim", "")})
+    except ServiceError as e:
+        return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e), e.status
+    return redirect(url_for("pages.disputes", game_id=game_id))
+
+
+@pages.post("/games/<game_id>/disputes/<int:number>/ruling")
+def rule(game_id: str, number: int):
+    """The referee rules on a dispute (and may rewind)."""
+    facade, token, viewer, _ = _view(game_id)
+    form = request.form
+    try:
+        facade.rule_dispute(game_id, token, number, {"decision": form.get("decision"), "remedy": form.get("remedy", "none"),
+                                                     "note": form.get("note", "")})
+    except ServiceError as e:
+        return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e), e.status
+    return redirect(url_for("pages.disputes", game_id=game_id))

@@ -16,14 +16,14 @@ from typing import Any, Callable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, Transcoding
+from eventsourcing.persistence import IntegrityError, PersistenceError, Transcoding
 
 from ..games import DECIDERS
 from ..game import Game
 from ..records import FORMAT, InvalidRecord, Record, parse, parse_move
 from ..rules import InvalidSetup, RuleViolation
 from .errors import BadInput, Conflict, IllegalMove, NotFound
-from .stores import DEFAULT_URL, ensure_schema, persistence_env
+from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 
 T = TypeVar("T")
 MAX_RETRIES = 50
@@ -67,7 +67,14 @@ class Referee(Application):
         store_env = persistence_env(database_url)
         ensure_schema(store_env)
         store_env.update(env or {})
-        super().__init__(env=store_env)
+        for attempt in range(5):
+            try:
+                with startup_lock(store_env):  # several workers starting at once would race on CREATE FUNCTION
+                    super().__init__(env=store_env)
+                break
+            except PersistenceError as e:  # another process created the same function at the same moment
+                if "concurrently" not in str(e) or attempt == 4:
+                    raise
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
 
@@ -251,17 +258,56 @@ def _replayed(answer: dict, seat: int, key: str) -> dict:
 
 
 def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None) -> dict:
-    """Verify a game's stored hash chain (optionally against a head a player or referee kept)."""
+    """Verify a game's stored hash chain (optionally against a head a player or referee kept), and its snapshots.
+
+    Every stored row is decoded on its own (a row that no longer decodes is reported at its
+    version); every snapshot must equal the game rebuilt from the events up to its version.
+    """
     from ..audit import ChainReport, verify_chain
 
-    try:
-        events = app.stored_events(game_id)
-    except Exception as e:  # a row that no longer decodes is tampering too
-        report = ChainReport(False, 0, "", None, f"a stored event cannot be read: {type(e).__name__}")
-        return report.as_dict()
-    if not events:
+    rows = app.recorder.select_events(game_id)
+    if not rows:
         raise NotFound(f"no game with id {game_id}")
-    return verify_chain(events, kept_head, kept_length).as_dict()
+    events = []
+    for row in rows:
+        try:
+            events.append(app.mapper.to_domain_event(row))
+        except Exception as e:  # a row that no longer decodes is tampering too
+            return ChainReport(False, len(events), "", row.originator_version,
+                               f"stored event {row.originator_version} cannot be read ({type(e).__name__})").as_dict()
+    report = verify_chain(events, kept_head, kept_length)
+    if report.ok:
+        problem = _snapshot_problem(app, game_id, events)
+        if problem:
+            version, text = problem
+            report = ChainReport(False, report.length, report.head, version, text)
+    return report.as_dict()
+
+
+def _snapshot_problem(app: Referee, game_id: UUID, events: list) -> tuple[int, str] | None:
+    """The first snapshot that differs from the events it summarises, if any."""
+    if app.snapshots is None:
+        return None
+    try:
+        snapshots = list(app.snapshots.get(game_id))
+    except Exception as e:
+        return 0, f"a stored snapshot cannot be read ({type(e).__name__})"
+    by_version = {s.originator_version: s for s in snapshots}
+    game = None
+    for event in events:
+        game = event.mutate(game)
+        snapshot = by_version.get(event.originator_version)
+        if snapshot is None:
+            continue
+        try:
+            taken = snapshot.mutate(None)
+        except Exception as e:
+            return snapshot.originator_version, f"the snapshot at version {snapshot.originator_version} cannot be read ({type(e).__name__})"
+        mine = {k: v for k, v in vars(game).items() if not k.startswith("_")}
+        theirs = {k: v for k, v in vars(taken).items() if not k.startswith("_")}
+        if mine != theirs:
+            return snapshot.originator_version, f"the snapshot at version {snapshot.originator_version} differs from the events it summarises"
+    return None
 
 
 def check_deal(app: Referee, game_id: UUID) -> dict:
@@ -311,6 +357,11 @@ def check_deal(app: Referee, game_id: UUID) -> dict:
             if not ok:
                 problems.append(f"version {e.originator_version}: {label} is not the seed's shuffle")
         state = decider.evolve(state, ev)
+    reveal_at = next(e.originator_version for e in events if isinstance(e, Game.SeedRevealed))
+    resumed = any(isinstance(e, Game.Rewound) and e.originator_version > reveal_at for e in events)
+    if resumed:
+        problems.append(f"play resumed after a rewind once the seed had been revealed (version {reveal_at}): "
+                        "every later draw was known in advance")
     out["fair"] = not problems and not created.stacked and not created.seed_given and not created.outcomes
     if problems:
         out["status"] = "; ".join(problems)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import uuid
 from urllib.parse import parse_qs, unquote, urlparse
 
@@ -54,3 +55,20 @@ def ensure_schema(env: dict[str, str]) -> None:
     with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
                          password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
+
+
+@contextlib.contextmanager
+def startup_lock(env: dict[str, str]):
+    """On PostgreSQL, hold an advisory lock while the application creates its tables and functions."""
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
+        yield
+        return
+    import psycopg
+
+    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                         password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+        conn.execute("SELECT pg_advisory_lock(hashtext('arbiter-startup'))")
+        try:
+            yield
+        finally:
+            conn.execute("SELECT pg_advisory_unlock(hashtext('arbiter-startup'))")

@@ -1,0 +1,83 @@
+"""Stores for the service's integration tests: a fresh SQLite file or PostgreSQL schema per test, cleaned up after."""
+
+from __future__ import annotations
+
+import os
+import uuid
+
+import pytest
+
+from domain.service.application import Referee
+
+POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
+
+
+class Stores:
+    """Hands out database URLs and Referee applications; closes and drops them all at teardown."""
+
+    def __init__(self, tmp_path):
+        self._tmp = tmp_path
+        self._apps: list[Referee] = []
+        self._schemas: list[tuple[str, str]] = []
+
+    def url(self, kind: str) -> str:
+        """A fresh store of a kind: `memory`, `sqlite` (a file) or `postgres` (its own schema; skipped without a server)."""
+        if kind == "memory":
+            return "memory://"
+        if kind == "sqlite":
+            return f"sqlite:///{self._tmp / f'arbiter-{uuid.uuid4().hex[:8]}.db'}"
+        if kind == "postgres":
+            base = os.environ.get(POSTGRES_ENV)
+            if not base:
+                pytest.skip(f"{POSTGRES_ENV} is not set")
+            schema = f"arbiter_test_{uuid.uuid4().hex[:12]}"
+            self._schemas.append((base, schema))
+            return f"{base}{'&' if '?' in base else '?'}schema={schema}"
+        raise ValueError(kind)
+
+    def referee(self, url: str) -> Referee:
+        """A Referee on a URL, kept referenced (a collected application closes its pool) and closed at teardown."""
+        app = Referee(url)
+        self._apps.append(app)
+        return app
+
+    def close(self) -> None:
+        for app in self._apps:
+            app.close()
+        if self._schemas:
+            import psycopg
+            from psycopg import sql
+
+            for base, schema in self._schemas:
+                with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
+                    conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+
+
+@pytest.fixture
+def stores(tmp_path):
+    s = Stores(tmp_path)
+    try:
+        yield s
+    finally:
+        s.close()
+
+
+# ---------------------------------------------------------------- the HTTP API (tests/integration/test_api_*.py)
+
+
+@pytest.fixture
+def app():
+    """The arbiter web app on a fresh in-memory store (contract §3: create_app(config))."""
+    from api import create_app
+
+    from .api_support import CheckedClient
+
+    app = create_app({"DATABASE_URL": "memory://", "STREAM_SECONDS": 1})
+    app.test_client_class = CheckedClient
+    return app
+
+
+@pytest.fixture
+def client(app):
+    """A test client of `app` that fails on any response showing a traceback."""
+    return app.test_client()

@@ -18,16 +18,14 @@ GENESIS = ""
 _SECRET_FIELDS = {"seed"}  # in Created only; revealed later by its own event
 
 
-def _jsonable(value: Any) -> Any:
-    if isinstance(value, dict):
-        return {str(k): _jsonable(v) for k, v in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_jsonable(v) for v in value]
+def _plain(value: Any) -> Any:
+    """JSON for the few non-JSON values an event holds: timestamps and ids."""
     if hasattr(value, "isoformat"):
         return value.isoformat()
-    if hasattr(value, "hex") and not isinstance(value, (str, bytes, int, float)):
-        return str(value)
-    return value
+    return str(value)
+
+
+_encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=_plain).encode
 
 
 def event_hash(event: Any) -> str:
@@ -38,8 +36,7 @@ def event_hash(event: Any) -> str:
         for secret in _SECRET_FIELDS:
             fields.pop(secret, None)
     fields["class"] = kind
-    text = json.dumps(_jsonable(fields), sort_keys=True, separators=(",", ":"), ensure_ascii=False)
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return hashlib.sha256(_encode(fields).encode("utf-8")).hexdigest()
 
 
 @dataclass(frozen=True)

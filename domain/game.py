@@ -10,6 +10,7 @@ Rejected attempts, the seed's reveal, disputes and rewinds are events too.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from eventsourcing.domain import Aggregate
@@ -32,6 +33,10 @@ REFEREE = "referee"
 def seat_actor(seat: int) -> str:
     """The actor name of a seat in audit entries."""
     return f"seat:{seat}"
+
+
+def _compact(move: dict) -> str:
+    return json.dumps(move, separators=(",", ":"))
 
 
 def encode_event(e: dict) -> dict:
@@ -170,7 +175,7 @@ class Game(Aggregate):
         def apply_to(self, game: "Game") -> None:
             decider = game.decider
             game.state = decider.load_state(self.state)
-            game.moves = [dict(m) for m in self.moves]
+            game.move_log = [_compact(m) for m in self.moves]
             game.move_versions = list(self.move_versions)
             game.rewinds.append({"dispute": self.number, "to_version": self.to_version, "from_version": self.from_version,
                                  "at": self.originator_version})
@@ -192,7 +197,7 @@ class Game(Aggregate):
         self.referee_token_hash = referee_token_hash
         setup = self.decider.configure(self.options, self.players, dealer, starter)
         self.state = self.decider.initial_state(setup)
-        self.moves: list[dict] = []
+        self.move_log: list[str] = []  # each move as compact JSON: snapshots of long games stay quick to load
         self.move_versions: list[int] = []  # the version of each move's first event (the active line)
         self.answers: dict[str, dict] = {}  # idempotency key -> the answer given
         self.rejections = 0
@@ -201,6 +206,18 @@ class Game(Aggregate):
         self.rewinds: list[dict] = []
         self.chain_head = GENESIS
         self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as strings)
+
+    def __deepcopy__(self, memo: dict) -> "Game":
+        """A copy for one command (the repository's cache hands out copies): states are immutable and shared,
+        the containers a command can change are copied."""
+        new = object.__new__(type(self))
+        new.__dict__ = dict(self.__dict__)
+        for key in ("move_log", "move_versions", "disputes", "rewinds", "_pending_events"):
+            new.__dict__[key] = list(self.__dict__[key])
+        new.__dict__["disputes"] = [dict(d) for d in self.disputes]
+        new.__dict__["answers"] = dict(self.answers)
+        new.__dict__["chance_results"] = dict(self.chance_results)
+        return new
 
     @classmethod
     def start(cls, record: Record, seat_token_hashes: list[str] | None = None, referee_token_hash: str = "") -> "Game":
@@ -294,8 +311,13 @@ class Game(Aggregate):
             if move is not None:
                 self._note_move(move, version, idempotency_key, actor)
 
+    @property
+    def moves(self) -> list[dict]:
+        """The moves of the current line of play, in order (cards as ints)."""
+        return [json.loads(m) for m in self.move_log]
+
     def _note_move(self, move: dict, version: int, idempotency_key: str | None, actor: str) -> None:
-        self.moves.append(move)
+        self.move_log.append(_compact(move))
         self.move_versions.append(version)
         if idempotency_key:
             self.answers[idempotency_key] = {"version": version, "rejected": False, "actor": actor}

@@ -65,6 +65,7 @@ class Referee(Application):
     def __init__(self, database_url: str = DEFAULT_URL, env: dict | None = None):
         self.database_url = database_url
         store_env = persistence_env(database_url)
+        store_env.setdefault("AGGREGATE_CACHE_MAXSIZE", "1000")  # fast-forwarded from the store on every get
         ensure_schema(store_env)
         store_env.update(env or {})
         for attempt in range(5):

@@ -175,8 +175,9 @@ class Game(Aggregate):
         def apply_to(self, game: "Game") -> None:
             decider = game.decider
             game.state = decider.load_state(self.state)
-            game.move_log = [_compact(m) for m in self.moves]
-            game.move_versions = list(self.move_versions)
+            game.move_log = []
+            for move, version in zip(self.moves, self.move_versions):
+                game._log_move(move, version)
             game.rewinds.append({"dispute": self.number, "to_version": self.to_version, "from_version": self.from_version,
                                  "at": self.originator_version})
 
@@ -197,8 +198,9 @@ class Game(Aggregate):
         self.referee_token_hash = referee_token_hash
         setup = self.decider.configure(self.options, self.players, dealer, starter)
         self.state = self.decider.initial_state(setup)
-        self.move_log: list[str] = []  # each move as compact JSON: snapshots of long games stay quick to load
-        self.move_versions: list[int] = []  # the version of each move's first event (the active line)
+        # The current line of play: chunks of up to 100 lines "<version of the move's first event> <move JSON>",
+        # so that a snapshot of a long game decodes a few long strings rather than thousands of objects.
+        self.move_log: list[str] = []
         self.answers: dict[str, dict] = {}  # idempotency key -> the answer given
         self.rejections = 0
         self.seed_revealed = False
@@ -212,7 +214,7 @@ class Game(Aggregate):
         the containers a command can change are copied."""
         new = object.__new__(type(self))
         new.__dict__ = dict(self.__dict__)
-        for key in ("move_log", "move_versions", "disputes", "rewinds", "_pending_events"):
+        for key in ("move_log", "disputes", "rewinds", "_pending_events"):
             new.__dict__[key] = list(self.__dict__[key])
         new.__dict__["disputes"] = [dict(d) for d in self.disputes]
         new.__dict__["answers"] = dict(self.answers)
@@ -311,14 +313,33 @@ class Game(Aggregate):
             if move is not None:
                 self._note_move(move, version, idempotency_key, actor)
 
+    def _move_lines(self) -> list[str]:
+        return [line for chunk in self.move_log for line in chunk.split("\n")]
+
     @property
     def moves(self) -> list[dict]:
         """The moves of the current line of play, in order (cards as ints)."""
-        return [json.loads(m) for m in self.move_log]
+        return [json.loads(line.split(" ", 1)[1]) for line in self._move_lines()]
+
+    @property
+    def move_versions(self) -> list[int]:
+        """The version of each move's first event, for the current line of play."""
+        return [int(line.split(" ", 1)[0]) for line in self._move_lines()]
+
+    @property
+    def move_count(self) -> int:
+        """How many moves the current line of play holds."""
+        return sum(chunk.count("\n") + 1 for chunk in self.move_log)
+
+    def _log_move(self, move: dict, version: int) -> None:
+        line = f"{version} {_compact(move)}"
+        if self.move_log and self.move_log[-1].count("\n") < 99:
+            self.move_log[-1] += "\n" + line
+        else:
+            self.move_log.append(line)
 
     def _note_move(self, move: dict, version: int, idempotency_key: str | None, actor: str) -> None:
-        self.move_log.append(_compact(move))
-        self.move_versions.append(version)
+        self._log_move(move, version)
         if idempotency_key:
             self.answers[idempotency_key] = {"version": version, "rejected": False, "actor": actor}
 

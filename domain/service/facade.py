@@ -216,5 +216,5 @@ def verdict_of(game, illegal: dict | None) -> dict:
     """The contract §2 verdict of a stored game."""
     outcome = game.outcome
     status = "illegal" if illegal else ("finished" if outcome.is_over else "in_progress")
-    return {"status": status, "moves_applied": len(game.moves), "result": outcome.result, "winner": outcome.winner_json(),
+    return {"status": status, "moves_applied": game.move_count, "result": outcome.result, "winner": outcome.winner_json(),
             "illegal": illegal, "final": game.decider.final(game.state)}

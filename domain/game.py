@@ -10,8 +10,8 @@ Rejected attempts, the seed's reveal, disputes and rewinds are events too.
 
 from __future__ import annotations
 
-import json
 from typing import Any
+from urllib.parse import quote, unquote
 
 from eventsourcing.domain import Aggregate
 
@@ -35,8 +35,21 @@ def seat_actor(seat: int) -> str:
     return f"seat:{seat}"
 
 
-def _compact(move: dict) -> str:
-    return json.dumps(move, separators=(",", ":"))
+def _pack_move(move: dict, version: int) -> str:
+    """One move as "<version> <seat> <type> <cards,as,ints> <quoted text or ->": no character JSON must escape."""
+    cards = ",".join(str(c) for c in move.get("cards", ())) if "cards" in move else "-"
+    text = "t" + quote(move["text"], safe="") if "text" in move else "-"
+    return f"{version} {move['seat']} {move['type']} {cards or '_'} {text}"
+
+
+def _unpack_move(fields: list[str]) -> dict:
+    _, seat, kind, cards, text = fields
+    move: dict = {"seat": int(seat), "type": kind}
+    if cards != "-":
+        move["cards"] = [] if cards == "_" else [int(c) for c in cards.split(",")]
+    if text != "-":
+        move["text"] = unquote(text[1:])
+    return move
 
 
 def encode_event(e: dict) -> dict:
@@ -313,28 +326,28 @@ class Game(Aggregate):
             if move is not None:
                 self._note_move(move, version, idempotency_key, actor)
 
-    def _move_lines(self) -> list[str]:
-        return [line for chunk in self.move_log for line in chunk.split("\n")]
+    def _move_lines(self) -> list[list[str]]:
+        return [line.split(" ") for chunk in self.move_log for line in chunk.split(";")]
 
     @property
     def moves(self) -> list[dict]:
         """The moves of the current line of play, in order (cards as ints)."""
-        return [json.loads(line.split(" ", 1)[1]) for line in self._move_lines()]
+        return [_unpack_move(fields) for fields in self._move_lines()]
 
     @property
     def move_versions(self) -> list[int]:
         """The version of each move's first event, for the current line of play."""
-        return [int(line.split(" ", 1)[0]) for line in self._move_lines()]
+        return [int(fields[0]) for fields in self._move_lines()]
 
     @property
     def move_count(self) -> int:
         """How many moves the current line of play holds."""
-        return sum(chunk.count("\n") + 1 for chunk in self.move_log)
+        return sum(chunk.count(";") + 1 for chunk in self.move_log)
 
     def _log_move(self, move: dict, version: int) -> None:
-        line = f"{version} {_compact(move)}"
-        if self.move_log and self.move_log[-1].count("\n") < 99:
-            self.move_log[-1] += "\n" + line
+        line = _pack_move(move, version)
+        if self.move_log and self.move_log[-1].count(";") < 99:
+            self.move_log[-1] += ";" + line
         else:
             self.move_log.append(line)
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 
 from flask import Flask, jsonify
-from flask_smorest import Api
 
 from . import problems
 
@@ -21,10 +20,11 @@ def create_app(config: dict | None = None) -> Flask:
         OPENAPI_URL_PREFIX="/api/v1", OPENAPI_JSON_PATH="openapi.json",
         MAX_CONTENT_LENGTH=256 * 1024,  # a whole record fits; a huge body is refused (413)
         JSON_SORT_KEYS=False,
+        STREAM_SECONDS=60,  # a live stream ends after a minute; browsers reconnect with Last-Event-ID
     )
     app.config.update(config or {})
     app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"])
-    api = Api(app, spec_kwargs={"info": {"description": "A referee for card battles: moves, views, replays, audits, disputes."}})
+    api = problems.ProblemApi(app, spec_kwargs={"info": {"description": "A referee for card battles: moves, views, replays, audits, disputes."}})
     problems.install(app, api)
 
     from .routes import blp

@@ -130,7 +130,8 @@ def _report_ok(report: dict) -> bool:
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default="sqlite:///arbiter.db", show_default=True,
               help="Event store URL: sqlite:///file.db, postgresql://user@host:port/db or memory://.")
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256), help="Threads per worker.")
+@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 256),
+              help="Threads per worker (each open live table holds one).")
 def serve_command(host: str, port: int, database_url: str, workers: int, threads: int) -> None:
     """Serve arbiter's API and pages with gunicorn."""
     from domain.service.stores import StoreURLError, persistence_env

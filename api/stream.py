@@ -18,7 +18,7 @@ from .routes import arbiter, bearer
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1")
 POLL_SECONDS = 0.25
-HEARTBEAT_SECONDS = 15.0
+HEARTBEAT_SECONDS = 2.0  # a closed page is noticed (and its thread freed) within seconds
 
 
 def sse_response(facade, game_id: str, token: str | None, after: int, limit: float) -> Response:

@@ -3,22 +3,38 @@
   const root = document.getElementById("panel");
   if (!root) return;
   let busy = false;
+  let again = false;
 
   async function refresh() {
-    if (busy) return;
+    // An event that comes while the panel is being fetched may be newer than what that fetch returns:
+    // note it and fetch once more afterwards (dropping it left the table stale until the next event).
+    if (busy) { again = true; return; }
     busy = true;
     try {
-      const response = await fetch(root.dataset.panelUrl, { credentials: "same-origin" });
-      if (response.ok) swap(await response.text());
+      do {
+        again = false;
+        const response = await fetch(root.dataset.panelUrl, { credentials: "same-origin" });
+        if (response.ok) swap(await response.text());
+      } while (again);
     } finally { busy = false; }
   }
 
-  function swap(html) {
+  function swap(html, keepDraft = true) {
+    // Keep what the person was doing across the swap: the selected cards, the focused control
+    // (a card, an action button or the message box) and a half-typed message.
     const selected = new Set([...root.querySelectorAll("input[name=cards]:checked")].map(i => i.value));
-    const focused = document.activeElement && document.activeElement.value;
+    const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
+    const box = root.querySelector("input[name=text]");
+    const draft = keepDraft && box ? { value: box.value, start: box.selectionStart, end: box.selectionEnd } : null;
+    let refocus = null;
+    if (active && active.name === "cards") refocus = `input[name=cards][value="${CSS.escape(active.value)}"]`;
+    else if (active && active.name === "text") refocus = "input[name=text]";
+    else if (active && active.tagName === "BUTTON" && active.value) refocus = `button[value="${CSS.escape(active.value)}"]`;
     root.innerHTML = html;
     root.querySelectorAll("input[name=cards]").forEach(i => { if (selected.has(i.value)) i.checked = true; });
-    if (focused) { const again = root.querySelector(`button[value="${focused}"]`); if (again) again.focus(); }
+    const newBox = root.querySelector("input[name=text]");
+    if (draft && newBox) { newBox.value = draft.value; newBox.setSelectionRange(draft.start, draft.end); }
+    if (refocus) { const target = root.querySelector(refocus); if (target) target.focus(); }
   }
 
   root.addEventListener("submit", async (event) => {
@@ -28,7 +44,7 @@
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
     const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin",
                                                 headers: { "X-Arbiter-Partial": "1" } });
-    swap(await response.text());
+    swap(await response.text(), !(response.ok && form.classList.contains("say")));  // a message sent is no draft
   });
 
   if (window.EventSource) {

@@ -102,18 +102,24 @@ def _view(game_id: str):
     return facade, token, viewer, view
 
 
+def _talk(facade, game_id: str, token: str | None, upto: int | None = None) -> list[dict]:
+    """The last table talk (ER-7.1: public), newest last."""
+    said = [e for e in facade.events(game_id, token) if e["type"] == "said" and (upto is None or e["version"] <= upto)]
+    return said[-8:]
+
+
 @pages.get("/games/<game_id>")
 def table(game_id: str):
     """The table: a seat's own view with its controls, the referee's, or a spectator's."""
-    _, _, viewer, view = _view(game_id)
-    return render_template("table.html", view=view, viewer=viewer, error=None, panel_only=False)
+    facade, token, viewer, view = _view(game_id)
+    return render_template("table.html", view=view, viewer=viewer, error=None, talk=_talk(facade, game_id, token))
 
 
 @pages.get("/games/<game_id>/panel")
 def panel(game_id: str):
     """The table's live part (swapped in by table.js on every event)."""
-    _, _, viewer, view = _view(game_id)
-    return render_template("_panel.html", view=view, viewer=viewer, error=None)
+    facade, token, viewer, view = _view(game_id)
+    return render_template("_panel.html", view=view, viewer=viewer, error=None, talk=_talk(facade, game_id, token))
 
 
 @pages.post("/games/<game_id>/act")
@@ -135,7 +141,8 @@ def act(game_id: str):
         error = e
     view = facade.view(game_id, token) if token else facade.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
-    return render_template(template, view=view, viewer=viewer, error=error, panel_only=False), (error.status if error else 200)
+    return render_template(template, view=view, viewer=viewer, error=error, talk=_talk(facade, game_id, token)), \
+        (error.status if error else 200)
 
 
 @pages.get("/games/<game_id>/live")
@@ -159,7 +166,9 @@ def replay(game_id: str):
     view = facade.replay(game_id, token, version) if token else _public_replay(facade, game_id, version)
     events = facade.events(game_id, token, after=0)
     current = next((e for e in events if e["version"] == version), None)
-    return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current)
+    talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
+    return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
+                           talk=talk)
 
 
 def _public_replay(facade, game_id, version):

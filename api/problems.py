@@ -5,12 +5,27 @@ from __future__ import annotations
 import logging
 
 from flask import Flask, Response, json
+from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
 from domain.service.errors import ServiceError
 
 log = logging.getLogger("arbiter.api")
 PROBLEM = "application/problem+json"
+
+
+class ProblemApi(Api):
+    """flask-smorest's Api with its generic error responses (422, default) documented as they are sent: problem+json."""
+
+    def _register_responses(self):
+        from .schemas import Problem
+
+        self.ERROR_SCHEMA = Problem
+        self.DEFAULT_RESPONSE_CONTENT_TYPE = PROBLEM  # only while the error responses are registered
+        try:
+            super()._register_responses()
+        finally:
+            del self.DEFAULT_RESPONSE_CONTENT_TYPE
 
 
 def problem(status: int, title: str, detail: str, **extra) -> Response:

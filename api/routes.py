@@ -59,9 +59,10 @@ class Games(MethodView):
 @blp.route("/games/<game_id>")
 class Game(MethodView):
     @blp.response(200, s.View)
-    @_errors(404)
+    @_errors(401, 403, 404)
     def get(self, game_id):
         """The public summary and spectator view (no hidden card)."""
+        arbiter().viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
         return arbiter().public(game_id)
 
 
@@ -120,9 +121,10 @@ class Audit(MethodView):
 class AuditVerify(MethodView):
     @blp.arguments(s.VerifyQuery, location="query")
     @blp.response(200, s.Verification)
-    @_errors(404)
+    @_errors(401, 403, 404)
     def get(self, query, game_id):
         """Check the hash chain (optionally against a head you kept) and the fair deal."""
+        arbiter().viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
         return arbiter().verify(game_id, query.get("head"), query.get("length"))
 
 

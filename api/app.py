@@ -24,7 +24,8 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"])
-    api = problems.ProblemApi(app, spec_kwargs={"info": {"description": "A referee for card battles: moves, views, replays, audits, disputes."}})
+    description = "A referee for card battles: moves, views, replays, audits, disputes."
+    api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}})
     problems.install(app, api)
 
     from .routes import blp

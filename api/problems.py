@@ -60,7 +60,10 @@ def install(app: Flask, api) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(e: ServiceError):
-        return problem(e.status, e.title, e.detail, rule=e.rule, field=e.field)
+        response = problem(e.status, e.title, e.detail, rule=e.rule, field=e.field)
+        if e.status == 401:
+            response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
+        return response
 
     def http_error(e: HTTPException):
         data = getattr(e, "data", None) or {}

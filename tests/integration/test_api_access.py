@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from .api_support import API, PROBLEM, Table, TEAMS_NSEW, assert_problem, bearer, create, create_stacked, play, to_act
+from .api_support import API, TEAMS_NSEW, assert_problem, bearer, create, create_stacked, play, to_act
 
 # North 5 5 J J; East defends with JH; South holds JD; West nothing useful (worked example 3).
 HANDS = [["5S", "5H", "JC", "JS"], ["JH", "2D", "3D", "4D"], ["JD", "6C", "7C", "8C"], ["9C", "TC", "QC", "KC"]]

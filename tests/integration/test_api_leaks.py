@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 import hypothesis.strategies as st
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 
 from api import create_app
 from domain.cards import PACK, format_card
@@ -157,7 +157,10 @@ class Game:
                 self.check(caller, replay, f"replay at {version}", allowed=self.know.at[version][caller])
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+# No shrinking: each example replays a whole game over HTTP, so shrinking a failure takes many minutes,
+# and the failure message already names the caller, the answer, the cards and the text.
+@settings(max_examples=10, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(n=st.integers(2, 6), seed=st.binary(min_size=4, max_size=8).map(bytes.hex),
        edition=st.sampled_from(["revised", "classic"]), steps=st.integers(15, 60), data=st.data())
 def test_no_seat_or_spectator_is_shown_a_card_it_may_not_see(n, seed, edition, steps, data):

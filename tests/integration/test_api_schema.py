@@ -100,7 +100,8 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "GET /api/v1/games/{game_id}/audit": ("referee", None, None, 200),
     "GET /api/v1/games/{game_id}/audit/verify": (None, None, None, 200),
     "POST /api/v1/games/{game_id}/disputes": (1, None, {"version": "disputed", "claim": "too fast"}, 201),
-    "POST /api/v1/games/{game_id}/disputes/{number}/ruling": ("referee", None, {"decision": "upheld", "remedy": "rewind", "note": "replay it"}, 200),
+    "POST /api/v1/games/{game_id}/disputes/{number}/ruling":
+        ("referee", None, {"decision": "upheld", "remedy": "rewind", "note": "replay it"}, 200),
     "GET /api/v1/games/{game_id}/record": ("referee", None, None, 200),
 }
 

@@ -36,13 +36,20 @@ from .registry import GameProjection, projection_for
 from .viewers import REFEREE, Viewer
 
 
-def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0) -> list[dict]:
-    """The entries after version `after` as `viewer` may see them; raises ValueError without the Created event."""
+def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ended: bool | None = None) -> list[dict]:
+    """The entries after version `after` as `viewer` may see them; raises ValueError without the Created event.
+
+    `stored_events` may be the Created event followed by only the events after `after` (a tail read);
+    then say whether the game has `ended` (revealed its seed), which the tail alone may not show.
+    """
     events = list(stored_events)
     if not events or not isinstance(events[0], Game.Created):
         raise ValueError("a game's event log starts with its Created event")
     created = events[0]
-    ended = any(isinstance(e, Game.SeedRevealed) for e in events)
+    if ended is None:
+        ended = any(isinstance(e, Game.SeedRevealed) for e in events)
+    else:
+        ended = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
     reader = _Reader(created, projection_for(created.game), REFEREE if ended else viewer, ended)
     undone = rewound_ranges(events)
     out = []

@@ -9,6 +9,7 @@ store's version check decides.
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets
 import threading
 from collections import defaultdict
@@ -65,12 +66,13 @@ class Referee(Application):
     def __init__(self, database_url: str = DEFAULT_URL, env: dict | None = None):
         self.database_url = database_url
         store_env = persistence_env(database_url)
-        store_env.setdefault("AGGREGATE_CACHE_MAXSIZE", "1000")  # fast-forwarded from the store on every get
-        ensure_schema(store_env)
+        # fast-forwarded from the store on every get; AGGREGATE_CACHE_MAXSIZE=0 in the environment turns it off
+        store_env["AGGREGATE_CACHE_MAXSIZE"] = os.environ.get("AGGREGATE_CACHE_MAXSIZE", "1000")
         store_env.update(env or {})
         for attempt in range(5):
             try:
-                with startup_lock(store_env):  # several workers starting at once would race on CREATE FUNCTION
+                with startup_lock(store_env):  # several workers starting at once would race on CREATE SCHEMA/FUNCTION
+                    ensure_schema(store_env)
                     super().__init__(env=store_env)
                 break
             except PersistenceError as e:  # another process created the same function at the same moment

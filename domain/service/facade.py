@@ -37,22 +37,31 @@ class Arbiter:
     def __init__(self, database_url: str | None = None):
         self.app = Referee(database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL)
         self._catalogue = None
+        self._hashes: dict[UUID, tuple[str, list[str]]] = {}
 
     # -- access ------------------------------------------------------------------------------
+
+    def _token_hashes(self, gid: UUID) -> tuple[str, list[str]]:
+        """A game's stored token hashes (they never change: kept per process after the first load)."""
+        hashes = self._hashes.get(gid)
+        if hashes is None:
+            game = self.app.game(gid)
+            hashes = self._hashes[gid] = (game.referee_token_hash, list(game.seat_token_hashes))
+        return hashes
 
     def viewer(self, game_id: Any, token: str | None) -> Viewer:
         """Who a token is for this game: a seat, the referee, or (no token) a spectator."""
         gid = parse_game_id(game_id)
-        game = self.app.game(gid)
+        referee_hash, seat_hashes = self._token_hashes(gid)
         if token is None:
             return SPECTATOR
         if not isinstance(token, str) or len(token) > MAX_TOKEN or "." not in token:
             raise Unauthorized("the bearer token is malformed")
         prefix, secret = token.split(".", 1)
         digest = token_hash(secret)
-        if hmac.compare_digest(digest, game.referee_token_hash):
+        if hmac.compare_digest(digest, referee_hash):
             return REFEREE
-        for seat, stored in enumerate(game.seat_token_hashes):
+        for seat, stored in enumerate(seat_hashes):
             if hmac.compare_digest(digest, stored):
                 return Viewer.of_seat(seat)
         if prefix != gid.hex and self._token_of_another_game(prefix, digest):
@@ -115,11 +124,32 @@ class Arbiter:
         if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= 200):
             raise BadInput("idempotency_key: must be a string of 1 to 200 characters", field="idempotency_key")
         result = self.app.submit_move(gid, seat, move, expected, key and f"{seat}:{key}")
-        events = self.events(game_id, token, after=result["first_version"] - 1)
-        if not result["replayed"]:
-            events = [e for e in events if e["version"] <= result["version"]]
-        version = result["version"] or self.app.game(gid).version
-        return {"version": version, "events": events, "replayed": result["replayed"]}
+        first = result["first_version"]
+        last = result["version"]
+        if last is None:  # an idempotent replay: the same events as the first answer, up to the next move or rejection
+            last = self._move_end(gid, first)
+        events = self._log_tail(gid, Viewer.of_seat(seat), first - 1, last, ended=False)
+        return {"version": last, "events": events, "replayed": result["replayed"]}
+
+    def _move_end(self, gid: UUID, first: int) -> int:
+        """The version of a move's last event (its own and the automatic ones that followed it)."""
+        last = first
+        for e in self.app.events.get(gid, gt=first):
+            if getattr(e, "actor", "engine") != "engine" or not hasattr(e, "kind"):
+                break
+            last = e.originator_version
+        return last
+
+    def _log_tail(self, gid: UUID, viewer: Viewer, after: int, upto: int | None = None, ended: bool = False) -> list[dict]:
+        """The log entries after `after` (up to `upto`), reading only those rows and the Created event."""
+        from projections.views import event_log
+
+        created = list(self.app.events.get(gid, lte=1))
+        if not created:
+            raise NotFound(f"no game with id {gid}")
+        tail = list(self.app.events.get(gid, gt=max(after, 1), lte=upto)) if upto is not None else \
+            list(self.app.events.get(gid, gt=max(after, 1)))
+        return event_log(created + tail, viewer, after=after, ended=ended)
 
     def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
         """A seat disputes the move at a version."""
@@ -178,10 +208,10 @@ class Arbiter:
 
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""
-        from projections.views import event_log
-
         viewer = self.viewer(game_id, token)
-        return event_log(self.app.stored_events(parse_game_id(game_id)), viewer, after=after)
+        gid = parse_game_id(game_id)
+        ended = after > 0 and self.app.game(gid).seed_revealed
+        return self._log_tail(gid, viewer, after, ended=ended)
 
     def audit(self, game_id: Any, token: str | None) -> dict:
         """The hash-chained audit log: the referee's, or anyone's once the game is over."""

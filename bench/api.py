@@ -76,6 +76,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
+from domain.autoplay import pick_move
+
 FULL = {"clients": 16, "client_procs": 2, "moves_per_game": 200, "health_per_client": 400, "repeat": 3,
         "workers": 2, "threads": 8, "seed": 2026, "warmup_moves": 20, "warmup_health": 50}
 QUICK = {"clients": 16, "client_procs": 2, "moves_per_game": 50, "health_per_client": 100, "repeat": 2,
@@ -103,12 +105,6 @@ def _log(msg: str) -> None:
 # --------------------------------------------------------------------------- the prepared games (untimed)
 
 
-def _pick(legal: list[dict], rng: random.Random) -> dict:
-    """domain.autoplay's random player: play rather than pass now and then, so games progress."""
-    plays = [m for m in legal if m["type"] not in ("pass", "concede")]
-    if plays and rng.random() < 0.35:
-        return rng.choice(plays)
-    return rng.choice(legal)
 
 
 def prepared_game(seed: str, rng: random.Random, max_moves: int) -> dict:
@@ -133,7 +129,7 @@ def prepared_game(seed: str, rng: random.Random, max_moves: int) -> dict:
     version = 1 + len(opening)
     moves: list[tuple[int, dict, int]] = []  # (seat, body, version after)
     while len(moves) < max_moves and not d.outcome(state).is_over:
-        move = _pick(list(d.legal_moves(state)), rng)
+        move = pick_move(list(d.legal_moves(state)), rng)
         events, state = d.step(state, move, chance)
         version += len(events) + (1 if d.outcome(state).is_over else 0)
         body = {"type": move["type"]}

@@ -60,6 +60,8 @@ import uuid
 from importlib import metadata
 from typing import Any, Callable
 
+from domain.autoplay import pick_move
+
 FULL = {"move_games": 6, "moves_per_game": 200, "move_seed": 2026, "repeat": 3, "ceiling_rows": 2000,
         "load_small": 100, "load_large": 10_000, "load_seed": 2026, "load_early_version": 50, "load_repeat": 7}
 QUICK = {"move_games": 2, "moves_per_game": 100, "move_seed": 2026, "repeat": 2, "ceiling_rows": 500,
@@ -82,12 +84,6 @@ def _log(msg: str) -> None:
 # --------------------------------------------------------------------------- corpora (untimed)
 
 
-def _pick(legal: list[dict], rng: random.Random) -> dict:
-    """The random player of domain.autoplay: play rather than pass now and then, so games progress."""
-    plays = [m for m in legal if m["type"] not in ("pass", "concede")]
-    if plays and rng.random() < 0.35:
-        return rng.choice(plays)
-    return rng.choice(legal)
 
 
 def _raw(move: dict) -> dict:
@@ -132,7 +128,7 @@ def play_random(options: dict, n: int, seed: str, rng: random.Random, *, max_mov
             break
         if min_version is not None and version >= min_version:
             break
-        move = _pick(list(d.legal_moves(state)), rng)
+        move = pick_move(list(d.legal_moves(state)), rng)
         events, after = d.step(state, move, chance)
         k = len(events) + (1 if d.outcome(after).is_over else 0)  # + SeedRevealed
         if min_version is not None and d.outcome(after).is_over and version + k < min_version:

@@ -33,7 +33,7 @@ def random_game(game: str, options: dict, players: list[dict], seed: str, rng: r
                 move = {"seat": seat, "type": "say", "text": rng.choice(["good luck", "hm", "your turn"])}
         else:
             legal = list(d.legal_moves(state))
-            move = _pick(legal, rng)
+            move = pick_move(legal, rng)
             if move.get("cards") and len(move["cards"]) > 1:
                 move = dict(move, cards=rng.sample(move["cards"], len(move["cards"])))
         _, state = d.step(state, move, chance)
@@ -47,7 +47,7 @@ def _held(state, seat: int) -> list[int]:
     return cards_of(state.hands[seat])
 
 
-def _pick(legal: list[dict], rng: random.Random) -> dict:
+def pick_move(legal: list[dict], rng: random.Random) -> dict:
     """Prefer playing over passing now and then, so games progress and end."""
     plays = [m for m in legal if m["type"] not in ("pass", "concede")]
     if plays and rng.random() < 0.35:

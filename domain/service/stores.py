@@ -49,11 +49,9 @@ def ensure_schema(env: dict[str, str]) -> None:
     schema = env.get("POSTGRES_SCHEMA")
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres" or not schema:
         return
-    import psycopg
     from psycopg import sql
 
-    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                         password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+    with connect(env) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
 
 
@@ -63,12 +61,17 @@ def startup_lock(env: dict[str, str]):
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         yield
         return
-    import psycopg
-
-    with psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
-                         password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True) as conn:
+    with connect(env) as conn:
         conn.execute("SELECT pg_advisory_lock(hashtext('arbiter-startup'))")
         try:
             yield
         finally:
             conn.execute("SELECT pg_advisory_unlock(hashtext('arbiter-startup'))")
+
+
+def connect(env: dict[str, str]):
+    """An autocommit psycopg connection to the PostgreSQL database of an eventsourcing environment."""
+    import psycopg
+
+    return psycopg.connect(host=env["POSTGRES_HOST"], port=env["POSTGRES_PORT"], user=env["POSTGRES_USER"],
+                           password=env["POSTGRES_PASSWORD"] or None, dbname=env["POSTGRES_DBNAME"], autocommit=True)

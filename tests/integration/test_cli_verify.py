@@ -51,8 +51,10 @@ def test_verify_all_checks_every_stored_game_and_exits_1_when_one_was_tampered_w
         key = str(running)
     else:
         key = running.hex
-    state = bytes(row[1]).replace(b'"actor":"engine"', b'"actor":"seat:0"', 1).replace(b'"seat:1"', b'"seat:2"', 1)
-    assert state != bytes(row[1])
+    original = bytes(row[1])
+    at = original.index(b'"prev":"') + len(b'"prev":"')
+    state = original[:at] + (b"0" if original[at:at + 1] != b"0" else b"1") + original[at + 1:]  # event 10's link
+    assert state != original
     db.execute("UPDATE stored_events SET state = ? WHERE originator_id = ? AND originator_version = 10", (state, key))
     db.commit()
     db.close()
@@ -61,7 +63,7 @@ def test_verify_all_checks_every_stored_game_and_exits_1_when_one_was_tampered_w
     assert broken.exit_code == 1, broken.output
     reports = {r["id"]: r for r in map(json.loads, broken.output.splitlines())}
     assert reports[str(finished)]["chain"]["ok"] is True
-    assert reports[str(running)]["chain"]["ok"] is False and reports[str(running)]["chain"]["broken_at"] == 11
+    assert reports[str(running)]["chain"]["ok"] is False and reports[str(running)]["chain"]["broken_at"] == 10
 
 
 def test_verify_without_a_game_or_with_an_unknown_one_explains_itself(tmp_path):

@@ -227,7 +227,7 @@ def run(cfg: dict) -> dict:
         _log(f"repetition {rep + 1}/{repeat} ...")
         times["bare"].append(timed(lambda: run_bare(corpus)))
         app = new_app()
-        times["event_sourced"].append(timed(lambda: run_event_sourced(corpus, app)))
+        times["event_sourced"].append(timed(lambda app=app: run_event_sourced(corpus, app)))
         del app
         times["python_chess"].append(timed(lambda: run_chess(sans)))
 

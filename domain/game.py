@@ -10,7 +10,6 @@ Rejected attempts, the seed's reveal, disputes and rewinds are events too.
 
 from __future__ import annotations
 
-from typing import Any
 from urllib.parse import quote, unquote
 
 from eventsourcing.domain import Aggregate

@@ -18,7 +18,7 @@ def outcome(state: State):
     return state.outcome or Outcome(None)
 
 
-__all__ = ["GAME", "MOVE_TYPES", "CARD_MOVES", "Setup", "State", "configure", "decide", "evolve", "final",
+__all__ = ["GAME", "MOVE_TYPES", "CARD_MOVES", "Setup", "State", "configure", "decide", "dump_state", "evolve", "final", "load_state",
            "initial_state", "legal_moves", "outcome", "start", "step"]
 
 # The move each move-event records (export turns events back into a record).

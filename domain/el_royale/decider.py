@@ -16,7 +16,7 @@ from ..randomness import Chance, OutcomeMismatch
 from ..rules import InvalidSetup, RuleViolation
 from . import clauses
 from .setup import HAND_SIZE, MAX_HOLDING, Setup
-from .state import (ATTACK, CLAIM, DEFENCE, JOIN, OVER, REINFORCE, SETTLE, TAKE, State, apply,
+from .state import (ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, SETTLE, TAKE, State, apply,
                     initial_state, rank_count_in_pile)
 
 # The phase's clause and the move types it allows (ER-3.12).

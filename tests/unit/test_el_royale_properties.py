@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain import el_royale as er
-from domain.cards import FULL_MASK, cards_of
+from domain.cards import cards_of
 from domain.randomness import Chance
 from domain.records import parse, replay
 from domain.rules import RuleViolation

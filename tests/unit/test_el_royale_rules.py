@@ -237,7 +237,6 @@ def test_a_show_must_name_held_cards_once_each():
 
 def test_an_attacker_holding_no_cards_is_skipped():
     """ER-3.1 R: the next surviving player who holds cards attacks instead, and the defender follows from them."""
-    from domain import el_royale as er
     from domain.el_royale import clauses
 
     state = replay(parse(record(HANDS3, []))).state.clone()

@@ -11,7 +11,7 @@ from . import problems
 
 def create_app(config: dict | None = None) -> Flask:
     """Build the arbiter web app; config keys override the environment (DATABASE_URL, ...)."""
-    from domain.service.facade import Arbiter
+    from service.facade import Arbiter
 
     app = Flask(__name__)
     app.config.update(

@@ -4,11 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
-from uuid import UUID
 
 import click
 
-from domain.records import InvalidRecord, load, replay
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
 
@@ -30,23 +28,19 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print verdict JSON (one line per record) instead of an account.")
 def replay_command(records: tuple[str, ...], as_json: bool) -> None:
     """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins)."""
+    from service.facade import verify_file
+
     worst = EXIT_OK
     out = sys.stdout
     for path in records:
-        try:
-            record = load(path)
-            result = replay(record, keep_events=not as_json)
-            verdict = result.verdict()
-        except InvalidRecord as e:
-            verdict = {"status": "invalid", "error": str(e)}
-            result = None
+        verdict, account = verify_file(path, with_account=not as_json)
         worst = max(worst, _exit_code(verdict))
         if as_json:
             out.write(json.dumps(verdict, separators=(", ", ": ")) + "\n")
         else:
             from .narrate import narrate
 
-            narrate(path, result, verdict)
+            narrate(path, account, verdict)
     out.flush()
     sys.exit(worst)
 
@@ -56,29 +50,21 @@ def replay_command(records: tuple[str, ...], as_json: bool) -> None:
 @click.option("-o", "--output", type=click.File("w"), default="-", help="Where to write the record (default stdout).")
 def export_command(record: str, output) -> None:
     """Play a record through the event-sourced game and write the game back out as a record."""
-    from domain.game import Game
-    from domain.rules import RuleViolation
-
-    from domain.rules import InvalidSetup
+    from service.facade import InvalidRecord, export_file
 
     try:
-        rec = load(record)
-        game = Game.start(rec)
-    except (InvalidRecord, InvalidSetup) as e:
+        doc, warning = export_file(record)
+    except InvalidRecord as e:
         click.echo(f"{record}: invalid record: {e}", err=True)
         sys.exit(EXIT_INVALID)
-    for i, move in enumerate(rec.moves):
-        try:
-            game.play(move)
-        except RuleViolation as v:
-            click.echo(f"{record}: move {i} is illegal ({v.clause}: {v.reason}); exported the game up to it", err=True)
-            break
-    json.dump(game.to_record(reveal_seed=True), output, indent=1)  # the seed came from the record itself
+    if warning:
+        click.echo(f"{record}: {warning}", err=True)
+    json.dump(doc, output, indent=1)
     output.write("\n")
 
 
 def _arbiter(database_url: str | None):
-    from domain.service.facade import Arbiter
+    from service.facade import Arbiter
 
     return Arbiter(database_url)
 
@@ -92,18 +78,17 @@ def _arbiter(database_url: str | None):
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json) -> None:
     """Check a stored game: its hash chain, its fair deal, and its replay under the current engine (exit 1 on any problem)."""
-    from domain.service.application import game_ids, reverify
-    from domain.service.errors import ServiceError
+    from service.errors import ServiceError
 
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
     arbiter = _arbiter(database_url)
     try:
-        ids = [game_id] if game_id else [str(g) for g in game_ids(arbiter.app)]
+        ids = [game_id] if game_id else arbiter.game_ids()
         reports = []
         for gid in ids:
             report = arbiter.verify(gid, head, kept_length)
-            report["engine"] = reverify(arbiter.app, UUID(report["id"])) if report["chain"]["ok"] else None
+            report["engine"] = arbiter.reverify(report["id"]) if report["chain"]["ok"] else None
             reports.append(report)
     except ServiceError as e:
         click.echo(f"arbiter verify: {e.detail}", err=True)
@@ -134,7 +119,7 @@ def _report_ok(report: dict) -> bool:
               help="Threads per worker (each open live table holds one).")
 def serve_command(host: str, port: int, database_url: str, workers: int, threads: int) -> None:
     """Serve arbiter's API and pages with gunicorn."""
-    from domain.service.stores import StoreURLError, persistence_env
+    from service.stores import StoreURLError, persistence_env
 
     try:
         persistence_env(database_url)

@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from domain.cards import format_card, format_cards
 
 SUIT_STYLE = {"C": "bold", "S": "bold", "D": "red", "H": "red"}
 SYMBOL = {"C": "♣", "D": "♦", "H": "♥", "S": "♠"}
 
 
 def card_text(card: str) -> Text:
-    """A card with its suit symbol and colour."""
+    """A card with its suit symbol and colour (a joker as it is)."""
+    if len(card) != 2 or card[1] not in SYMBOL or card == "JK":
+        return Text(card, style="bold magenta")
     return Text(card[0] + SYMBOL[card[1]], style=SUIT_STYLE[card[1]])
 
 
@@ -27,68 +30,54 @@ def cards_text(cards: list[str]) -> Text:
     return out
 
 
-def _describe(e: dict, names: list[str]) -> Text:
-    kind = e["type"]
-    who = names[e["seat"]] if "seat" in e else ""
-    t = Text()
-    if "cards" in e:
-        t.append(f"{who} {kind.replace('_', ' ')} ")
-        t.append_text(cards_text(format_cards(e["cards"])))
-    elif kind == "drew":
-        t.append(f"{who} draws a card", style="dim")
-    elif kind == "reshuffled":
-        t.append(f"the discard pile is shuffled into a new deck of {len(e['order'])} (reshuffle {e['k']})", style="dim")
-    elif kind == "battle_started":
-        sub = f" (for seat {e['substitute_for']})" if e.get("substitute_for") is not None else ""
-        t.append(f"battle: {names[e['attacker']]} attacks {names[e['defender']]}{sub}", style="cyan")
-    elif kind == "said":
-        t.append(f"{who} says: {e['text']}", style="italic")
-    elif kind == "won":
-        t.append(f"{', '.join(names[s] for s in e['seats'])} win ({e['by']})", style="bold green")
-    elif kind == "drawn":
-        t.append(f"the game is drawn after {e['battles']} battles (ER-4.4)", style="bold yellow")
-    elif kind == "dealt":
-        t.append(f"{names[e['dealer']]} deals four cards each", style="dim")
-    else:
-        t.append(f"{who} {kind.replace('_', ' ')}".strip())
-    return t
+_CARD = re.compile(r"\b(?:[A2-9TJQK][CDHS]|JK)\b")
 
 
-def narrate(path: str, result, verdict: dict, console: Console | None = None) -> None:
-    """Print the account of one record."""
+def line_text(text: str) -> Text:
+    """A line of an account with every card in it coloured."""
+    out, at = Text(), 0
+    for m in _CARD.finditer(text):
+        out.append(text[at:m.start()])
+        out.append_text(card_text(m.group(0)))
+        at = m.end()
+    out.append(text[at:])
+    return out
+
+
+def narrate(path: str, account: dict | None, verdict: dict, console: Console | None = None) -> None:
+    """Print the account of one record (from service.facade.verify_file)."""
     console = console or Console(highlight=False)
     console.rule(Text(path, style="bold"))
-    if result is None:
+    if account is None:
         console.print(Text(f"invalid record: {verdict['error']}", style="bold red"), soft_wrap=True)
         return
-    record = result.record
-    names = list(record.setup.names)
-    console.print(f"{record.game} · {record.setup.edition} · {len(names)} players"
-                  + (" · stacked deck" if record.stacked else ""))
-    move_no = -1
-    for e in result.events:
-        if record.decider.move_of(e) is not None:
-            move_no += 1
-            console.print(Text(f"{move_no:4d} ").append_text(_describe(e, names)))
-        else:
-            console.print(Text("     ").append_text(_describe(e, names)))
-    if verdict["illegal"]:
-        il = verdict["illegal"]
-        bad = record.moves[il["move_index"]]
-        shown = ", ".join(format_card(c) for c in bad.get("cards", []))
-        console.print(Text(f"{il['move_index']:4d} {names[bad['seat']]} {bad['type']} {shown}  ✗ ILLEGAL {il['rule']}: {il['reason']}",
+    names = account["players"]
+    options = " · ".join(f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in account["options"].items())
+    console.print(" · ".join(x for x in (account["title"], options, f"{len(names)} players",
+                                         "stacked deck" if account["stacked"] else "") if x))
+    for line in account["lines"]:
+        prefix = f"{line['move']:4d} " if line["move"] is not None else "     "
+        style = "" if line["move"] is not None else "dim"
+        console.print(Text(prefix).append_text(line_text(line["text"])), style=style)
+    if account["illegal"]:
+        il = account["illegal"]
+        console.print(Text(f"{il['move_index']:4d} {il['text']}  ✗ ILLEGAL {il['rule']}: {il['reason']}",
                            style="bold white on red"), soft_wrap=True)
-    final = verdict["final"]
+    final = dict(verdict["final"])
+    hands = final.pop("hands", {})
+    eliminated = final.get("eliminated") or []
     table = Table(title="final position (referee's view)")
-    table.add_column("seat")
-    table.add_column("player")
-    table.add_column("hand")
-    for seat, hand in final["hands"].items():
-        out = " (eliminated)" if int(seat) in final["eliminated"] else ""
+    for col in ("seat", "player", "hand"):
+        table.add_column(col)
+    for seat, hand in hands.items():
+        out = " (eliminated)" if int(seat) in eliminated else ""
         table.add_row(seat, names[int(seat)] + out, cards_text(hand))
     console.print(table)
-    console.print(Text("battle pile: ").append_text(cards_text(final["battle_pile"]))
-                  .append(f"   deck {final['deck_count']} · discard {final['discard_count']} · battles {final['battles']}"))
+    for key, value in final.items():
+        if isinstance(value, list) and all(isinstance(c, str) for c in value):
+            console.print(Text(f"{key.replace('_', ' ')}: ").append_text(cards_text(value)))
+        else:
+            console.print(Text(f"{key.replace('_', ' ')}: {value}"))
     winner = verdict["winner"]
     console.print(Text(f"status: {verdict['status']} · result: {verdict['result']}"
                        + (f" · winner: seats {winner['seats']}" + (f" team {winner['team']}" if winner["team"] else "") if winner else ""),

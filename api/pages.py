@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
 
-from domain.service.errors import ServiceError
-from domain.service.facade import parse_game_id
+from service.errors import ServiceError
+from service.facade import parse_game_id
 
 from .routes import arbiter
 from .stream import resume_point, sse_response
@@ -163,19 +163,12 @@ def replay(game_id: str):
     except ValueError:
         abort(400)
     version = max(1, min(version, latest["version"]))
-    view = facade.replay(game_id, token, version) if token else _public_replay(facade, game_id, version)
+    view = facade.replay(game_id, token, version) if token else facade.public_replay(game_id, version)
     events = facade.events(game_id, token, after=0)
     current = next((e for e in events if e["version"] == version), None)
     talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
     return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
                            talk=talk)
-
-
-def _public_replay(facade, game_id, version):
-    from projections.viewers import SPECTATOR
-    from projections.views import view_at
-
-    return view_at(facade.app, parse_game_id(game_id), version, SPECTATOR)
 
 
 @pages.get("/games/<game_id>/audit")

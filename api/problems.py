@@ -8,7 +8,7 @@ from flask import Flask, Response, json
 from flask_smorest import Api
 from werkzeug.exceptions import HTTPException
 
-from domain.service.errors import ServiceError
+from service.errors import ServiceError
 
 log = logging.getLogger("arbiter.api")
 PROBLEM = "application/problem+json"

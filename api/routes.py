@@ -6,8 +6,8 @@ from flask import current_app, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from domain.service.errors import Unauthorized
-from domain.service.facade import Arbiter
+from service.errors import Unauthorized
+from service.facade import Arbiter
 
 from . import schemas as s
 

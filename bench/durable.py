@@ -204,7 +204,7 @@ class Stores:
         return list(self.urls())
 
     def referee(self, store: str):
-        from domain.service.application import Referee
+        from service.application import Referee
 
         return Referee(self.urls()[store])
 

@@ -10,22 +10,17 @@ Rejected attempts, the seed's reveal, disputes and rewinds are events too.
 
 from __future__ import annotations
 
-from urllib.parse import quote, unquote
+import json
 
 from eventsourcing.domain import Aggregate
 
 from . import ENGINE_VERSION
 from .audit import GENESIS, event_hash
-from .cards import format_card, format_cards, parse_card, parse_cards
 from .games import decider_for
 from .randomness import Chance, commitment
 from .records import Record, to_document
 
-# Fields of domain events that hold cards: converted at this edge only.
-_CARD_LISTS = ("cards", "order")
 ENGINE = "engine"
-# Events that carry the result of a random step (kept so a record can fix them before the seed is revealed).
-_RANDOM_KINDS = frozenset({"dealt", "reshuffled", "battle_started"})
 REFEREE = "referee"
 
 
@@ -35,42 +30,13 @@ def seat_actor(seat: int) -> str:
 
 
 def _pack_move(move: dict, version: int) -> str:
-    """One move as "<version> <seat> <type> <cards,as,ints> <quoted text or ->": no character JSON must escape."""
-    cards = ",".join(str(c) for c in move.get("cards", ())) if "cards" in move else "-"
-    text = "t" + quote(move["text"], safe="") if "text" in move else "-"
-    return f"{version} {move['seat']} {move['type']} {cards or '_'} {text}"
+    """One move of the log as "<version> <move JSON>" (JSON escapes newlines, so lines join with "\\n")."""
+    return f"{version} {json.dumps(move, separators=(',', ':'), ensure_ascii=False)}"
 
 
-def _unpack_move(fields: list[str]) -> dict:
-    _, seat, kind, cards, text = fields
-    move: dict = {"seat": int(seat), "type": kind}
-    if cards != "-":
-        move["cards"] = [] if cards == "_" else [int(c) for c in cards.split(",")]
-    if text != "-":
-        move["text"] = unquote(text[1:])
-    return move
-
-
-def encode_event(e: dict) -> dict:
-    """A domain event with its cards as strings (JSON-safe, readable)."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = format_cards(out[key])
-    if "card" in out:
-        out["card"] = format_card(out["card"])
-    return out
-
-
-def decode_event(e: dict) -> dict:
-    """The inverse of encode_event."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = parse_cards(out[key])
-    if "card" in out:
-        out["card"] = parse_card(out["card"])
-    return out
+def _unpack_move(line: str) -> tuple[int, dict]:
+    version, text = line.split(" ", 1)
+    return int(version), json.loads(text)
 
 
 class Chained(Aggregate.Event):
@@ -119,11 +85,12 @@ class Game(Aggregate):
         idempotency_key: str | None
 
         def apply_to(self, game: "Game") -> None:
-            if self.kind in _RANDOM_KINDS:
-                game._remember_chance(self.kind, self.data)
-            if game.__dict__.get("_deciding"):
+            deciding = game.__dict__.get("_deciding")
+            event = deciding.pop(0) if deciding else game.decider.decode_event(self.data)
+            game._remember_chance(event)
+            if deciding is not None:
                 return  # play() already holds the fold of these events (decider.step)
-            game._fold(decode_event(self.data), self.originator_version, self.actor, self.idempotency_key)
+            game._fold(event, self.originator_version, self.actor, self.idempotency_key)
 
     class MoveRejected(Chained):
         """A move attempt the rules refused: kept as evidence, the game state unchanged."""
@@ -219,7 +186,7 @@ class Game(Aggregate):
         self.disputes: list[dict] = []
         self.rewinds: list[dict] = []
         self.chain_head = GENESIS
-        self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as strings)
+        self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as ints)
 
     def __deepcopy__(self, memo: dict) -> "Game":
         """A copy for one command (the repository's cache hands out copies): states are immutable and shared,
@@ -275,7 +242,7 @@ class Game(Aggregate):
         decider = self.decider
         events, state = decider.step(self.state, move, self.chance)
         first_version = self.version + 1
-        self._deciding = True
+        self._deciding = list(events)
         try:
             self._record_events(events, seat_actor(move["seat"]), idempotency_key)
         finally:
@@ -288,7 +255,7 @@ class Game(Aggregate):
 
     def reject(self, move: dict, clause: str, reason: str, idempotency_key: str | None = None) -> None:
         """Keep a refused attempt as evidence (cards as ints in `move`)."""
-        self.trigger_event(Game.MoveRejected, actor=seat_actor(move["seat"]), move=encode_event(move), clause=clause,
+        self.trigger_event(Game.MoveRejected, actor=seat_actor(move["seat"]), move=self.decider.format_move(move), clause=clause,
                            reason=reason, engine_version=ENGINE_VERSION, idempotency_key=idempotency_key, prev=self.chain_head)
 
     def file_dispute(self, seat: int, against_version: int, claim: str) -> int:
@@ -312,10 +279,10 @@ class Game(Aggregate):
     # -- the fold ----------------------------------------------------------------------------
 
     def _record_events(self, events: list[dict], actor: str | None, idempotency_key: str | None) -> None:
-        trigger, happened, clause_of = self.trigger_event, Game.Happened, self.decider.clause_of
+        trigger, happened, clause_of, encode = self.trigger_event, Game.Happened, self.decider.clause_of, self.decider.encode_event
         for i, e in enumerate(events):
             mover = actor if (i == 0 and actor) else ENGINE
-            trigger(happened, kind=e["type"], data=encode_event(e), actor=mover, clause=clause_of(e),
+            trigger(happened, kind=e["type"], data=encode(e), actor=mover, clause=clause_of(e),
                     engine_version=ENGINE_VERSION, idempotency_key=idempotency_key if i == 0 else None, prev=self.chain_head)
 
     def _fold(self, event: dict, version: int, actor: str, idempotency_key: str | None) -> None:
@@ -325,28 +292,28 @@ class Game(Aggregate):
             if move is not None:
                 self._note_move(move, version, idempotency_key, actor)
 
-    def _move_lines(self) -> list[list[str]]:
-        return [line.split(" ") for chunk in self.move_log for line in chunk.split(";")]
+    def _move_lines(self) -> list[str]:
+        return [line for chunk in self.move_log for line in chunk.split("\n")]
 
     @property
     def moves(self) -> list[dict]:
         """The moves of the current line of play, in order (cards as ints)."""
-        return [_unpack_move(fields) for fields in self._move_lines()]
+        return [_unpack_move(line)[1] for line in self._move_lines()]
 
     @property
     def move_versions(self) -> list[int]:
         """The version of each move's first event, for the current line of play."""
-        return [int(fields[0]) for fields in self._move_lines()]
+        return [int(line.split(" ", 1)[0]) for line in self._move_lines()]
 
     @property
     def move_count(self) -> int:
         """How many moves the current line of play holds."""
-        return sum(chunk.count(";") + 1 for chunk in self.move_log)
+        return sum(chunk.count("\n") + 1 for chunk in self.move_log)
 
     def _log_move(self, move: dict, version: int) -> None:
         line = _pack_move(move, version)
-        if self.move_log and self.move_log[-1].count(";") < 99:
-            self.move_log[-1] += ";" + line
+        if self.move_log and self.move_log[-1].count("\n") < 99:
+            self.move_log[-1] += "\n" + line
         else:
             self.move_log.append(line)
 
@@ -371,18 +338,12 @@ class Game(Aggregate):
     def _outcomes_so_far(self) -> dict:
         """The record's fixed outcomes plus the result of every random step so far (cards as ints)."""
         fixed = dict(self.outcomes)
-        for label, value in self.chance_results.items():
-            fixed[label] = parse_cards(value) if isinstance(value, list) else value
+        fixed.update(self.chance_results)
         return fixed
 
-    def _remember_chance(self, kind: str, data: dict) -> None:
-        """Keep the outcome of a random step: the deal and dealer, the first attacker, each reshuffle."""
-        results = self.chance_results
-        if kind == "dealt":
-            results["deal"] = list(data["order"])
-            if self.dealer is None:
-                results["dealer"] = data["dealer"]
-        elif kind == "reshuffled":
-            results[f"reshuffle:{data['k']}"] = list(data["order"])
-        elif kind == "battle_started" and self.starter is None and "starter" not in results:
-            results["starter"] = data["attacker"]
+    def _remember_chance(self, event: dict) -> None:
+        """Keep the outcome of each random step (the deal, each reshuffle, each roll) the set-up did not fix."""
+        for label, value in self.decider.chance_of(event).items():
+            if (label == "dealer" and self.dealer is not None) or (label == "starter" and self.starter is not None):
+                continue
+            self.chance_results[label] = value

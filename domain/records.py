@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
-from .cards import CardError, format_cards, parse_card
+from .cards import CardError
 from .games import decider_for
 from .randomness import Chance, new_seed
-from .rules import InvalidSetup, RuleViolation
+from .rules import InvalidSetup, MalformedMove, RuleViolation
 
 FORMAT = "arbiter.record/1"
 _HEX = re.compile(r"(?:[0-9a-fA-F]{2})+")
@@ -61,17 +61,17 @@ def load(path: str) -> Record:
     return parse(doc)
 
 
-def _card(value: Any, where: str) -> int:
+def _card(decider: Any, value: Any, where: str) -> int:
     try:
-        return parse_card(value)
+        return decider.parse_card(value)
     except CardError as e:
         raise InvalidRecord(f"{where}: {e}") from None
 
 
-def _cards(value: Any, where: str) -> list[int]:
+def _cards(decider: Any, value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
         raise InvalidRecord(f"{where}: must be a list of card strings")
-    return [_card(v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return [_card(decider, v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _is_int(value: Any) -> bool:
@@ -106,12 +106,14 @@ def parse(doc: Any) -> Record:
             raise InvalidRecord(f"seed: {seed[:40]!r} is not a hex string (an even number of 0-9a-f digits)")
     else:
         seed = new_seed()
-    outcomes = _outcomes(doc.get("outcomes"))
+    outcomes = _outcomes(decider, doc.get("outcomes"))
     stacked = "deck" in doc
     if stacked:
-        deck = _cards(doc["deck"], "deck")
-        if len(deck) != 52 or len(set(deck)) != 52:
-            raise InvalidRecord(f"deck: must hold each of the 52 cards exactly once (got {len(deck)} cards, {len(set(deck))} distinct)")
+        deck = _cards(decider, doc["deck"], "deck")
+        try:
+            decider.check_deck(setup, deck)
+        except InvalidSetup as e:
+            raise InvalidRecord(str(e)) from None
         if "deal" in outcomes and outcomes["deal"] != deck:
             raise InvalidRecord("deck and outcomes.deal are both given and differ")
         outcomes["deal"] = deck
@@ -122,7 +124,7 @@ def parse(doc: Any) -> Record:
     return Record(game, decider, setup, seed, seed_given, outcomes, stacked, parsed, options)
 
 
-def _outcomes(value: Any) -> dict:
+def _outcomes(decider: Any, value: Any) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -130,7 +132,7 @@ def _outcomes(value: Any) -> dict:
     out = {}
     for label, v in value.items():
         if isinstance(v, list):
-            out[label] = _cards(v, f"outcomes.{label}")
+            out[label] = _cards(decider, v, f"outcomes.{label}")
         elif _is_int(v):
             out[label] = v
         else:
@@ -139,7 +141,7 @@ def _outcomes(value: Any) -> dict:
 
 
 def parse_move(m: Any, n: int, decider: Any, where: str = "move") -> dict:
-    """Validate one move's shape (seat, type, cards, text) and parse its cards; raises InvalidRecord."""
+    """Validate one move's seat and type, then its own fields through the game's codec; raises InvalidRecord."""
     if not isinstance(m, dict):
         raise InvalidRecord(f"{where}: must be an object with seat and type")
     seat = m.get("seat")
@@ -148,19 +150,12 @@ def parse_move(m: Any, n: int, decider: Any, where: str = "move") -> dict:
     kind = m.get("type")
     if not isinstance(kind, str) or kind not in decider.MOVE_TYPES:
         raise InvalidRecord(f"{where}.type: unknown move type {kind!r}; expected one of {', '.join(sorted(decider.MOVE_TYPES))}")
-    move = {"seat": seat, "type": kind}
-    if kind in decider.CARD_MOVES or (kind in decider.OPTIONAL_CARD_MOVES and "cards" in m):
-        if "cards" not in m:
-            raise InvalidRecord(f"{where}.cards: a {kind} needs a cards list")
-        move["cards"] = _cards(m["cards"], f"{where}.cards")
-    elif kind in decider.OPTIONAL_CARD_MOVES:
-        move["cards"] = []
-    if kind == "say":
-        text = m.get("text")
-        if not isinstance(text, str):
-            raise InvalidRecord(f"{where}.text: a say needs a text string")
-        move["text"] = text
-    return move
+    try:
+        return decider.parse_move(m, n)
+    except MalformedMove as e:
+        raise InvalidRecord(f"{where}.{e.field}: {e.reason}") from None
+    except RecursionError:
+        raise InvalidRecord(f"{where}: nested too deeply") from None
 
 
 @dataclass
@@ -222,17 +217,18 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
 
 def to_document(game: str, setup: Any, seed: str | None, outcomes: dict, moves: list[dict]) -> dict:
     """An `arbiter.record/1` document from a set-up and moves with int cards (the inverse of parse)."""
+    d = decider_for(game)
     doc: dict = {"format": FORMAT, "game": game, "options": setup.options(), "players": setup.players()}
     if seed is not None:
         doc["seed"] = seed
     fixed = dict(outcomes)
     if "deal" in fixed:
-        doc["deck"] = format_cards(fixed.pop("deal"))
+        doc["deck"] = [d.format_card(c) for c in fixed.pop("deal")]
     if setup.dealer is not None:
         doc["dealer"] = setup.dealer
     if setup.starter is not None:
         doc["starter"] = setup.starter
     if fixed:
-        doc["outcomes"] = {k: format_cards(v) if isinstance(v, list) else v for k, v in fixed.items()}
-    doc["moves"] = [{k: (format_cards(v) if k == "cards" else v) for k, v in m.items()} for m in moves]
+        doc["outcomes"] = {k: [d.format_card(c) for c in v] if isinstance(v, list) else v for k, v in fixed.items()}
+    doc["moves"] = [d.format_move(m) for m in moves]
     return doc

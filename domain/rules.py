@@ -1,17 +1,7 @@
 """What every game's decider shares: the errors it raises and the interface the aggregate calls.
 
-A decider is a pure module (python-chess's Board, split into the Decider shape):
-
-- ``configure(options, players) -> Setup`` validates a set-up (raises InvalidSetup)
-- ``start(setup, chance) -> events`` the automatic opening (deal, first turn)
-- ``initial_state(setup) -> State`` the state before any event
-- ``decide(state, move, chance) -> events`` validates one move (raises RuleViolation)
-- ``evolve(state, event) -> State`` the pure fold; never raises on an event decide produced
-- ``legal_moves(state) -> iterator of moves`` of the seat to act
-- ``final(state) -> dict`` and ``outcome(state) -> Outcome`` for verdicts
-
-Moves and events are plain dicts with a ``type`` key and JSON-safe values;
-cards inside them are ints (domain.cards) and become strings at the edges.
+A decider is a pure package (python-chess's Board, split into the Decider shape):
+see the ``Decider`` protocol below for every function it offers.
 """
 
 from __future__ import annotations
@@ -26,6 +16,15 @@ class RuleViolation(ValueError):
     def __init__(self, clause: str, reason: str):
         super().__init__(f"{clause}: {reason}")
         self.clause = clause
+        self.reason = reason
+
+
+class MalformedMove(ValueError):
+    """A move whose shape is wrong (a missing field, a bad card string): invalid, not illegal (contract §2)."""
+
+    def __init__(self, field: str, reason: str):
+        super().__init__(f"{field}: {reason}")
+        self.field = field
         self.reason = reason
 
 
@@ -45,6 +44,7 @@ class Outcome:
     result: str | None
     seats: tuple[int, ...] = ()
     team: str | None = None
+    scores: tuple[int, ...] | None = None  # per seat, where the game keeps a score (Batallion's chips, points)
 
     @property
     def is_over(self) -> bool:
@@ -59,18 +59,48 @@ class Outcome:
 
 
 class Decider(Protocol):
-    """The interface every game module offers (see module docstring)."""
+    """The contract every game's decider package offers (docs/architecture.md, "Adding a game").
 
-    GAME: str
-    MOVE_TYPES: frozenset[str]
-    CARD_FIELDS: frozenset[str]
+    Cards, moves and events are the decider's own: moves and events are JSON-safe dicts with
+    a ``type`` key whose cards are ints in the game's own coding; strings appear only through
+    the codec functions. Generic code (the aggregate, records, service, views) reads this and
+    never asks which game it is.
+    """
 
-    def configure(self, options: dict, players: list[dict], dealer: int | None, starter: int | None) -> Any: ...
-    def start(self, setup: Any, chance: Any) -> list[dict]: ...
+    GAME: str  # the contract's game id
+    TITLE: str  # how people name it
+    PREFIX: str  # the rulebook's clause prefix, e.g. "ER"
+    MOVE_TYPES: frozenset[str]  # every record move type, `say` included
+    State: type  # registered with the store for snapshots
+
+    # set-up and chance
+    def configure(self, options: Any, players: Any, dealer: Any, starter: Any) -> Any: ...  # raises InvalidSetup
+    def pack(self, setup: Any) -> list[int]: ...  # the unshuffled pack the `deal` label shuffles
+    def check_deck(self, setup: Any, deck: list[int]) -> None: ...  # a record's stacked deck; raises InvalidSetup
+    def chance_of(self, event: dict) -> dict: ...  # label -> outcome of each random step an event carries
+
+    # the codec: cards, record moves, stored events
+    def parse_card(self, text: Any) -> int: ...  # raises domain.cards.CardError
+    def format_card(self, card: int) -> str: ...
+    def parse_move(self, raw: dict, n: int) -> dict: ...  # seat and type checked already; raises MalformedMove
+    def format_move(self, move: dict) -> dict: ...
+    def encode_event(self, event: dict) -> dict: ...
+    def decode_event(self, data: dict) -> dict: ...
+
+    # the rules
     def initial_state(self, setup: Any) -> Any: ...
-    def decide(self, state: Any, move: dict, chance: Any) -> list[dict]: ...
-    def step(self, state: Any, move: dict, chance: Any) -> tuple[list[dict], Any]: ...
-    def evolve(self, state: Any, event: dict) -> Any: ...
-    def legal_moves(self, state: Any) -> Iterator[dict]: ...
-    def final(self, state: Any) -> dict: ...
+    def start(self, setup: Any, chance: Any) -> list[dict]: ...  # the automatic opening; raises InvalidSetup
+    def decide(self, state: Any, move: dict, chance: Any) -> list[dict]: ...  # raises RuleViolation
+    def step(self, state: Any, move: dict, chance: Any) -> tuple[list[dict], Any]: ...  # decide + evolve
+    def evolve(self, state: Any, event: dict) -> Any: ...  # the pure fold, never validates
+    def legal_moves(self, state: Any) -> Iterator[dict]: ...  # every legal move of every seat to act, `say` aside
+    def to_act(self, state: Any) -> tuple[int, ...]: ...
     def outcome(self, state: Any) -> Outcome: ...
+    def final(self, state: Any) -> dict: ...  # the verdict's `final` (the referee's view, card strings)
+
+    # evidence
+    def move_of(self, event: dict) -> dict | None: ...  # the move an event records, None for automatic steps
+    def clause_of(self, event: dict) -> str: ...
+    def disclosed(self, state: Any, event: dict) -> tuple[dict[int, list[int]], list[int]]: ...  # (private, public)
+    def dump_state(self, state: Any) -> dict: ...
+    def load_state(self, data: dict) -> Any: ...

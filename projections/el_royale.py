@@ -30,6 +30,7 @@ from domain.el_royale import legal_moves
 from domain.el_royale.setup import MAX_HOLDING
 from domain.el_royale.state import TAKE, State
 
+from .el_royale_events import redact  # noqa: F401  (the plug-in's event redaction)
 from .viewers import Viewer
 
 
@@ -109,3 +110,27 @@ def _hand(state: State, seat: int) -> list[str]:
 def _outcome(state: State) -> dict | None:
     o = state.outcome
     return None if o is None else {"result": o.result, "winner": o.winner_json()}
+
+
+def describe(e: dict, names: list[str]) -> str | None:
+    """An El Royale event (as stored, cards as strings) in words; None for the generic line."""
+    kind = e["type"]
+    who = names[e["seat"]] if "seat" in e else ""
+    if "cards" in e:
+        return f"{who} {kind.replace('_', ' ')} {' '.join(e['cards'])}"
+    if kind == "drew":
+        return f"{who} draws a card"
+    if kind == "reshuffled":
+        return f"the discard pile is shuffled into a new deck of {len(e['order'])} (reshuffle {e['k']})"
+    if kind == "battle_started":
+        sub = f" (for seat {e['substitute_for']})" if e.get("substitute_for") is not None else ""
+        return f"battle: {names[e['attacker']]} attacks {names[e['defender']]}{sub}"
+    if kind == "said":
+        return f"{who} says: {e['text']}"
+    if kind == "won":
+        return f"{', '.join(names[s] for s in e['seats'])} win ({e['by']})"
+    if kind == "drawn":
+        return f"the game is drawn after {e['battles']} battles (ER-4.4)"
+    if kind == "dealt":
+        return f"{names[e['dealer']]} deals four cards each"
+    return None

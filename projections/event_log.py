@@ -28,8 +28,7 @@ from __future__ import annotations
 from datetime import timezone
 from typing import Any, Iterable
 
-from domain.cards import format_cards
-from domain.game import Game, encode_event
+from domain.game import Game
 from domain.games import decider_for
 
 from .registry import GameProjection, projection_for
@@ -113,7 +112,8 @@ class _Reader:
                 "dealer": c.dealer, "starter": c.starter, "seed_given": c.seed_given, "commitment": c.commitment,
                 "stacked": c.stacked}
         if self.viewer.is_referee:
-            data["outcomes"] = {k: format_cards(v) if isinstance(v, list) else v for k, v in c.outcomes.items()}
+            fmt = decider_for(c.game).format_card
+            data["outcomes"] = {k: [fmt(x) for x in v] if isinstance(v, list) else v for k, v in c.outcomes.items()}
         if self.ended:
             data["seed"] = c.seed
         return data
@@ -121,8 +121,9 @@ class _Reader:
     def _rewound(self, e) -> dict:
         data = {"dispute": e.number, "to_version": e.to_version, "from_version": e.from_version}
         if self.viewer.is_referee:
-            state = decider_for(self.created.game).load_state(e.state)
+            decider = decider_for(self.created.game)
+            state = decider.load_state(e.state)
             data["table"] = self.projection.table(state, REFEREE, True)
-            data["moves"] = [encode_event(m) for m in e.moves]
+            data["moves"] = [decider.format_move(m) for m in e.moves]
             data["move_versions"] = list(e.move_versions)
         return data

@@ -13,11 +13,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from domain.cards import CardError, format_card, format_cards, parse_card
-from domain.game import Game, decode_event
+from domain.cards import CardError
+from domain.game import Game
 from domain.games import decider_for
-
-from .registry import projection_for
 
 
 def disclosure_ledger(stored_events: Iterable[Any]) -> list[dict]:
@@ -27,7 +25,10 @@ def disclosure_ledger(stored_events: Iterable[Any]) -> list[dict]:
         raise ValueError("a game's event log starts with its Created event")
     created = events[0]
     decider = decider_for(created.game)
-    state = decider.initial_state(decider.configure(created.options, created.players, created.dealer, created.starter))
+    setup = decider.configure(created.options, created.players, created.dealer, created.starter)
+    state = decider.initial_state(setup)
+    every_card = [decider.format_card(c) for c in sorted(set(decider.pack(setup)))]
+    fmt = decider.format_card
     out: list[dict] = []
     for e in events[1:]:
         version = e.originator_version
@@ -35,22 +36,22 @@ def disclosure_ledger(stored_events: Iterable[Any]) -> list[dict]:
             state = decider.load_state(e.state)
         elif isinstance(e, Game.SeedRevealed):
             out.append({"version": version, "kind": "seed_revealed", "to": "all",
-                        "cards": list(projection_for(created.game).every_card)})
+                        "cards": list(every_card)})
         elif isinstance(e, Game.Happened):
-            event = decode_event(e.data)
+            event = decider.decode_event(e.data)
             private, public = decider.disclosed(state, event)
             for seat in sorted(private):
                 if private[seat]:
-                    out.append({"version": version, "kind": e.kind, "to": [seat], "cards": format_cards(private[seat])})
+                    out.append({"version": version, "kind": e.kind, "to": [seat], "cards": [fmt(c) for c in private[seat]]})
             if public:
-                out.append({"version": version, "kind": e.kind, "to": "all", "cards": format_cards(public)})
+                out.append({"version": version, "kind": e.kind, "to": "all", "cards": [fmt(c) for c in public]})
             state = decider.evolve(state, event)
     return out
 
 
-def who_could_see(ledger: list[dict], card: str) -> dict:
+def who_could_see(ledger: list[dict], card: str, game: str = "el-royale") -> dict:
     """{seat or "all": the first version it could see `card`}; a seat seeing it after everybody could is not listed."""
-    card = _canonical(card)
+    card = _canonical(card, game)
     first: dict = {}
     for entry in ledger:
         if card not in entry["cards"]:
@@ -63,9 +64,10 @@ def who_could_see(ledger: list[dict], card: str) -> dict:
     return first
 
 
-def _canonical(card: str) -> str:
-    """`10d` -> `TD`; a string that is not a standard card is compared as it is."""
+def _canonical(card: str, game: str) -> str:
+    """`10d` -> `TD`; a string that is not a card of the game is compared as it is."""
+    decider = decider_for(game)
     try:
-        return format_card(parse_card(card))
+        return decider.format_card(decider.parse_card(card))
     except CardError:
         return card

@@ -1,18 +1,20 @@
-"""Each game's projection plug-in, by game id (contract §1): the generic views dispatch through here.
+"""Each game's projection plug-in, found by convention: ``projections/<game id with _>.py``.
 
-A plug-in gives the table of a state for a viewer, the redaction of its stored events,
-and every card of its pack (the disclosure ledger's final entry). Batallion and the
-other games plug in by adding an entry.
+A plug-in module offers ``table(state, viewer, disclose_all) -> dict`` (the game's table as
+a viewer may see it) and ``redact(kind, data, viewer, seats) -> dict`` (a stored event's
+data as a viewer may see it before the end). Adding a game adds its module; nothing here
+changes.
 """
 
 from __future__ import annotations
 
+import importlib
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Callable
 
-from domain.cards import PACK, format_cards
+from domain.games import DECIDERS, module_name
 
-from . import el_royale, el_royale_events
 from .viewers import Viewer
 
 
@@ -22,17 +24,12 @@ class GameProjection:
 
     table: Callable[[Any, Viewer, bool], dict]  # (state, viewer, disclose_all) -> the table
     redact: Callable[[str, dict, Viewer, int], dict]  # (kind, data, viewer, seats) -> data before the end
-    every_card: tuple[str, ...]  # the whole pack, as strings
 
 
-PROJECTIONS: dict[str, GameProjection] = {
-    "el-royale": GameProjection(el_royale.table, el_royale_events.redact, tuple(format_cards(PACK))),
-}
-
-
+@lru_cache(maxsize=None)
 def projection_for(game: str) -> GameProjection:
-    """The projection plug-in of a game id; raises KeyError naming the games that have one."""
-    try:
-        return PROJECTIONS[game]
-    except KeyError:
-        raise KeyError(f"no views for game {game!r} yet; available: {', '.join(PROJECTIONS)}") from None
+    """The projection plug-in of a game id; raises KeyError for a game that has none."""
+    if game not in DECIDERS:
+        raise KeyError(f"no views for game {game!r}; available: {', '.join(DECIDERS)}")
+    module = importlib.import_module(f"{__package__}.{module_name(game)}")
+    return GameProjection(module.table, module.redact)

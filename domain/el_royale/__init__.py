@@ -1,14 +1,19 @@
 """El Royale (rules/el-royale.md, clauses ER-1..ER-7), editions `revised` and `classic`, as a pure decider."""
 
+from .codec import (CARD_MOVES, MOVE_TYPES, OPTIONAL_CARD_MOVES, chance_of, check_deck, decode_event, encode_event,
+                    format_card, format_move, pack, parse_card, parse_move)
 from .decider import decide, final, legal_moves, start, step
 from .setup import Setup, configure
 from .state import State, evolve, initial_state
 
 GAME = "el-royale"
-MOVE_TYPES = frozenset({"attack", "throw_in", "beat", "concede", "pass", "claim", "take", "show", "say"})
-CARD_MOVES = frozenset({"attack", "throw_in", "beat", "show"})
-OPTIONAL_CARD_MOVES = frozenset({"take"})
+TITLE = "El Royale"
 PREFIX = "ER"
+
+
+def to_act(state: State) -> tuple[int, ...]:
+    """The seats that may make a move now (say and show aside): one seat, or none once over."""
+    return () if state.outcome is not None or state.to_act is None else (state.to_act,)
 
 
 def outcome(state: State):
@@ -18,7 +23,9 @@ def outcome(state: State):
     return state.outcome or Outcome(None)
 
 
-__all__ = ["GAME", "MOVE_TYPES", "CARD_MOVES", "Setup", "State", "configure", "decide", "dump_state", "evolve", "final", "load_state",
+__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "CARD_MOVES", "OPTIONAL_CARD_MOVES", "chance_of", "check_deck",
+           "decode_event", "encode_event", "format_card", "format_move", "pack", "parse_card", "parse_move", "to_act",
+           "clause_of", "disclosed", "move_of", "Setup", "State", "configure", "decide", "dump_state", "evolve", "final", "load_state",
            "initial_state", "legal_moves", "outcome", "start", "step"]
 
 # The move each move-event records (export turns events back into a record).

@@ -43,7 +43,7 @@ def start(setup: Setup, chance: Chance) -> list[dict]:
         raise InvalidSetup("outcomes", str(e)) from None
     s = initial_state(setup)
     events: list[dict] = []
-    _emit(s, events, {"type": "dealt", "dealer": dealer, "order": order})
+    _emit(s, events, {"type": "dealt", "dealer": dealer, "starter": starter, "order": order})
     attacker = clauses.first_holding_cards(s, starter)
     defender, substitute_for = clauses.defender_for(s, attacker)
     _emit(s, events, {"type": "battle_started", "attacker": attacker, "defender": defender, "substitute_for": substitute_for})

@@ -8,7 +8,7 @@ import sqlite3
 from click.testing import CliRunner
 
 from api.cli import main
-from domain.service.application import Referee
+from service.application import Referee
 from tests.integration.service_support import new_game, play, play_to_end
 
 

@@ -20,8 +20,8 @@ from domain.el_royale import legal_moves, step
 from domain.game import Game
 from domain.randomness import Chance
 from domain.records import parse, replay
-from domain.service.application import check_chain
-from domain.service.errors import Conflict, IllegalMove
+from service.verification import check_chain
+from service.errors import Conflict, IllegalMove
 from tests.integration.service_support import (log, new_game, pick, play, played, raw_move,
                                                same_move)
 

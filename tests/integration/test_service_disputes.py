@@ -13,8 +13,8 @@ import pytest
 from domain.el_royale import legal_moves
 from domain.game import Game
 from domain.records import parse, replay
-from domain.service.application import check_chain
-from domain.service.errors import BadInput, Conflict, IllegalMove, NotFound
+from service.verification import check_chain
+from service.errors import BadInput, Conflict, IllegalMove, NotFound
 from tests.integration.service_support import log, new_game, play, played, raw_move
 
 STORES = ["memory", "sqlite"]

@@ -16,8 +16,8 @@ import pytest
 
 from domain.cards import PACK, format_cards
 from domain.game import Game
-from domain.service.application import check_deal
-from domain.service.errors import IllegalMove
+from service.verification import check_deal
+from service.errors import IllegalMove
 from tests.integration.service_support import RawEvents, log, play, play_to_end, players
 
 QUICK = {"edition": "revised", "battle_limit": 3}

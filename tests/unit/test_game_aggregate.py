@@ -11,7 +11,8 @@ from eventsourcing.application import Application
 
 from domain import ENGINE_VERSION
 from domain.cards import parse_card
-from domain.game import Game, encode_event
+from domain.el_royale import encode_event
+from domain.game import Game
 from domain.records import Record, parse, replay
 from domain.rules import RuleViolation
 from tests.support import record

@@ -16,8 +16,8 @@ from domain.cards import PACK, cards_of, format_card, format_cards, parse_card
 from domain.el_royale.state import TAKE
 from domain.game import Game
 from domain.randomness import Chance
-from domain.service.application import Referee
-from domain.service.errors import IllegalMove
+from service.application import Referee
+from service.errors import IllegalMove
 from projections.el_royale import table as er_table
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 from projections.views import disclosure_ledger, event_log, view, view_at, who_could_see

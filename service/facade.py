@@ -16,9 +16,11 @@ from uuid import UUID
 
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
-from .application import Referee, check_chain, check_deal, token_hash
+from .application import Referee, token_hash
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
+from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .stores import DEFAULT_URL
+from .verification import check_chain, check_deal, game_ids, reverify
 
 MAX_TOKEN = 200
 
@@ -206,6 +208,14 @@ class Arbiter:
             raise BadInput("version: must be an integer", field="version")
         return view_at(self.app, parse_game_id(game_id), version, viewer)
 
+    def public_replay(self, game_id: Any, version: Any) -> dict:
+        """The spectator's view as it was at `version`."""
+        from projections.views import view_at
+
+        if not isinstance(version, int) or isinstance(version, bool):
+            raise BadInput("version: must be an integer", field="version")
+        return view_at(self.app, parse_game_id(game_id), version, SPECTATOR)
+
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""
         viewer = self.viewer(game_id, token)
@@ -231,6 +241,14 @@ class Arbiter:
         """Check a game's hash chain (optionally against a kept head) and its fair deal."""
         gid = parse_game_id(game_id)
         return {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
+
+    def game_ids(self) -> list[str]:
+        """Every stored game's id, in creation order."""
+        return [str(g) for g in game_ids(self.app)]
+
+    def reverify(self, game_id: Any) -> dict:
+        """Replay a stored game's moves under the current engine: does its outcome stay the same?"""
+        return reverify(self.app, parse_game_id(game_id))
 
     def record(self, game_id: Any, token: str | None) -> dict:
         """The game as an `arbiter.record/1` document: the referee's, or anyone's once over."""

@@ -1,0 +1,30 @@
+"""Events as a line of plain text, for accounts of a game (CLI narration, pages): the game's own words if it has them.
+
+A game's projection module may offer ``describe(event, names) -> str | None`` (the event as
+stored: cards as strings); anything it leaves out gets the generic line "<who> <kind> <cards>".
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from domain.games import module_name
+
+
+def describe(game: str, event: dict, names: list[str]) -> str:
+    """One event (as stored, with its `type`) as a line of text."""
+    module = importlib.import_module(f"{__package__}.{module_name(game)}")
+    own = getattr(module, "describe", None)
+    text = own(event, names) if own else None
+    return text if text is not None else generic(event, names)
+
+
+def generic(event: dict, names: list[str]) -> str:
+    """"<who> <kind> <cards>", for any event."""
+    who = names[event["seat"]] if isinstance(event.get("seat"), int) and 0 <= event["seat"] < len(names) else ""
+    text = f"{who} {event['type'].replace('_', ' ')}".strip()
+    if event.get("cards"):
+        text += " " + " ".join(event["cards"])
+    if "text" in event:
+        text += f": {event['text']}"
+    return text

@@ -158,7 +158,7 @@ def check_deal(app: Referee, game_id: UUID) -> dict:
                     or (label == "starter" and created.starter is not None)
                 out["shuffles"].append({"label": label, "version": version, "fixed_by_record": fixed, "verified": ok or fixed})
                 if not ok and not fixed:
-                    problems.append(f"version {version}: {label} is not the seed's")
+                    problems.append(f"version {version}: {label} is not the seed's shuffle or roll")
         for _, event in stored:
             state = decider.evolve(state, event)
     reveal_at = next(e.originator_version for e in events if isinstance(e, Game.SeedRevealed))

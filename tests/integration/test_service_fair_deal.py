@@ -172,7 +172,7 @@ def test_check_deal_catches_a_deal_that_is_not_the_seeds_shuffle(stores, finishe
 
     assert deal["fair"] is False
     assert {"label": "deal", "version": 2, "fixed_by_record": False, "verified": False} in deal["shuffles"]
-    assert "not the seed's shuffle" in deal["status"]
+    assert "deal is not the seed's shuffle" in deal["status"]
 
 
 def test_a_game_played_on_after_its_seed_was_revealed_is_not_reported_fair(stores):

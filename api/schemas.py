@@ -115,11 +115,13 @@ class View(Schema):
 class CatalogueRow(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
-    edition = fields.String(allow_none=True)
+    options = fields.Dict(required=True, metadata={"description": "the game's options as created (edition, variants, ...)"})
     players = fields.List(fields.Dict(), required=True)
     status = fields.String(required=True)
     result = fields.String(allow_none=True)
     winner = fields.Nested(Winner, allow_none=True)
+    scores = fields.List(fields.Integer(), allow_none=True,
+                         metadata={"description": "each seat's final score where the game keeps one (Batallion: chips)"})
     created_at = fields.String(allow_none=True)
     finished_at = fields.String(allow_none=True)
     version = fields.Integer(required=True)

@@ -109,9 +109,15 @@ class Game(Aggregate):
                                                       "clause": self.clause, "reason": self.reason, "actor": self.actor}
 
     class SeedRevealed(Chained):
-        """The game ended: the secret seed is published so anyone can check the deal (contract §4)."""
+        """The game ended: its outcome, and the secret seed published so anyone can check the deal (contract §4).
+
+        Generic: read models learn the end of any game from here (result, winner, per-seat scores).
+        """
 
         seed: str
+        result: str
+        winner: dict | None
+        scores: list | None
 
         def apply_to(self, game: "Game") -> None:
             game.seed_revealed = True
@@ -249,8 +255,10 @@ class Game(Aggregate):
             del self._deciding
         self.state = state
         self._note_move(decider.move_of(events[0]), first_version, idempotency_key, seat_actor(move["seat"]))
-        if decider.outcome(state).is_over and not self.seed_revealed:
-            self.trigger_event(Game.SeedRevealed, seed=self.seed, prev=self.chain_head)
+        outcome = decider.outcome(state)
+        if outcome.is_over:  # once per ending (a rewind past the end and a new ending tell it again)
+            self.trigger_event(Game.SeedRevealed, seed=self.seed, result=outcome.result, winner=outcome.winner_json(),
+                               scores=None if outcome.scores is None else list(outcome.scores), prev=self.chain_head)
         return events
 
     def reject(self, move: dict, clause: str, reason: str, idempotency_key: str | None = None) -> None:

@@ -4,11 +4,12 @@ Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
 
     id           the game's UUID, as a string
     game         the game id ("el-royale")
-    edition      options["edition"] (None if the game has no editions)
+    options      the game's options object as given at creation (El Royale's edition, Batallion's variants, ...)
     players      the players list of the game's set-up: [{"name": ..., "team": ...?}, ...]
     status       "in_progress" or "finished"
     result       "win", "elimination", "draw" or None while in progress
     winner       {"seats": [...], "team": str | None}, or None (in progress, or a draw)
+    scores       the final score of each seat (a list, seat order) where the game keeps one (chips, points), else None
     created_at   UTC ISO 8601 timestamp of the game's Created event
     finished_at  UTC ISO 8601 timestamp of the event that ended it, or None
     version      the game's latest version (the number of stored events)
@@ -27,11 +28,11 @@ changes, through the library's tracking recorders, which we subclass:
 - ``memory://`` -> ``POPOCatalogueView(POPOTrackingRecorder)``: a dict in the process,
   one per application object (two ``Catalogue`` objects of one app share it);
 - ``sqlite:///`` -> ``SQLiteCatalogueView(SQLiteTrackingRecorder)`` on the application's
-  own ``SQLiteDatastore``: table ``game_catalogue`` in the events' database file, tracking
+  own ``SQLiteDatastore``: table ``game_catalogue2`` in the events' database file, tracking
   in the library's ``tracking`` table (its name is fixed by the library);
 - ``postgresql://`` -> ``PostgresCatalogueView(PostgresTrackingRecorder)`` on the
-  application's own ``PostgresDatastore``: tables ``game_catalogue`` and
-  ``game_catalogue_tracking`` in the application's schema.
+  application's own ``PostgresDatastore``: tables ``game_catalogue2`` and
+  ``game_catalogue2_tracking`` in the application's schema.
 
 The tracking key is ``f"{app.name}:catalogue"`` (not just the app's name), so other
 projections may share the library's tracking table without meeting this one.
@@ -44,12 +45,16 @@ any row is read, so two processes catching up at once serialise, and the later o
 fails on its first insert, rolls back, re-reads the position and goes on from there.
 
 Why some SQL is ours: the library has tracking recorders but no generic table for a
-read model, so the ``game_catalogue`` table, its upsert and its queries are written
+read model, so the ``game_catalogue2`` table, its upsert and its queries are written
 here (portable SQL: text timestamps, JSON as text on SQLite / jsonb on PostgreSQL).
 
-What ends a game is read from the decider's events: ``Happened(kind="won", data={by,
-seats, team})`` and ``Happened(kind="drawn")``; a ``Rewound`` event takes the game back
-to the outcome of the state it restores (normally in progress again).
+What ends a game is the generic ``SeedRevealed`` event, which carries the outcome (result,
+winner, scores) for any game; a ``Rewound`` event takes the game back to the outcome of the
+state it restores (normally in progress again). No game's own event kinds are read here.
+
+The table is ``game_catalogue2`` (tracking key ``<app>:catalogue2``): the first layout had an
+El Royale ``edition`` column; a new name makes every store rebuild the catalogue from its
+events on first use, and leaves the old table alone.
 """
 
 from __future__ import annotations
@@ -74,15 +79,16 @@ from domain.audit import event_hash
 from domain.game import Chained, Game
 from domain.games import decider_for
 
-TABLE = "game_catalogue"
+TABLE = "game_catalogue2"
 BATCH = 200
 STATUSES = ("in_progress", "finished")
-COLUMNS = ("id", "game", "edition", "players", "status", "result", "winner", "created_at", "finished_at",
+COLUMNS = ("id", "game", "options", "players", "status", "result", "winner", "scores", "created_at", "finished_at",
            "version", "chain_head", "stacked")
 # Stored columns: the public ones plus `seq`, the notification id of the game's Created event (list order).
 _STORED = ("id", "seq") + COLUMNS[1:]
 
 Row = dict[str, Any]
+_JSON = ("options", "players", "winner", "scores")  # columns holding JSON
 
 
 # -- the fold -------------------------------------------------------------------------------------
@@ -111,8 +117,8 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
         if row is not None:
             return row
         return {"id": str(event.originator_id), "seq": seq, "game": event.game,
-                "edition": (event.options or {}).get("edition"), "players": [dict(p) for p in event.players],
-                "status": "in_progress", "result": None, "winner": None,
+                "options": copy.deepcopy(dict(event.options or {})), "players": [dict(p) for p in event.players],
+                "status": "in_progress", "result": None, "winner": None, "scores": None,
                 "created_at": _utc_iso(event.timestamp), "finished_at": None,
                 "version": event.originator_version, "chain_head": event_hash(event), "stacked": bool(event.stacked)}
     if row is None or not isinstance(event, Chained) or event.originator_version <= row["version"]:
@@ -120,20 +126,18 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
     new = dict(row)
     new["version"] = event.originator_version
     new["chain_head"] = event_hash(event)
-    if isinstance(event, Game.Happened):
-        if event.kind == "won":
-            new.update(status="finished", result=event.data["by"], finished_at=_utc_iso(event.timestamp),
-                       winner={"seats": list(event.data["seats"]), "team": event.data.get("team")})
-        elif event.kind == "drawn":
-            new.update(status="finished", result="draw", winner=None, finished_at=_utc_iso(event.timestamp))
+    if isinstance(event, Game.SeedRevealed):
+        new.update(status="finished", result=event.result, winner=copy.deepcopy(event.winner),
+                   scores=None if event.scores is None else list(event.scores), finished_at=_utc_iso(event.timestamp))
     elif isinstance(event, Game.Rewound):
         decider = decider_for(row["game"])
         outcome = decider.outcome(decider.load_state(event.state))
         if outcome.is_over:
             new.update(status="finished", result=outcome.result, winner=outcome.winner_json(),
+                       scores=None if outcome.scores is None else list(outcome.scores),
                        finished_at=row["finished_at"] or _utc_iso(event.timestamp))
         else:
-            new.update(status="in_progress", result=None, winner=None, finished_at=None)
+            new.update(status="in_progress", result=None, winner=None, scores=None, finished_at=None)
     return new
 
 
@@ -220,14 +224,14 @@ _POPO_VIEWS: "weakref.WeakKeyDictionary[Any, POPOCatalogueView]" = weakref.WeakK
 
 def _sql_params(row: Row) -> dict:
     out = {k: row[k] for k in _STORED}
-    out["players"] = json.dumps(row["players"])
-    out["winner"] = None if row["winner"] is None else json.dumps(row["winner"])
+    for key in _JSON:
+        out[key] = None if row[key] is None else json.dumps(row[key])
     return out
 
 
 def _row_from_sql(r: Any) -> Row:
     row = {k: r[k] for k in _STORED}
-    for key in ("players", "winner"):
+    for key in _JSON:
         if isinstance(row[key], str):
             row[key] = json.loads(row[key])
     row["stacked"] = bool(row["stacked"])
@@ -235,13 +239,13 @@ def _row_from_sql(r: Any) -> Row:
 
 
 class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
-    """Table `game_catalogue` in the events' SQLite file; tracking in the library's `tracking` table."""
+    """Table `game_catalogue2` in the events' SQLite file; tracking in the library's `tracking` table."""
 
     def construct_create_table_statements(self) -> list[str]:
         return super().construct_create_table_statements() + [
             f"CREATE TABLE IF NOT EXISTS {TABLE} ("
-            "id TEXT PRIMARY KEY, seq INTEGER NOT NULL, game TEXT NOT NULL, edition TEXT, players TEXT NOT NULL, "
-            "status TEXT NOT NULL, result TEXT, winner TEXT, created_at TEXT NOT NULL, finished_at TEXT, "
+            "id TEXT PRIMARY KEY, seq INTEGER NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL, players TEXT NOT NULL, "
+            "status TEXT NOT NULL, result TEXT, winner TEXT, scores TEXT, created_at TEXT NOT NULL, finished_at TEXT, "
             "version INTEGER NOT NULL, chain_head TEXT NOT NULL, stacked INTEGER NOT NULL)",
             f"CREATE UNIQUE INDEX IF NOT EXISTS {TABLE}_seq_idx ON {TABLE} (seq)",
             f"CREATE INDEX IF NOT EXISTS {TABLE}_status_idx ON {TABLE} (status, seq)",
@@ -286,7 +290,7 @@ class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
 
 
 class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
-    """Tables `game_catalogue` and `game_catalogue_tracking` in the application's schema."""
+    """Tables `game_catalogue2` and `game_catalogue2_tracking` in the application's schema."""
 
     def __init__(self, datastore: PostgresDatastore, *, table_name: str = TABLE):
         super().__init__(datastore, tracking_table_name=f"{table_name}_tracking")
@@ -294,8 +298,8 @@ class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
         schema, table = Identifier(datastore.schema), Identifier(table_name)
         self.sql_create_statements.append(SQL(
             "CREATE TABLE IF NOT EXISTS {0}.{1} ("
-            "id text PRIMARY KEY, seq bigint NOT NULL UNIQUE, game text NOT NULL, edition text, "
-            "players jsonb NOT NULL, status text NOT NULL, result text, winner jsonb, created_at text NOT NULL, "
+            "id text PRIMARY KEY, seq bigint NOT NULL UNIQUE, game text NOT NULL, options jsonb NOT NULL, "
+            "players jsonb NOT NULL, status text NOT NULL, result text, winner jsonb, scores jsonb, created_at text NOT NULL, "
             "finished_at text, version bigint NOT NULL, chain_head text NOT NULL, stacked boolean NOT NULL)"
         ).format(schema, table))
         for suffix, cols in (("status_idx", "status, seq"), ("game_idx", "game, seq")):
@@ -320,8 +324,8 @@ class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
             rows = fold_batch(batch, load, lambda nid: self._insert_tracking(curs, Tracking(tracking_name, nid)))
             for row in rows.values():
                 params = {k: row[k] for k in _STORED}
-                params["players"] = Jsonb(row["players"])
-                params["winner"] = None if row["winner"] is None else Jsonb(row["winner"])
+                for key in _JSON:
+                    params[key] = None if row[key] is None else Jsonb(row[key])
                 curs.execute(self._upsert, params, prepare=True)
 
     def select_row(self, game_id: str) -> dict | None:
@@ -356,7 +360,7 @@ class Catalogue:
     def __init__(self, app: Any, view: CatalogueView):
         self.app = app  # keep a reference: a collected application closes its connection pool
         self.view = view
-        self.tracking_name = f"{app.name}:catalogue"
+        self.tracking_name = f"{app.name}:catalogue2"
 
     @classmethod
     def for_app(cls, app: Any) -> "Catalogue":

@@ -95,7 +95,8 @@ class _Reader:
                 return None
             return {**base, "type": "move_rejected", "data": {"move": dict(e.move), "reason": e.reason}}
         if isinstance(e, Game.SeedRevealed):
-            return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed}}
+            return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed, "result": e.result,
+                                                                                 "winner": e.winner, "scores": e.scores}}
         if isinstance(e, Game.DisputeFiled):
             return {**base, "type": "dispute_filed", "data": {"number": e.number, "against_version": e.against_version,
                                                              "claim": e.claim}}

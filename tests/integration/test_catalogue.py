@@ -149,7 +149,7 @@ def test_created_and_played_games_appear_with_status_version_and_chain_head(stor
 
     row = assert_row_matches_game(catalogue, app, first)
     assert row["game"] == "el-royale"
-    assert row["edition"] == "revised"
+    assert row["options"] == {"edition": "revised"}
     assert row["players"] == [{"name": "Ann"}, {"name": "Bob"}]
     assert row["stacked"] is False
     assert row["status"] == "in_progress" and row["result"] is None and row["winner"] is None
@@ -158,7 +158,7 @@ def test_created_and_played_games_appear_with_status_version_and_chain_head(stor
     assert created.utcoffset().total_seconds() == 0
     assert abs((datetime.now(timezone.utc) - created).total_seconds()) < 600
     second_row = assert_row_matches_game(catalogue, app, second)
-    assert second_row["edition"] == "classic" and len(second_row["players"]) == 4
+    assert second_row["options"] == {"edition": "classic"} and len(second_row["players"]) == 4
 
     assert [r["id"] for r in catalogue.list()] == [first, second]  # creation order
     assert [r["id"] for r in catalogue.list(status="in_progress", game="el-royale")] == [first, second]
@@ -187,7 +187,7 @@ def test_a_won_game_shows_finished_win_winner_and_finished_at(store):
     assert row["result"] == "win"
     assert row["winner"] == {"seats": [2], "team": None}
     assert row["stacked"] is True
-    assert row["edition"] == "classic"
+    assert row["options"] == {"edition": "classic"}
     assert row["players"] == [{"name": "P0"}, {"name": "P1"}, {"name": "P2"}]
     assert row["version"] == 12  # ... won, then SeedRevealed
     finished = datetime.fromisoformat(row["finished_at"])

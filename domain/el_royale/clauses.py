@@ -41,11 +41,6 @@ def window_eligible_mask(s: "State") -> int:
     return surviving  # ER-3.6 classic, or revised after another player added a card
 
 
-def window_eligible(s: "State", seat: int) -> bool:
-    """Whether a seat is offered in the current window."""
-    return bool((window_eligible_mask(s) >> seat) & 1)
-
-
 def window_closed(s: "State") -> bool:
     """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card."""
     return not window_eligible_mask(s) & ~s.passed

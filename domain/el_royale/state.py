@@ -8,7 +8,7 @@ fold.
 
 from __future__ import annotations
 
-from ..cards import RANK_MASKS, rank_of
+from ..cards import RANK_MASKS
 from ..rules import Outcome
 from . import clauses
 from .setup import HAND_SIZE, Setup
@@ -114,16 +114,10 @@ def _open_window(s: State, phase: str, first_from: int, inclusive: bool) -> None
 
 def _offer_next(s: State, answered: int) -> None:
     """After an answer in a window: close it, or offer the next eligible seat clockwise (ER-3.3)."""
-    eligible = clauses.window_eligible_mask(s)
-    if not eligible & ~s.passed:  # every eligible seat passed since the most recent card
+    if clauses.window_closed(s):
         _close_window(s)
-        return
-    n = s.n
-    for k in range(1, n + 1):
-        seat = (answered + k) % n
-        if (eligible >> seat) & 1:
-            s.to_act = seat
-            return
+    else:
+        s.to_act = clauses.next_eligible(s, answered)
 
 
 def _close_window(s: State) -> None:
@@ -135,96 +129,144 @@ def _close_window(s: State) -> None:
         s.to_act = s.queue[0] if s.queue else None
 
 
-def apply(s: State, e: dict) -> None:
-    """Apply one event to a state in place (the body of evolve)."""
-    t = e["type"]
-    if t == "passed":
-        seat = e["seat"]
-        if s.phase == CLAIM:
-            s.queue = s.queue[1:]
-            s.to_act = s.queue[0] if s.queue else None
-        else:
-            s.passed |= 1 << seat
-            _offer_next(s, seat)
-    elif t == "threw_in":
-        seat = e["seat"]
-        _play(s, seat, e["cards"])
-        s.passed = 0
-        if seat != s.defender:
-            s.added_since_defender = True
-            if s.phase == REINFORCE:
-                s.added_after_beat = True
-        elif s.phase == REINFORCE:
-            s.added_since_defender = False
-        _offer_next(s, seat)
-    elif t == "drew":
-        seat = e["seat"]
-        s.hands = _with(s.hands, seat, s.hands[seat] | (1 << e["card"]))
-        s.deck_pos += 1
-    elif t == "attacked":
-        _play(s, e["seat"], e["cards"])
-        _open_window(s, JOIN, s.defender, inclusive=False)
-    elif t == "beat":
-        _play(s, e["seat"], e["cards"])
-        s.added_since_defender = s.added_after_beat = False
-        _open_window(s, REINFORCE, s.defender, inclusive=not s.revised)
-    elif t == "battle_started":
-        s.attacker, s.defender, s.substitute_for = e["attacker"], e["defender"], e["substitute_for"]
-        s.phase, s.to_act, s.last_player, s.passed = ATTACK, e["attacker"], None, 0
-    elif t == "conceded":
-        _take_pile(s, e["seat"])
-        _end_battle(s, "concede")
-    elif t == "claimed":
-        _take_pile(s, e["seat"])
-        _end_battle(s, "beat")
-    elif t == "pile_discarded":
-        s.discard |= s.pile_mask
-        s.pile, s.pile_mask = (), 0
-        _end_battle(s, "beat")
-    elif t == "reshuffled":
-        s.deck, s.deck_pos = tuple(e["order"]), 0
-        s.discard = 0
-        s.reshuffles = e["k"]
-    elif t == "showed":
-        seat = e["seat"]
-        mask = 0
-        for c in e["cards"]:
-            mask |= 1 << c
-        s.shown = _with(s.shown, seat, s.shown[seat] | mask)
-    elif t == "said":
-        pass
-    elif t == "dealt":
-        _deal(s, e["dealer"], e["order"])
-    elif t == "eliminated":
-        seat = e["seat"]
-        s.laid_out, s.laid_seat = s.hands[seat], seat
-        s.hands = _with(s.hands, seat, 0)
-        s.shown = _with(s.shown, seat, 0)
-        s.eliminated |= 1 << seat
-        s.phase = TAKE
-        s.queue = tuple(x for x in clauses.clockwise_from(s, s.attacker) if s.surviving(x))
-        s.to_act = s.queue[0]
-    elif t == "took":
-        mask = 0
-        for c in e["cards"]:
-            mask |= 1 << c
-        seat = e["seat"]
-        s.hands = _with(s.hands, seat, s.hands[seat] | mask)
-        s.laid_out &= ~mask
+def _mask(cards: list[int]) -> int:
+    mask = 0
+    for c in cards:
+        mask |= 1 << c
+    return mask
+
+
+def _passed(s: State, e: dict) -> None:
+    if s.phase == CLAIM:
         s.queue = s.queue[1:]
         s.to_act = s.queue[0] if s.queue else None
-    elif t == "laid_out_discarded":
-        s.discard |= s.laid_out
-        s.laid_out, s.laid_seat = 0, None
-        s.phase = SETTLE
-    elif t == "won":
-        s.outcome = Outcome(e["by"], tuple(e["seats"]), e["team"])
-        s.phase, s.to_act, s.queue = OVER, None, ()
-    elif t == "drawn":
-        s.outcome = Outcome("draw")
-        s.phase, s.to_act, s.queue = OVER, None, ()
     else:
-        raise ValueError(f"unknown El Royale event type {t!r}")
+        s.passed |= 1 << e["seat"]
+        _offer_next(s, e["seat"])
+
+
+def _threw_in(s: State, e: dict) -> None:
+    seat = e["seat"]
+    _play(s, seat, e["cards"])
+    s.passed = 0
+    if seat != s.defender:
+        s.added_since_defender = True
+        if s.phase == REINFORCE:
+            s.added_after_beat = True
+    elif s.phase == REINFORCE:
+        s.added_since_defender = False
+    _offer_next(s, seat)
+
+
+def _drew(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.hands = _with(s.hands, seat, s.hands[seat] | (1 << e["card"]))
+    s.deck_pos += 1
+
+
+def _attacked(s: State, e: dict) -> None:
+    _play(s, e["seat"], e["cards"])
+    _open_window(s, JOIN, s.defender, inclusive=False)
+
+
+def _beat(s: State, e: dict) -> None:
+    _play(s, e["seat"], e["cards"])
+    s.added_since_defender = s.added_after_beat = False
+    _open_window(s, REINFORCE, s.defender, inclusive=not s.revised)
+
+
+def _battle_started(s: State, e: dict) -> None:
+    s.attacker, s.defender, s.substitute_for = e["attacker"], e["defender"], e["substitute_for"]
+    s.phase, s.to_act, s.last_player, s.passed = ATTACK, e["attacker"], None, 0
+
+
+def _conceded(s: State, e: dict) -> None:
+    _take_pile(s, e["seat"])
+    _end_battle(s, "concede")
+
+
+def _claimed(s: State, e: dict) -> None:
+    _take_pile(s, e["seat"])
+    _end_battle(s, "beat")
+
+
+def _pile_discarded(s: State, e: dict) -> None:
+    s.discard |= s.pile_mask
+    s.pile, s.pile_mask = (), 0
+    _end_battle(s, "beat")
+
+
+def _reshuffled(s: State, e: dict) -> None:
+    s.deck, s.deck_pos = tuple(e["order"]), 0
+    s.discard = 0
+    s.reshuffles = e["k"]
+
+
+def _showed(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.shown = _with(s.shown, seat, s.shown[seat] | _mask(e["cards"]))
+
+
+def _said(s: State, e: dict) -> None:
+    pass
+
+
+def _dealt(s: State, e: dict) -> None:
+    _deal(s, e["dealer"], e["order"])
+
+
+def _eliminated(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.laid_out, s.laid_seat = s.hands[seat], seat
+    s.hands = _with(s.hands, seat, 0)
+    s.shown = _with(s.shown, seat, 0)
+    s.eliminated |= 1 << seat
+    s.phase = TAKE
+    s.queue = tuple(x for x in clauses.clockwise_from(s, s.attacker) if s.surviving(x))
+    s.to_act = s.queue[0]
+
+
+def _took(s: State, e: dict) -> None:
+    mask = _mask(e["cards"])
+    seat = e["seat"]
+    s.hands = _with(s.hands, seat, s.hands[seat] | mask)
+    s.laid_out &= ~mask
+    s.queue = s.queue[1:]
+    s.to_act = s.queue[0] if s.queue else None
+
+
+def _laid_out_discarded(s: State, e: dict) -> None:
+    s.discard |= s.laid_out
+    s.laid_out, s.laid_seat = 0, None
+    s.phase = SETTLE
+
+
+def _won(s: State, e: dict) -> None:
+    s.outcome = Outcome(e["by"], tuple(e["seats"]), e["team"])
+    s.phase, s.to_act, s.queue = OVER, None, ()
+
+
+def _drawn(s: State, e: dict) -> None:
+    s.outcome = Outcome("draw")
+    s.phase, s.to_act, s.queue = OVER, None, ()
+
+
+# One small function per event kind: what that event changes.
+APPLY = {
+    "passed": _passed, "threw_in": _threw_in, "drew": _drew, "attacked": _attacked, "beat": _beat,
+    "battle_started": _battle_started, "conceded": _conceded, "claimed": _claimed, "pile_discarded": _pile_discarded,
+    "reshuffled": _reshuffled, "showed": _showed, "said": _said, "dealt": _dealt, "eliminated": _eliminated,
+    "took": _took, "laid_out_discarded": _laid_out_discarded, "won": _won, "drawn": _drawn,
+}
+
+
+def apply(s: State, e: dict) -> None:
+    """Apply one event to a state in place (the body of evolve)."""
+    try:
+        change = APPLY[e["type"]]
+    except KeyError:
+        raise ValueError(f"unknown El Royale event type {e['type']!r}") from None
+    change(s, e)
 
 
 def _deal(s: State, dealer: int, order: list[int]) -> None:
@@ -240,11 +282,6 @@ def _deal(s: State, dealer: int, order: list[int]) -> None:
 def rank_count_in_pile(s: State, rank: int) -> int:
     """How many cards of a rank lie in the battle pile."""
     return (s.pile_mask & RANK_MASKS[rank]).bit_count()
-
-
-def top_rank(s: State) -> int:
-    """The rank of the top card of the battle pile."""
-    return rank_of(s.pile[-1])
 
 
 def dump_state(s: State) -> dict:

@@ -5,7 +5,8 @@ claim, elimination, win, ...) is stored as its own ``Game.Happened`` event,
 with cards written as strings so the stored log reads like the table. Every
 stored event carries ``prev``, the hash of its predecessor (domain.audit), who
 acted and, for game events, the clause and rules-engine version that decided it.
-Rejected attempts, the seed's reveal, disputes and rewinds are events too.
+The seed's reveal, disputes and rewinds are events too; refused attempts are kept in a
+stream of their own (domain.attempts), so that they never change the game's version.
 """
 
 from __future__ import annotations
@@ -92,22 +93,6 @@ class Game(Aggregate):
                 return  # play() already holds the fold of these events (decider.step)
             game._fold(event, self.originator_version, self.actor, self.idempotency_key)
 
-    class MoveRejected(Chained):
-        """A move attempt the rules refused: kept as evidence, the game state unchanged."""
-
-        actor: str
-        move: dict
-        clause: str
-        reason: str
-        engine_version: str
-        idempotency_key: str | None
-
-        def apply_to(self, game: "Game") -> None:
-            game.rejections += 1
-            if self.idempotency_key:
-                game.answers[self.idempotency_key] = {"version": self.originator_version, "rejected": True,
-                                                      "clause": self.clause, "reason": self.reason, "actor": self.actor}
-
     class SeedRevealed(Chained):
         """The game ended: its outcome, and the secret seed published so anyone can check the deal (contract §4).
 
@@ -187,7 +172,6 @@ class Game(Aggregate):
         # so that a snapshot of a long game decodes a few long strings rather than thousands of objects.
         self.move_log: list[str] = []
         self.answers: dict[str, dict] = {}  # idempotency key -> the answer given
-        self.rejections = 0
         self.seed_revealed = False
         self.disputes: list[dict] = []
         self.rewinds: list[dict] = []
@@ -260,11 +244,6 @@ class Game(Aggregate):
             self.trigger_event(Game.SeedRevealed, seed=self.seed, result=outcome.result, winner=outcome.winner_json(),
                                scores=None if outcome.scores is None else list(outcome.scores), prev=self.chain_head)
         return events
-
-    def reject(self, move: dict, clause: str, reason: str, idempotency_key: str | None = None) -> None:
-        """Keep a refused attempt as evidence (cards as ints in `move`)."""
-        self.trigger_event(Game.MoveRejected, actor=seat_actor(move["seat"]), move=self.decider.format_move(move), clause=clause,
-                           reason=reason, engine_version=ENGINE_VERSION, idempotency_key=idempotency_key, prev=self.chain_head)
 
     def file_dispute(self, seat: int, against_version: int, claim: str) -> int:
         """A seat disputes the move at a version; returns the dispute's number."""

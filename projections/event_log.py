@@ -13,8 +13,9 @@ Rules:
 - Token hashes never appear. The seed appears only once the game has ended (a
   `seed_revealed` event is in the log), for every viewer, the referee included.
 - Until the end: a game event's data is redacted by its game's plug-in (a seat sees its
-  own deal and draws, nobody but the referee a shuffle's order); rejected attempts are
-  the referee's only (they can name cards the seat holds); a rewind shows the restored
+  own deal and draws, nobody but the referee a shuffle's order); refused attempts (their
+  own stream, domain.attempts: they never change the game's version) are the referee's
+  only (they can name cards the seat holds, or that a bid exceeded a hand, BA-3.2); a rewind shows the restored
   table to the referee only, others see its numbers; fixed outcomes of a record (which
   can be the whole deck) are the referee's only.
 - After the end, everyone sees everything (ER: the whole game is disclosed at the end).
@@ -28,6 +29,7 @@ from __future__ import annotations
 from datetime import timezone
 from typing import Any, Iterable
 
+from domain.attempts import Attempts
 from domain.game import Game
 from domain.games import decider_for
 
@@ -35,11 +37,15 @@ from .registry import GameProjection, projection_for
 from .viewers import REFEREE, Viewer
 
 
-def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ended: bool | None = None) -> list[dict]:
+def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ended: bool | None = None,
+              attempts: Iterable[Any] = ()) -> list[dict]:
     """The entries after version `after` as `viewer` may see them; raises ValueError without the Created event.
 
     `stored_events` may be the Created event followed by only the events after `after` (a tail read);
     then say whether the game has `ended` (revealed its seed), which the tail alone may not show.
+    `attempts` are the stored events of the game's attempts stream (domain.attempts): each refused
+    attempt appears after the game event it met (same `version`, type `move_rejected`), to the
+    referee only, or to everyone once the game has ended.
     """
     events = list(stored_events)
     if not events or not isinstance(events[0], Game.Created):
@@ -51,16 +57,25 @@ def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ende
         ended = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
     reader = _Reader(created, projection_for(created.game), REFEREE if ended else viewer, ended)
     undone = rewound_ranges(events)
+    refused: dict[int, list] = {}
+    if reader.viewer.is_referee:
+        for a in attempts:
+            if isinstance(a, Attempts.Refused) and a.at_version > after:
+                refused.setdefault(a.at_version, []).append(a)
     out = []
     for e in events:
-        if e.originator_version <= after:
-            continue
-        entry = reader.entry(e)
-        if entry is None:
-            continue
-        if isinstance(e, (Game.Happened, Game.MoveRejected)) and is_rewound(e.originator_version, undone):
-            entry["rewound"] = True
-        out.append(entry)
+        version = e.originator_version
+        if version > after:
+            entry = reader.entry(e)
+            if entry is not None:
+                if isinstance(e, Game.Happened) and is_rewound(version, undone):
+                    entry["rewound"] = True
+                out.append(entry)
+        for a in refused.pop(version, ()):
+            entry = reader.refused(a)
+            if is_rewound(a.at_version, undone):
+                entry["rewound"] = True
+            out.append(entry)
     return out
 
 
@@ -90,10 +105,6 @@ class _Reader:
             return {**base, "type": e.kind, "data": self.projection.redact(e.kind, data, self.viewer, self.n)}
         if isinstance(e, Game.Created):
             return {**base, "type": "created", "data": self._created()}
-        if isinstance(e, Game.MoveRejected):
-            if not self.viewer.is_referee:
-                return None
-            return {**base, "type": "move_rejected", "data": {"move": dict(e.move), "reason": e.reason}}
         if isinstance(e, Game.SeedRevealed):
             return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed, "result": e.result,
                                                                                  "winner": e.winner, "scores": e.scores}}
@@ -106,6 +117,12 @@ class _Reader:
         if isinstance(e, Game.Rewound):
             return {**base, "actor": "referee", "type": "rewound", "data": self._rewound(e)}
         return None  # an event class this log does not know: shown to nobody
+
+    def refused(self, a) -> dict:
+        """A refused attempt (attempts stream) as a log entry placed at the game version it met."""
+        return {"version": a.at_version, "at": a.timestamp.astimezone(timezone.utc).isoformat(), "type": "move_rejected",
+                "actor": a.actor, "clause": a.clause, "engine_version": a.engine_version, "prev": a.prev,
+                "data": {"move": dict(a.move), "reason": a.reason, "attempt": a.originator_version - 1}}
 
     def _created(self) -> dict:
         c = self.created

@@ -20,7 +20,9 @@ from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, PersistenceError, Transcoding
 
 from domain.games import DECIDERS
-from domain.game import Game
+from domain import ENGINE_VERSION
+from domain.attempts import Attempts, attempts_id
+from domain.game import Game, seat_actor
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 from .errors import BadInput, Conflict, IllegalMove, NotFound
@@ -102,6 +104,17 @@ class Referee(Application):
             raise NotFound(f"game {game_id} has no version {version}: it is at version {game.version}", field="version")
         return game
 
+    def attempts(self, game_id: UUID) -> Attempts | None:
+        """A game's refused attempts (None while there are none)."""
+        try:
+            return self.repository.get(attempts_id(game_id))
+        except AggregateNotFoundError:
+            return None
+
+    def stored_attempts(self, game_id: UUID) -> list:
+        """Every stored event of a game's attempts stream, in order (empty while there are none)."""
+        return list(self.events.get(attempts_id(game_id)))
+
     def stored_events(self, game_id: UUID) -> list:
         """Every stored event of a game, in order (for the audit log and its verification)."""
         return list(self.events.get(game_id))
@@ -116,8 +129,9 @@ class Referee(Application):
             for _ in range(MAX_RETRIES):
                 game = self.game(game_id)
                 result = body(game)
+                also = result.pop("_also_save", ()) if isinstance(result, dict) else ()
                 try:
-                    self.save(game)
+                    self.save(game, *also)
                 except IntegrityError:
                     continue
                 return result
@@ -156,10 +170,14 @@ class Referee(Application):
             try:
                 game.play(move)
             except RuleViolation as v:
-                game.reject(move, v.clause, v.reason)
+                attempts = Attempts.open(game.id)
+                attempts.refuse(seat_actor(move["seat"]), game.decider.format_move(move), v.clause, v.reason, game.version,
+                                ENGINE_VERSION)
+                self.save(game, attempts)
                 illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
                 break
-        self.save(game)
+        else:
+            self.save(game)
         started["illegal"] = illegal
         started["moves_applied"] = len(game.moves)
         return started
@@ -170,6 +188,9 @@ class Referee(Application):
         def body(game: Game) -> dict:
             if idempotency_key and idempotency_key in game.answers:
                 return _replayed(game.answers[idempotency_key], seat, idempotency_key)
+            attempts = self.attempts(game_id)
+            if idempotency_key and attempts is not None and idempotency_key in attempts.answers:
+                return _replayed(attempts.answers[idempotency_key], seat, idempotency_key)
             if expected_version is not None and expected_version != game.version:
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
@@ -177,9 +198,11 @@ class Referee(Application):
             first = game.version + 1
             try:
                 game.play(move, idempotency_key)
-            except RuleViolation as v:
-                game.reject(move, v.clause, v.reason, idempotency_key)
-                return {"rejected": v}
+            except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
+                attempts = attempts or Attempts.open(game_id)
+                attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
+                                ENGINE_VERSION, idempotency_key)
+                return {"rejected": v, "_also_save": [attempts]}
             return {"version": game.version, "first_version": first, "replayed": False}
 
         result = self._command(game_id, body)

@@ -151,7 +151,11 @@ class Arbiter:
             raise NotFound(f"no game with id {gid}")
         tail = list(self.app.events.get(gid, gt=max(after, 1), lte=upto)) if upto is not None else \
             list(self.app.events.get(gid, gt=max(after, 1)))
-        return event_log(created + tail, viewer, after=after, ended=ended)
+        from domain.game import Game
+
+        disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
+        attempts = self.app.stored_attempts(gid) if disclosed else ()
+        return event_log(created + tail, viewer, after=after, ended=ended, attempts=attempts)
 
     def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
         """A seat disputes the move at a version."""
@@ -233,8 +237,9 @@ class Arbiter:
         if viewer.role != "referee" and not game.outcome.is_over:
             raise Forbidden("the audit log is the referee's until the game is over")
         stored = self.app.stored_events(gid)
+        attempts = self.app.stored_attempts(gid)
         return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
-                "engine_version": game.engine_version, "entries": event_log(stored, REFEREE),
+                "engine_version": game.engine_version, "entries": event_log(stored, REFEREE, attempts=attempts),
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:

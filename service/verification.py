@@ -12,6 +12,7 @@ from uuid import UUID
 from eventsourcing.utils import get_topic
 
 from domain import ENGINE_VERSION
+from domain.attempts import attempts_id
 from domain.audit import ChainReport, verify_chain
 from domain.game import ENGINE, Game
 from domain.games import decider_for
@@ -39,11 +40,26 @@ def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
                                f"stored event {row.originator_version} cannot be read ({type(e).__name__})").as_dict()
     report = verify_chain(events, kept_head, kept_length)
     if report.ok:
-        problem = _snapshot_problem(app, game_id, events)
+        problem = _snapshot_problem(app, game_id, events) or _attempts_problem(app, game_id)
         if problem:
             version, text = problem
             report = ChainReport(False, report.length, report.head, version, text)
     return report.as_dict()
+
+
+def _attempts_problem(app: Referee, game_id: UUID) -> tuple[int | None, str] | None:
+    """A break in the chain of the game's refused attempts (their own stream, domain.attempts), if any."""
+    rows = app.recorder.select_events(attempts_id(game_id))
+    events = []
+    for row in rows:
+        try:
+            events.append(app.mapper.to_domain_event(row))
+        except Exception as e:
+            return None, f"refused attempt {row.originator_version - 1} cannot be read ({type(e).__name__})"
+    report = verify_chain(events)
+    if not report.ok:
+        return None, f"the refused attempts' chain breaks at entry {report.broken_at}: {report.problem}"
+    return None
 
 
 def _snapshot_problem(app: Referee, game_id: UUID, events: list) -> tuple[int, str] | None:

@@ -17,6 +17,7 @@ import pytest
 
 from domain.audit import verify_chain
 from domain.el_royale import legal_moves, step
+from domain.attempts import Attempts
 from domain.game import Game
 from domain.randomness import Chance
 from domain.records import parse, replay
@@ -93,7 +94,9 @@ def test_threads_racing_with_the_same_move_apply_it_once_and_the_losers_get_er_3
     assert after.move_versions[-1] == wins[0]["first_version"]
     new = [e for e in log(app, gid) if e.originator_version > before.version]
     assert len(played(new)) == 1
-    assert [e.clause for e in new if isinstance(e, Game.MoveRejected)] == ["ER-3.0"] * (THREADS - 1)
+    assert [e.clause for e in app.stored_attempts(gid) if isinstance(e, Attempts.Refused)] == ["ER-3.0"] * (THREADS - 1)
+    assert all(e.at_version == before.version + len(new) or e.at_version == before.version for e in app.stored_attempts(gid)
+               if isinstance(e, Attempts.Refused))
 
 
 @pytest.mark.parametrize("kind", THREAD_STORES)
@@ -153,7 +156,7 @@ def test_threads_racing_with_one_expected_version_let_exactly_one_write(stores, 
     after = app.game(gid)
     assert after.version == won["version"]
     new = [e for e in log(app, gid) if e.originator_version > before.version]
-    assert len(played(new)) == 1 and not any(isinstance(e, Game.MoveRejected) for e in new)
+    assert len(played(new)) == 1 and not app.stored_attempts(gid)
 
 
 @pytest.mark.parametrize("kind", THREAD_STORES)
@@ -186,7 +189,7 @@ def test_threads_playing_one_game_together_lose_and_double_no_move(stores, kind,
     game = assert_acknowledged_moves_are_the_log(app, gid, acknowledged)
     assert len(game.moves) >= target or game.outcome.is_over
     if use_expected_version:  # a move chosen on the stored version is legal: nobody's attempt was refused by the rules
-        assert game.rejections == 0
+        assert app.attempts(gid) is None
 
 
 # -- idempotency --------------------------------------------------------------------------------------------------
@@ -258,7 +261,7 @@ def test_an_illegal_move_repeated_with_its_idempotency_key_is_refused_again_but_
         errors.append(refused.value.rule)
 
     assert errors == ["ER-3.0", "ER-3.0"]
-    assert len([e for e in log(app, gid) if isinstance(e, Game.MoveRejected)]) == 1
+    assert len([e for e in app.stored_attempts(gid) if isinstance(e, Attempts.Refused)]) == 1
 
 
 # -- separate processes on one store ------------------------------------------------------------------------------
@@ -299,7 +302,7 @@ def test_two_processes_playing_one_game_lose_and_double_no_move(stores, kind, mo
     game = assert_acknowledged_moves_are_the_log(app, gid, acknowledged)
     assert len(game.moves) == target or game.outcome.is_over
     if mode != "no-version":  # a move chosen on the stored version (or deduplicated by its key) is never refused
-        assert game.rejections == 0
+        assert app.attempts(gid) is None
 
 
 def test_two_referees_starting_at_once_on_one_postgres_schema_both_start(stores):

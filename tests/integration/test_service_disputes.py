@@ -140,7 +140,7 @@ def test_play_continues_from_the_rewound_position(referee, game_id):
     assert replay(parse(game.to_record())).state == game.state
 
 
-@pytest.mark.parametrize("what", ["created", "deal", "rejected attempt", "engine step", "past the end", "a string"])
+@pytest.mark.parametrize("what", ["created", "deal", "engine step", "past the end", "a string"])
 def test_a_dispute_against_a_version_that_is_not_a_move_is_bad_input(referee, game_id, what):
     game = referee.game(game_id)
     bystander = next(s for s in range(3) if s != game.state.to_act)
@@ -151,7 +151,6 @@ def test_a_dispute_against_a_version_that_is_not_a_move_is_bad_input(referee, ga
     version = {
         "created": 1,
         "deal": 2,
-        "rejected attempt": events[-1].originator_version,
         "engine step": next((e.originator_version for e in events if isinstance(e, Game.Happened)
                              and e.actor == "engine" and e.originator_version > 2), None),
         "past the end": len(events) + 1,
@@ -223,3 +222,18 @@ def test_a_rewind_needs_the_dispute_upheld(referee, game_id):
         referee.rule_dispute(game_id, number, "rejected", "rewind", "")
     assert refused.value.field == "remedy"
     assert referee.game(game_id).disputes[number - 1]["ruling"] is None
+
+
+def test_a_refused_attempt_never_costs_another_seat_its_move(referee, game_id):
+    """A refusal is kept in its own stream: the game's version does not move, so the seat to act keeps its version."""
+    game = referee.game(game_id)
+    seat, version = game.state.to_act, game.version
+    bystander = next(s for s in range(3) if s != seat)
+    for _ in range(3):
+        with pytest.raises(IllegalMove):
+            referee.submit_move(game_id, bystander, {"type": "pass"}, expected_version=version)
+    assert referee.game(game_id).version == version
+    move = next(m for m in legal_moves(game.state) if m["type"] != "say")
+    answer = referee.submit_move(game_id, seat, raw_move(move), expected_version=version)
+    assert answer["first_version"] == version + 1
+    assert check_chain(referee, game_id)["ok"] is True

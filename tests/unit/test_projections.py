@@ -41,6 +41,11 @@ def stored(app: Referee, gid) -> list:
     return list(app.events.get(gid))
 
 
+def attempts(app: Referee, gid) -> list:
+    """The stored events of a game's attempts stream (refused moves)."""
+    return app.stored_attempts(gid)
+
+
 def players(n: int, teams: list[str] | None = None) -> list[dict]:
     """n players named like nothing in card notation."""
     return [{"name": NAMES[i]} if teams is None else {"name": NAMES[i], "team": teams[i]} for i in range(n)]
@@ -181,12 +186,14 @@ def test_rejected_attempts_appear_only_in_the_referees_log(three):
     """A refused attempt can name a card its seat holds: it is evidence for the referee, nobody else."""
     with pytest.raises(IllegalMove):
         move(three.app, three.gid, 2, "attack", ["TS"])  # seat 1 is to act (ER-3.0)
-    events = stored(three.app, three.gid)
-    rejected = kinds(event_log(events, REFEREE), "move_rejected")
+    events, refused = stored(three.app, three.gid), attempts(three.app, three.gid)
+    assert three.app.game(three.gid).version == events[-1].originator_version  # a refusal does not move the version
+    rejected = kinds(event_log(events, REFEREE, attempts=refused), "move_rejected")
     assert len(rejected) == 1
     assert rejected[0]["data"]["move"]["cards"] == ["TS"] and rejected[0]["clause"] == "ER-3.0"
+    assert rejected[0]["version"] == events[-1].originator_version  # placed after the event it met
     for viewer in (Viewer.of_seat(0), Viewer.of_seat(1), Viewer.of_seat(2), SPECTATOR):
-        log = event_log(events, viewer)
+        log = event_log(events, viewer, attempts=refused)
         assert kinds(log, "move_rejected") == []
         if viewer != Viewer.of_seat(2):
             assert "TS" not in cards_in(log)
@@ -261,7 +268,7 @@ def test_once_the_game_is_over_every_viewer_sees_everything(finished):
         assert seen["seed"] == SEED
         assert seen["table"]["deck"] == referee["table"]["deck"]
         assert [s["hand"] for s in seen["table"]["seats"]] == [[], ["2C", "3C", "4C", "5C"]]
-        log = event_log(stored(app, gid), viewer)
+        log = event_log(stored(app, gid), viewer, attempts=attempts(app, gid))
         assert len(kinds(log, "dealt")[0]["data"]["order"]) == 52
         assert kinds(log, "seed_revealed")[0]["data"]["seed"] == SEED
         assert log[0]["data"]["seed"] == SEED
@@ -544,7 +551,7 @@ def test_no_view_or_log_ever_shows_a_viewer_a_card_it_may_not_see(table):
 
 def test_the_random_players_reach_shuffles_eliminations_picks_endings_and_rewinds():
     """The property above is only as good as its games: this driver reaches every case that hides or reveals cards."""
-    wanted = {"reshuffled", "eliminated", "took", "won", "drawn", "Rewound", "MoveRejected", "showed"}
+    wanted = {"reshuffled", "eliminated", "took", "won", "drawn", "Rewound", "Refused", "showed"}
     seen: set[str] = set()
     rng = random.Random(11)
     for i in range(60):
@@ -555,8 +562,10 @@ def test_the_random_players_reach_shuffles_eliminations_picks_endings_and_rewind
         spec = {"game": "el-royale", "options": options, "players": players(n), "seed": f"{i:032x}"}
         style = Style(passive=rng.random(), eager=rng.random(), victim=0 if i % 2 else None)
         app = Referee("memory://", env={"AGGREGATE_CACHE_MAXSIZE": "4"})
-        events = stored(app, play_randomly(app, spec, rng, style))
+        gid = play_randomly(app, spec, rng, style)
+        events = stored(app, gid)
         seen |= {e.kind for e in events if isinstance(e, Game.Happened)} | {type(e).__name__ for e in events}
+        seen |= {type(e).__name__ for e in attempts(app, gid)}
         if wanted <= seen:
             return
     raise AssertionError(f"never reached: {sorted(wanted - seen)}")

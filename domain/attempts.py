@@ -1,0 +1,69 @@
+"""Refused move attempts, kept as evidence in a stream of their own beside the game's.
+
+A refusal never changes the game's version: one seat sending illegal moves can never make
+another seat's move fail on `expected_version`, and a refusal whose very existence tells
+something (Batallion's over-bid, BA-3.2: the bidder's hand is weaker than the bid) leaves no
+trace that another seat can see — no version gap, no log entry, no stream message. The
+stream is hash-chained like the game's (domain.audit) and read by the referee's audit.
+"""
+
+from __future__ import annotations
+
+from uuid import UUID, uuid5
+
+from eventsourcing.domain import Aggregate
+
+from .audit import GENESIS, event_hash
+from .game import Chained
+
+_NAMESPACE = UUID("6f1d3c0e-8a43-4b1e-9d55-2f6a1c7e0b42")
+
+
+def attempts_id(game_id: UUID) -> UUID:
+    """The id of a game's attempts stream (derived from the game's id, so nobody needs to store it)."""
+    return uuid5(_NAMESPACE, str(game_id))
+
+
+class Attempts(Aggregate):
+    """Every refused attempt at one game: who, what, the clause and reason, and the game version it met."""
+
+    class Opened(Aggregate.Created):
+        game_id: str
+        prev: str
+
+        def apply(self, attempts: "Attempts") -> None:
+            attempts.chain_head = event_hash(self)
+
+    class Refused(Chained):
+        """A move attempt the rules refused (the game itself is unchanged)."""
+
+        actor: str
+        move: dict
+        clause: str
+        reason: str
+        at_version: int
+        engine_version: str
+        idempotency_key: str | None
+
+        def apply_to(self, attempts: "Attempts") -> None:
+            attempts.count += 1
+            if self.idempotency_key:
+                attempts.answers[self.idempotency_key] = {"version": self.at_version, "rejected": True, "clause": self.clause,
+                                                          "reason": self.reason, "actor": self.actor}
+
+    def __init__(self, game_id: str, prev: str):
+        self.game_id = game_id
+        self.count = 0
+        self.answers: dict[str, dict] = {}  # idempotency key -> the refusal given
+        self.chain_head = GENESIS
+
+    @classmethod
+    def open(cls, game_id: UUID) -> "Attempts":
+        """The (empty) attempts stream of a game."""
+        return cls._create(cls.Opened, id=attempts_id(game_id), game_id=str(game_id), prev=GENESIS)
+
+    def refuse(self, actor: str, move: dict, clause: str, reason: str, at_version: int, engine_version: str,
+               idempotency_key: str | None = None) -> None:
+        """Keep one refused attempt (`move` in record form, cards as strings)."""
+        self.trigger_event(Attempts.Refused, actor=actor, move=dict(move), clause=clause, reason=reason, at_version=at_version,
+                           engine_version=engine_version, idempotency_key=idempotency_key, prev=self.chain_head)

@@ -9,6 +9,8 @@ Paths measured (each on a fixed, seeded corpus built before any timing):
                        game.play(move) for every move, app.save(game) into one
                        eventsourcing Application with the POPO (in-memory) store;
                        a fresh Application per repetition, created outside the timing.
+(d) ``batallion``      domain.records.replay(record) over random Batallion games of every
+                       variant and player count (batallion_corpus), beside (a) and (c).
 (c) ``python-chess``   the reference: chess.Board().push_san(san) over a corpus of random
                        legal chess games whose SAN strings are recorded before timing.
 
@@ -43,9 +45,16 @@ from typing import Any, Callable
 
 # Corpus sizes: fixed, so every run measures the same work.
 FULL = {"el_royale_games": 100, "el_royale_seed": 2026, "chess_games": 50, "chess_max_plies": 200,
-        "chess_seed": 2026, "repeat": 5}
+        "chess_seed": 2026, "batallion_games": 60, "repeat": 5}
 QUICK = {"el_royale_games": 20, "el_royale_seed": 2026, "chess_games": 10, "chess_max_plies": 200,
-         "chess_seed": 2026, "repeat": 3}
+         "chess_seed": 2026, "batallion_games": 12, "repeat": 3}
+# Batallion tables of the corpus, in turn: (players, options) — every variant and player count.
+BATALLION_TABLES = [
+    (3, {"variants": []}), (4, {"variants": []}), (4, {"variants": ["jokers"]}), (4, {"variants": ["blind"]}),
+    (3, {"variants": ["guts"]}), (4, {"variants": ["scarcity"]}), (5, {"variants": ["five_six"]}),
+    (6, {"variants": ["five_six", "jokers"], "chips": 20}), (4, {"variants": ["jokers", "blind", "guts"]}),
+    (5, {"variants": ["five_six", "scarcity", "blind"]}),
+]
 
 TARGET_BARE_VS_CHESS = 3.0   # (a) bare >= 3x python-chess
 TARGET_ES_VS_BARE = 0.5      # (b) event-sourced >= 0.5x bare
@@ -62,6 +71,19 @@ def el_royale_corpus(count: int, seed: int) -> list:
     from domain.autoplay import four_player_corpus
 
     return four_player_corpus(count, seed)
+
+
+def batallion_corpus(count: int, seed: int) -> list:
+    """Random Batallion games (domain.autoplay.random_game), each table of BATALLION_TABLES in turn."""
+    from domain.autoplay import game_rng, random_game
+    from domain.records import parse
+
+    out = []
+    for i in range(count):
+        n, options = BATALLION_TABLES[i % len(BATALLION_TABLES)]
+        players = [{"name": f"P{k}"} for k in range(n)]
+        out.append(parse(random_game("batallion", options, players, f"{i:08x}", game_rng(seed, i), max_moves=2000)))
+    return out
 
 
 def chess_corpus(count: int, max_plies: int, seed: int) -> list[tuple[list[str], str]]:
@@ -212,17 +234,21 @@ def run(cfg: dict) -> dict:
     _log(f"building chess corpus: {cfg['chess_games']} games, <= {cfg['chess_max_plies']} plies (seed {cfg['chess_seed']}) ...")
     chess_games = chess_corpus(cfg["chess_games"], cfg["chess_max_plies"], cfg["chess_seed"])
     sans = [s for s, _ in chess_games]
+    _log(f"building Batallion corpus: {cfg['batallion_games']} games ...")
+    ba_corpus = batallion_corpus(cfg["batallion_games"], cfg["el_royale_seed"])
 
     _log("warm-up and checks (untimed) ...")
     er_moves = check_bare(corpus)
     es_moves, es_events, recorder = check_event_sourced(corpus)
     chess_moves = check_chess(chess_games)
+    ba_moves = check_bare(ba_corpus)
     assert es_moves == er_moves  # same corpus, same moves: a correctness check, not a timing
     run_bare(corpus)
     run_event_sourced(corpus, new_app())
     run_chess(sans)
+    run_bare(ba_corpus)
 
-    times: dict[str, list[float]] = {"bare": [], "event_sourced": [], "python_chess": []}
+    times: dict[str, list[float]] = {"bare": [], "event_sourced": [], "python_chess": [], "batallion": []}
     for rep in range(repeat):
         _log(f"repetition {rep + 1}/{repeat} ...")
         times["bare"].append(timed(lambda: run_bare(corpus)))
@@ -230,6 +256,7 @@ def run(cfg: dict) -> dict:
         times["event_sourced"].append(timed(lambda app=app: run_event_sourced(corpus, app)))
         del app
         times["python_chess"].append(timed(lambda: run_chess(sans)))
+        times["batallion"].append(timed(lambda: run_bare(ba_corpus)))
 
     def summary(label: str, games: int, moves: int, ts: list[float], **extra) -> dict:
         best = min(ts)
@@ -242,17 +269,21 @@ def run(cfg: dict) -> dict:
                                  times["event_sourced"], stored_events=es_events, recorder=recorder),
         "python_chess": summary("(c) python-chess", len(chess_games), chess_moves,
                                 times["python_chess"]),
+        "batallion": summary("(d) Batallion bare", len(ba_corpus), ba_moves, times["batallion"]),
     }
     ref = paths["python_chess"]["moves_per_s"]
     for p in paths.values():
         p["ratio_to_python_chess"] = p["moves_per_s"] / ref
     bare_vs_chess = paths["bare"]["moves_per_s"] / ref
     es_vs_bare = paths["event_sourced"]["moves_per_s"] / paths["bare"]["moves_per_s"]
+    ba_vs_chess = paths["batallion"]["moves_per_s"] / ref
     targets = {
         "a_bare_vs_python_chess": {"target": TARGET_BARE_VS_CHESS, "measured": bare_vs_chess,
                                    "met": bare_vs_chess >= TARGET_BARE_VS_CHESS},
         "b_event_sourced_vs_bare": {"target": TARGET_ES_VS_BARE, "measured": es_vs_bare,
                                     "met": es_vs_bare >= TARGET_ES_VS_BARE},
+        "d_batallion_vs_python_chess": {"target": TARGET_BARE_VS_CHESS, "measured": ba_vs_chess,
+                                        "met": ba_vs_chess >= TARGET_BARE_VS_CHESS},
     }
     return {
         "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
@@ -284,14 +315,17 @@ def print_table(result: dict) -> None:
                       f"{p['moves_per_s']:,.0f}", f"{p['ratio_to_python_chess']:.2f}x")
     console.print(table)
     console.print("(a) domain.records.replay(record); (b) Game.start + game.play per move + app.save(game), "
-                  "eventsourcing Application, POPO store; (c) chess.Board().push_san(san) per ply.")
+                  "eventsourcing Application, POPO store; (c) chess.Board().push_san(san) per ply; "
+                  "(d) domain.records.replay over random Batallion games of every variant.")
 
     targets = Table(title="targets")
     for col in ("target", "required", "measured", "verdict"):
         targets.add_column(col)
     t = result["targets"]
     for name, key, unit in (("(a) bare moves/s vs python-chess", "a_bare_vs_python_chess", "python-chess"),
-                            ("(b) event-sourced moves/s vs bare", "b_event_sourced_vs_bare", "(a)")):
+                            ("(b) event-sourced moves/s vs bare", "b_event_sourced_vs_bare", "(a)"),
+                            ("(d) Batallion bare moves/s vs python-chess (same bar as (a))", "d_batallion_vs_python_chess",
+                             "python-chess")):
         row = t[key]
         verdict = "[green]PASS[/green]" if row["met"] else "[red]MISS[/red]"
         targets.add_row(name, f">= {row['target']:g}x {unit}", f"{row['measured']:.2f}x", verdict)

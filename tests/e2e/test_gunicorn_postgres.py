@@ -373,7 +373,12 @@ def race(server):
     r.workers = workers
     r.cpu = {pid: (cpu_before[pid], cpu_seconds(pid)) for pid in workers}
     r.workers_after = worker_pids(server.proc.pid)
-    r.logs = {g.id: client.ok("GET", f"/games/{g.id}/events", g.referee) for g in r.games}
+    # the game's own entries; refused attempts (their own stream) sit beside the version they met
+    r.logs, r.refusals = {}, {}
+    for g in r.games:
+        entries = client.ok("GET", f"/games/{g.id}/events", g.referee)
+        r.logs[g.id] = [e for e in entries if e["type"] != "move_rejected"]
+        r.refusals[g.id] = [e for e in entries if e["type"] == "move_rejected"]
     r.verified = {g.id: client.ok("GET", f"/games/{g.id}/audit/verify") for g in r.games}
     r.views = {g.id: client.ok("GET", f"/games/{g.id}/view", g.referee) for g in r.games}
     r.seconds = time.monotonic() - (r.deadline - RACE_SECONDS)

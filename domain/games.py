@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from typing import cast
 
-from . import el_royale
+from . import batallion, el_royale
 from .rules import Decider
 
 DECIDERS: dict[str, Decider] = {
     d.GAME: cast(Decider, d) for d in (
         el_royale,
+        batallion,
     )
 }
 KNOWN_GAMES = ("el-royale", "batallion", "four-virtues", "small-battle")

@@ -1,0 +1,134 @@
+"""Batallion at the edges (contract §1, §2): card strings with the joker, record moves, stored events.
+
+A card is an int: 0..51 the index in the unshuffled pack (``suit * 13 + rank``, as in
+domain.cards) and 52 the joker ``JK``. A card string names a card value; a hand is a
+multiset (a sorted tuple of ints).
+"""
+
+from __future__ import annotations
+
+from .. import cards as pack_cards
+from ..cards import CardError
+from ..rules import InvalidSetup, MalformedMove
+
+JOKER = 52
+MOVE_TYPES = frozenset({"draw", "discard", "bid", "pass", "attack", "defend", "say"})
+_CARD_LISTS = ("cards", "order", "hand")
+
+
+def parse_card(text) -> int:
+    """``TD``, ``10d``, ``jk`` ... as a card; raises CardError naming the bad string."""
+    if isinstance(text, str) and text.upper() == "JK":
+        return JOKER
+    return pack_cards.parse_card(text)
+
+
+def format_card(card: int) -> str:
+    """The canonical name of a card: ``TD``, ``JK``."""
+    return "JK" if card == JOKER else pack_cards.format_card(card)
+
+
+def suit_of(card: int) -> int | None:
+    """A card's suit index (C D H S = 0..3); a joker has none (BA-1.4)."""
+    return None if card == JOKER else card // 13
+
+
+def pack(setup) -> list[int]:
+    """Contract §4: the packs in unshuffled order, then the jokers (the `deal` label shuffles this)."""
+    return list(range(52)) * setup.packs + [JOKER] * setup.jokers
+
+
+def check_deck(setup, deck: list[int]) -> None:
+    """A stacked deck must be exactly the game's packs (and jokers only with `jokers`, BA-6.4); raises InvalidSetup."""
+    if JOKER in deck and not setup.has("jokers"):
+        raise InvalidSetup("deck", "holds jokers but the jokers variant is not in play (BA-6.4)")
+    want = pack(setup)
+    if sorted(deck) != sorted(want):
+        raise InvalidSetup("deck", f"must hold each card exactly {setup.packs} times"
+                           + (" and the 4 jokers" if setup.jokers else "") + f" ({len(want)} cards), got {len(deck)} cards")
+
+
+def _cards(value, field: str) -> list[int]:
+    if not isinstance(value, list):
+        raise MalformedMove(field, "must be a list of card strings")
+    out = []
+    for i, text in enumerate(value):
+        try:
+            out.append(parse_card(text))
+        except CardError as e:
+            raise MalformedMove(f"{field}[{i}]", str(e)) from None
+    return out
+
+
+def _is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def parse_move(raw: dict, n: int) -> dict:
+    """A record move's own fields (seat and type already checked); raises MalformedMove (BA-6.4)."""
+    kind = raw["type"]
+    move: dict = {"seat": raw["seat"], "type": kind}
+    if kind == "draw":
+        if raw.get("source") not in ("stock", "discard"):
+            raise MalformedMove("source", "a draw needs source 'stock' or 'discard' (BA-6.4)")
+        move["source"] = raw["source"]
+    elif kind in ("discard", "attack", "defend"):
+        if "cards" not in raw:
+            raise MalformedMove("cards", f"a {kind} needs a cards list")
+        move["cards"] = _cards(raw["cards"], "cards")
+        if kind == "attack":
+            target = raw.get("target")
+            if not _is_int(target) or not 0 <= target < n:
+                raise MalformedMove("target", f"an attack names the seat attacked, a number from 0 to {n - 1} (BA-6.4)")
+            move["target"] = target
+    elif kind == "bid":
+        amount = raw.get("amount")
+        if not _is_int(amount):
+            raise MalformedMove("amount", "a bid needs an integer amount (BA-6.4)")
+        if abs(amount) > 10**6:
+            raise MalformedMove("amount", "a bid amount must be a small integer")
+        move["amount"] = amount
+    elif kind == "say":
+        if not isinstance(raw.get("text"), str):
+            raise MalformedMove("text", "a say needs a text string")
+        move["text"] = raw["text"]
+    return move
+
+
+def format_move(move: dict) -> dict:
+    """The record form of a move: cards as strings."""
+    return {k: ([format_card(c) for c in v] if k == "cards" else v) for k, v in move.items()}
+
+
+def encode_event(e: dict) -> dict:
+    """A domain event with its cards as strings (how it is stored)."""
+    out = dict(e)
+    for key in _CARD_LISTS:
+        if key in out:
+            out[key] = [format_card(c) for c in out[key]]
+    if "card" in out:
+        out["card"] = format_card(out["card"])
+    return out
+
+
+def decode_event(e: dict) -> dict:
+    """The inverse of encode_event."""
+    out = dict(e)
+    for key in _CARD_LISTS:
+        if key in out:
+            out[key] = [parse_card(c) for c in out[key]]
+    if "card" in out:
+        out["card"] = parse_card(out["card"])
+    return out
+
+
+def chance_of(event: dict) -> dict:
+    """The random steps an event fixed: the deal and dealer, each reshuffle, each blind roll."""
+    t = event["type"]
+    if t == "dealt":
+        return {"deal": list(event["order"]), "dealer": event["dealer"]}
+    if t == "reshuffled":
+        return {f"reshuffle:{event['k']}": list(event["order"])}
+    if t == "attack_turn" and event.get("roll") is not None:
+        return {f"blind:{event['tie']}": event["roll"]}
+    return {}

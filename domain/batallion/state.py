@@ -1,0 +1,226 @@
+"""Batallion state and its fold: ``evolve(state, event)`` never validates, it only applies.
+
+Hands are multisets (sorted tuples of card ints); the stock is a tuple, top first; the
+discard pile a tuple, bottom first. A State is never mutated once returned.
+"""
+
+from __future__ import annotations
+
+from ..rules import Outcome
+from .codec import suit_of
+from .setup import Setup
+
+ACQUISITION, BIDDING, BATTLES, END = "acquisition", "bidding", "battles", "end"
+
+
+class State:
+    """Everything the referee knows at one moment of a Batallion game.
+
+    Fields: setup, n; hands (tuple of sorted tuples), stock (top first), discard (bottom first);
+    chips (per seat), chips_out; phase; dealer; to_act; drawn (acquisition: the seat to act has
+    drawn); turns (acquisition turns done); bids ((seat, amount or None) in order); high_bid and
+    high_bidder; battle ((attacker, target, cards) while the defender decides, else None);
+    prev_suit; last_attacker; first_attack and minimum (the opening attack's bid, BA-4.1);
+    blind_target (BA-4.3); ties (blind ties so far); reshuffles; outcome.
+    """
+
+    def clone(self) -> "State":
+        """A shallow copy: every field is immutable, so the copy is independent."""
+        new = object.__new__(State)
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.__dict__ == other.__dict__
+
+    def __repr__(self) -> str:
+        return f"<Batallion state phase={self.phase} to_act={self.to_act} chips={self.chips}>"
+
+
+def initial_state(setup: Setup) -> State:
+    """The table before the deal."""
+    s = State.__new__(State)
+    s.setup, s.n = setup, setup.n
+    s.hands = ((),) * setup.n
+    s.stock, s.discard = (), ()
+    s.chips, s.chips_out = (setup.chips,) * setup.n, 0
+    s.phase, s.dealer, s.to_act, s.drawn, s.turns = ACQUISITION, None, None, False, 0
+    s.bids, s.high_bid, s.high_bidder = (), None, None
+    s.battle, s.prev_suit, s.last_attacker = None, None, None
+    s.first_attack, s.minimum, s.blind_target, s.ties, s.reshuffles = False, None, None, 0, 0
+    s.outcome = None
+    return s
+
+
+def evolve(state: State, event: dict) -> State:
+    """The pure fold: the state after one event (the input state is left unchanged)."""
+    new = state.clone()
+    apply(new, event)
+    return new
+
+
+def _with(t: tuple, i: int, value) -> tuple:
+    return t[:i] + (value,) + t[i + 1:]
+
+
+def without(hand: tuple, cards) -> tuple:
+    """A hand with some cards taken out (one copy each)."""
+    rest = list(hand)
+    for c in cards:
+        rest.remove(c)
+    return tuple(rest)
+
+
+def _dealt(s: State, e: dict) -> None:
+    """BA-1.2 R: one card at a time clockwise from the dealer's left; BA-2.1: the up-card starts the discard pile."""
+    n, dealer, order, size = s.n, e["dealer"], e["order"], s.setup.hand_size
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for i in range(size * n):
+        hands[(dealer + 1 + i) % n].append(order[i])
+    s.hands = tuple(tuple(sorted(h)) for h in hands)
+    rest = tuple(order[size * n:])
+    s.discard, s.stock = rest[:1], rest[1:]
+    s.dealer, s.phase, s.to_act, s.drawn, s.turns = dealer, ACQUISITION, (dealer + 1) % n, False, 0
+
+
+def _drew(s: State, e: dict) -> None:
+    seat, card = e["seat"], e["card"]
+    if e["source"] == "stock":
+        s.stock = s.stock[1:]
+    else:
+        s.discard = s.discard[:-1]
+    s.hands = _with(s.hands, seat, tuple(sorted(s.hands[seat] + (card,))))
+    if s.phase == ACQUISITION:
+        s.drawn = True
+
+
+def _discarded(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
+    s.discard = s.discard + tuple(e["cards"])
+    s.drawn, s.turns = False, s.turns + 1
+    if s.turns == 3 * s.n:  # BA-2.2: three rounds, then bidding from the dealer's left (BA-3.1)
+        s.phase, s.to_act = BIDDING, (s.dealer + 1) % s.n
+    else:
+        s.to_act = (seat + 1) % s.n
+
+
+def _bid(s: State, e: dict) -> None:
+    s.high_bid, s.high_bidder = e["amount"], e["seat"]
+    _answered(s, e["seat"], e["amount"])
+
+
+def _passed(s: State, e: dict) -> None:
+    _answered(s, e["seat"], None)
+
+
+def _answered(s: State, seat: int, amount) -> None:
+    s.bids = s.bids + ((seat, amount),)
+    s.to_act = None if len(s.bids) == s.n else (seat + 1) % s.n
+
+
+def _attack_turn(s: State, e: dict) -> None:
+    s.phase, s.to_act = BATTLES, e["seat"]
+    s.first_attack, s.minimum = e["first"], e["minimum"]
+    s.blind_target = e.get("target")
+    if e.get("tie") is not None:
+        s.ties = e["tie"]
+
+
+def _attacked(s: State, e: dict) -> None:
+    seat = e["seat"]
+    s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
+    s.battle = (seat, e["target"], tuple(e["cards"]))
+    s.to_act = e["target"]
+
+
+def _defended(s: State, e: dict) -> None:
+    seat = e["seat"]
+    attacker, _, attack = s.battle
+    s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
+    s.discard = s.discard + attack + tuple(e["cards"])  # BA-4.6: the attacker's, then the defender's, as played
+    s.prev_suit = next(suit_of(c) for c in attack if suit_of(c) is not None)
+    s.last_attacker, s.battle, s.first_attack, s.minimum, s.to_act = attacker, None, False, None, None
+
+
+def _chips_lost(s: State, e: dict) -> None:
+    s.chips = _with(s.chips, e["seat"], s.chips[e["seat"]] - e["amount"])
+    s.chips_out += e["amount"]
+
+
+def _chips_paid(s: State, e: dict) -> None:
+    payer, to, amount = e["seat"], e["to"], e["amount"]
+    s.chips = _with(s.chips, payer, s.chips[payer] - amount)
+    s.chips = _with(s.chips, to, s.chips[to] + amount)
+
+
+def _reshuffled(s: State, e: dict) -> None:
+    s.stock, s.discard, s.reshuffles = tuple(e["order"]), (), e["k"]
+
+
+def _ended(s: State, e: dict) -> None:
+    s.outcome = Outcome("win", tuple(e["seats"]), None, tuple(s.chips))
+    s.phase, s.to_act, s.battle = END, None, s.battle
+
+
+def _said(s: State, e: dict) -> None:
+    pass
+
+
+# One small function per event kind: what that event changes.
+APPLY = {
+    "dealt": _dealt, "drew": _drew, "discarded": _discarded, "bid": _bid, "passed": _passed,
+    "attack_turn": _attack_turn, "attacked": _attacked, "defended": _defended, "chips_lost": _chips_lost,
+    "chips_paid": _chips_paid, "reshuffled": _reshuffled, "ended": _ended, "said": _said,
+}
+
+
+def apply(s: State, e: dict) -> None:
+    """Apply one event to a state in place (the body of evolve)."""
+    try:
+        change = APPLY[e["type"]]
+    except KeyError:
+        raise ValueError(f"unknown Batallion event type {e['type']!r}") from None
+    change(s, e)
+
+
+_TUPLES = ("hands", "stock", "discard", "chips", "bids", "battle")
+
+
+def dump_state(s: State) -> dict:
+    """The state as JSON-safe data (snapshots)."""
+    out = {}
+    for key, value in s.__dict__.items():
+        if key == "setup":
+            value = {f: (list(v) if isinstance(v, tuple) else v) for f, v in
+                     ((f, getattr(value, f)) for f in value.__dataclass_fields__)}
+        elif key == "outcome":
+            value = None if value is None else [value.result, list(value.seats), value.team, list(value.scores)]
+        elif key in ("hands", "bids"):
+            value = [list(x) for x in value]
+        elif key == "battle":
+            value = None if value is None else [value[0], value[1], list(value[2])]
+        elif isinstance(value, tuple):
+            value = list(value)
+        out[key] = value
+    return out
+
+
+def load_state(data: dict) -> State:
+    """The inverse of dump_state."""
+    s = object.__new__(State)
+    d = dict(data)
+    setup = dict(d["setup"])
+    setup["names"], setup["variants"] = tuple(setup["names"]), tuple(setup["variants"])
+    d["setup"] = Setup(**setup)
+    d["hands"] = tuple(tuple(h) for h in d["hands"])
+    d["bids"] = tuple(tuple(b) for b in d["bids"])
+    for key in ("stock", "discard", "chips"):
+        d[key] = tuple(d[key])
+    if d["battle"] is not None:
+        d["battle"] = (d["battle"][0], d["battle"][1], tuple(d["battle"][2]))
+    if d["outcome"] is not None:
+        result, seats, team, scores = d["outcome"]
+        d["outcome"] = Outcome(result, tuple(seats), team, tuple(scores))
+    s.__dict__ = d
+    return s

@@ -29,7 +29,7 @@ def start(setup: Setup, chance: Chance) -> list[dict]:
         order = chance.shuffle("deal", pack(setup))
     except OutcomeMismatch as e:
         raise InvalidSetup("outcomes", str(e)) from None
-    return [{"type": "dealt", "dealer": dealer, "order": order}]
+    return [{"type": "dealt", "dealer": dealer, "hand_size": setup.hand_size, "order": order}]
 
 
 def decide(state: State, move: dict, chance: Chance) -> list[dict]:

@@ -93,11 +93,11 @@ def test_unknown_game_is_invalid_naming_game(game):
 
 
 def test_known_but_unimplemented_game_is_invalid_naming_it():
-    """A game id of contract §1 that has no decider yet (batallion) is invalid, naming the game."""
-    doc = with_(lambda d: d.update(game="batallion", options={"variants": []}))
+    """A game id of contract §1 that has no decider yet (four-virtues) is invalid, naming the game."""
+    doc = with_(lambda d: d.update(game="four-virtues", options={}))
     msg = invalid_message(doc)
     assert msg.startswith("game")
-    assert "batallion" in msg
+    assert "four-virtues" in msg
     assert "not implemented" in msg
 
 

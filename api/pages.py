@@ -23,10 +23,19 @@ RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 @pages.app_template_filter("card")
 def card_parts(card: str) -> dict:
     """Rank, suit symbol, colour and a spoken name of a card string."""
+    if card == "JK":
+        return {"text": card, "rank": "Joker", "symbol": "", "colour": "joker", "label": "joker"}
     rank, suit = card[0], card[1]
     symbol, colour, name = SUIT[suit]
     return {"text": card, "rank": "10" if rank == "T" else rank, "symbol": symbol, "colour": colour,
             "label": f"{RANK.get(rank, rank)} of {name}"}
+
+
+@pages.app_template_filter("card_suit")
+def card_suit(letter: str) -> str:
+    """A suit letter as its symbol and name, e.g. ``♠ spades``."""
+    symbol, _, name = SUIT.get(letter, ("", "", letter))
+    return f"{symbol} {name}".strip()
 
 
 def cookie_name(game_id) -> str:
@@ -50,28 +59,43 @@ def service_error(e: ServiceError):
 @pages.get("/")
 def lobby():
     """Create a game; the catalogue of games."""
-    return render_template("lobby.html", games=arbiter().catalogue(limit=100))
+    return render_template("lobby.html", games=arbiter().catalogue(limit=100), kinds=arbiter().games())
 
 
 @pages.post("/")
 def create():
-    """Create a game from the lobby form, then list the private links."""
+    """Create a game from the lobby form, then list the private links.
+
+    Each game's options come from the fields named ``<game>.<option>`` (its template partial draws
+    them): several values make a list, digits an integer, an empty field is left out.
+    """
     form = request.form
+    game = form.get("game", "")
     names = [n.strip() for n in form.getlist("name") if n.strip()]
     teams = [t.strip() for t in form.getlist("team")][: len(names)]
     players = [{"name": n} | ({"team": t} if any(teams) and t else {}) for n, t in zip(names, teams + [""] * len(names))]
-    options = {"edition": form.get("edition", "revised")}
-    if form.get("battle_limit", "").strip():
-        try:
-            options["battle_limit"] = int(form["battle_limit"])
-        except ValueError:
-            options["battle_limit"] = form["battle_limit"]
-    spec = {"game": form.get("game", "el-royale"), "options": options, "players": players}
+    options: dict = {}
+    for field in form:
+        if not field.startswith(f"{game}."):
+            continue
+        values = [_scalar(v) for v in form.getlist(field) if v.strip()]
+        name = field.split(".", 1)[1]
+        if name.endswith("[]"):
+            options[name[:-2]] = values
+        elif values:
+            options[name] = values[0]
+    spec = {"game": game, "options": options, "players": players}
     try:
         created = arbiter().create_game(spec)
     except ServiceError as e:
-        return render_template("lobby.html", games=arbiter().catalogue(limit=100), error=e, form=form), e.status
+        return render_template("lobby.html", games=arbiter().catalogue(limit=100), kinds=arbiter().games(), error=e,
+                               form=form), e.status
     return render_template("created.html", created=created)
+
+
+def _scalar(value: str):
+    value = value.strip()
+    return int(value) if value.isdigit() and len(value) < 7 else value
 
 
 @pages.get("/join/<game_id>/<token>")
@@ -128,10 +152,14 @@ def act(game_id: str):
     facade, token, viewer, _ = _view(game_id)
     form = request.form
     body = {"type": form.get("type", "")}
-    if form.getlist("cards") or body["type"] in ("attack", "throw_in", "beat", "show", "take"):
+    # the game's partial names the move types that carry cards (an empty choice is then an empty list)
+    if form.getlist("cards") or body["type"] in form.get("card_moves", "").split():
         body["cards"] = form.getlist("cards")
     if body["type"] == "say":
         body["text"] = form.get("text", "")
+    for field, value in form.items():  # the game's own move fields (target, amount, source, ...)
+        if field.startswith("move.") and value.strip():
+            body[field[5:]] = _scalar(value)
     if form.get("expected_version"):
         body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
     error = None
@@ -151,7 +179,8 @@ def live(game_id: str):
     facade = arbiter()
     token = page_token(game_id)
     facade.viewer(game_id, token)
-    return sse_response(facade, game_id, token, resume_point(), float(current_app.config.get("STREAM_SECONDS", 300)))
+    return sse_response(facade, game_id, token, resume_point(), float(current_app.config.get("STREAM_SECONDS", 300)),
+                        named=False)
 
 
 @pages.get("/games/<game_id>/replay")

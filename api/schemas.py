@@ -95,6 +95,7 @@ class View(Schema):
 
     id = fields.String(required=True)
     game = fields.String(required=True)
+    title = fields.String(required=True, metadata={"description": "the game's name, e.g. El Royale"})
     options = fields.Dict(required=True)
     players = fields.List(fields.Nested(PlayerSeat), required=True)
     viewer = fields.Dict(required=True)

@@ -21,8 +21,11 @@ POLL_SECONDS = 0.25
 HEARTBEAT_SECONDS = 2.0  # a closed page is noticed (and its thread freed) within seconds
 
 
-def sse_response(facade, game_id: str, token: str | None, after: int, limit: float) -> Response:
-    """A text/event-stream response of the events after `after` that the token may see."""
+def sse_response(facade, game_id: str, token: str | None, after: int, limit: float, named: bool = True) -> Response:
+    """A text/event-stream response of the events after `after` that the token may see.
+
+    `named` gives each message its event type (`event: <type>`); the pages' stream leaves it out so that
+    one `onmessage` handler hears every game's events."""
 
     def messages():
         seen = after
@@ -32,7 +35,8 @@ def sse_response(facade, game_id: str, token: str | None, after: int, limit: flo
             events = facade.events(game_id, token, after=seen)
             for e in events:
                 seen = e["version"]
-                yield f"id: {e['version']}\nevent: {e['type']}\ndata: {json.dumps(e)}\n\n"
+                kind = f"event: {e['type']}\n" if named else ""
+                yield f"id: {e['version']}\n{kind}data: {json.dumps(e)}\n\n"
             if any(e["type"] == "seed_revealed" for e in events):
                 return
             if time.monotonic() - last_beat > HEARTBEAT_SECONDS:

@@ -37,6 +37,7 @@ def view(game: Game, viewer: Viewer, disclose_all: bool = False) -> dict:
     out = {
         "id": str(game.id),
         "game": game.game,
+        "title": game.decider.TITLE,
         "options": dict(game.options),
         "players": [{"seat": seat, "name": p["name"], "team": p.get("team")} for seat, p in enumerate(game.players)],
         "viewer": viewer.as_dict(),

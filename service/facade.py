@@ -247,6 +247,12 @@ class Arbiter:
         gid = parse_game_id(game_id)
         return {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
 
+    def games(self) -> list[dict]:
+        """The games arbiter referees: [{"id", "title"}], in registry order."""
+        from domain.games import DECIDERS
+
+        return [{"id": game, "title": d.TITLE} for game, d in DECIDERS.items()]
+
     def game_ids(self) -> list[str]:
         """Every stored game's id, in creation order."""
         return [str(g) for g in game_ids(self.app)]

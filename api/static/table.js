@@ -49,9 +49,6 @@
 
   if (window.EventSource) {
     const source = new EventSource(root.dataset.liveUrl);
-    source.onmessage = refresh;
-    ["created", "dealt", "drew", "attacked", "threw_in", "beat", "passed", "conceded", "claimed", "pile_discarded",
-     "reshuffled", "eliminated", "took", "laid_out_discarded", "showed", "said", "won", "drawn", "battle_started",
-     "seed_revealed", "dispute_filed", "dispute_ruled", "rewound"].forEach(kind => source.addEventListener(kind, refresh));
+    source.onmessage = refresh;  // the pages' stream sends every event of any game unnamed
   }
 })();

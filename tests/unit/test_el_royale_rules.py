@@ -243,3 +243,34 @@ def test_an_attacker_holding_no_cards_is_skipped():
     state.hands = (0,) + state.hands[1:]
     assert clauses.first_holding_cards(state, 0) == 1
     assert clauses.defender_for(state, 1) == (2, None)
+
+
+def test_emptying_the_hand_without_the_fourth_card_of_the_rank_does_not_win():
+    """ER-4.1 needs both: the play completes its rank in the battle pile AND empties the hand.
+
+    A mutant engine that lets a player win by emptying their hand alone used to pass every test."""
+    from domain.cards import parse_card
+    from domain.el_royale import step
+    from domain.randomness import Chance
+
+    r = after(record(HANDS3, []))
+    state = r.state.clone()
+    assert (state.phase, state.to_act) == ("attack", 0)
+    state.hands = (1 << parse_card("5C"), state.hands[1], state.hands[2])  # seat 0 holds one card
+    events, after_attack = step(state, {"seat": 0, "type": "attack", "cards": [parse_card("5C")]}, Chance("00ff"))
+    assert after_attack.hands[0] == 0  # the hand is empty ...
+    assert not any(e["type"] == "won" for e in events) and after_attack.outcome is None  # ... but 5C is the first five
+
+
+def test_completing_the_rank_with_the_last_card_in_hand_wins_at_once():
+    """ER-4.1: the fourth card of its rank, played from a hand it empties, wins at once."""
+    from domain.cards import parse_card
+    from domain.el_royale import step
+    from domain.randomness import Chance
+
+    r = after(record(HANDS3, []))
+    state = r.state.clone()
+    state.hands = (sum(1 << parse_card(c) for c in ("9C", "9D", "9H", "9S")), state.hands[1], state.hands[2])
+    events, won = step(state, {"seat": 0, "type": "attack", "cards": [parse_card(c) for c in ("9C", "9D", "9H", "9S")]},
+                       Chance("00ff"))
+    assert events[-1]["type"] == "won" and won.outcome.seats == (0,)

@@ -1,0 +1,107 @@
+"""Batallion in real browsers: seats play through the pages (draw, discard, bid, attack with the target picker,
+defend), the table shows chips, the discard pile, the bids and the attack; a spectator never sees a hidden card."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.test_browser import chromium, people, server, shot, spoken, wait_for_version  # noqa: F401 (fixtures)
+
+HANDS = ["AC QD KD AH 6H 7H 2S 3S 4S 5S", "9C 9C 8D 8D 5H 5H 2S JS JS TC", "5C 6C 7C 8C 3D 4D AS QS QS KS"]
+
+
+def stacked_deck(hands: list[str], dealer: int = 0) -> list[str]:
+    """Two packs: the hands dealt one at a time from the dealer's left, the up-card 2H, then the rest in pack order."""
+    from collections import Counter
+
+    want = [h.split() for h in hands]
+    n, order, taken = len(want), [], [0] * len(want)
+    for i in range(10 * n):
+        seat = (dealer + 1 + i) % n
+        order.append(want[seat][taken[seat]])
+        taken[seat] += 1
+    order.append("2H")
+    pack = [r + s for s in "CDHS" for r in "A23456789TJQK"] * 2
+    rest = Counter(pack)
+    rest.subtract(Counter(order))
+    tail = []
+    for c in pack:
+        if rest[c] > 0:
+            tail.append(c)
+            rest[c] -= 1
+    return order + tail
+
+
+class Game:
+    def __init__(self, server):
+        self.server = server
+        doc = server.ok("POST", "/api/v1/games", {"game": "batallion", "options": {"variants": []}, "seed": "ba77",
+                                                  "players": [{"name": n} for n in ("North", "East", "South")],
+                                                  "deck": stacked_deck(HANDS), "dealer": 0})
+        self.id, self.tokens, self.referee = doc["id"], [s["token"] for s in doc["seats"]], doc["referee_token"]
+
+    def view(self) -> dict:
+        return self.server.ok("GET", f"/api/v1/games/{self.id}/view", token=self.referee)
+
+    def move(self, seat: int, body: dict) -> None:
+        self.server.ok("POST", f"/api/v1/games/{self.id}/moves", body, token=self.tokens[seat])
+
+
+def hidden(view: dict) -> set[str]:
+    """Cards held or in the stock that are not also face up somewhere: what a spectator must never see."""
+    t = view["table"]
+    public = set(t["discard"]) | set((t["battle"] or {}).get("cards", []))
+    held = {c for s in t["seats"] for c in s["hand"]} | set(t["stock"])
+    return {spoken(c) for c in held - public}
+
+
+def spectator_cards(page) -> set[str]:
+    return set(page.locator("#panel .card").evaluate_all("els => els.map(c => c.getAttribute('aria-label'))"))
+
+
+def test_three_seats_play_batallion_in_browsers_and_the_spectator_never_sees_a_hidden_card(people, server):
+    from playwright.sync_api import expect
+
+    game = Game(server)
+    east = people.page(f"/join/{game.id}/{game.tokens[1]}")
+    east.wait_for_url(re.compile(rf"/games/{game.id}$"))
+    watcher = people.page(f"/games/{game.id}")
+    expect(east.locator("#panel .seat .chips").first).to_contain_text("10 chips")
+
+    # acquisition: East draws the up-card through the page and throws it back
+    east.locator("#controls button.act-draw", has_text="discard pile").click()
+    expect(east.locator("#controls button.act-discard")).to_be_visible()
+    east.locator('#hand label.card.pick:has(input[value="2H"])').click()
+    east.locator("#controls button.act-discard").click()
+    wait_for_version(watcher, game.view()["version"])
+    assert not spectator_cards(watcher) & hidden(game.view()), "the spectator sees a hidden card"
+    for _ in range(8):  # the other turns by API
+        seat = game.view()["table"]["to_act"]
+        game.move(seat, {"type": "draw", "source": "discard"})
+        game.move(seat, {"type": "discard", "cards": ["2H"]})
+
+    # bidding: East bids 4 in its page, the others pass
+    wait_for_version(east, game.view()["version"])
+    east.locator("#controls input[name='move.amount']").fill("4")
+    east.locator("#controls button.act-bid").click()
+    expect(east.locator("#panel .bids")).to_contain_text("East 4")
+    game.move(2, {"type": "pass"})
+    game.move(0, {"type": "pass"})
+
+    # East attacks South with its twin jacks, choosing the target in the picker
+    wait_for_version(east, game.view()["version"])
+    east.locator('#hand label.card.pick:has(input[value="JS"])').first.click()
+    east.locator('#hand label.card.pick:has(input[value="JS"])').nth(1).click()
+    east.locator("#target").select_option("2")
+    east.locator("#controls button.act-attack").click()
+    expect(watcher.locator("#battle")).to_contain_text("worth 4")
+    assert not spectator_cards(watcher) & hidden(game.view()), "the spectator sees a hidden card"
+    shot(watcher, "batallion-spectator-attack")
+
+    south = people.page(f"/join/{game.id}/{game.tokens[2]}")
+    south.wait_for_url(re.compile(rf"/games/{game.id}$"))
+    south.locator("#controls button.act-defend").click()  # nothing selected: a surrender
+    wait_for_version(watcher, game.view()["version"])
+    expect(watcher.locator("#panel .seat[data-seat='2'] .chips")).to_contain_text("6 chips")
+    assert not spectator_cards(watcher) & hidden(game.view()), "the spectator sees a hidden card"
+    shot(south, "batallion-after-the-battle")

@@ -3,13 +3,24 @@
 A seat's or the referee's private link `/join/<game>/<token>` stores the token in
 an HttpOnly, SameSite=Strict cookie for that game and redirects to the table, so
 pages render each viewer's own view on the server. No token: a spectator.
+
+The pages know no game. Each game's part of a page is the template partial
+`templates/games/<game id>.html` (`games/_generic.html` for a game without one), told which
+part to draw by `part` ("options", "turn", "table", "controls"), and optionally a script
+`static/games/<game id>.js` (loaded when it exists, see `game_script`). The contract a
+partial fulfils is in docs/architecture.md.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, current_app, make_response, redirect, render_template, request, url_for
+import json
+import re
+from pathlib import Path
+from urllib.parse import quote
 
-from service.errors import ServiceError
+from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+
+from service.errors import BadInput, ServiceError
 from service.facade import parse_game_id
 
 from .routes import arbiter
@@ -18,13 +29,21 @@ from .stream import resume_point, sse_response
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
 SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
 RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
+GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+STATIC = Path(__file__).resolve().parent / "static"
+ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
+        '<rect x="5" y="2" width="22" height="28" rx="4" fill="#fff" stroke="#1f5f3f" stroke-width="2"/>'
+        '<path d="M16 7c3 4 7 6 7 10a4 4 0 0 1-6 3l1 4h-4l1-4a4 4 0 0 1-6-3c0-4 4-6 7-10z" fill="#1f5f3f"/></svg>')
 
 
 @pages.app_template_filter("card")
 def card_parts(card: str) -> dict:
-    """Rank, suit symbol, colour and a spoken name of a card string."""
+    """Rank, suit symbol, colour and a spoken name of a card string; a string that is no card is shown as it is."""
+    card = str(card)
     if card == "JK":
         return {"text": card, "rank": "Joker", "symbol": "", "colour": "joker", "label": "joker"}
+    if len(card) != 2 or card[1] not in SUIT:
+        return {"text": card, "rank": card, "symbol": "", "colour": "black", "label": card}
     rank, suit = card[0], card[1]
     symbol, colour, name = SUIT[suit]
     return {"text": card, "rank": "10" if rank == "T" else rank, "symbol": symbol, "colour": colour,
@@ -36,6 +55,26 @@ def card_suit(letter: str) -> str:
     """A suit letter as its symbol and name, e.g. ``♠ spades``."""
     symbol, _, name = SUIT.get(letter, ("", "", letter))
     return f"{symbol} {name}".strip()
+
+
+@pages.app_template_global()
+def game_script(game: str) -> str | None:
+    """The URL of a game's own script `static/games/<game>.js`, or None when it has none."""
+    if not isinstance(game, str) or not GAME_ID.fullmatch(game) or not (STATIC / "games" / f"{game}.js").is_file():
+        return None
+    return url_for("pages.static", filename=f"games/{game}.js")
+
+
+@pages.app_template_global()
+def icon_url() -> str:
+    """The page icon as a data: URL (base.html links it; no request)."""
+    return "data:image/svg+xml," + quote(ICON)
+
+
+@pages.get("/favicon.ico")
+def favicon():
+    """The icon for browsers that ask /favicon.ico whatever the page links."""
+    return Response(ICON, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
 def cookie_name(game_id) -> str:
@@ -127,7 +166,7 @@ def _view(game_id: str):
 
 
 def _talk(facade, game_id: str, token: str | None, upto: int | None = None) -> list[dict]:
-    """The last table talk (ER-7.1: public), newest last."""
+    """The last table talk (public to all), newest last."""
     said = [e for e in facade.events(game_id, token) if e["type"] == "said" and (upto is None or e["version"] <= upto)]
     return said[-8:]
 
@@ -146,25 +185,44 @@ def panel(game_id: str):
     return render_template("_panel.html", view=view, viewer=viewer, error=None, talk=_talk(facade, game_id, token))
 
 
+def move_body(form) -> dict:
+    """The JSON body of POST /api/v1/games/{id}/moves that a table form stands for.
+
+    - `move`: a whole move as a JSON object (a button of `legal_move_buttons`), sent as it is;
+    - else `type`, `cards` (the ticked card boxes; an empty list too when `type` is one of the
+      space-separated `card_moves`), `text` for a `say`, and each non-empty `move.<field>` as
+      `<field>` (digits as an integer);
+    - `expected_version` with either.
+    """
+    if form.get("move"):
+        try:
+            body = json.loads(form["move"])
+        except ValueError:
+            body = None
+        if not isinstance(body, dict):
+            raise BadInput("move: must be a JSON object with a type", field="move")
+    else:
+        body = {"type": form.get("type", "")}
+        # the game's partial names the move types that carry cards (an empty choice is then an empty list)
+        if form.getlist("cards") or body["type"] in form.get("card_moves", "").split():
+            body["cards"] = form.getlist("cards")
+        if body["type"] == "say":
+            body["text"] = form.get("text", "")
+        for field, value in form.items():  # the game's own move fields (target, amount, source, ...)
+            if field.startswith("move.") and value.strip():
+                body[field[5:]] = _scalar(value)
+    if form.get("expected_version"):
+        body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
+    return body
+
+
 @pages.post("/games/<game_id>/act")
 def act(game_id: str):
     """A seat's move from the table's controls; an illegal one is shown next to them with its clause."""
     facade, token, viewer, _ = _view(game_id)
-    form = request.form
-    body = {"type": form.get("type", "")}
-    # the game's partial names the move types that carry cards (an empty choice is then an empty list)
-    if form.getlist("cards") or body["type"] in form.get("card_moves", "").split():
-        body["cards"] = form.getlist("cards")
-    if body["type"] == "say":
-        body["text"] = form.get("text", "")
-    for field, value in form.items():  # the game's own move fields (target, amount, source, ...)
-        if field.startswith("move.") and value.strip():
-            body[field[5:]] = _scalar(value)
-    if form.get("expected_version"):
-        body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
     error = None
     try:
-        facade.move(game_id, token, body)
+        facade.move(game_id, token, move_body(request.form))
     except ServiceError as e:
         error = e
     view = facade.view(game_id, token) if token else facade.public(game_id)
@@ -207,7 +265,7 @@ def audit(game_id: str):
     token = page_token(game_id)
     log = facade.audit(game_id, token)
     checks = facade.verify(game_id)
-    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id))
+    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, None))
 
 
 @pages.get("/games/<game_id>/disputes")

@@ -35,6 +35,8 @@
     const newBox = root.querySelector("input[name=text]");
     if (draft && newBox) { newBox.value = draft.value; newBox.setSelectionRange(draft.start, draft.end); }
     if (refocus) { const target = root.querySelector(refocus); if (target) target.focus(); }
+    // a game's own script (static/games/<game>.js) hears each new panel to wire it up again
+    root.dispatchEvent(new CustomEvent("arbiter:panel", { bubbles: true }));
   }
 
   root.addEventListener("submit", async (event) => {

@@ -695,3 +695,86 @@ def test_a_ninth_visitor_is_served_while_eight_tables_are_open_on_a_default_serv
         os.killpg(process.pid, signal.SIGKILL)  # this server's own group (master and worker): stuck streams never end
         process.wait(10)
         log.close()
+
+
+# -- generic pages: the icon, the replay's labels, the game partials ------------------------------------------------------
+
+
+def test_the_icon_is_linked_inline_and_favicon_ico_answers_and_the_replay_steppers_have_drawn_icons_and_words(people, server):
+    """base.html links an inline SVG icon (no request); /favicon.ico answers with it; the replay's first/last
+    buttons are drawn (SVG) and labelled in words, not with ⏮ ⏭ that many fonts lack."""
+    from playwright.sync_api import expect
+
+    with urllib.request.urlopen(server.base + "/favicon.ico", timeout=5) as response:
+        assert response.status == 200 and response.headers["Content-Type"].startswith("image/svg+xml")
+        assert response.read().startswith(b"<svg")
+    game, _ = _played(server, EX4_MOVES[:2])
+    page = people.page(f"/games/{game.id}/replay?version=2")
+    assert page.locator("link[rel=icon]").get_attribute("href").startswith("data:image/svg+xml,")
+    for button, word in [("#first", "First"), ("#prev", "Back"), ("#next", "Next"), ("#last", "Latest")]:
+        expect(page.locator(button)).to_have_text(word)
+        assert page.locator(f"{button} svg.icon").count() == 1
+        box = page.locator(f"{button} svg.icon").bounding_box()
+        assert box and box["width"] > 4 and box["height"] > 4, (button, box)
+    assert "⏮" not in page.content() and "⏭" not in page.content()
+    page.locator("#last").click()
+    page.wait_for_url(re.compile(rf"version={game.version()}$"))
+
+
+def test_a_seat_posts_an_exact_move_as_json_from_its_table_form(people, server):
+    """The `move` field of the table's form (what the generic legal-move buttons post) is sent to the referee as
+    it is: seat 0 attacks with 8H through it, and an object that is no move is refused next to the controls."""
+    game = server.create_stacked()
+    page = people.table(game, 0)
+    before = game.version()
+    bad = page.request.post(f"/games/{game.id}/act", form={"move": "[1, 2]"}, headers={"X-Arbiter-Partial": "1"})
+    assert bad.status == 422 and 'id="error"' in bad.text() and game.version() == before
+    answer = page.request.post(f"/games/{game.id}/act", headers={"X-Arbiter-Partial": "1"},
+                               form={"move": json.dumps({"type": "attack", "cards": ["8H"]}), "expected_version": str(before)})
+    assert answer.status == 200, answer.text()
+    assert game.referee_view()["table"]["battle_pile"] == ["8H"]
+    wait_for_version(page, game.version())
+    assert card_names(page, "#battle-pile") == [spoken("8H")]
+
+
+def test_a_game_with_its_own_partial_shows_the_generic_status_and_scores(people, server):
+    """A Batallion table (its own partial) shows the generic parts: who is looking, the title, the version, whose
+    turn, the per-seat scores (its chips) and the talk box; its seat sees its hand in the controls."""
+    from playwright.sync_api import expect
+
+    created = server.ok("POST", "/api/v1/games", {"game": "batallion", "players": [{"name": n} for n in ("Ann", "Bob", "Cy")]})
+    game = Game(server, created)
+    view = game.referee_view()
+    page = people.table(game, view["table"]["to_act"])
+    expect(page.locator(".who")).to_contain_text(view["title"])
+    expect(page.locator("#turn")).to_contain_text("Your turn")
+    scores = page.locator("#scores .score")
+    assert scores.count() == 3
+    assert [scores.nth(i).locator("strong").inner_text() for i in range(3)] == [str(c) for c in view["table"]["scores"]]
+    assert page.locator("#hand .card").count() == len(view["table"]["seats"][view["table"]["to_act"]]["hand"])
+    assert page.locator("#controls button.act").count() > 0
+    assert page.locator("input[name=text]").count() == 1
+    shot(page, "table-batallion")
+
+
+def test_a_game_without_a_partial_gets_the_generic_one_whose_buttons_post_each_legal_move_as_it_is():
+    """No browser: `games/_generic.html` draws a game that has no partial: its players, the seat's hand and one
+    button per legal move whose value is that move's JSON; scores keyed by seat show in the status line."""
+    from api.app import create_app
+    from flask import render_template
+
+    from projections.viewers import Viewer
+
+    app = create_app({"DATABASE_URL": "memory://"})
+    moves = [{"type": "play", "cards": ["8H"]}, {"type": "draw", "source": "stock"}, {"type": "pass"}]
+    view = {"id": "00000000-0000-0000-0000-000000000001", "game": "no-such-game", "title": "Nothing", "options": {},
+            "players": [{"seat": 0, "name": "Ann", "team": None}, {"seat": 1, "name": "Bob", "team": None}],
+            "version": 3, "stacked": False, "status": "in_progress", "result": None, "winner": None, "disputes": [],
+            "table": {"to_act": 0, "phase": "play", "scores": {0: 7, "1": 0}, "seats": [{"seat": 0, "hand_size": 1}],
+                      "hand": ["8H"], "legal_moves": moves}}
+    with app.test_request_context("/"):
+        html = render_template("_panel.html", view=view, viewer=Viewer.of_seat(0), error=None, talk=[])
+    values = re.findall(r"<button type=\"submit\" name=\"move\" value='([^']*)'", html)
+    assert [json.loads(v) for v in values] == moves
+    assert re.search(r'data-seat="0">Ann <strong>7</strong>', html) and re.search(r'data-seat="1">Bob <strong>0</strong>', html)
+    assert 'class="seat acting" data-seat="0"' in html and 'id="controls"' in html

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 from typing import cast
 
-from . import batallion, el_royale
+from . import batallion, el_royale, small_battle
 from .rules import Decider
 
 DECIDERS: dict[str, Decider] = {
     d.GAME: cast(Decider, d) for d in (
         el_royale,
         batallion,
+        small_battle,
     )
 }
 KNOWN_GAMES = ("el-royale", "batallion", "four-virtues", "small-battle")

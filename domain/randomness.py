@@ -88,6 +88,10 @@ class Chance:
             raise OutcomeMismatch(f"the outcome given for {label!r} is not exactly the {len(items)} cards being shuffled")
         return list(fixed)
 
+    def salt(self, label: str) -> str:
+        """32 bytes of a label's stream, as hex: a secret that the revealed seed lets anyone recompute (commitments)."""
+        return Stream(self.seed, label).read(32).hex()
+
     def randbelow(self, label: str, n: int) -> int:
         """A uniform integer in [0, n) for a label, or its fixed outcome (raises OutcomeMismatch if out of range)."""
         fixed = self.outcomes.get(label)

@@ -114,9 +114,10 @@ def parse(doc: Any) -> Record:
             decider.check_deck(setup, deck)
         except InvalidSetup as e:
             raise InvalidRecord(str(e)) from None
-        if "deal" in outcomes and outcomes["deal"] != deck:
-            raise InvalidRecord("deck and outcomes.deal are both given and differ")
-        outcomes["deal"] = deck
+        label = getattr(decider, "DECK_LABEL", "deal")  # the label of the game's first shuffle
+        if label in outcomes and outcomes[label] != deck:
+            raise InvalidRecord(f"deck and outcomes.{label} are both given and differ")
+        outcomes[label] = deck
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves: must be a list")
@@ -222,8 +223,9 @@ def to_document(game: str, setup: Any, seed: str | None, outcomes: dict, moves: 
     if seed is not None:
         doc["seed"] = seed
     fixed = dict(outcomes)
-    if "deal" in fixed:
-        doc["deck"] = [d.format_card(c) for c in fixed.pop("deal")]
+    label = getattr(d, "DECK_LABEL", "deal")
+    if label in fixed:
+        doc["deck"] = [d.format_card(c) for c in fixed.pop(label)]
     if setup.dealer is not None:
         doc["dealer"] = setup.dealer
     if setup.starter is not None:

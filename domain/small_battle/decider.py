@@ -1,0 +1,124 @@
+"""Small Battle's decider: validate a move against SB-1..SB-4 and say what happened, as events.
+
+Check order (SB-4.2): any move after the win (SB-3.1); say; arrange (already arranged, then the
+formation, SB-1.3); strike (both arranged, the seat to move, a position in 0..7, one not yet
+removed: SB-2.1). The engine's draw before each strike and the win follow inside the decision.
+"""
+
+from __future__ import annotations
+
+from itertools import permutations
+from typing import Iterator
+
+from ..randomness import Chance, OutcomeMismatch
+from ..rules import InvalidSetup, RuleViolation
+from . import clauses
+from .codec import PILE, first_player, formation_card, format_card, pack
+from .setup import Setup
+from .state import State, apply
+
+
+def start(setup: Setup, chance: Chance) -> list[dict]:
+    """SB-1.2 and SB-1.4: the first player by high card (unless `starter` is given), the battle pile shuffled."""
+    try:
+        first = None
+        if setup.starter is not None:
+            starter = setup.starter
+        else:
+            first = chance.shuffle("first", pack(setup))
+            starter = first_player(first)
+            if starter is None:
+                raise InvalidSetup("outcomes", "the high-card draw ties through all 26 pairs (SB-4.3)")
+        pile = chance.shuffle("pile", list(PILE))
+    except OutcomeMismatch as e:
+        raise InvalidSetup("outcomes", str(e)) from None
+    return [{"type": "started", "starter": starter, "first": first, "pile": pile}]
+
+
+def decide(state: State, move: dict, chance: Chance) -> list[dict]:
+    """The events a legal move causes; raises RuleViolation (clause, reason) for an illegal one."""
+    return step(state, move, chance)[0]
+
+
+def _emit(s: State, events: list[dict], event: dict) -> None:
+    events.append(event)
+    apply(s, event)
+
+
+def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
+    """decide and evolve in one pass: the events and the state after them."""
+    if state.outcome is not None:
+        raise RuleViolation("SB-3.1", "the game is over: no further moves")
+    s = state.clone()
+    events: list[dict] = []
+    kind, seat = move["type"], move["seat"]
+    if kind == "say":
+        _emit(s, events, {"type": "said", "seat": seat, "text": move["text"]})
+    elif kind == "arrange":
+        if s.formations[seat] is not None:
+            raise RuleViolation("SB-1.3", "your formation is set for the whole game: you arranged already")
+        problem = clauses.formation_problem(move["formation"])
+        if problem:
+            raise RuleViolation("SB-1.3", problem)
+        formation = tuple(int(r) for r in move["formation"])
+        _emit(s, events, {"type": "arranged", "seat": seat, "formation": list(formation),
+                          "commitment": clauses.commitments(chance, seat, formation)})
+        if s.arranged:  # SB-2.1: the first striker's draw
+            _emit(s, events, {"type": "drew", "seat": s.to_act, "card": s.pile[0]})
+    else:
+        _strike(s, events, seat, move["position"])
+    return events, s
+
+
+def _strike(s: State, events: list[dict], seat: int, position: int) -> None:
+    if not s.arranged:
+        raise RuleViolation("SB-2.1", "no strike before both formations are set")
+    if seat != s.to_act:
+        raise RuleViolation("SB-2.1", f"not your turn: seat {s.to_act} is to strike")
+    if not 0 <= position < 8:
+        raise RuleViolation("SB-2.1", "a position is one of 0..7")
+    owner = 1 - seat
+    if position in s.removed[owner]:
+        raise RuleViolation("SB-2.1", f"position {position} was removed already: name a remaining one")
+    card, rank = s.drawn, s.formations[owner][position]
+    if clauses.strike_value(card) is None:
+        result = "revealed"  # SB-2.3: an Ace shows the card to both, the turn passes
+    else:
+        result = "removed" if clauses.removes(card, rank) else "held"
+    _emit(s, events, {"type": "struck", "seat": seat, "position": position, "card": card, "rank": rank, "result": result})
+    if not s.remaining(owner):  # SB-3.1: all eight removed; no card is drawn after the winning strike (SB-3.2)
+        _emit(s, events, {"type": "won", "seat": seat})
+        return
+    _emit(s, events, {"type": "drew", "seat": s.to_act, "card": s.pile[0]})
+
+
+def legal_moves(s: State) -> Iterator[dict]:
+    """Every legal move (`say` aside): before both formations are set, every ordering of 2..9 for each seat still
+    to arrange (8! = 40,320 each, generated lazily); then every remaining position for the striker."""
+    if s.outcome is not None:
+        return
+    if not s.arranged:
+        for seat in range(2):
+            if s.formations[seat] is None:
+                for order in permutations("23456789"):
+                    yield {"seat": seat, "type": "arrange", "formation": list(order)}
+        return
+    for position in s.remaining(1 - s.to_act):
+        yield {"seat": s.to_act, "type": "strike", "position": position}
+
+
+def final(s: State) -> dict:
+    """The verdict's `final` object (contract §2)."""
+    hands, remaining = {}, {}
+    for seat in range(2):
+        f = s.formations[seat]
+        left = s.remaining(seat)
+        hands[str(seat)] = [format_card(formation_card(seat, f[p])) for p in left] if f else []
+        remaining[str(seat)] = {str(p): str(f[p]) for p in left} if f else {}
+    return {
+        "hands": hands,
+        "remaining": remaining,
+        "revealed": {str(seat): list(s.revealed[seat]) for seat in range(2)},
+        "drawn": None if s.drawn is None else format_card(s.drawn),
+        "pile": [format_card(c) for c in s.pile],
+    }

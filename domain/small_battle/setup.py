@@ -1,0 +1,53 @@
+"""Small Battle set-up (SB-1, SB-4.3): two players, no teams — validated before any move."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..rules import InvalidSetup
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A validated Small Battle table."""
+
+    names: tuple[str, ...]
+    dealer: int | None = None  # SB-4.3: means nothing here, kept as given
+    starter: int | None = None
+
+    @property
+    def n(self) -> int:
+        """Number of seats (always 2)."""
+        return len(self.names)
+
+    def options(self) -> dict:
+        """The options object of a record for this set-up (none)."""
+        return {}
+
+    def players(self) -> list[dict]:
+        """The players list of a record for this set-up."""
+        return [{"name": n} for n in self.names]
+
+
+def configure(options, players, dealer=None, starter=None) -> Setup:
+    """Validate options and players (SB-1.1, SB-4.3); raises InvalidSetup naming the field."""
+    if options not in (None, {}):
+        if not isinstance(options, dict):
+            raise InvalidSetup("options", "must be an object")
+        raise InvalidSetup("options", f"Small Battle has no options, got {', '.join(sorted(map(str, options)))}")
+    if not isinstance(players, list) or len(players) != 2:
+        raise InvalidSetup("players", "Small Battle needs a list of exactly 2 players (SB-1.1)")
+    names = []
+    for i, p in enumerate(players):
+        if not isinstance(p, dict):
+            raise InvalidSetup(f"players[{i}]", "must be an object with a name")
+        if "team" in p:
+            raise InvalidSetup(f"players[{i}].team", "Small Battle is played by two individuals: no teams (SB-4.3)")
+        name = p.get("name", f"Seat {i}")
+        if not isinstance(name, str) or not name.strip() or len(name) > 64:
+            raise InvalidSetup(f"players[{i}].name", "must be a non-empty string of at most 64 characters")
+        names.append(name)
+    for field, value in (("dealer", dealer), ("starter", starter)):
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2):
+            raise InvalidSetup(field, "must be a seat number, 0 or 1")
+    return Setup(tuple(names), dealer, starter)

@@ -121,7 +121,7 @@ def parse(doc: Any) -> Record:
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves: must be a list")
-    parsed = [parse_move(m, n, decider, f"moves[{i}]") for i, m in enumerate(moves)]
+    parsed = [parse_move(m, n, decider, f"moves[{i}]", index=i) for i, m in enumerate(moves)]
     return Record(game, decider, setup, seed, seed_given, outcomes, stacked, parsed, options)
 
 
@@ -129,7 +129,7 @@ def _outcomes(decider: Any, value: Any) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise InvalidRecord("outcomes: must be an object of label -> card list or integer")
+        raise InvalidRecord("outcomes must be an object {label: cards}")
     out = {}
     for label, v in value.items():
         if isinstance(v, list):
@@ -141,7 +141,7 @@ def _outcomes(decider: Any, value: Any) -> dict:
     return out
 
 
-def parse_move(m: Any, n: int, decider: Any, where: str = "move") -> dict:
+def parse_move(m: Any, n: int, decider: Any, where: str = "move", index: int | None = None) -> dict:
     """Validate one move's seat and type, then its own fields through the game's codec; raises InvalidRecord."""
     if not isinstance(m, dict):
         raise InvalidRecord(f"{where}: must be an object with seat and type")
@@ -154,6 +154,8 @@ def parse_move(m: Any, n: int, decider: Any, where: str = "move") -> dict:
     try:
         return decider.parse_move(m, n)
     except MalformedMove as e:
+        if not e.field:  # a move whose whole shape is wrong: "move 3: <what it needs>"
+            raise InvalidRecord(f"move {index}: {e.reason}" if index is not None else e.reason) from None
         raise InvalidRecord(f"{where}.{e.field}: {e.reason}") from None
     except RecursionError:
         raise InvalidRecord(f"{where}: nested too deeply") from None

@@ -56,7 +56,7 @@ def parse_move(raw: dict, n: int) -> dict:
     if kind == "arrange":
         formation = raw.get("formation")
         if not isinstance(formation, list) or not all(isinstance(r, str) for r in formation):
-            raise MalformedMove("formation", "an arrange needs a formation: a list of rank strings '2'..'9' (SB-4.3)")
+            raise MalformedMove("", "arrange needs a formation: a list of rank strings")  # SB-4.3
         if len(formation) > 64 or any(len(r) > 8 for r in formation):
             raise MalformedMove("formation", "a formation is eight short rank strings")
         move["formation"] = list(formation)  # checked by the rules (SB-1.3): an illegal move, not an invalid record

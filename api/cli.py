@@ -106,7 +106,9 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
 def _report_ok(report: dict) -> bool:
     deal = report["deal"]
-    return report["chain"]["ok"] and deal["fair"] is not False and (report["engine"] or {}).get("same", False)
+    evidence = report.get("evidence") or {}
+    return report["chain"]["ok"] and deal["fair"] is not False and (report["engine"] or {}).get("same", False) \
+        and evidence.get("ok") is not False
 
 
 @main.command("serve")

@@ -145,6 +145,7 @@ class Verification(Schema):
     id = fields.String(required=True)
     chain = fields.Dict(required=True)
     deal = fields.Dict(required=True)
+    evidence = fields.Dict(metadata={"description": "the game's own evidence check where it has one (Small Battle: formations against their commitments, every strike against the formation)"})
 
 
 class RecordDocument(Schema):

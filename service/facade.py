@@ -20,7 +20,7 @@ from .application import Referee, token_hash
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .stores import DEFAULT_URL
-from .verification import check_chain, check_deal, game_ids, reverify
+from .verification import check_chain, check_deal, check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200
 
@@ -245,7 +245,11 @@ class Arbiter:
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
         """Check a game's hash chain (optionally against a kept head) and its fair deal."""
         gid = parse_game_id(game_id)
-        return {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
+        out = {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
+        evidence = check_evidence(self.app, gid)
+        if evidence is not None:
+            out["evidence"] = evidence
+        return out
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""

@@ -194,6 +194,25 @@ def check_deal(app: Referee, game_id: UUID) -> dict:
     return out
 
 
+def check_evidence(app: Referee, game_id: UUID) -> dict | None:
+    """The game's own evidence check, if its decider offers one (`honesty(events, seed)`, e.g. Small Battle's
+    formations against their commitments and every strike against the formation): None for games without one,
+    `{"status": "pending"}` until the seed is revealed."""
+    events = app.stored_events(game_id)
+    if not events:
+        raise NotFound(f"no game with id {game_id}")
+    decider = decider_for(events[0].game)
+    check = getattr(decider, "honesty", None)
+    if check is None:
+        return None
+    revealed = next((e.seed for e in events if isinstance(e, Game.SeedRevealed)), None)
+    if revealed is None:
+        return {"ok": None, "status": "pending: checked once the game ends and its seed is revealed"}
+    report = check([decider.decode_event(e.data) for e in events if isinstance(e, Game.Happened)], revealed)
+    report["status"] = "every commitment and every strike checks" if report["ok"] else "; ".join(report["problems"])
+    return report
+
+
 def game_ids(app: Referee) -> list[UUID]:
     """Every stored game's id, in creation order (from the notification log's Created events)."""
     topic = get_topic(Game.Created)

@@ -209,7 +209,9 @@ def move_body(form) -> dict:
         if body["type"] == "say":
             body["text"] = form.get("text", "")
         for field, value in form.items():  # the game's own move fields (target, amount, source, ...)
-            if field.startswith("move.") and value.strip():
+            if field.startswith("move.") and field.endswith("[]"):  # a list, as strings in form order
+                body[field[5:-2]] = [v.strip() for v in form.getlist(field)]
+            elif field.startswith("move.") and value.strip():
                 body[field[5:]] = _scalar(value)
     if form.get("expected_version"):
         body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]

@@ -159,6 +159,7 @@ class RecordDocument(Schema):
     starter = fields.Integer()
     outcomes = fields.Dict()
     moves = fields.List(fields.Dict(), required=True)
+    evidence = fields.Dict(metadata={"description": "an addition to arbiter.record/1: the game's own honesty check once over (Small Battle)"})
 
 
 class AfterQuery(Schema):
@@ -203,6 +204,7 @@ class Dispute(Schema):
 
 class Imported(Created):
     verdict = fields.Dict(required=True)
+    evidence = fields.Dict(metadata={"description": "the game's own honesty check where it has one (Small Battle), once the game is over"})
 
 
 class Free(Schema):

@@ -174,7 +174,11 @@ class Arbiter:
         started = self.app.import_record(doc)
         game = self.app.game(started["game"].id)
         created = self._created({**started, "game": game})
-        return {**created, "verdict": verdict_of(game, started["illegal"])}
+        out = {**created, "verdict": verdict_of(game, started["illegal"])}
+        evidence = check_evidence(self.app, game.id)
+        if evidence is not None:
+            out["evidence"] = evidence
+        return out
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -272,7 +276,11 @@ class Arbiter:
         viewer = self.viewer(game_id, token)
         if viewer.role != "referee" and not game.outcome.is_over:
             raise Forbidden("the record is the referee's until the game is over")
-        return game.to_record()
+        doc = game.to_record()
+        evidence = check_evidence(self.app, gid)
+        if evidence is not None and evidence.get("ok") is not None:
+            doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
+        return doc
 
 
 def verdict_of(game, illegal: dict | None) -> dict:

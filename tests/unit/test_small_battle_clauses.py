@@ -179,3 +179,28 @@ def test_no_view_of_a_seat_holds_an_unrevealed_card_of_the_opponents_formation(s
             spectator = json.dumps(table(state, SPECTATOR))
             assert not any(f'"{sb.format_card(sb.formation_card(other, f[p]))}"' in spectator
                            for p in range(8) if p not in state.revealed[other])
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.binary(min_size=2, max_size=8).map(bytes.hex), rng=st.randoms(use_true_random=False))
+def test_strikes_listed_are_exactly_the_strikes_decide_accepts(seed, rng):
+    """Brute force through decide: every seat, every position from -1 to 8, against legal_moves, both ways."""
+    setup = sb.configure({}, [{"name": "A"}, {"name": "B"}], None, None)
+    chance = Chance(seed)
+    state = sb.initial_state(setup)
+    for e in sb.start(setup, chance):
+        state = sb.evolve(state, e)
+    for seat in (0, 1):
+        _, state = sb.step(state, {"seat": seat, "type": "arrange", "formation": rng.sample(list("23456789"), 8)}, chance)
+    while not sb.outcome(state).is_over:
+        accepted = set()
+        for seat in (0, 1):
+            for position in range(-1, 9):
+                try:
+                    sb.decide(state, {"seat": seat, "type": "strike", "position": position}, chance)
+                except RuleViolation:
+                    continue
+                accepted.add((seat, position))
+        assert accepted == {(m["seat"], m["position"]) for m in sb.legal_moves(state)}
+        move = rng.choice(list(sb.legal_moves(state)))
+        _, state = sb.step(state, move, chance)

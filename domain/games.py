@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import cast
 
-from . import batallion, el_royale, small_battle
+from . import batallion, el_royale, four_virtues, small_battle
 from .rules import Decider
 
 DECIDERS: dict[str, Decider] = {
@@ -16,6 +16,7 @@ DECIDERS: dict[str, Decider] = {
         el_royale,
         batallion,
         small_battle,
+        four_virtues,
     )
 }
 KNOWN_GAMES = ("el-royale", "batallion", "four-virtues", "small-battle")

@@ -1,0 +1,161 @@
+"""The Four Virtues' state and its fold: ``evolve(state, event)`` never validates, it only applies."""
+
+from __future__ import annotations
+
+from ..rules import Outcome
+from .setup import Setup
+
+DRAW, PLAY, FINAL, OVER = "draw", "play", "final", "over"
+
+
+class State:
+    """Everything the referee knows at one moment of a Four Virtues game.
+
+    Fields: setup, n; round; dealer; turn (the seat whose turn it is); phase (draw, play, final —
+    the stock ran out this turn —, over); owed ((seat, count) of a hearts forced discard, or None);
+    hands (sorted tuples); stock (next card first); discard (bottom first); melds (tuples of
+    (cards, face, owner, contributors, lowered)); scores (finished rounds); outcome.
+    """
+
+    def clone(self) -> "State":
+        new = object.__new__(State)
+        new.__dict__ = self.__dict__.copy()
+        return new
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, State) and self.__dict__ == other.__dict__
+
+    def __repr__(self) -> str:
+        return f"<Four Virtues state round={self.round} turn={self.turn} phase={self.phase}>"
+
+
+def initial_state(setup: Setup) -> State:
+    s = State.__new__(State)
+    s.setup, s.n = setup, 2
+    s.round, s.dealer, s.turn, s.phase, s.owed = 0, None, None, DRAW, None
+    s.hands, s.stock, s.discard, s.melds = ((), ()), (), (), ()
+    s.scores, s.outcome = (0, 0), None
+    return s
+
+
+def evolve(state: State, event: dict) -> State:
+    new = state.clone()
+    apply(new, event)
+    return new
+
+
+def _with(t: tuple, i: int, value) -> tuple:
+    return t[:i] + (value,) + t[i + 1:]
+
+
+def _take(s: State, seat: int, cards) -> None:
+    gone = set(cards)
+    s.hands = _with(s.hands, seat, tuple(c for c in s.hands[seat] if c not in gone))
+
+
+def _give(s: State, seat: int, cards) -> None:
+    s.hands = _with(s.hands, seat, tuple(sorted(s.hands[seat] + tuple(cards))))
+
+
+def _dealt(s: State, e: dict) -> None:
+    """FV-1.3 R: the non-dealer gets positions 0, 2, .. 18, the dealer 1, 3, .. 19; 20 is turned up."""
+    order, dealer = e["order"], e["dealer"]
+    hands = [None, None]
+    hands[1 - dealer] = tuple(sorted(order[0:20:2]))
+    hands[dealer] = tuple(sorted(order[1:20:2]))
+    s.hands, s.discard, s.stock = tuple(hands), (order[20],), tuple(order[21:])
+    s.round, s.dealer, s.turn, s.phase, s.owed, s.melds = e["round"], dealer, 1 - dealer, DRAW, None, ()
+
+
+def _drew(s: State, e: dict) -> None:
+    seat, cards = e["seat"], e["cards"]
+    if e["source"] == "discard":
+        s.discard = s.discard[:-1]
+    else:
+        s.stock = s.stock[len(cards):]
+    _give(s, seat, cards)
+    s.phase = FINAL if not s.stock else PLAY
+
+
+def _melded(s: State, e: dict) -> None:
+    seat, cards, face = e["seat"], tuple(e["cards"]), e.get("face")
+    _take(s, seat, cards + ((face,) if face is not None else ()))
+    low = e.get("lowered")
+    lowered = None if low is None else (low["card"], "A23456789TJQK".index(low["rank"]) if isinstance(low["rank"], str) else low["rank"])
+    s.melds = s.melds + ((cards, face, seat, (seat,) * len(cards), lowered),)
+    if e.get("owed"):
+        s.owed = (1 - seat, e["owed"])
+
+
+def _added(s: State, e: dict) -> None:
+    seat, cards, k = e["seat"], tuple(e["cards"]), e["meld"]
+    _take(s, seat, cards)
+    m = s.melds[k]
+    s.melds = _with(s.melds, k, (m[0] + cards, m[1], m[2], m[3] + (seat,) * len(cards), m[4]))
+
+
+def _forced_discarded(s: State, e: dict) -> None:
+    _take(s, e["seat"], e["cards"])
+    s.discard, s.owed = s.discard + tuple(e["cards"]), None
+
+
+def _discarded(s: State, e: dict) -> None:
+    seat = e["seat"]
+    _take(s, seat, e["cards"])
+    s.discard = s.discard + tuple(e["cards"])
+    s.turn, s.phase = 1 - seat, DRAW
+
+
+def _done(s: State, e: dict) -> None:
+    pass
+
+
+def _round_ended(s: State, e: dict) -> None:
+    s.scores, s.owed = tuple(e["scores"]), None
+
+
+def _won(s: State, e: dict) -> None:
+    s.outcome = Outcome("win", tuple(e["seats"]), None, tuple(s.scores))
+    s.phase = OVER
+
+
+def _said(s: State, e: dict) -> None:
+    pass
+
+
+APPLY = {"dealt": _dealt, "drew": _drew, "melded": _melded, "added": _added, "forced_discarded": _forced_discarded,
+         "discarded": _discarded, "done": _done, "round_ended": _round_ended, "won": _won, "said": _said}
+
+
+def apply(s: State, e: dict) -> None:
+    try:
+        change = APPLY[e["type"]]
+    except KeyError:
+        raise ValueError(f"unknown Four Virtues event type {e['type']!r}") from None
+    change(s, e)
+
+
+def dump_state(s: State) -> dict:
+    out = dict(s.__dict__)
+    out["setup"] = {"names": list(s.setup.names), "target": s.setup.target, "dealer": s.setup.dealer, "starter": s.setup.starter}
+    out["hands"] = [list(h) for h in s.hands]
+    out["stock"], out["discard"], out["scores"] = list(s.stock), list(s.discard), list(s.scores)
+    out["owed"] = None if s.owed is None else list(s.owed)
+    out["melds"] = [[list(m[0]), m[1], m[2], list(m[3]), None if m[4] is None else list(m[4])] for m in s.melds]
+    out["outcome"] = None if s.outcome is None else [s.outcome.result, list(s.outcome.seats), list(s.outcome.scores)]
+    return out
+
+
+def load_state(data: dict) -> State:
+    s = object.__new__(State)
+    d = dict(data)
+    st = d["setup"]
+    d["setup"] = Setup(tuple(st["names"]), st["target"], st["dealer"], st["starter"])
+    d["hands"] = tuple(tuple(h) for h in d["hands"])
+    d["stock"], d["discard"], d["scores"] = tuple(d["stock"]), tuple(d["discard"]), tuple(d["scores"])
+    d["owed"] = None if d["owed"] is None else tuple(d["owed"])
+    d["melds"] = tuple((tuple(m[0]), m[1], m[2], tuple(m[3]), None if m[4] is None else tuple(m[4])) for m in d["melds"])
+    if d["outcome"] is not None:
+        d["outcome"] = Outcome(d["outcome"][0], tuple(d["outcome"][1]), None, tuple(d["outcome"][2]))
+    s.__dict__ = d
+    return s

@@ -1,0 +1,99 @@
+"""The Four Virtues' table as each viewer may see it, and its stored events redacted (FV-1.3, FV-2, FV-3, FV-4).
+
+Public: the round, dealer, whose turn and the phase, a forced discard owed, the scores of finished
+rounds, the stock's size, the discard pile face up, every meld with its face card, lowering and who
+contributed each card (and what it scores for whom, line by line), each hand's size. Private: a hand
+(its own seat), the stock's order (the referee). Everything is disclosed once the game is over.
+"""
+
+from __future__ import annotations
+
+from domain.cards import format_card
+from domain.four_virtues import legal_moves
+from domain.four_virtues.clauses import DIAMONDS, card_points, meld_points
+from domain.four_virtues.state import State
+
+from .viewers import Viewer
+
+
+def _cards(cards) -> list[str]:
+    return [format_card(c) for c in cards]
+
+
+def _meld(meld, number: int) -> dict:
+    cards, face, owner, contributors, lowered = meld
+    double = face is not None and face // 13 == DIAMONDS
+    lines = []
+    for card, who in zip(cards, contributors):
+        points = card_points(card, lowered) * (2 if double and who == owner else 1)
+        lines.append({"card": format_card(card), "seat": who, "points": points})
+    return {"number": number, "cards": _cards(cards), "face": None if face is None else format_card(face), "owner": owner,
+            "contributors": list(contributors),
+            "lowered": None if lowered is None else {"card": format_card(lowered[0]), "rank": "A23456789TJQK"[lowered[1]]},
+            "scores": [meld_points(meld, seat) for seat in range(2)], "lines": lines}
+
+
+def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
+    """The table as `viewer` may see it."""
+    o = state.outcome
+    to_act = None if o is not None else (state.owed[0] if state.owed else state.turn)
+    out = {
+        "round": state.round, "dealer": state.dealer, "to_act": to_act, "turn": state.turn, "phase": state.phase,
+        "owed": None if state.owed is None else {"seat": state.owed[0], "count": state.owed[1]},
+        "target": state.setup.target, "scores": list(state.scores), "stock_count": len(state.stock),
+        "discard": _cards(state.discard), "melds": [_meld(m, i) for i, m in enumerate(state.melds)],
+        "seats": [{"seat": seat, "hand_size": len(state.hands[seat]), "score": state.scores[seat]} for seat in range(2)],
+        "outcome": None if o is None else {"result": o.result, "winner": o.winner_json(), "scores": list(o.scores)},
+    }
+    if viewer.is_referee or disclose_all or o is not None:
+        out["stock"] = _cards(state.stock)
+        for entry in out["seats"]:
+            entry["hand"] = _cards(state.hands[entry["seat"]])
+    if viewer.role == "seat":
+        out["hand"] = _cards(state.hands[viewer.seat])
+        out["legal_moves"] = [{k: (_cards(v) if k == "cards" else v) for k, v in m.items() if k != "seat"}
+                              for m in legal_moves(state) if m["seat"] == viewer.seat]
+    return out
+
+
+PUBLIC_KINDS = frozenset({"melded", "added", "forced_discarded", "discarded", "done", "round_ended", "won", "said"})
+
+
+def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
+    """A stored event's data as `viewer` may see it before the end: the deal shows each seat its own hand and the
+    up-card; a stock draw shows its cards to the drawer only."""
+    if viewer.is_referee or kind in PUBLIC_KINDS:
+        return dict(data)
+    if kind == "dealt":
+        order, dealer = data["order"], data["dealer"]
+        out = {"round": data["round"], "dealer": dealer, "up_card": order[20], "stock_count": len(order) - 21}
+        if viewer.role == "seat":
+            out["hand"] = order[0:20:2] if viewer.seat != dealer else order[1:20:2]
+        return out
+    if kind == "drew":
+        if data["source"] == "discard" or viewer.is_seat(data["seat"]):
+            return dict(data)
+        return {k: v for k, v in data.items() if k != "cards"} | {"count": len(data["cards"])}
+    return {}
+
+
+def describe(e: dict, names: list[str]) -> str | None:
+    """A Four Virtues event in words; None for the generic line."""
+    kind = e["type"]
+    who = names[e["seat"]] if "seat" in e else ""
+    if kind == "dealt":
+        return f"round {e['round']}: {names[e['dealer']]} deals"
+    if kind == "drew":
+        cards = " ".join(e["cards"]) if "cards" in e else f"{e.get('count', 1)} card(s)"
+        return f"{who} draws {cards} from the {'discard pile' if e['source'] == 'discard' else 'stock'}" + \
+            (" (spades)" if e.get("spades") else "")
+    if kind == "melded":
+        extra = f" with {e['face']}" if e.get("face") else ""
+        return f"{who} melds {' '.join(e['cards'])}{extra}"
+    if kind == "added":
+        return f"{who} adds {' '.join(e['cards'])} to meld {e['meld']}"
+    if kind == "round_ended":
+        return f"round {e['round']} ends ({e['by']}): points {e['points'][0]} / {e['points'][1]}, totals {e['scores'][0]} / {e['scores'][1]}"
+    if kind == "won":
+        return f"{names[e['seats'][0]]} wins with {max(e['scores'])}"
+    return None

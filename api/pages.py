@@ -212,7 +212,11 @@ def move_body(form) -> dict:
             if field.startswith("move.") and field.endswith("[]"):  # a list, as strings in form order
                 body[field[5:-2]] = [v.strip() for v in form.getlist(field)]
             elif field.startswith("move.") and value.strip():
-                body[field[5:]] = _scalar(value)
+                name, _, sub = field[5:].partition(".")
+                if sub:  # move.<field>.<key>: an object field (e.g. a lowering's card and rank)
+                    body.setdefault(name, {})[sub] = value.strip()
+                else:
+                    body[name] = _scalar(value)
     if form.get("expected_version"):
         body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
     return body

@@ -73,6 +73,7 @@ def test_three_seats_play_batallion_in_browsers_and_the_spectator_never_sees_a_h
     expect(east.locator("#controls button.act-discard")).to_be_visible()
     east.locator('#hand label.card.pick:has(input[value="2H"])').click()
     east.locator("#controls button.act-discard").click()
+    expect(east.locator("#controls button.act-discard")).to_have_count(0)  # answered: the turn moved on
     wait_for_version(watcher, game.view()["version"])
     assert not spectator_cards(watcher) & hidden(game.view()), "the spectator sees a hidden card"
     for _ in range(8):  # the other turns by API
@@ -101,6 +102,7 @@ def test_three_seats_play_batallion_in_browsers_and_the_spectator_never_sees_a_h
     south = people.page(f"/join/{game.id}/{game.tokens[2]}")
     south.wait_for_url(re.compile(rf"/games/{game.id}$"))
     south.locator("#controls button.act-defend").click()  # nothing selected: a surrender
+    expect(south.locator("#controls button.act-defend")).to_have_count(0)
     wait_for_version(watcher, game.view()["version"])
     expect(watcher.locator("#panel .seat[data-seat='2'] .chips")).to_contain_text("6 chips")
     assert not spectator_cards(watcher) & hidden(game.view()), "the spectator sees a hidden card"

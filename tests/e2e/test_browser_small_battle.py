@@ -40,6 +40,8 @@ def test_two_seats_arrange_and_strike_in_browsers_and_the_spectator_sees_no_face
         striker = pages[view["table"]["to_act"]]
         wait_for_version(striker, view["version"])
         striker.locator("#controls button.act-strike").first.click()
+        striker.wait_for_function("v => Number(document.querySelector('#panel .version').textContent) > v",
+                                  arg=view["version"])  # answered
         wait_for_version(watcher, server.ok("GET", f"/api/v1/games/{gid}/view", token=referee)["version"])
         view = server.ok("GET", f"/api/v1/games/{gid}/view", token=referee)
         shown = set(watcher.locator("#panel .card").evaluate_all("els => els.map(c => c.getAttribute('aria-label'))"))

@@ -1,16 +1,17 @@
-"""Batallion's table as each viewer may see it, and its stored events redacted (BA-2.1, BA-4.6; contract §3).
+"""Batallion's table as each viewer may see it: a pure function of a State (BA-2.1, BA-3.2, BA-4.6; contract §3).
 
 Public to all: every seat's chips and hand size, chips out of play, the stock's size, the
 discard pile face up (bottom first), the attack on the table while the defender decides,
 the phase, dealer, seat to act, the bids and passes made (a refused over-bid is not part of
 the game, BA-3.2), the previous attack's suit, the `blind` target, the outcome. Private: a
 hand (its own seat only) and the stock's order (the referee only). Once the game is over
-everything is disclosed.
+everything is disclosed. The stored events' redaction is projections.batallion_events.
 
 Shape (cards are strings)::
 
     {"variants", "phase", "dealer", "to_act", "chips_start", "chips_out", "stock_count",
-     "discard", "battle": {"attacker", "target", "cards", "value"} | None, "bids": [{"seat", "amount"}],
+     "discard", "battle": {"attacker", "target", "cards", "value"} | None,
+     "bids": [{"seat", "amount"}],     # in order; amount null: a pass
      "high_bid", "high_bidder", "previous_suit", "blind_target", "first_attack", "minimum",
      "seats": [{"seat", "chips", "hand_size", "hand"?}], "scores": [chips per seat],
      "outcome": {"result", "winner", "scores"} | None,
@@ -27,6 +28,7 @@ from __future__ import annotations
 from domain.batallion import clauses, format_card, legal_moves
 from domain.batallion.state import BIDDING, State
 
+from .batallion_events import redact  # noqa: F401  (the plug-in's event redaction)
 from .viewers import Viewer
 
 SUITS = "CDHS"
@@ -95,44 +97,6 @@ def moves_of(state: State, seat: int) -> list[dict]:
         out.append(entry)
     if state.phase == BIDDING and amounts:
         out.append({"type": "bid", "min": min(amounts), "max": max(amounts)})
-    return out
-
-
-# -- the stored events -----------------------------------------------------------------------------------
-
-PUBLIC_KINDS = frozenset({"discarded", "bid", "passed", "attack_turn", "attacked", "defended", "chips_lost",
-                          "chips_paid", "ended", "said"})
-
-
-def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
-    """The data of one stored Batallion event as `viewer` may see it before the end (n: seats).
-
-    - `dealt`: the dealer, the hand sizes, the stock's size and the up-card; a seat also its own hand.
-    - `drew`: a draw from the discard pile is public; from the stock, only the drawer sees the card.
-    - `reshuffled`: nobody but the referee sees the order; others see ``{"k", "count"}``.
-    - every kind in PUBLIC_KINDS is public; any other kind shows nothing but to the referee.
-    """
-    if viewer.is_referee or kind in PUBLIC_KINDS:
-        return dict(data)
-    if kind == "dealt":
-        return _dealt_for(data, viewer, n)
-    if kind == "drew":
-        if data["source"] == "discard" or viewer.is_seat(data["seat"]):
-            return dict(data)
-        return {k: v for k, v in data.items() if k != "card"}
-    if kind == "reshuffled":
-        return {"k": data["k"], "count": len(data["order"])}
-    return {}
-
-
-def _dealt_for(data: dict, viewer: Viewer, n: int) -> dict:
-    """BA-1.2 and BA-2.1 as a viewer sees them: sizes and the up-card; a seat also its own hand."""
-    dealer, order, size = data["dealer"], data["order"], data["hand_size"]
-    dealt = size * n
-    out = {"dealer": dealer, "hand_size": size, "hand_sizes": [size] * n, "stock_count": len(order) - dealt - 1,
-           "up_card": order[dealt]}
-    if viewer.role == "seat":
-        out["hand"] = [order[i] for i in range(dealt) if (dealer + 1 + i) % n == viewer.seat]
     return out
 
 

@@ -76,8 +76,8 @@ def disclosed(state: State, event: dict) -> tuple[dict[int, list[int]], list[int
         for i in range(size * n):
             private[(dealer + 1 + i) % n].append(order[i])
         return private, [order[size * n]]  # BA-2.1: the up-card is face up
-    if t == "drew" and event["source"] == "stock":
-        return {event["seat"]: [event["card"]]}, []
+    if t == "drew":  # from the stock only the drawer sees it; from the discard pile everyone sees who took it
+        return ({event["seat"]: [event["card"]]}, []) if event["source"] == "stock" else ({}, [event["card"]])
     if t in ("discarded", "attacked", "defended"):
         return {}, list(event["cards"])
     return {}, []

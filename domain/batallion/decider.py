@@ -17,7 +17,7 @@ from ..rules import InvalidSetup, RuleViolation
 from . import clauses
 from .codec import JOKER, format_card, pack, suit_of
 from .setup import Setup
-from .state import ACQUISITION, BATTLES, BIDDING, State, apply, initial_state
+from .state import ACQUISITION, BIDDING, Draft, State, apply, draft
 
 SUIT_NAMES = "clubs diamonds hearts spades".split()
 
@@ -41,12 +41,12 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     """decide and evolve in one pass: the events and the state after them."""
     if state.outcome is not None:
         raise RuleViolation("BA-5.1", "the game is over: no further moves")
-    s = state.clone()
+    s = draft(state)
     events: list[dict] = []
     kind, seat = move["type"], move["seat"]
     if kind == "say":
         _emit(s, events, {"type": "said", "seat": seat, "text": move["text"]})
-        return events, s
+        return events, s.freeze()
     if s.phase == ACQUISITION:
         _acquisition(s, events, move)
     elif s.phase == BIDDING:
@@ -55,15 +55,15 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
         _attack(s, events, move, chance)
     else:
         _defence(s, events, move, chance)
-    return events, s
+    return events, s.freeze()
 
 
-def _emit(s: State, events: list[dict], event: dict) -> None:
+def _emit(s: Draft, events: list[dict], event: dict) -> None:
     events.append(event)
     apply(s, event)
 
 
-def _turn(s: State, clause: str, seat: int, kind: str, allowed: tuple[str, ...]) -> None:
+def _turn(s: Draft, clause: str, seat: int, kind: str, allowed: tuple[str, ...]) -> None:
     if seat != s.to_act:
         raise RuleViolation(clause, f"not your turn: seat {s.to_act} is to act")
     if kind not in allowed:
@@ -73,7 +73,7 @@ def _turn(s: State, clause: str, seat: int, kind: str, allowed: tuple[str, ...])
 # -- BA-2 acquisition --------------------------------------------------------------------------------
 
 
-def _acquisition(s: State, events: list[dict], move: dict) -> None:
+def _acquisition(s: Draft, events: list[dict], move: dict) -> None:
     seat, kind = move["seat"], move["type"]
     _turn(s, "BA-2.2", seat, kind, ("discard",) if s.drawn else ("draw",))
     if kind == "draw":
@@ -94,7 +94,7 @@ def _acquisition(s: State, events: list[dict], move: dict) -> None:
 # -- BA-3 bidding ------------------------------------------------------------------------------------
 
 
-def _bidding(s: State, events: list[dict], move: dict, chance: Chance) -> None:
+def _bidding(s: Draft, events: list[dict], move: dict, chance: Chance) -> None:
     seat, kind = move["seat"], move["type"]
     _turn(s, "BA-3.1", seat, kind, ("bid", "pass"))
     if kind == "pass":
@@ -116,7 +116,7 @@ def _bidding(s: State, events: list[dict], move: dict, chance: Chance) -> None:
 # -- BA-4 battles ------------------------------------------------------------------------------------
 
 
-def _begin_turn(s: State, events: list[dict], chance: Chance, seat: int, skipped: list[int], first: bool) -> None:
+def _begin_turn(s: Draft, events: list[dict], chance: Chance, seat: int, skipped: list[int], first: bool) -> None:
     """An attack turn begins: under `blind` the target is fixed now, after skips (BA-4.3, BA-6.2)."""
     event = {"type": "attack_turn", "seat": seat, "skipped": skipped, "first": first,
              "minimum": s.high_bid if first else None}
@@ -134,7 +134,7 @@ def _begin_turn(s: State, events: list[dict], chance: Chance, seat: int, skipped
     _emit(s, events, event)
 
 
-def _attack(s: State, events: list[dict], move: dict, chance: Chance) -> None:
+def _attack(s: Draft, events: list[dict], move: dict, chance: Chance) -> None:
     clause = "BA-4.1" if s.first_attack else "BA-4.2"
     seat, kind = move["seat"], move["type"]
     _turn(s, clause, seat, kind, ("attack",))
@@ -143,7 +143,7 @@ def _attack(s: State, events: list[dict], move: dict, chance: Chance) -> None:
                       "first": s.first_attack})
 
 
-def check_attack(s: State, seat: int, cards: list[int], target: int) -> None:
+def check_attack(s: State | Draft, seat: int, cards: list[int], target: int) -> None:
     """BA-6.3's attack checks, in its order; raises RuleViolation."""
     clause = "BA-4.1" if s.first_attack else "BA-4.2"
     if not cards:
@@ -171,7 +171,7 @@ def check_attack(s: State, seat: int, cards: list[int], target: int) -> None:
         raise RuleViolation("BA-4.3", f"under blind the attack goes to seat {s.blind_target}, the opponent with the most chips")
 
 
-def _defence(s: State, events: list[dict], move: dict, chance: Chance) -> None:
+def _defence(s: Draft, events: list[dict], move: dict, chance: Chance) -> None:
     seat, kind = move["seat"], move["type"]
     attacker, target, attack = s.battle
     _turn(s, "BA-4.4", seat, kind, ("defend",))
@@ -208,7 +208,7 @@ def _defence(s: State, events: list[dict], move: dict, chance: Chance) -> None:
     _begin_turn(s, events, chance, nxt, skipped, first=False)
 
 
-def _draw_back(s: State, events: list[dict], chance: Chance, seat: int) -> None:
+def _draw_back(s: Draft, events: list[dict], chance: Chance, seat: int) -> None:
     """BA-4.6: draw up to the hand size; an empty stock is rebuilt from the discard pile (not under scarcity)."""
     while len(s.hands[seat]) < s.setup.hand_size:
         if not s.stock:

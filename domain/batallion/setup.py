@@ -19,7 +19,6 @@ class Setup:
     chips: int = 10
     dealer: int | None = None
     starter: None = None
-    chips_given: bool = False
 
     @property
     def n(self) -> int:
@@ -56,9 +55,9 @@ class Setup:
         return 3 if self.has("five_six") else 2
 
     def options(self) -> dict:
-        """The options object of a record for this set-up."""
+        """The options object of a record for this set-up, canonical: `chips` always with five_six, never without."""
         out: dict = {"variants": list(self.variants)}
-        if self.chips_given:
+        if self.has("five_six"):
             out["chips"] = self.chips
         return out
 
@@ -84,13 +83,12 @@ def configure(options, players, dealer=None, starter=None) -> Setup:
     if len(set(variants)) != len(variants):
         raise InvalidSetup("options.variants", "a variant is named twice (BA-6.4)")
     five_six = "five_six" in variants
-    chips_given = "chips" in options
     chips = 10
-    if chips_given:
+    if "chips" in options:
         if not five_six:
             raise InvalidSetup("options.chips", "chips may only be chosen with the five_six variant (BA-1.1, BA-6.4)")
         chips = options["chips"]
-        if isinstance(chips, bool) or chips not in CHIP_CHOICES:
+        if type(chips) is not int or chips not in CHIP_CHOICES:
             raise InvalidSetup("options.chips", "must be 15 or 20 (BA-1.1)")
     elif five_six:
         chips = 15
@@ -111,6 +109,6 @@ def configure(options, players, dealer=None, starter=None) -> Setup:
     n = len(names)
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n):
         raise InvalidSetup("dealer", f"must be a seat number from 0 to {n - 1}")
-    if starter is not None:
-        raise InvalidSetup("starter", "Batallion has no starter: the high bidder attacks first (BA-4.1)")
-    return Setup(tuple(names), tuple(variants), chips, dealer, None, chips_given)
+    if starter is not None:  # invalid, not ignored: a record naming a first attacker claims what BA-3/BA-4.1 decide
+        raise InvalidSetup("starter", "Batallion has no starter: the high bidder (or the dealer, BA-3.3) attacks first (BA-4.1)")
+    return Setup(tuple(names), tuple(variants), chips, dealer, None)

@@ -14,7 +14,7 @@ ACQUISITION, BIDDING, BATTLES, END = "acquisition", "bidding", "battles", "end"
 
 
 class State:
-    """Everything the referee knows at one moment of a Batallion game.
+    """Everything the referee knows at one moment of a Batallion game (immutable: evolve returns a new one).
 
     Fields: setup, n; hands (tuple of sorted tuples), stock (top first), discard (bottom first);
     chips (per seat), chips_out; phase; dealer; to_act; drawn (acquisition: the seat to act has
@@ -22,24 +22,46 @@ class State:
     high_bidder; battle ((attacker, target, cards) while the defender decides, else None);
     prev_suit; last_attacker; first_attack and minimum (the opening attack's bid, BA-4.1);
     blind_target (BA-4.3); ties (blind ties so far); reshuffles; outcome.
+
+    Every field holds an immutable value and assigning one raises: a change is made on a
+    Draft (``draft(state)``) and frozen into a new State (``Draft.freeze``).
     """
 
-    def clone(self) -> "State":
-        """A shallow copy: every field is immutable, so the copy is independent."""
-        new = object.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        return new
+    def __setattr__(self, name, value) -> None:
+        raise AttributeError(f"a Batallion State is immutable (set {name!r} on a Draft)")
+
+    def __delattr__(self, name) -> None:
+        raise AttributeError("a Batallion State is immutable")
 
     def __eq__(self, other) -> bool:
         return isinstance(other, State) and self.__dict__ == other.__dict__
+
+    __hash__ = None  # type: ignore[assignment]  (states compare by value; they are not dict keys)
 
     def __repr__(self) -> str:
         return f"<Batallion state phase={self.phase} to_act={self.to_act} chips={self.chips}>"
 
 
+class Draft:
+    """A state being changed: the same fields as a State, assignable, for one decision or one event."""
+
+    def freeze(self) -> State:
+        """The State with these fields (the draft must not be used afterwards)."""
+        new = object.__new__(State)
+        object.__setattr__(new, "__dict__", self.__dict__)
+        return new
+
+
+def draft(state: State) -> Draft:
+    """A changeable copy of a state (a shallow copy: every field is immutable, so it is independent)."""
+    d = object.__new__(Draft)
+    d.__dict__ = state.__dict__.copy()
+    return d
+
+
 def initial_state(setup: Setup) -> State:
     """The table before the deal."""
-    s = State.__new__(State)
+    s = object.__new__(Draft)
     s.setup, s.n = setup, setup.n
     s.hands = ((),) * setup.n
     s.stock, s.discard = (), ()
@@ -49,14 +71,14 @@ def initial_state(setup: Setup) -> State:
     s.battle, s.prev_suit, s.last_attacker = None, None, None
     s.first_attack, s.minimum, s.blind_target, s.ties, s.reshuffles = False, None, None, 0, 0
     s.outcome = None
-    return s
+    return s.freeze()
 
 
 def evolve(state: State, event: dict) -> State:
     """The pure fold: the state after one event (the input state is left unchanged)."""
-    new = state.clone()
+    new = draft(state)
     apply(new, event)
-    return new
+    return new.freeze()
 
 
 def _with(t: tuple, i: int, value) -> tuple:
@@ -71,7 +93,7 @@ def without(hand: tuple, cards) -> tuple:
     return tuple(rest)
 
 
-def _dealt(s: State, e: dict) -> None:
+def _dealt(s: Draft, e: dict) -> None:
     """BA-1.2 R: one card at a time clockwise from the dealer's left; BA-2.1: the up-card starts the discard pile."""
     n, dealer, order, size = s.n, e["dealer"], e["order"], s.setup.hand_size
     hands: list[list[int]] = [[] for _ in range(n)]
@@ -83,7 +105,7 @@ def _dealt(s: State, e: dict) -> None:
     s.dealer, s.phase, s.to_act, s.drawn, s.turns = dealer, ACQUISITION, (dealer + 1) % n, False, 0
 
 
-def _drew(s: State, e: dict) -> None:
+def _drew(s: Draft, e: dict) -> None:
     seat, card = e["seat"], e["card"]
     if e["source"] == "stock":
         s.stock = s.stock[1:]
@@ -94,7 +116,7 @@ def _drew(s: State, e: dict) -> None:
         s.drawn = True
 
 
-def _discarded(s: State, e: dict) -> None:
+def _discarded(s: Draft, e: dict) -> None:
     seat = e["seat"]
     s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
     s.discard = s.discard + tuple(e["cards"])
@@ -105,21 +127,21 @@ def _discarded(s: State, e: dict) -> None:
         s.to_act = (seat + 1) % s.n
 
 
-def _bid(s: State, e: dict) -> None:
+def _bid(s: Draft, e: dict) -> None:
     s.high_bid, s.high_bidder = e["amount"], e["seat"]
     _answered(s, e["seat"], e["amount"])
 
 
-def _passed(s: State, e: dict) -> None:
+def _passed(s: Draft, e: dict) -> None:
     _answered(s, e["seat"], None)
 
 
-def _answered(s: State, seat: int, amount) -> None:
+def _answered(s: Draft, seat: int, amount) -> None:
     s.bids = s.bids + ((seat, amount),)
     s.to_act = None if len(s.bids) == s.n else (seat + 1) % s.n
 
 
-def _attack_turn(s: State, e: dict) -> None:
+def _attack_turn(s: Draft, e: dict) -> None:
     s.phase, s.to_act = BATTLES, e["seat"]
     s.first_attack, s.minimum = e["first"], e["minimum"]
     s.blind_target = e.get("target")
@@ -127,14 +149,14 @@ def _attack_turn(s: State, e: dict) -> None:
         s.ties = e["tie"]
 
 
-def _attacked(s: State, e: dict) -> None:
+def _attacked(s: Draft, e: dict) -> None:
     seat = e["seat"]
     s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
     s.battle = (seat, e["target"], tuple(e["cards"]))
     s.to_act = e["target"]
 
 
-def _defended(s: State, e: dict) -> None:
+def _defended(s: Draft, e: dict) -> None:
     seat = e["seat"]
     attacker, _, attack = s.battle
     s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
@@ -143,27 +165,27 @@ def _defended(s: State, e: dict) -> None:
     s.last_attacker, s.battle, s.first_attack, s.minimum, s.to_act = attacker, None, False, None, None
 
 
-def _chips_lost(s: State, e: dict) -> None:
+def _chips_lost(s: Draft, e: dict) -> None:
     s.chips = _with(s.chips, e["seat"], s.chips[e["seat"]] - e["amount"])
     s.chips_out += e["amount"]
 
 
-def _chips_paid(s: State, e: dict) -> None:
+def _chips_paid(s: Draft, e: dict) -> None:
     payer, to, amount = e["seat"], e["to"], e["amount"]
     s.chips = _with(s.chips, payer, s.chips[payer] - amount)
     s.chips = _with(s.chips, to, s.chips[to] + amount)
 
 
-def _reshuffled(s: State, e: dict) -> None:
+def _reshuffled(s: Draft, e: dict) -> None:
     s.stock, s.discard, s.reshuffles = tuple(e["order"]), (), e["k"]
 
 
-def _ended(s: State, e: dict) -> None:
+def _ended(s: Draft, e: dict) -> None:
     s.outcome = Outcome("win", tuple(e["seats"]), None, tuple(s.chips))
-    s.phase, s.to_act, s.battle = END, None, s.battle
+    s.phase, s.to_act = END, None
 
 
-def _said(s: State, e: dict) -> None:
+def _said(s: Draft, e: dict) -> None:
     pass
 
 
@@ -175,8 +197,8 @@ APPLY = {
 }
 
 
-def apply(s: State, e: dict) -> None:
-    """Apply one event to a state in place (the body of evolve)."""
+def apply(s: Draft, e: dict) -> None:
+    """Apply one event to a draft in place (the body of evolve; decide folds its events the same way)."""
     try:
         change = APPLY[e["type"]]
     except KeyError:
@@ -208,9 +230,9 @@ def dump_state(s: State) -> dict:
 
 def load_state(data: dict) -> State:
     """The inverse of dump_state."""
-    s = object.__new__(State)
+    s = object.__new__(Draft)
     d = dict(data)
-    setup = dict(d["setup"])
+    setup = {k: v for k, v in d["setup"].items() if k in Setup.__dataclass_fields__}  # older snapshots: extra keys
     setup["names"], setup["variants"] = tuple(setup["names"]), tuple(setup["variants"])
     d["setup"] = Setup(**setup)
     d["hands"] = tuple(tuple(h) for h in d["hands"])
@@ -223,4 +245,4 @@ def load_state(data: dict) -> State:
         result, seats, team, scores = d["outcome"]
         d["outcome"] = Outcome(result, tuple(seats), team, tuple(scores))
     s.__dict__ = d
-    return s
+    return s.freeze()

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from domain.cards import format_card
 from domain.four_virtues import legal_moves
-from domain.four_virtues.clauses import DIAMONDS, card_points, meld_points
+from domain.four_virtues.clauses import HEARTS, SPADES, meld_lines, meld_points
 from domain.four_virtues.state import State
 
 from .viewers import Viewer
@@ -21,16 +21,39 @@ def _cards(cards) -> list[str]:
 
 
 def _meld(meld, number: int) -> dict:
-    cards, face, owner, contributors, lowered = meld
-    double = face is not None and face // 13 == DIAMONDS
-    lines = []
-    for card, who in zip(cards, contributors):
-        points = card_points(card, lowered) * (2 if double and who == owner else 1)
-        lines.append({"card": format_card(card), "seat": who, "points": points})
+    cards, face, owner, contributors, lowered, _laid = meld
+    lines = [{"card": format_card(line.card), "seat": line.seat, "added": line.added, "virtue": line.virtue,
+              "points": line.points} for line in meld_lines(meld)]
     return {"number": number, "cards": _cards(cards), "face": None if face is None else format_card(face), "owner": owner,
-            "contributors": list(contributors),
+            "virtue": meld.virtue, "contributors": list(contributors),
             "lowered": None if lowered is None else {"card": format_card(lowered[0]), "rank": "A23456789TJQK"[lowered[1]]},
             "scores": [meld_points(meld, seat) for seat in range(2)], "lines": lines}
+
+
+def moves_of(state: State, seat: int) -> list[dict]:
+    """The seat's legal moves for its page, cards as strings: a forced discard as one entry with its count (any
+    `count` cards of the hand), a hearts or spades meld once with `force_max` / `draw_max` instead of one
+    entry per number."""
+    out = []
+    for move in legal_moves(state):
+        if move["seat"] != seat:
+            continue
+        if move["type"] == "forced_discard":
+            return [{"type": "forced_discard", "count": len(move["cards"])}]
+        if move["type"] == "meld" and ("force" in move or "draw" in move):
+            continue
+        entry = {k: (_cards(v) if k == "cards" else v) for k, v in move.items() if k != "seat"}
+        if "face" in entry:
+            suit = entry["face"] // 13
+            entry["face"] = format_card(entry["face"])
+            if suit == HEARTS:
+                entry["force_max"] = len(move["cards"])
+            elif suit == SPADES:
+                entry["draw_max"] = min(len(move["cards"]), len(state.stock))
+        if "lowered" in entry:
+            entry["lowered"] = {"card": format_card(move["lowered"]["card"]), "rank": "A23456789TJQK"[move["lowered"]["rank"]]}
+        out.append(entry)
+    return out
 
 
 def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
@@ -41,6 +64,8 @@ def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
         "round": state.round, "dealer": state.dealer, "to_act": to_act, "turn": state.turn, "phase": state.phase,
         "owed": None if state.owed is None else {"seat": state.owed[0], "count": state.owed[1]},
         "target": state.setup.target, "scores": list(state.scores), "stock_count": len(state.stock),
+        "rounds": [{"round": i + 1, "points": list(points), "totals": [sum(r[seat] for r in state.rounds[:i + 1]) for seat in range(2)]}
+                   for i, points in enumerate(state.rounds)],
         "discard": _cards(state.discard), "melds": [_meld(m, i) for i, m in enumerate(state.melds)],
         "seats": [{"seat": seat, "hand_size": len(state.hands[seat]), "score": state.scores[seat]} for seat in range(2)],
         "outcome": None if o is None else {"result": o.result, "winner": o.winner_json(), "scores": list(o.scores)},
@@ -51,8 +76,7 @@ def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
             entry["hand"] = _cards(state.hands[entry["seat"]])
     if viewer.role == "seat":
         out["hand"] = _cards(state.hands[viewer.seat])
-        out["legal_moves"] = [{k: (_cards(v) if k == "cards" else v) for k, v in m.items() if k != "seat"}
-                              for m in legal_moves(state) if m["seat"] == viewer.seat]
+        out["legal_moves"] = moves_of(state, viewer.seat)
     return out
 
 
@@ -77,8 +101,15 @@ def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
     return {}
 
 
+def _line(line: dict, names: list[str]) -> str:
+    how = "added" if line["added"] else "laid"
+    virtue = f" under {line['virtue']}" if line.get("virtue") else ""
+    return f"{line['card']} {how} by {names[line['seat']]}{virtue}: {line['points']}"
+
+
 def describe(e: dict, names: list[str]) -> str | None:
-    """A Four Virtues event in words; None for the generic line."""
+    """A Four Virtues event in words, a score explained card by card ("7H added by South under diamonds: 14");
+    None for the generic line."""
     kind = e["type"]
     who = names[e["seat"]] if "seat" in e else ""
     if kind == "dealt":
@@ -89,11 +120,22 @@ def describe(e: dict, names: list[str]) -> str | None:
             (" (spades)" if e.get("spades") else "")
     if kind == "melded":
         extra = f" with {e['face']}" if e.get("face") else ""
-        return f"{who} melds {' '.join(e['cards'])}{extra}"
+        if e.get("lowered"):
+            extra += f", {e['lowered']['card']} lowered to {e['lowered']['rank']}"
+        if e.get("force"):
+            extra += f", forcing {e['owed']} discard(s)"
+        scored = f": {e['points']}" if "points" in e else ""
+        return f"{who} melds {' '.join(e['cards'])}{extra}{scored}"
     if kind == "added":
-        return f"{who} adds {' '.join(e['cards'])} to meld {e['meld']}"
+        scored = f": {e['points']}" if "points" in e else ""
+        return f"{who} adds {' '.join(e['cards'])} to meld {e['meld']}{scored}"
+    if kind == "forced_discarded":
+        return f"{who} discards {' '.join(e['cards'])} (hearts force)"
     if kind == "round_ended":
-        return f"round {e['round']} ends ({e['by']}): points {e['points'][0]} / {e['points'][1]}, totals {e['scores'][0]} / {e['scores'][1]}"
+        text = f"round {e['round']} ends ({e['by']}): points {e['points'][0]} / {e['points'][1]}, totals {e['scores'][0]} / {e['scores'][1]}"
+        if e.get("lines"):
+            text += " — " + "; ".join(f"meld {line['meld']}: {_line(line, names)}" for line in e["lines"])
+        return text
     if kind == "won":
         return f"{names[e['seats'][0]]} wins with {max(e['scores'])}"
     return None

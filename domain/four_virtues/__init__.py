@@ -4,7 +4,8 @@ and face-card virtues, as a pure decider."""
 from ..cards import format_card, parse_card
 from ..rules import Outcome
 from .codec import MOVE_TYPES, chance_of, check_deck, decode_event, encode_event, format_move, pack, parse_move
-from .decider import decide, final, legal_moves, start, step
+from .decider import decide, final, start, step
+from .moves import legal_moves
 from .setup import Setup, configure
 from .state import State, dump_state, evolve, initial_state, load_state
 

@@ -2,8 +2,37 @@
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 JACK = 10  # rank index of J; A..10 are 0..9 (FV-1.1)
 CLUBS, DIAMONDS, HEARTS, SPADES = range(4)
+VIRTUES = ("clubs", "diamonds", "hearts", "spades")  # a face card's virtue by its suit (FV-3)
+
+
+class Meld(NamedTuple):
+    """A meld on the table: its cards in the order laid, the face card, who laid it, who gave each card, the
+    clubs lowering (card, new rank index) and how many cards were laid at its creation (the rest were added)."""
+
+    cards: tuple[int, ...]
+    face: int | None
+    owner: int
+    contributors: tuple[int, ...]
+    lowered: tuple[int, int] | None
+    laid: int
+
+    @property
+    def virtue(self) -> str | None:
+        return None if self.face is None else VIRTUES[self.face // 13]
+
+
+class Line(NamedTuple):
+    """One card's part in a meld's score (FV-4.2): who gave it, whether it was added later, under which virtue."""
+
+    card: int
+    seat: int
+    added: bool
+    virtue: str | None
+    points: int
 
 
 def is_face(card: int) -> bool:
@@ -37,16 +66,20 @@ def card_points(card: int, lowered) -> int:
     return (lowered[1] if lowered and card == lowered[0] else card % 13) + 1
 
 
-def meld_points(meld, seat: int) -> int:
-    """FV-3.2, FV-4.2: what one meld scores for a seat (its own cards in it; diamonds double the creator's)."""
-    cards, face, owner, contributors, lowered = meld
-    double = face is not None and face // 13 == DIAMONDS
-    total = 0
-    for card, who in zip(cards, contributors):
-        if who == seat:
-            points = card_points(card, lowered)
-            total += 2 * points if double and who == owner else points
-    return total
+def meld_lines(meld: Meld) -> list[Line]:
+    """FV-3.2, FV-3.3, FV-4.2: each card of a meld with what it scores and for whom: its (possibly lowered) pip
+    value for the seat that gave it, doubled under diamonds when that seat laid the meld."""
+    double = meld.virtue == "diamonds"
+    out = []
+    for i, (card, who) in enumerate(zip(meld.cards, meld.contributors)):
+        points = card_points(card, meld.lowered)
+        out.append(Line(card, who, i >= meld.laid, meld.virtue, 2 * points if double and who == meld.owner else points))
+    return out
+
+
+def meld_points(meld: Meld, seat: int) -> int:
+    """FV-4.2: what one meld scores for a seat: the sum of its lines for that seat."""
+    return sum(line.points for line in meld_lines(meld) if line.seat == seat)
 
 
 def round_points(melds, seat: int) -> int:

@@ -117,6 +117,8 @@ def encode_event(e: dict) -> dict:
         out["face"] = format_card(out["face"])
     if out.get("lowered") is not None:
         out["lowered"] = {"card": format_card(out["lowered"]["card"]), "rank": out["lowered"]["rank"]}
+    if "lines" in out:
+        out["lines"] = [{**line, "card": format_card(line["card"])} for line in out["lines"]]
     return out
 
 
@@ -130,6 +132,8 @@ def decode_event(e: dict) -> dict:
         out["face"] = parse_card(out["face"])
     if out.get("lowered") is not None:
         out["lowered"] = {"card": parse_card(out["lowered"]["card"]), "rank": out["lowered"]["rank"]}
+    if "lines" in out:
+        out["lines"] = [{**line, "card": parse_card(line["card"])} for line in out["lines"]]
     return out
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Iterator
-
 from ..cards import format_card
 from ..randomness import Chance, OutcomeMismatch
 from ..rules import InvalidSetup, RuleViolation
@@ -159,6 +157,7 @@ def _meld(s: State, events: list[dict], seat: int, move: dict) -> None:
         if draw > len(s.stock):
             raise RuleViolation("FV-3.5", f"the stock holds {len(s.stock)} card(s)")
         event["draw"] = draw
+    event["points"] = clauses.meld_points(clauses.Meld(tuple(cards), face, seat, (seat,) * numbers, lowered, numbers), seat)
     opponent = 1 - seat
     owed = 0
     if force:
@@ -186,14 +185,19 @@ def _add(s: State, events: list[dict], seat: int, move: dict) -> None:
     meld = s.melds[k]
     if clauses.meld_kind(list(meld[0]) + list(cards), meld[4]) is None:
         raise RuleViolation("FV-2.4", "the meld would no longer be valid")
-    _emit(s, events, {"type": "added", "seat": seat, "meld": k, "cards": list(cards)})
+    grown = meld._replace(cards=meld.cards + tuple(cards), contributors=meld.contributors + (seat,) * len(cards))
+    points = sum(line.points for line in clauses.meld_lines(grown)[len(meld.cards):])
+    _emit(s, events, {"type": "added", "seat": seat, "meld": k, "cards": list(cards), "points": points})
 
 
 def _end_round(s: State, events: list[dict], chance: Chance, by: str) -> None:
     """FV-4: score the round; the game ends once a player reaches the target (the higher wins, a tie plays on)."""
     points = [clauses.round_points(s.melds, seat) for seat in range(2)]
     scores = [s.scores[seat] + points[seat] for seat in range(2)]
-    _emit(s, events, {"type": "round_ended", "round": s.round, "by": by, "points": points, "scores": scores})
+    lines = [{"meld": k, "card": line.card, "seat": line.seat, "added": line.added, "virtue": line.virtue,
+              "points": line.points} for k, meld in enumerate(s.melds) for line in clauses.meld_lines(meld)]
+    _emit(s, events, {"type": "round_ended", "round": s.round, "by": by, "points": points, "scores": scores,
+                      "lines": lines})
     target = s.setup.target
     reached = [seat for seat in range(2) if scores[seat] >= target]
     if reached and not (len(reached) == 2 and scores[0] == scores[1]):
@@ -206,32 +210,10 @@ def _end_round(s: State, events: list[dict], chance: Chance, by: str) -> None:
         raise RuleViolation("FV-1.3", str(e)) from None
 
 
-def legal_moves(s: State) -> Iterator[dict]:
-    """The seat to act's simple moves (`say` aside): draws, discards, done, forced discards of one card. Melds and
-    additions are not enumerated yet."""
-    if s.outcome is not None:
-        return
-    if s.owed is not None:
-        return
-    seat = s.turn
-    if s.phase == DRAW:
-        if s.stock:
-            yield {"seat": seat, "type": "draw", "source": "stock", "count": 1}
-        if len(s.stock) >= 2:
-            yield {"seat": seat, "type": "draw", "source": "stock", "count": 2}
-        if s.discard:
-            yield {"seat": seat, "type": "draw", "source": "discard"}
-        return
-    for card in s.hands[seat]:
-        yield {"seat": seat, "type": "discard", "cards": [card]}
-    if s.phase == FINAL:
-        yield {"seat": seat, "type": "done"}
-
-
 def final(s: State) -> dict:
     """The verdict's `final` object (contract §2)."""
     melds = []
-    for cards, face, owner, contributors, lowered in s.melds:
+    for cards, face, owner, contributors, lowered, _laid in s.melds:
         melds.append({"cards": [format_card(c) for c in cards], "face": None if face is None else format_card(face),
                       "owner": owner, "contributors": list(contributors),
                       "lowered": None if lowered is None else {"card": format_card(lowered[0]), "rank": "A23456789TJQK"[lowered[1]]}})

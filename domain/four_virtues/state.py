@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ..rules import Outcome
+from .clauses import Meld
 from .setup import Setup
 
 DRAW, PLAY, FINAL, OVER = "draw", "play", "final", "over"
@@ -13,8 +14,8 @@ class State:
 
     Fields: setup, n; round; dealer; turn (the seat whose turn it is); phase (draw, play, final —
     the stock ran out this turn —, over); owed ((seat, count) of a hearts forced discard, or None);
-    hands (sorted tuples); stock (next card first); discard (bottom first); melds (tuples of
-    (cards, face, owner, contributors, lowered)); scores (finished rounds); outcome.
+    hands (sorted tuples); stock (next card first); discard (bottom first); melds (`clauses.Meld`); scores (totals of finished rounds); rounds (each finished
+    round's points per seat, in order); outcome.
     """
 
     def clone(self) -> "State":
@@ -34,7 +35,7 @@ def initial_state(setup: Setup) -> State:
     s.setup, s.n = setup, 2
     s.round, s.dealer, s.turn, s.phase, s.owed = 0, None, None, DRAW, None
     s.hands, s.stock, s.discard, s.melds = ((), ()), (), (), ()
-    s.scores, s.outcome = (0, 0), None
+    s.scores, s.rounds, s.outcome = (0, 0), (), None
     return s
 
 
@@ -82,7 +83,7 @@ def _melded(s: State, e: dict) -> None:
     _take(s, seat, cards + ((face,) if face is not None else ()))
     low = e.get("lowered")
     lowered = None if low is None else (low["card"], "A23456789TJQK".index(low["rank"]) if isinstance(low["rank"], str) else low["rank"])
-    s.melds = s.melds + ((cards, face, seat, (seat,) * len(cards), lowered),)
+    s.melds = s.melds + (Meld(cards, face, seat, (seat,) * len(cards), lowered, len(cards)),)
     if e.get("owed"):
         s.owed = (1 - seat, e["owed"])
 
@@ -91,7 +92,7 @@ def _added(s: State, e: dict) -> None:
     seat, cards, k = e["seat"], tuple(e["cards"]), e["meld"]
     _take(s, seat, cards)
     m = s.melds[k]
-    s.melds = _with(s.melds, k, (m[0] + cards, m[1], m[2], m[3] + (seat,) * len(cards), m[4]))
+    s.melds = _with(s.melds, k, m._replace(cards=m.cards + cards, contributors=m.contributors + (seat,) * len(cards)))
 
 
 def _forced_discarded(s: State, e: dict) -> None:
@@ -112,6 +113,7 @@ def _done(s: State, e: dict) -> None:
 
 def _round_ended(s: State, e: dict) -> None:
     s.scores, s.owed = tuple(e["scores"]), None
+    s.rounds = s.rounds + (tuple(e["points"]),)
 
 
 def _won(s: State, e: dict) -> None:
@@ -141,7 +143,9 @@ def dump_state(s: State) -> dict:
     out["hands"] = [list(h) for h in s.hands]
     out["stock"], out["discard"], out["scores"] = list(s.stock), list(s.discard), list(s.scores)
     out["owed"] = None if s.owed is None else list(s.owed)
-    out["melds"] = [[list(m[0]), m[1], m[2], list(m[3]), None if m[4] is None else list(m[4])] for m in s.melds]
+    out["melds"] = [[list(m.cards), m.face, m.owner, list(m.contributors), None if m.lowered is None else list(m.lowered), m.laid]
+                    for m in s.melds]
+    out["rounds"] = [list(r) for r in s.rounds]
     out["outcome"] = None if s.outcome is None else [s.outcome.result, list(s.outcome.seats), list(s.outcome.scores)]
     return out
 
@@ -154,7 +158,8 @@ def load_state(data: dict) -> State:
     d["hands"] = tuple(tuple(h) for h in d["hands"])
     d["stock"], d["discard"], d["scores"] = tuple(d["stock"]), tuple(d["discard"]), tuple(d["scores"])
     d["owed"] = None if d["owed"] is None else tuple(d["owed"])
-    d["melds"] = tuple((tuple(m[0]), m[1], m[2], tuple(m[3]), None if m[4] is None else tuple(m[4])) for m in d["melds"])
+    d["melds"] = tuple(Meld(tuple(m[0]), m[1], m[2], tuple(m[3]), None if m[4] is None else tuple(m[4]), m[5]) for m in d["melds"])
+    d["rounds"] = tuple(tuple(r) for r in d["rounds"])
     if d["outcome"] is not None:
         d["outcome"] = Outcome(d["outcome"][0], tuple(d["outcome"][1]), None, tuple(d["outcome"][2]))
     s.__dict__ = d

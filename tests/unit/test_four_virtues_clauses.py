@@ -7,7 +7,7 @@ import pytest
 
 import domain.four_virtues as fv
 from domain.cards import parse_card
-from domain.four_virtues.clauses import meld_kind, meld_points
+from domain.four_virtues.clauses import Meld, meld_kind, meld_points
 from domain.randomness import Chance
 from domain.rules import RuleViolation
 
@@ -29,7 +29,7 @@ def test_clubs_lowers_one_card_to_fit_and_it_keeps_its_new_rank():
 
 
 def test_diamonds_double_the_creators_cards_only():
-    meld = (tuple(cs("5C 5D 5H 5S")), parse_card("KD"), 0, (0, 0, 0, 1), None)
+    meld = Meld(tuple(cs("5C 5D 5H 5S")), parse_card("KD"), 0, (0, 0, 0, 1), None, 3)
     assert meld_points(meld, 0) == 2 * 15 and meld_points(meld, 1) == 5
 
 

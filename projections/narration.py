@@ -28,3 +28,14 @@ def generic(event: dict, names: list[str]) -> str:
     if "text" in event:
         text += f": {event['text']}"
     return text
+
+
+GAME_EVENT_EXCLUDED = frozenset({"created", "move_rejected", "seed_revealed", "dispute_filed", "dispute_ruled", "rewound"})
+
+
+def narrate_entries(game: str, entries: list[dict], names: list[str]) -> list[dict]:
+    """Event-log entries (unredacted: the referee's audit) with each game event's line of text as `text`."""
+    for entry in entries:
+        if entry["type"] not in GAME_EVENT_EXCLUDED:
+            entry["text"] = describe(game, {"type": entry["type"], **entry["data"]}, names)
+    return entries

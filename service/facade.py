@@ -233,6 +233,7 @@ class Arbiter:
 
     def audit(self, game_id: Any, token: str | None) -> dict:
         """The hash-chained audit log: the referee's, or anyone's once the game is over."""
+        from projections.narration import narrate_entries
         from projections.views import disclosure_ledger, event_log
 
         gid = parse_game_id(game_id)
@@ -242,8 +243,10 @@ class Arbiter:
             raise Forbidden("the audit log is the referee's until the game is over")
         stored = self.app.stored_events(gid)
         attempts = self.app.stored_attempts(gid)
+        names = [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)]
+        entries = narrate_entries(game.game, event_log(stored, REFEREE, attempts=attempts), names)
         return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
-                "engine_version": game.engine_version, "entries": event_log(stored, REFEREE, attempts=attempts),
+                "engine_version": game.engine_version, "entries": entries,
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:

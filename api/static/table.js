@@ -19,11 +19,13 @@
     } finally { busy = false; }
   }
 
-  function swap(html, keepDraft = true) {
+  function swap(html, keepDraft = true, keepFields = true) {
     // Keep what the person was doing across the swap: the selected cards, the focused control
     // (a card, an action button or the message box) and a half-typed message.
     const selected = new Set([...root.querySelectorAll("input[name=cards]:checked")].map(i => i.value));
     const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
+    const fields = keepFields ? [...root.querySelectorAll("select[name^='move.'], input[name^='move.']:not([type=checkbox])")]
+      .map(el => [el.name, el.value]) : [];
     const box = root.querySelector("input[name=text]");
     const draft = keepDraft && box ? { value: box.value, start: box.selectionStart, end: box.selectionEnd } : null;
     let refocus = null;
@@ -32,6 +34,11 @@
     else if (active && active.tagName === "BUTTON" && active.value) refocus = `button[value="${CSS.escape(active.value)}"]`;
     root.innerHTML = html;
     root.querySelectorAll("input[name=cards]").forEach(i => { if (selected.has(i.value)) i.checked = true; });
+    // a game's own move fields (a target, an amount, a face card ...) keep their values when they still make sense
+    for (const [name, value] of fields) {
+      const el = root.querySelector(`[name="${CSS.escape(name)}"]`);
+      if (el && (el.tagName !== "SELECT" || [...el.options].some(o => o.value === value))) el.value = value;
+    }
     const newBox = root.querySelector("input[name=text]");
     if (draft && newBox) { newBox.value = draft.value; newBox.setSelectionRange(draft.start, draft.end); }
     if (refocus) { const target = root.querySelector(refocus); if (target) target.focus(); }
@@ -46,7 +53,8 @@
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
     const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin",
                                                 headers: { "X-Arbiter-Partial": "1" } });
-    swap(await response.text(), !(response.ok && form.classList.contains("say")));  // a message sent is no draft
+    // a message sent is no draft; the fields of a move that was accepted are spent, those of a refused one stay
+    swap(await response.text(), !(response.ok && form.classList.contains("say")), !response.ok);
   });
 
   if (window.EventSource) {

@@ -44,6 +44,15 @@ def line_text(text: str) -> Text:
     return out
 
 
+def _plain(value) -> str:
+    """A field of a verdict's object in words: lists space separated, objects as `key value` pairs."""
+    if isinstance(value, list):
+        return " ".join(map(str, value))
+    if isinstance(value, dict):
+        return " ".join(f"{k} {v}" for k, v in value.items())
+    return str(value)
+
+
 def narrate(path: str, account: dict | None, verdict: dict, console: Console | None = None) -> None:
     """Print the account of one record (from service.facade.verify_file)."""
     console = console or Console(highlight=False)
@@ -58,7 +67,8 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
     for line in account["lines"]:
         prefix = f"{line['move']:4d} " if line["move"] is not None else "     "
         style = "" if line["move"] is not None else "dim"
-        console.print(Text(prefix).append_text(line_text(line["text"])), style=style)
+        text = line["text"].replace("\n", "\n" + " " * len(prefix))  # a multi-line event (a score explained) stays indented
+        console.print(Text(prefix).append_text(line_text(text)), style=style)
     if account["illegal"]:
         il = account["illegal"]
         console.print(Text(f"{il['move_index']:4d} {il['text']}  ✗ ILLEGAL {il['rule']}: {il['reason']}",
@@ -76,6 +86,11 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
     for key, value in final.items():
         if isinstance(value, list) and all(isinstance(c, str) for c in value):
             console.print(Text(f"{key.replace('_', ' ')}: ").append_text(cards_text(value)))
+        elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):  # e.g. melds: one per line
+            console.print(Text(f"{key.replace('_', ' ')}:"))
+            for i, item in enumerate(value):
+                fields = " · ".join(f"{k} {_plain(v)}" for k, v in item.items() if v is not None)
+                console.print(Text(f"  {i}: ").append_text(line_text(fields)))
         else:
             console.print(Text(f"{key.replace('_', ' ')}: {value}"))
     winner = verdict["winner"]

@@ -121,7 +121,8 @@ def describe(e: dict, names: list[str]) -> str | None:
     if kind == "melded":
         extra = f" with {e['face']}" if e.get("face") else ""
         if e.get("lowered"):
-            extra += f", {e['lowered']['card']} lowered to {e['lowered']['rank']}"
+            rank = e["lowered"]["rank"]
+            extra += f", {e['lowered']['card']} lowered to {'A23456789TJQK'[rank] if isinstance(rank, int) else rank}"
         if e.get("force"):
             extra += f", forcing {e['owed']} discard(s)"
         scored = f": {e['points']}" if "points" in e else ""
@@ -134,7 +135,7 @@ def describe(e: dict, names: list[str]) -> str | None:
     if kind == "round_ended":
         text = f"round {e['round']} ends ({e['by']}): points {e['points'][0]} / {e['points'][1]}, totals {e['scores'][0]} / {e['scores'][1]}"
         if e.get("lines"):
-            text += " — " + "; ".join(f"meld {line['meld']}: {_line(line, names)}" for line in e["lines"])
+            text += "".join(f"\n  meld {line['meld']}: {_line(line, names)}" for line in e["lines"])
         return text
     if kind == "won":
         return f"{names[e['seats'][0]]} wins with {max(e['scores'])}"

@@ -1,0 +1,116 @@
+"""El Royale's heuristic bot: collect ranks, win when a play can, claim useful piles, concede cheap battles.
+
+A win needs the whole hand played as the fourth card of a rank (ER-4.1), so the bot keeps its
+hand in few ranks: it attacks with its smallest group (the highest rank among equals, the
+hardest to beat), throws in cards that are not its main group, beats with the cheapest card
+that does not break a group, concedes a battle of one or two cards rather than spend a high
+card or a pair, and claims a small pile when most of it matches ranks it holds.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .base import SeatView
+from .cards import rank, rank_counts, without
+
+CHEAP_PILE = 2  # a pile of at most this many cards is cheap to concede
+HIGH = 10  # J and above: worth keeping rather than spending on a cheap battle
+MAX_HOLDING = 16  # ER-5.1 (revised): conceding above this eliminates
+
+
+class ElRoyaleBot:
+    """The heuristic El Royale player of one seat."""
+
+    kind = "heuristic"
+
+    def __init__(self, seat: int, rng: random.Random):
+        self.seat, self.rng = seat, rng
+
+    def choose(self, view: SeatView) -> dict:
+        """The move for this seat now (see the module doc)."""
+        table, moves, hand = view.table, view.legal_moves, view.hand
+        pile = table["battle_pile"]
+        for m in moves:
+            if "cards" in m and wins(m["cards"], hand, pile):
+                return view.move(m)
+        kinds = {m["type"]: [x for x in moves if x["type"] == m["type"]] for m in moves}
+        if "take" in kinds:
+            return self._take(view, kinds["take"][0], hand)
+        if "attack" in kinds:
+            return view.move(min(kinds["attack"], key=lambda m: attack_cost(m["cards"], hand)))
+        if "concede" in kinds:
+            return self._defend(view, kinds.get("beat", []), hand, pile)
+        if "throw_in" in kinds and self._should_throw(view, hand):
+            best = max(kinds["throw_in"], key=lambda m: len(m["cards"]))
+            return view.move(best)
+        if "claim" in kinds and useful_pile(pile, hand):
+            return view.move(kinds["claim"][0])
+        if "pass" in kinds:
+            return view.move(kinds["pass"][0])
+        return view.move(moves[0])
+
+    def _take(self, view: SeatView, entry: dict, hand: list[str]) -> dict:
+        """ER-5.2: take the laid-out cards of ranks already held, as many as room allows."""
+        held = rank_counts(hand)
+        wanted = sorted((c for c in entry["from"] if rank(c) in held), key=lambda c: -held[rank(c)])
+        return view.move(entry, cards=wanted[:entry["max"]])
+
+    def _defend(self, view: SeatView, beats: list[dict], hand: list[str], pile: list[str]) -> dict:
+        concede = {"seat": self.seat, "type": "concede"}
+        if not beats:
+            return concede
+        best = min(beats, key=lambda m: beat_cost(m["cards"], hand))
+        too_many = len(hand) + len(pile) > MAX_HOLDING and view.table.get("edition") == "revised"
+        cheap = len(pile) <= CHEAP_PILE and beat_cost(best["cards"], hand)[0] > 0
+        if cheap and not too_many:
+            return concede
+        return view.move(best)
+
+    def _should_throw(self, view: SeatView, hand: list[str]) -> bool:
+        """Throw in unless the asked rank is the hand's main group, or the join window attacks a partner."""
+        table = view.table
+        if table["phase"] == "join" and partners(view, self.seat, table.get("defender")):
+            return False
+        counts = rank_counts(hand)
+        asked = rank(table["battle_pile"][-1])
+        main = max(counts.values())
+        return not (counts[asked] == main and main >= 2 and len(counts) > 1)
+
+
+def wins(cards: list[str], hand: list[str], pile: list[str]) -> bool:
+    """ER-4.1: the play empties the hand and makes four of its rank on the battle pile."""
+    if len(cards) != len(hand):
+        return False
+    r = rank(cards[-1])
+    return sum(1 for c in pile if rank(c) == r) + sum(1 for c in cards if rank(c) == r) >= 4
+
+
+def attack_cost(cards: list[str], hand: list[str]) -> tuple:
+    """Lower is better: play a whole group (fewer ranks left), the smallest one, the highest rank of those."""
+    left = rank_counts(without(hand, cards))
+    whole = rank(cards[0]) not in left
+    return (not whole, len(left), len(cards), -rank(cards[0]))
+
+
+def beat_cost(cards: list[str], hand: list[str]) -> tuple:
+    """Lower is better: (spends a high card or breaks a group, ranks left, rank spent)."""
+    r = rank(cards[0])
+    left = rank_counts(without(hand, cards))
+    breaks = r in left
+    return (int(breaks or r >= HIGH), len(left), r)
+
+
+def useful_pile(pile: list[str], hand: list[str]) -> bool:
+    """Claim a small pile most of whose cards match ranks held (collecting ranks)."""
+    held = rank_counts(hand)
+    useful = sum(1 for c in pile if rank(c) in held)
+    return len(pile) <= 3 and 2 * useful >= len(pile) and len(hand) + len(pile) <= 8
+
+
+def partners(view: SeatView, a: int, b: int | None) -> bool:
+    """Whether two seats are on one team (never in an individual game)."""
+    if b is None or not view.players:
+        return False
+    teams = {p["seat"]: p.get("team") for p in view.players}
+    return teams.get(a) is not None and teams.get(a) == teams.get(b)

@@ -133,3 +133,9 @@ def serve_command(host: str, port: int, database_url: str, workers: int, threads
 
     click.echo(f"arbiter is serving on http://{host}:{port}/  (store: {database_url.split('@')[-1]}, {workers} worker(s))")
     serve(host, port, database_url, workers, threads)
+
+
+from .cli_simulate import report_command, simulate_command  # noqa: E402  (self-play and balance reports, issue 16)
+
+main.add_command(simulate_command)
+main.add_command(report_command)

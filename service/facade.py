@@ -19,6 +19,8 @@ from projections.viewers import REFEREE, SPECTATOR, Viewer
 from .application import Referee, token_hash
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
+from .balance import ReportError, balance_report, report_of  # noqa: F401  (balance reports, for the CLI)
+from .simulation import BotMoveError, PlanError, RecordSink, default_workers, make_plan, run as simulate  # noqa: F401
 from .stores import DEFAULT_URL
 from .verification import check_chain, check_deal, check_evidence, game_ids, reverify
 

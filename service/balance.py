@@ -1,0 +1,212 @@
+"""Balance reports: what many recorded games say about seats, bots, endings and length, with Wilson intervals.
+
+Everything is recomputed from `arbiter.record/1` documents (a simulation's directory or JSON
+Lines archive, or any record files): each record is replayed through its decider, exactly as
+`arbiter replay` verifies it, and a record that is invalid or has an illegal move stops the
+report. Games are grouped by table (game, options, number of players). Which bot sat where is
+read from the player names that service.simulation gives (``<bot kind>-<seat>``); other
+records count under the bot name ``-``.
+
+Per table: win rate by seat, by position after the first player (the seat of the first move
+that is not table talk or Small Battle's arranging: El Royale's starter, Batallion's and The
+Four Virtues' first to draw, Small Battle's first striker) and by bot; ending kinds; game length
+in moves and in the game's own unit (battles, attacks, rounds, strikes). A shared win (a
+Batallion tie for most chips, a team) counts as a win for every winning seat, so a table's win
+rates may add up to more than one. Intervals are Wilson score intervals at 95%.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Iterable, Iterator
+
+from domain.games import decider_for
+from domain.records import InvalidRecord, parse, replay
+
+Z95 = 1.959963984540054
+UNFINISHED = "unfinished"  # the simulation's move cap came first (status in_progress)
+
+
+class ReportError(ValueError):
+    """Records a report cannot be made from: the message names the record and the problem."""
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One recorded game, as the report counts it."""
+
+    source: str
+    game: str
+    options: dict
+    bots: tuple[str, ...]
+    winners: tuple[int, ...]
+    ending: str
+    moves: int
+    length: int
+    first: int | None
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return len(self.bots)
+
+    @property
+    def table(self) -> tuple[str, str, int]:
+        """The group this game is counted in: game, options (canonical JSON), seats."""
+        return self.game, json.dumps(self.options, sort_keys=True), self.players
+
+
+def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (0, 1 with no trials)."""
+    if trials == 0:
+        return 0.0, 1.0
+    p = successes / trials
+    denominator = 1 + z * z / trials
+    centre = (p + z * z / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def read_records(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
+    """(where, document) for each record: a directory's `*.json` in name order, a `.jsonl` archive's lines, a file."""
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            files = sorted(path.glob("*.json"))
+            if not files:
+                raise ReportError(f"{path}: no *.json records in this directory")
+            for f in files:
+                yield str(f), _json(f.read_text(encoding="utf-8"), str(f))
+        elif path.suffix == ".jsonl":
+            try:
+                lines = path.read_text(encoding="utf-8").splitlines()
+            except OSError as e:
+                raise ReportError(f"{path}: cannot read: {e.strerror}") from None
+            for i, line in enumerate(lines):
+                if line.strip():
+                    yield f"{path}:{i + 1}", _json(line, f"{path}:{i + 1}")
+        else:
+            try:
+                text = path.read_text(encoding="utf-8")
+            except OSError as e:
+                raise ReportError(f"{path}: cannot read: {e.strerror}") from None
+            yield str(path), _json(text, str(path))
+
+
+def _json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as e:
+        raise ReportError(f"{where}: not JSON: {e}") from None
+
+
+def result_of(source: str, doc: Any) -> GameResult:
+    """Replay one record and read what the report counts; raises ReportError for an invalid or illegal record."""
+    try:
+        record = parse(doc)
+    except InvalidRecord as e:
+        raise ReportError(f"{source}: invalid record: {e}") from None
+    played = replay(record, keep_events=True)
+    verdict = played.verdict()
+    if verdict["status"] == "illegal":
+        bad = verdict["illegal"]
+        raise ReportError(f"{source}: move {bad['move_index']} is illegal ({bad['rule']}: {bad['reason']})")
+    moves = [m for m in doc.get("moves", []) if m.get("type") != "say"]
+    finished = verdict["status"] == "finished"
+    ending = _ending(record.game, played.events, verdict) if finished else UNFINISHED
+    winners = tuple(verdict["winner"]["seats"]) if verdict["winner"] else ()
+    first = next((m["seat"] for m in moves if m["type"] != "arrange"), None)
+    return GameResult(source, record.game, record.setup.options(), tuple(_bot_of(p) for p in doc["players"]),
+                      winners, ending, len(moves), _length(record.game, played.events, moves, verdict), first)
+
+
+def _bot_of(player: dict) -> str:
+    name = str(player.get("name", ""))
+    kind, _, seat = name.rpartition("-")
+    return kind if kind and seat.isdigit() else "-"
+
+
+def _ending(game: str, events: list[dict], verdict: dict) -> str:
+    """How a finished game ended: Batallion says why (BA-5.1: chips, scarcity, skips); others their result."""
+    if game == "batallion":
+        return next(e["by"] for e in reversed(events) if e["type"] == "ended")
+    return verdict["result"]
+
+
+# Each game's own measure of length, and its unit.
+UNITS = {"el-royale": "battles", "batallion": "attacks", "four-virtues": "rounds", "small-battle": "strikes"}
+
+
+def _length(game: str, events: list[dict], moves: list[dict], verdict: dict) -> int:
+    if game == "el-royale":
+        return verdict["final"]["battles"]
+    if game == "four-virtues":
+        return sum(1 for e in events if e["type"] == "round_ended")
+    kind = {"batallion": "attack", "small-battle": "strike"}.get(game)
+    return sum(1 for m in moves if m["type"] == kind) if kind else len(moves)
+
+
+def rate(successes: int, trials: int) -> dict:
+    """A proportion with its Wilson interval, as the report shows it."""
+    low, high = wilson(successes, trials)
+    return {"count": successes, "of": trials, "rate": successes / trials if trials else 0.0, "low": low, "high": high}
+
+
+def spread(values: list[int]) -> dict:
+    """Mean, median, 10th and 90th percentiles, min and max of a list of lengths (and the values, for plots)."""
+    ordered = sorted(values)
+    deciles = statistics.quantiles(ordered, n=10, method="inclusive") if len(ordered) > 1 else [ordered[0]] * 9
+    return {"mean": statistics.fmean(ordered), "median": statistics.median(ordered), "p10": deciles[0],
+            "p90": deciles[8], "min": ordered[0], "max": ordered[-1], "values": ordered}
+
+
+def table_report(results: list[GameResult]) -> dict:
+    """The report of one table's games (all of one game, options and number of seats)."""
+    first = results[0]
+    n, games = first.players, len(results)
+    by_seat = [rate(sum(1 for r in results if seat in r.winners), games) for seat in range(n)]
+    positioned = [r for r in results if r.first is not None]
+    by_position = [rate(sum(1 for r in positioned if (r.first + k) % n in r.winners), len(positioned)) for k in range(n)]
+    kinds = sorted({b for r in results for b in r.bots})
+    by_bot = {kind: rate(sum(1 for r in results for seat, b in enumerate(r.bots) if b == kind and seat in r.winners),
+                         sum(r.bots.count(kind) for r in results)) for kind in kinds}
+    endings = Counter(r.ending for r in results)
+    finished = [r for r in results if r.ending != UNFINISHED]
+    return {
+        "game": first.game, "title": decider_for(first.game).TITLE, "options": first.options, "players": n,
+        "games": games, "finished": len(finished), "unit": UNITS.get(first.game, "moves"),
+        "win_by_seat": by_seat, "win_by_position": by_position, "win_by_bot": by_bot,
+        "endings": {kind: rate(count, games) for kind, count in sorted(endings.items())},
+        "moves": spread([r.moves for r in results]),
+        "length": spread([r.length for r in finished] or [0]),
+    }
+
+
+def balance_report(paths: Iterable[str]) -> list[dict]:
+    """The report of every table found in the records at `paths`; raises ReportError."""
+    return report_of(read_records(paths))
+
+
+def report_of(records: Iterable[tuple[str, Any]]) -> list[dict]:
+    """The report of every table among (where, document) records; raises ReportError."""
+    groups: dict[tuple, list[GameResult]] = {}
+    for source, doc in records:
+        result = result_of(source, doc)
+        groups.setdefault(result.table, []).append(result)
+    if not groups:
+        raise ReportError("no records to report on")
+    return [table_report(groups[key]) for key in sorted(groups, key=lambda k: (k[0], k[2], k[1]))]
+
+
+def table_label(report: dict) -> str:
+    """A table's name in a report: game, seats and options (`edition=classic`, `variants=guts+scarcity`)."""
+    parts = []
+    for key, value in sorted(report["options"].items()):
+        shown = "+".join(value) if isinstance(value, list) else str(value)
+        parts.append(f"{key}={shown or 'none'}")
+    return f"{report['title']}, {report['players']} players" + (f" ({', '.join(parts)})" if parts else "")

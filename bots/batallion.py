@@ -12,7 +12,6 @@ ever lowers the loss or raises the gain, BA-4.5).
 from __future__ import annotations
 
 import random
-from collections import Counter
 
 from .base import SeatView
 from .cards import JOKER, suit, without
@@ -38,7 +37,8 @@ class BatallionBot:
         if "draw" in kinds:
             return view.move(self._draw(kinds["draw"], table["discard"], hand, group))
         if "discard" in kinds:
-            return view.move(min(kinds["discard"], key=lambda m: keep_value(m["cards"][0], hand, group)))
+            best = best_suit(hand, group)
+            return view.move(min(kinds["discard"], key=lambda m: keep_value(m["cards"][0], hand, group, best)))
         if "bid" in kinds:
             bid = kinds["bid"][0]
             if bid["max"] >= bid["min"] + BID_MARGIN:
@@ -47,10 +47,12 @@ class BatallionBot:
             return view.move(kinds["pass"][0])
         if "attack" in kinds:
             chips = {s["seat"]: (s["chips"], -s["hand_size"]) for s in table["seats"]}
-            return view.move(max(kinds["attack"], key=lambda m: (value(m["cards"], group), chips[m["target"]],
+            worth = values_of(kinds["attack"], group)
+            return view.move(max(kinds["attack"], key=lambda m: (worth[tuple(m["cards"])], chips[m["target"]],
                                                                  -len(m["cards"]))))
         if "defend" in kinds:
-            return view.move(max(kinds["defend"], key=lambda m: (value(m["cards"], group), -len(m["cards"]))))
+            worth = values_of(kinds["defend"], group)
+            return view.move(max(kinds["defend"], key=lambda m: (worth[tuple(m["cards"])], -len(m["cards"]))))
         return view.move(moves[0])
 
     def _draw(self, draws: list[dict], discard: list[str], hand: list[str], group: int) -> dict:
@@ -58,16 +60,32 @@ class BatallionBot:
         if "discard" in by_source and discard:
             top = discard[-1]
             best = best_suit(hand, group)
-            if top == JOKER or suit(top) == best or 0 < Counter(hand)[top] < group:
+            if top == JOKER or suit(top) == best or 0 < hand.count(top) < group:
                 return by_source["discard"]
         return by_source.get("stock") or draws[0]
 
 
+def values_of(moves: list[dict], group: int) -> dict[tuple, int]:
+    """The battle value of each distinct card list among moves (attacks repeat theirs once per target)."""
+    out: dict[tuple, int] = {}
+    for m in moves:
+        key = tuple(m["cards"])
+        if key not in out:
+            out[key] = value(m["cards"], group)
+    return out
+
+
 def value(cards: list[str], group: int) -> int:
     """BA-1.3 / BA-1.4: the battle value of cards of one suit, a joker joining the group where it adds most."""
-    counts = Counter(c for c in cards if c != JOKER)
+    counts: dict[str, int] = {}
+    jokers = 0
+    for c in cards:
+        if c == JOKER:
+            jokers += 1
+        else:
+            counts[c] = counts.get(c, 0) + 1
     total = sum(min(k, group) ** 2 for k in counts.values())
-    for _ in range(cards.count(JOKER)):
+    for _ in range(jokers):
         open_groups = [k for k in counts.values() if k < group]
         if not open_groups:
             break
@@ -79,7 +97,11 @@ def value(cards: list[str], group: int) -> int:
 
 def suit_values(hand: list[str], group: int) -> dict[str, int]:
     """Each suit's battle value in the hand (jokers left out)."""
-    return {s: value([c for c in hand if suit(c) == s], group) for s in "CDHS"}
+    by_suit: dict[str, list[str]] = {s: [] for s in "CDHS"}
+    for c in hand:
+        if c != JOKER:
+            by_suit[c[1]].append(c)
+    return {s: value(cards, group) for s, cards in by_suit.items()}
 
 
 def best_suit(hand: list[str], group: int) -> str:
@@ -88,11 +110,11 @@ def best_suit(hand: list[str], group: int) -> str:
     return max(values, key=lambda s: values[s])
 
 
-def keep_value(card: str, hand: list[str], group: int) -> tuple:
-    """How much the hand would lose by discarding `card` (lower: discard it first)."""
+def keep_value(card: str, hand: list[str], group: int, best: str) -> tuple:
+    """How much the hand would lose by discarding `card` (lower: discard it first); `best` is the best suit."""
     if card == JOKER:
         return (1, 99)
     s = suit(card)
     in_suit = [c for c in hand if suit(c) == s]
     loss = value(in_suit, group) - value(without(in_suit, [card]), group)
-    return (int(s == best_suit(hand, group)), loss)
+    return (int(s == best), loss)

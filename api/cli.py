@@ -28,11 +28,14 @@ def main() -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print verdict JSON (one line per record) instead of an account.")
 def replay_command(records: tuple[str, ...], as_json: bool) -> None:
     """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins)."""
-    from service.facade import verify_file
+    from service.facade import is_archive, verify_file
 
     worst = EXIT_OK
     out = sys.stdout
     for path in records:
+        if is_archive(path):  # a JSON Lines archive of records (arbiter simulate --out X.jsonl)
+            worst = max(worst, _archive_verdicts(path, out))
+            continue
         verdict, account = verify_file(path, with_account=not as_json)
         worst = max(worst, _exit_code(verdict))
         if as_json:
@@ -43,6 +46,17 @@ def replay_command(records: tuple[str, ...], as_json: bool) -> None:
             narrate(path, account, verdict)
     out.flush()
     sys.exit(worst)
+
+
+def _archive_verdicts(path: str, out) -> int:
+    """Verify every record of a JSON Lines archive: one verdict line a game (always JSON); the worst exit code."""
+    from service.facade import verify_archive
+
+    worst = EXIT_OK
+    for verdict in verify_archive(path):
+        worst = max(worst, _exit_code(verdict))
+        out.write(json.dumps(verdict, separators=(", ", ": ")) + "\n")
+    return worst
 
 
 @main.command("export")

@@ -107,7 +107,7 @@ def _self_play(plan, workers: int | None, out: str | None) -> list[dict]:
 
 
 def _glob(out: str) -> str:
-    return out if out.endswith(".jsonl") else str(Path(out) / "*.json")
+    return shlex.quote(out) if out.endswith(".jsonl") else shlex.quote(str(Path(out))) + "/*.json"
 
 
 def _show(reports: list[dict], html: str | None, as_json: bool, command: str | None) -> None:

@@ -19,6 +19,7 @@ from projections.viewers import REFEREE, SPECTATOR, Viewer
 from .application import Referee, token_hash
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
+from .archives import is_archive, verify_archive  # noqa: F401  (record archives, for the CLI)
 from .balance import ReportError, balance_report, report_of  # noqa: F401  (balance reports, for the CLI)
 from .simulation import BotMoveError, PlanError, RecordSink, default_workers, make_plan, run as simulate  # noqa: F401
 from .stores import DEFAULT_URL

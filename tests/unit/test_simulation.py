@@ -148,3 +148,19 @@ def test_the_html_report_is_one_self_contained_page_with_its_plots(tmp_path):
     assert page.count("data:image/png;base64,") == 1
     assert "http://" not in page and "https://" not in page and "<script" not in page
     assert "The Four Virtues of Royalty, 2 players (target=100)" in page
+
+
+def test_arbiter_replay_verifies_a_json_lines_archive_one_verdict_a_game(tmp_path):
+    out = tmp_path / "sb.jsonl"
+    assert invoke("simulate", "--game", "small-battle", "--players", "2", "--games", "3", "--workers", "1",
+                  "--out", str(out)).exit_code == 0
+    replayed = invoke("replay", "--json", str(out))
+    assert replayed.exit_code == 0
+    assert [json.loads(line)["status"] for line in replayed.output.splitlines()] == ["finished"] * 3
+    lines = out.read_text().splitlines()
+    doc = json.loads(lines[1])
+    doc["moves"][-1]["position"] = 42
+    out.write_text("\n".join([lines[0], json.dumps(doc), "not json"]) + "\n")
+    replayed = invoke("replay", "--json", str(out))
+    assert replayed.exit_code == 2
+    assert [json.loads(line)["status"] for line in replayed.output.splitlines()] == ["finished", "illegal", "invalid"]

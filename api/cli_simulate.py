@@ -70,7 +70,7 @@ def simulate_command(game, players, games, bots, options_json, seed, workers, ou
     if server:
         from .loadgen import load_command
 
-        load_command(plan, server, clients)
+        load_command(plan, server, clients, as_json)
         return
     reports = _self_play(plan, workers, out)
     _show(reports, html, as_json, "arbiter " + " ".join(shlex.quote(a) for a in sys.argv[1:]))

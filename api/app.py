@@ -40,6 +40,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    from .bot_routes import bots_blp
+
+    app.register_blueprint(bots_blp)
+
     @app.get("/api/v1/health")
     def health():
         from domain import ENGINE_VERSION

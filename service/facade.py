@@ -183,6 +183,14 @@ class Arbiter:
             out["evidence"] = evidence
         return out
 
+    def seat_bot(self, game_id: Any, token: str | None, kind: Any = "heuristic") -> dict:
+        """Hand the token's seat to a bot that this process plays (service.bot_seats); {id, seat, bot}."""
+        from .bot_seats import BotSeats
+
+        if getattr(self, "_bot_seats", None) is None:
+            self._bot_seats = BotSeats(self)
+        return self._bot_seats.hand_over(game_id, token, kind)
+
     # -- queries -----------------------------------------------------------------------------
 
     def catalogue(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0) -> list[dict]:

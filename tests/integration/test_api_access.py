@@ -53,6 +53,7 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "POST /games/{id}/disputes/{n}/ruling": (401, 403,  403,  200, 403,  401,  401),
     "GET /games/{id}/record":               (403, 403,  403,  200, 403,  401,  401),
     "GET /games/{id}/stream":               (200, 200,  200,  200, 403,  401,  401),
+    "POST /games/{id}/bot":                 (401, 201,  201,  403, 403,  401,  401),  # a seat hands itself to a bot
 }
 
 ACCESS_FINISHED = {  # once the game is over the audit log and the record are anyone's

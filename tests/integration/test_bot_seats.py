@@ -1,0 +1,69 @@
+"""Bots at live tables (issue 16): a seat handed to a bot is played by the server, through the seat's own token."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import pytest
+
+import service.bot_seats
+from bots import SeatView, make_bot
+
+from .api_support import bearer
+
+API = "/api/v1"
+
+
+@pytest.fixture(autouse=True)
+def quick_bots(monkeypatch):
+    monkeypatch.setattr(service.bot_seats, "POLL_SECONDS", 0.01)
+
+
+def create(client, game="small-battle", players=2) -> dict:
+    response = client.post(f"{API}/games", json={"game": game, "players": [{"name": f"P{i}"} for i in range(players)],
+                                                 "seed": "b0b0"})
+    assert response.status_code == 201
+    return response.get_json()
+
+
+def test_a_person_plays_a_whole_game_against_a_bot_seated_on_the_server(client):
+    created = create(client)
+    gid, person, bot_token = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    seated = client.post(f"{API}/games/{gid}/bot", json={"bot": "heuristic"}, headers=bearer(bot_token))
+    assert seated.status_code == 201 and seated.get_json() == {"id": gid, "seat": 1, "bot": "heuristic"}
+    me = make_bot("random", "small-battle", 0, random.Random(1))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        view = client.get(f"{API}/games/{gid}/view", headers=bearer(person)).get_json()
+        if view["status"] == "finished":
+            break
+        if view["table"]["legal_moves"]:
+            move = {k: v for k, v in me.choose(SeatView.from_http(view)).items() if k != "seat"}
+            client.post(f"{API}/games/{gid}/moves", json={**move, "expected_version": view["version"]},
+                        headers=bearer(person))
+        else:
+            time.sleep(0.01)
+    record = client.get(f"{API}/games/{gid}/record").get_json()
+    assert record["moves"], "the game was played"
+    assert {m["seat"] for m in record["moves"]} == {0, 1}, "the bot played its seat"
+    assert client.get(f"{API}/games/{gid}").get_json()["status"] == "finished"
+
+
+def test_only_a_seat_token_hands_its_seat_to_a_known_bot_once(client):
+    created = create(client, "el-royale", 3)
+    gid, seat = created["id"], created["seats"][2]["token"]
+    assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(created["referee_token"])).status_code == 403
+    assert client.post(f"{API}/games/{gid}/bot", json={}).status_code == 401
+    bad = client.post(f"{API}/games/{gid}/bot", json={"bot": "oracle"}, headers=bearer(seat))
+    assert bad.status_code == 422 and "oracle" in bad.get_json()["detail"]
+    assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(seat)).status_code == 201
+    assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(seat)).status_code == 409
+
+
+def test_the_created_page_offers_a_bot_for_each_seat_and_its_form_seats_one(client):
+    created = create(client)
+    gid, token = created["id"], created["seats"][1]["token"]
+    response = client.post(f"/join/{gid}/{token}/bot", data={"bot": "random"})
+    assert response.status_code == 302 and response.headers["Location"].endswith(f"/games/{gid}")
+    assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(token)).status_code == 409

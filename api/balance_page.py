@@ -39,7 +39,7 @@ def _png(fig) -> str:
 
 def _rates(ax, labels: list[str], rates: list[dict], title: str, fair: float | None = None) -> None:
     values = [r["rate"] for r in rates]
-    errors = [[r["rate"] - r["low"] for r in rates], [r["high"] - r["rate"] for r in rates]]
+    errors = [[max(0.0, r["rate"] - r["low"]) for r in rates], [max(0.0, r["high"] - r["rate"]) for r in rates]]
     ax.bar(labels, values, yerr=errors, capsize=4, color="#4c72b0")
     if fair is not None:
         ax.axhline(fair, color="#c44e52", linestyle="--", linewidth=1, label=f"1/{round(1 / fair)}")

@@ -69,7 +69,7 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
     denominator = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denominator
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - half), min(1.0, centre + half)
+    return max(0.0, min(p, centre - half)), min(1.0, max(p, centre + half))  # rounding never leaves p outside
 
 
 def read_records(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:

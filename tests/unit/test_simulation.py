@@ -8,6 +8,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 from click.testing import CliRunner
 
 from api.cli import main
@@ -164,3 +166,10 @@ def test_arbiter_replay_verifies_a_json_lines_archive_one_verdict_a_game(tmp_pat
     replayed = invoke("replay", "--json", str(out))
     assert replayed.exit_code == 2
     assert [json.loads(line)["status"] for line in replayed.output.splitlines()] == ["finished", "illegal", "invalid"]
+
+
+@given(trials=st.integers(1, 100_000), data=st.data())
+def test_the_wilson_interval_always_holds_the_observed_rate_inside_zero_and_one(trials, data):
+    successes = data.draw(st.integers(0, trials))
+    low, high = wilson(successes, trials)
+    assert 0 <= low <= successes / trials <= high <= 1

@@ -34,7 +34,9 @@ class ElRoyaleBot:
         for m in moves:
             if "cards" in m and wins(m["cards"], hand, pile):
                 return view.move(m)
-        kinds = {m["type"]: [x for x in moves if x["type"] == m["type"]] for m in moves}
+        kinds: dict[str, list[dict]] = {}
+        for m in moves:
+            kinds.setdefault(m["type"], []).append(m)
         if "take" in kinds:
             return self._take(view, kinds["take"][0], hand)
         if "attack" in kinds:

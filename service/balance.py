@@ -3,7 +3,7 @@
 Everything is recomputed from `arbiter.record/1` documents (a simulation's directory or JSON
 Lines archive, or any record files): each record is replayed through its decider, exactly as
 `arbiter replay` verifies it, and a record that is invalid or has an illegal move stops the
-report. Games are grouped by table (game, options, number of players). Which bot sat where is
+report. Games are grouped by table (game, options, number of players, the bot kinds playing). Which bot sat where is
 read from the player names that service.simulation gives (``<bot kind>-<seat>``); other
 records count under the bot name ``-``.
 
@@ -56,9 +56,9 @@ class GameResult:
         return len(self.bots)
 
     @property
-    def table(self) -> tuple[str, str, int]:
-        """The group this game is counted in: game, options (canonical JSON), seats."""
-        return self.game, json.dumps(self.options, sort_keys=True), self.players
+    def table(self) -> tuple[str, str, int, tuple[str, ...]]:
+        """The group this game is counted in: game, options (canonical JSON), seats, the bot kinds at the table."""
+        return self.game, json.dumps(self.options, sort_keys=True), self.players, tuple(sorted(set(self.bots)))
 
 
 def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
@@ -179,6 +179,7 @@ def table_report(results: list[GameResult]) -> dict:
     finished = [r for r in results if r.ending != UNFINISHED]
     return {
         "game": first.game, "title": decider_for(first.game).TITLE, "options": first.options, "players": n,
+        "bots": list(kinds),
         "games": games, "finished": len(finished), "unit": UNITS.get(first.game, "moves"),
         "win_by_seat": by_seat, "win_by_position": by_position, "win_by_bot": by_bot,
         "endings": {kind: rate(count, games) for kind, count in sorted(endings.items())},
@@ -200,13 +201,14 @@ def report_of(records: Iterable[tuple[str, Any]]) -> list[dict]:
         groups.setdefault(result.table, []).append(result)
     if not groups:
         raise ReportError("no records to report on")
-    return [table_report(groups[key]) for key in sorted(groups, key=lambda k: (k[0], k[2], k[1]))]
+    return [table_report(groups[key]) for key in sorted(groups, key=lambda k: (k[0], k[2], k[1], k[3]))]
 
 
 def table_label(report: dict) -> str:
-    """A table's name in a report: game, seats and options (`edition=classic`, `variants=guts+scarcity`)."""
+    """A table's name in a report: game, seats, options (`edition=classic`, `variants=guts+scarcity`) and bots."""
     parts = []
     for key, value in sorted(report["options"].items()):
         shown = "+".join(value) if isinstance(value, list) else str(value)
         parts.append(f"{key}={shown or 'none'}")
-    return f"{report['title']}, {report['players']} players" + (f" ({', '.join(parts)})" if parts else "")
+    options = f" ({', '.join(parts)})" if parts else ""
+    return f"{report['title']}, {report['players']} players{options}, bots: {' + '.join(report['bots'])}"

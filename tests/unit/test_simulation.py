@@ -131,6 +131,13 @@ def test_the_wilson_interval_has_its_textbook_values():
     assert low < 81 / 263 < high and math.isclose(high - low, 0.1117, abs_tol=1e-3)
 
 
+def test_tables_with_other_bots_are_reported_apart(tmp_path):
+    for bots in (("heuristic",), ("heuristic", "random")):
+        archive(make_plan("small-battle", 2, 2, bots, {}, "t"), 1, tmp_path / f"{len(bots)}.jsonl")
+    reports = balance_report([str(tmp_path / "1.jsonl"), str(tmp_path / "2.jsonl")])
+    assert [(r["bots"], r["games"]) for r in reports] == [(["heuristic"], 2), (["heuristic", "random"], 2)]
+
+
 def test_a_record_with_an_illegal_move_stops_the_report(tmp_path):
     plan = make_plan("small-battle", 2, 1, ("heuristic",), {}, "x")
     doc = next(run(plan))
@@ -149,7 +156,7 @@ def test_the_html_report_is_one_self_contained_page_with_its_plots(tmp_path):
     page = html.read_text()
     assert page.count("data:image/png;base64,") == 1
     assert "http://" not in page and "https://" not in page and "<script" not in page
-    assert "The Four Virtues of Royalty, 2 players (target=100)" in page
+    assert "The Four Virtues of Royalty, 2 players (target=100), bots: heuristic" in page
 
 
 def test_arbiter_replay_verifies_a_json_lines_archive_one_verdict_a_game(tmp_path):

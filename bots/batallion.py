@@ -5,7 +5,7 @@ squared (twins, triplets with five_six); a joker joins the group where it adds m
 The bot draws the discard pile's card when it helps its best suit (or makes a twin), discards
 the card that adds least to its suits, bids the lowest allowed amount when its best attack
 clears it with a margin, attacks with its strongest allowed attack at the opponent holding most
-chips (the fewest cards breaks ties), and defends with its strongest defence (a defence only
+chips (the fewest cards breaks ties, then chance: a fixed order would always pick on one seat), and defends with its strongest defence (a defence only
 ever lowers the loss or raises the gain, BA-4.5).
 """
 
@@ -48,8 +48,10 @@ class BatallionBot:
         if "attack" in kinds:
             chips = {s["seat"]: (s["chips"], -s["hand_size"]) for s in table["seats"]}
             worth = values_of(kinds["attack"], group)
-            return view.move(max(kinds["attack"], key=lambda m: (worth[tuple(m["cards"])], chips[m["target"]],
-                                                                 -len(m["cards"]))))
+            rank = {id(m): (worth[tuple(m["cards"])], chips[m["target"]], -len(m["cards"])) for m in kinds["attack"]}
+            best = max(rank.values())
+            # equally rich targets are drawn at random: always the lowest seat would single one seat out
+            return view.move(self.rng.choice([m for m in kinds["attack"] if rank[id(m)] == best]))
         if "defend" in kinds:
             worth = values_of(kinds["defend"], group)
             return view.move(max(kinds["defend"], key=lambda m: (worth[tuple(m["cards"])], -len(m["cards"]))))

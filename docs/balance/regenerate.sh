@@ -15,6 +15,9 @@ sim er-4p-classic   --game el-royale --players 4 --games "$G" --options '{"editi
 sim er-6p-revised   --game el-royale --players 6 --games "$G" --options '{"edition": "revised"}'
 sim er-6p-classic   --game el-royale --players 6 --games "$G" --options '{"edition": "classic"}'
 sim er-4p-mixed     --game el-royale --players 4 --games "$G" --bots heuristic,random --options '{"edition": "revised", "battle_limit": 200}'
+# uniform random play, capped at 3000 moves: which edition ends on its own more often?
+sim er-4p-random-revised --game el-royale --players 4 --games $((G / 5)) --bots random --options '{"edition": "revised"}'
+sim er-4p-random-classic --game el-royale --players 4 --games $((G / 5)) --bots random --options '{"edition": "classic"}'
 $A report "$OUT"/er-*.jsonl --html docs/balance/el-royale.html --command "sh docs/balance/regenerate.sh $OUT $G" > "$OUT/el-royale.txt"
 
 sim ba-3p-base      --game batallion --players 3 --games "$G" --options '{"variants": []}'

@@ -20,9 +20,9 @@ def print_report(reports: list[dict], console: Console | None = None) -> None:
         wins = Table(title="win rate (95% Wilson interval)", title_justify="left")
         wins.add_column("seat / position", justify="right")
         wins.add_column("by seat", justify="right")
-        wins.add_column("by position after the first player", justify="right")
+        wins.add_column("by position (0: the first player)", justify="right")
         for k, (seat, pos) in enumerate(zip(rep["win_by_seat"], rep["win_by_position"])):
-            wins.add_row(str(k) + (" (first)" if k == 0 else ""), _pct(seat), _pct(pos))
+            wins.add_row(str(k), _pct(seat), _pct(pos))
         console.print(wins)
         bots = Table(title="win rate by bot (per seat played)", title_justify="left")
         bots.add_column("bot")

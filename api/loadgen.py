@@ -104,7 +104,8 @@ class Client:
 
 
 class StreamWatch(threading.Thread):
-    """Follows a game's event stream as a spectator; notes when each version arrived."""
+    """Follows a game's event stream as a spectator, reconnecting with Last-Event-ID as a browser does; notes when
+    each version arrived."""
 
     def __init__(self, client: Client, game_id: str):
         super().__init__(daemon=True)
@@ -113,24 +114,35 @@ class StreamWatch(threading.Thread):
         self.done = threading.Event()
 
     def run(self) -> None:
+        """Read the stream; when the server ends it (STREAM_SECONDS) before the game's end, reconnect from the last id."""
+        while not self.done.is_set():
+            if self._follow():
+                return
+
+    def _follow(self) -> bool:
+        """One connection's worth of the stream; True once the game's end was seen (or the stream failed)."""
         conn = http.client.HTTPConnection(self.client.host, self.client.port, timeout=TIMEOUT)
+        headers = {"Accept": "text/event-stream"}
+        if self.arrived:
+            headers["Last-Event-ID"] = str(max(self.arrived))
         try:
-            conn.request("GET", f"{self.client.prefix}{API}/games/{self.game_id}/stream",
-                         headers={"Accept": "text/event-stream"})
+            conn.request("GET", f"{self.client.prefix}{API}/games/{self.game_id}/stream", headers=headers)
             response = conn.getresponse()
             if response.status != 200:
                 self.client.stats.error(f"HTTP {response.status} stream")
-                return
+                return True
             while not self.done.is_set():
                 line = response.fp.readline()
                 if not line:
-                    return
+                    return False  # the server closed this stream: reconnect
                 if line.startswith(b"id: "):
                     self.arrived[int(line[4:].strip())] = time.perf_counter()
                 elif line.startswith(b"event: seed_revealed"):
-                    return
+                    return True
+            return True
         except (OSError, http.client.HTTPException, ValueError):
             self.client.stats.error("stream connection")
+            return True
         finally:
             conn.close()
 

@@ -175,7 +175,7 @@ class Evidence:
         """
         report = self.log.report()
         cp = report.latest.get(str(game_id))
-        out = {"checkpoint": _summary(cp), "log": {**report.as_dict(), "path": str(self.log.storage)}}
+        out = {"checkpoint": _summary(cp), "log": report.as_dict()}
         if cp is None:
             finding, ok, status = ("none", None, "no checkpoint of this game in the log") if chain is not None else \
                 ("none", None, "no game and no checkpoint")
@@ -196,7 +196,7 @@ class Evidence:
             finding, ok, status = "intact", True, f"matches checkpoint {cp['seq']} (version {cp['version']}, {cp['at']})"
         if not report.ok:
             ok = False
-            status += f"; the checkpoint log {self.log.storage} is broken at {report.problem}"
+            status += f"; the checkpoint log is broken at {report.problem}"
         return {"ok": ok, "finding": finding, "status": status, **out}
 
 

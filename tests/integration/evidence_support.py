@@ -71,6 +71,7 @@ class Facades:
     def close(self) -> None:
         for arbiter in self._made:
             arbiter.app.close()
+        self._made.clear()
 
 
 def truncate(kind: str, url: str, gid: UUID, keep: int) -> list[int]:

@@ -187,7 +187,7 @@ class Evidence:
         elif cp["version"] > chain["length"]:
             finding, ok, status = "truncated", False, (
                 f"truncated or rolled back: the store ends at version {chain['length']}, but checkpoint {cp['seq']} "
-                f"signed version {cp['version']} at {cp['at']}: versions {chain['length'] + 1} to {cp['version']} are gone")
+                f"signed version {cp['version']} at {cp['at']}: {receipts.gone(chain['length'] + 1, cp['version'])}")
         elif self.head_at(game_id, cp["version"]) != cp["head"]:
             finding, ok, status = "rewritten", False, (
                 f"rewritten: the store's head at version {cp['version']} differs from the one checkpoint {cp['seq']} "

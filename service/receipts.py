@@ -33,6 +33,11 @@ class ForgedReceipt(ServiceError):
     title = "Forged receipt"
 
 
+def gone(first: int, last: int) -> str:
+    """Which versions are gone, in words."""
+    return f"version {first} is gone" if first == last else f"versions {first} to {last} are gone"
+
+
 def issue(key: ServerKey, game_id: UUID, version: int, head: str) -> dict:
     """A signed receipt: the store holds chain head `head` at `version` of the game, now."""
     return key.sign({"format": FORMAT, "game": str(game_id), "version": version, "head": head, "at": now()})
@@ -102,7 +107,7 @@ def verify(app: Referee, key: PublicKey | None, doc: Any) -> dict:
     if len(events) < version and up_to.broken_at == len(events) + 1:
         return {**out, "ok": False, "status": "truncated",
                 "detail": f"truncated: the store ends at version {len(events)}, but the server signed version {version} "
-                          f"at {receipt['at']}: versions {len(events) + 1} to {version} are gone"}
+                          f"at {receipt['at']}: {gone(len(events) + 1, version)}"}
     return {**out, "ok": False, "status": "rewritten",
             "detail": f"rewritten: the store no longer holds head {head} at version {version}: "
                       f"at version {up_to.broken_at}, {up_to.problem}"}

@@ -23,6 +23,7 @@ from .verification import check_chain
 
 FORMAT = "arbiter.receipt/1"
 FIELDS = {"format": str, "game": str, "version": int, "head": str, "at": str, "key": str, "signature": str}
+MAX_VERSION = 2**53  # beyond any game, and within every store's integer column
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -62,8 +63,8 @@ def parse(doc: Any) -> dict:
         raise BadInput(f"format: must be {FORMAT}", field="format")
     if not HEX64.fullmatch(doc["head"]):
         raise BadInput("head: must be a chain head (64 lower-case hex digits)", field="head")
-    if doc["version"] < 1:
-        raise BadInput("version: must be 1 or more", field="version")
+    if not 1 <= doc["version"] <= MAX_VERSION:
+        raise BadInput(f"version: must be from 1 to {MAX_VERSION}", field="version")
     try:
         UUID(doc["game"])
     except ValueError:

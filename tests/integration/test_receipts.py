@@ -110,7 +110,7 @@ def test_a_receipt_signed_by_another_key_is_refused_naming_both_keys(facades, st
 
 
 @pytest.mark.parametrize("doc, field", [([], "receipt"), ({"format": "arbiter.receipt/1"}, "game"),
-                                        ({"version": "7"}, "version"), ({"head": "xyz"}, "head"), ({"extra": 1}, "extra")])
+                                        ({"version": "7"}, "version"), ({"version": 2**70}, "version"), ({"head": "xyz"}, "head"), ({"extra": 1}, "extra")])
 def test_a_malformed_receipt_is_refused_naming_the_field(facades, stores, doc, field):
     arbiter = facades(stores.url("sqlite"))
     receipt = new_table(arbiter).receipts[-1]

@@ -63,10 +63,10 @@ def export_command(record: str, output) -> None:
     output.write("\n")
 
 
-def _arbiter(database_url: str | None):
+def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_log: str | None = None):
     from service.facade import Arbiter
 
-    return Arbiter(database_url)
+    return Arbiter(database_url, key_file, checkpoint_log)
 
 
 @main.command("verify")
@@ -76,13 +76,26 @@ def _arbiter(database_url: str | None):
 @click.option("--length", "kept_length", type=int, default=None, help="The log length at which --head was published.")
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def verify_command(game_id, verify_all, head, kept_length, database_url, as_json) -> None:
-    """Check a stored game: its hash chain, its fair deal, and its replay under the current engine (exit 1 on any problem)."""
+@click.option("--receipt", "receipt_file", type=click.Path(dir_okay=False), default=None,
+              help="A file of receipts the server signed: does the store still hold what they say?")
+@click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None, help="The signing key file (default beside the database).")
+@click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
+              help="The checkpoint log (default beside the database).")
+def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
+                   checkpoint_log) -> None:
+    """Check a stored game: its hash chain, its latest signed checkpoint, its fair deal, and its replay under the
+    current engine (exit 1 on any problem); with --receipt, what the receipts say (exit 2: a forged receipt)."""
     from service.errors import ServiceError
 
+    if receipt_file:
+        from .evidence_cli import verify_receipts
+
+        if verify_all:
+            raise click.UsageError("--receipt checks one game's receipts: give GAME_ID, not --all")
+        sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log), game_id, receipt_file, as_json))
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
-    arbiter = _arbiter(database_url)
+    arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
         ids = [game_id] if game_id else arbiter.game_ids()
         reports = []
@@ -101,6 +114,10 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         from .narrate import verify_table
 
         verify_table(reports, verify_all)
+        if verify_all:
+            from .evidence_cli import checkpoint_summary
+
+            checkpoint_summary(reports, arbiter.checkpoint_log())
     sys.exit(EXIT_ILLEGAL if bad else EXIT_OK)
 
 
@@ -108,7 +125,7 @@ def _report_ok(report: dict) -> bool:
     deal = report["deal"]
     evidence = report.get("evidence") or {}
     return report["chain"]["ok"] and deal["fair"] is not False and (report["engine"] or {}).get("same", False) \
-        and evidence.get("ok") is not False
+        and evidence.get("ok") is not False and (report.get("checkpoint") or {}).get("ok") is not False
 
 
 @main.command("serve")
@@ -119,17 +136,32 @@ def _report_ok(report: dict) -> bool:
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
 @click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 256),
               help="Threads per worker (each open live table holds one).")
-def serve_command(host: str, port: int, database_url: str, workers: int, threads: int) -> None:
+@click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None,
+              help="The signing key file (default beside the database; created on first start).")
+@click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
+              help="The signed checkpoint log, kept apart from the store (default beside the database).")
+def serve_command(host: str, port: int, database_url: str, workers: int, threads: int, key_file: str | None,
+                  checkpoint_log: str | None) -> None:
     """Serve arbiter's API and pages with gunicorn."""
+    import os
+
     from service.stores import StoreURLError, persistence_env
 
     try:
         persistence_env(database_url)
     except StoreURLError as e:
         raise click.BadParameter(str(e), param_hint="--database-url") from None
+    for name, value in (("ARBITER_KEY_FILE", key_file), ("ARBITER_CHECKPOINT_LOG", checkpoint_log)):
+        if value:
+            os.environ[name] = value  # every gunicorn worker builds its app from the environment
     if workers > 1 and database_url.startswith(("memory:", "sqlite:///:memory:")):
         raise click.BadParameter("several workers need a shared database (a SQLite file or PostgreSQL)", param_hint="--workers")
     from .server import serve
 
     click.echo(f"arbiter is serving on http://{host}:{port}/  (store: {database_url.split('@')[-1]}, {workers} worker(s))")
     serve(host, port, database_url, workers, threads)
+
+
+from .evidence_cli import backup_command  # noqa: E402  (registered here: `arbiter backup`)
+
+main.add_command(backup_command)

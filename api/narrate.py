@@ -103,9 +103,10 @@ def verify_table(reports: list[dict], only_problems: bool, console: Console | No
     """Print verification reports: chain, deal, and (for --all) games whose outcome would differ."""
     console = console or Console(highlight=False)
     table = Table(title="verification")
-    for col in ("game", "chain", "deal", "engine"):
+    for col in ("game", "chain", "checkpoint", "deal", "engine"):
         table.add_column(col)
     shown = 0
+    bad = 0
     for r in reports:
         chain, deal, engine = r["chain"], r["deal"], r["engine"]
         chain_text = Text(f"ok ({chain['length']} events)", style="green") if chain["ok"] else \
@@ -122,11 +123,14 @@ def verify_table(reports: list[dict], only_problems: bool, console: Console | No
             engine_text = Text(f"same under {engine['current_engine']}", style="green")
         else:
             engine_text = Text("; ".join(engine["differences"]), style="bold red")
-        problem = not chain["ok"] or deal["fair"] is False or engine is None or not engine["same"]
+        checkpoint = r.get("checkpoint") or {"ok": None, "status": "not checked"}
+        checkpoint_text = Text(checkpoint["status"], style={True: "green", False: "bold red"}.get(checkpoint["ok"], "yellow"))
+        problem = not chain["ok"] or deal["fair"] is False or engine is None or not engine["same"] or checkpoint["ok"] is False
+        bad += problem
         if only_problems and not problem:
             continue
         shown += 1
-        table.add_row(r["id"], chain_text, deal_text, engine_text)
+        table.add_row(r["id"], chain_text, checkpoint_text, deal_text, engine_text)
     if shown:
         console.print(table)
-    console.print(f"{len(reports)} game(s) checked, {sum(1 for r in reports if not r['chain']['ok'] or r['deal']['fair'] is False or not (r['engine'] or {}).get('same'))} with problems")
+    console.print(f"{len(reports)} game(s) checked, {bad} with problems")

@@ -226,15 +226,15 @@ def move_body(form) -> dict:
 def act(game_id: str):
     """A seat's move from the table's controls; an illegal one is shown next to them with its clause."""
     facade, token, viewer, _ = _view(game_id)
-    error = None
+    error, receipt = None, None
     try:
-        facade.move(game_id, token, move_body(request.form))
+        receipt = facade.move(game_id, token, move_body(request.form)).get("receipt")
     except ServiceError as e:
         error = e
     view = facade.view(game_id, token) if token else facade.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
-    return render_template(template, view=view, viewer=viewer, error=error, talk=_talk(facade, game_id, token)), \
-        (error.status if error else 200)
+    return render_template(template, view=view, viewer=viewer, error=error, talk=_talk(facade, game_id, token),
+                           receipt=receipt), (error.status if error else 200)
 
 
 @pages.get("/games/<game_id>/live")
@@ -271,7 +271,8 @@ def audit(game_id: str):
     token = page_token(game_id)
     log = facade.audit(game_id, token)
     checks = facade.verify(game_id)
-    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, None))
+    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, None),
+                           key=facade.public_key())
 
 
 @pages.get("/games/<game_id>/disputes")

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from .evidence_schemas import Receipt
+
 CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "TD"})
 
 
@@ -48,6 +50,7 @@ class Created(Schema):
     stacked = fields.Boolean()
     version = fields.Integer()
     chain_head = fields.String()
+    receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 
 class Move(Schema):
@@ -77,6 +80,7 @@ class MoveResult(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
     replayed = fields.Boolean()
+    receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 
 class PlayerSeat(Schema):
@@ -146,6 +150,7 @@ class Verification(Schema):
     chain = fields.Dict(required=True)
     deal = fields.Dict(required=True)
     evidence = fields.Dict(metadata={"description": "the game's own evidence check where it has one (Small Battle: formations against their commitments, every strike against the formation)"})
+    checkpoint = fields.Dict(metadata={"description": "the game held against its latest signed checkpoint (docs/evidence.md)"})
 
 
 class RecordDocument(Schema):
@@ -200,6 +205,7 @@ class Dispute(Schema):
     version = fields.Integer(required=True)
     claim = fields.String(required=True)
     ruling = fields.Dict(allow_none=True)
+    receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 
 class Imported(Created):

@@ -17,6 +17,7 @@ from uuid import UUID
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .application import Referee, token_hash
+from .evidence import Evidence
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .stores import DEFAULT_URL
@@ -36,8 +37,11 @@ def parse_game_id(game_id: Any) -> UUID:
 class Arbiter:
     """arbiter's use cases in simple types."""
 
-    def __init__(self, database_url: str | None = None):
-        self.app = Referee(database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL)
+    def __init__(self, database_url: str | None = None, key_file: str | None = None, checkpoint_log: str | None = None,
+                 checkpoint_every: int | None = None):
+        url = database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL
+        self.app = Referee(url)
+        self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every)
         self._catalogue = None
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
 
@@ -101,7 +105,10 @@ class Arbiter:
     def create_game(self, spec: Any) -> dict:
         """Create a game: its id, each seat's private token, the referee token and the seed's commitment."""
         started = self.app.create_game(spec)
-        return self._created(started)
+        created = self._created(started)
+        game = started["game"]
+        created["receipt"] = self.evidence.answer(game.id, 1, game.version, "created", game.chain_head)
+        return created
 
     def _created(self, started: dict) -> dict:
         game = started["game"]
@@ -131,7 +138,12 @@ class Arbiter:
         if last is None:  # an idempotent replay: the same events as the first answer, up to the next move or rejection
             last = self._move_end(gid, first)
         events = self._log_tail(gid, Viewer.of_seat(seat), first - 1, last, ended=False)
-        return {"version": last, "events": events, "replayed": result["replayed"]}
+        if result["replayed"]:
+            receipt = self.evidence.receipt(gid, last)
+        else:
+            ended = any(e["type"] == "seed_revealed" for e in events)
+            receipt = self.evidence.answer(gid, first, last, "end" if ended else None)
+        return {"version": last, "events": events, "replayed": result["replayed"], "receipt": receipt}
 
     def _move_end(self, gid: UUID, first: int) -> int:
         """The version of a move's last event (its own and the automatic ones that followed it)."""
@@ -161,13 +173,17 @@ class Arbiter:
         """A seat disputes the move at a version."""
         gid, seat = self._seat(game_id, token)
         body = body if isinstance(body, dict) else {}
-        return self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+        dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+        return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
 
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
         """The referee's ruling on dispute `number`."""
         gid = self._referee(game_id, token)
         body = body if isinstance(body, dict) else {}
-        return self.app.rule_dispute(gid, number, body.get("decision"), body.get("remedy", "none"), body.get("note"))
+        dispute = self.app.rule_dispute(gid, number, body.get("decision"), body.get("remedy", "none"), body.get("note"))
+        ruled_at = dispute["ruling"]["ruled_at"]
+        last = ruled_at + (1 if dispute["ruling"].get("remedy") == "rewind" else 0)  # a rewind is one more event
+        return {**dispute, "receipt": self.evidence.answer(gid, ruled_at, last, "ruling")}
 
     def import_record(self, doc: Any) -> dict:
         """Import and verify a record: the new game's id and the contract §2 verdict."""
@@ -175,6 +191,7 @@ class Arbiter:
         game = self.app.game(started["game"].id)
         created = self._created({**started, "game": game})
         out = {**created, "verdict": verdict_of(game, started["illegal"])}
+        out["receipt"] = self.evidence.answer(game.id, 1, game.version, "import", game.chain_head)
         evidence = check_evidence(self.app, game.id)
         if evidence is not None:
             out["evidence"] = evidence
@@ -250,13 +267,51 @@ class Arbiter:
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
-        """Check a game's hash chain (optionally against a kept head) and its fair deal."""
+        """Check a game's hash chain (optionally against a kept head), its latest checkpoint and its fair deal.
+
+        A store that ends before, or differs at, the version a checkpoint signed breaks the chain's verdict
+        too; a game the log knows but the store lost is reported as deleted.
+        """
         gid = parse_game_id(game_id)
-        out = {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
+        try:
+            chain = check_chain(self.app, gid, kept_head, kept_length)
+        except NotFound:
+            checkpoint = self.evidence.check_game(gid, None)
+            if checkpoint["finding"] != "deleted":
+                raise
+            return deleted_report(gid, checkpoint)
+        checkpoint = self.evidence.check_game(gid, chain)
+        if checkpoint["finding"] in ("truncated", "rewritten") and chain["ok"]:
+            broken_at = min(chain["length"] + 1, checkpoint["checkpoint"]["version"])
+            chain = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
+        out = {"id": str(gid), "chain": chain, "deal": check_deal(self.app, gid), "checkpoint": checkpoint}
         evidence = check_evidence(self.app, gid)
         if evidence is not None:
             out["evidence"] = evidence
         return out
+
+    def verify_receipt(self, receipt: Any) -> dict:
+        """Does the store still hold what a receipt says? `intact`, `truncated`, `rewritten` or `deleted`;
+        raises BadInput (malformed) or ForgedReceipt (refused: its signature does not verify)."""
+        return self.evidence.verify_receipt(receipt)
+
+    def public_key(self) -> dict:
+        """The server's public key (receipts and checkpoints are signed with it)."""
+        return self.evidence.public_key()
+
+    def checkpoint_log(self) -> dict:
+        """The checkpoint log checked: ok, or the first bad line."""
+        return self.evidence.log_report()
+
+    def checkpoints(self, after: int = 0, limit: int = 100, game: str | None = None) -> list[dict]:
+        """The checkpoint log's lines after `after`, for mirrors and auditors."""
+        return self.evidence.checkpoints(after, limit, game)
+
+    def backup(self, path: str, force: bool = False) -> dict:
+        """A consistent online copy of the event store at `path` (SQLite); raises BadInput otherwise."""
+        from .backup import backup
+
+        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log()}
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""
@@ -265,8 +320,10 @@ class Arbiter:
         return [{"id": game, "title": d.TITLE} for game, d in DECIDERS.items()]
 
     def game_ids(self) -> list[str]:
-        """Every stored game's id, in creation order."""
-        return [str(g) for g in game_ids(self.app)]
+        """Every stored game's id, in creation order, then those the checkpoint log knows and the store lost."""
+        stored = [str(g) for g in game_ids(self.app)]
+        known = set(stored)
+        return stored + [g for g in self.evidence.logged_games() if g not in known]
 
     def reverify(self, game_id: Any) -> dict:
         """Replay a stored game's moves under the current engine: does its outcome stay the same?"""
@@ -284,6 +341,15 @@ class Arbiter:
         if evidence is not None and evidence.get("ok") is not None:
             doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
         return doc
+
+
+def deleted_report(gid: UUID, checkpoint: dict) -> dict:
+    """The verification report of a game the checkpoint log knows and the store no longer holds."""
+    signed = checkpoint["checkpoint"]
+    chain = {"ok": False, "length": 0, "head": "", "broken_at": 1, "problem": checkpoint["status"]}
+    deal = {"commitment": None, "seed": None, "stacked": None, "seed_given": None, "fixed_outcomes": [], "shuffles": [],
+            "fair": None, "status": f"not checked: the game is gone (it was at version {signed['version']} or later)"}
+    return {"id": str(gid), "chain": chain, "deal": deal, "checkpoint": checkpoint}
 
 
 def verdict_of(game, illegal: dict | None) -> dict:

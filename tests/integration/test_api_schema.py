@@ -85,6 +85,7 @@ def fresh_table() -> tuple:
     version = first["events"][0]["version"]
     filed = client.post(f"{table.url}/disputes", headers=table.seat(0), json={"version": version, "claim": "early"})
     assert filed.status_code == 201
+    table.receipt = first["receipt"]
     return table, version
 
 
@@ -103,6 +104,9 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "POST /api/v1/games/{game_id}/disputes/{number}/ruling":
         ("referee", None, {"decision": "upheld", "remedy": "rewind", "note": "replay it"}, 200),
     "GET /api/v1/games/{game_id}/record": ("referee", None, None, 200),
+    "GET /api/v1/keys": (None, None, None, 200),
+    "GET /api/v1/checkpoints": (None, {"after": 0, "limit": 5}, None, 200),
+    "POST /api/v1/receipts/verify": (None, None, "receipt", 200),
 }
 
 
@@ -124,6 +128,8 @@ def test_a_good_request_gets_the_documented_success_answer(label):
         kwargs["query"] = fill(query)
     if body == "record":
         kwargs["body"] = json.loads(RECORD.read_text())
+    elif body == "receipt":  # the receipt of North's move in this fresh table
+        kwargs["body"] = table.receipt
     elif body is not None:
         kwargs["body"] = fill(body)
     response = operation.Case(**kwargs).call_and_validate()

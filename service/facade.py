@@ -2,9 +2,15 @@
 
 Nothing outside this module touches an aggregate. Tokens are checked here: a
 seat token acts only for its seat, the referee token sees everything, no token
-is a spectator. A token is `<game id hex>.<secret>`, so a token presented to
-another game is recognised (403) rather than merely unknown (401); only its
-SHA-256 is stored.
+is a spectator. A token is `<game id hex>.<secret>` and is bound to its game: it
+is good only where its prefix names the game, so a token presented to another
+game is recognised (403) rather than merely unknown (401), and another game's id
+in front of this game's secret is no token of this game (401); only the
+secret's SHA-256 is stored.
+
+Positions in queries (a version, an `after`, an offset) are integers from 0 to
+MAX_POSITION: no game's log and no catalogue comes near it, and every store's
+integer columns hold it.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import os
 from typing import Any
 from uuid import UUID
 
+from domain import json_limits
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .application import Referee, token_hash
@@ -23,6 +30,14 @@ from .stores import DEFAULT_URL
 from .verification import check_chain, check_deal, check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200
+MAX_POSITION = 2**31 - 1
+
+
+def _position(value: Any, name: str, least: int = 0) -> int:
+    """A version, `after` or offset from a caller; raises BadInput naming it unless an integer in [least, MAX_POSITION]."""
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= MAX_POSITION:
+        raise BadInput(f"{name}: must be an integer from {least} to {MAX_POSITION}", field=name)
+    return value
 
 
 def parse_game_id(game_id: Any) -> UUID:
@@ -61,13 +76,15 @@ class Arbiter:
             raise Unauthorized("the bearer token is malformed")
         prefix, secret = token.split(".", 1)
         digest = token_hash(secret)
+        if not hmac.compare_digest(prefix.encode(), gid.hex.encode()):  # a token is bound to the game it names
+            if self._token_of_another_game(prefix, digest):
+                raise Forbidden("this token belongs to another game")
+            raise Unauthorized("the bearer token is not valid for this game: it names another game")
         if hmac.compare_digest(digest, referee_hash):
             return REFEREE
         for seat, stored in enumerate(seat_hashes):
             if hmac.compare_digest(digest, stored):
                 return Viewer.of_seat(seat)
-        if prefix != gid.hex and self._token_of_another_game(prefix, digest):
-            raise Forbidden("this token belongs to another game")
         raise Unauthorized("the bearer token is not valid for this game")
 
     def _token_of_another_game(self, prefix: str, digest: str) -> bool:
@@ -116,6 +133,7 @@ class Arbiter:
         gid, seat = self._seat(game_id, token)
         if not isinstance(body, dict):
             raise BadInput("a move is a JSON object with a type", field="type")
+        _bounded(body)
         move = {k: v for k, v in body.items() if k not in ("expected_version", "idempotency_key", "seat")}
         if "seat" in body and body["seat"] != seat:
             raise Forbidden(f"this token acts for seat {seat} only")
@@ -161,6 +179,7 @@ class Arbiter:
         """A seat disputes the move at a version."""
         gid, seat = self._seat(game_id, token)
         body = body if isinstance(body, dict) else {}
+        _bounded(body)
         return self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
 
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
@@ -186,6 +205,7 @@ class Arbiter:
         """The game catalogue (a read model in the database), caught up first."""
         from projections.catalogue import Catalogue
 
+        _position(offset, "offset")
         if self._catalogue is None:
             self._catalogue = Catalogue.for_app(self.app)
         self._catalogue.catch_up()
@@ -212,21 +232,20 @@ class Arbiter:
         from projections.views import view_at
 
         viewer = self._known(game_id, token)
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be an integer", field="version")
+        _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, viewer)
 
     def public_replay(self, game_id: Any, version: Any) -> dict:
         """The spectator's view as it was at `version`."""
         from projections.views import view_at
 
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be an integer", field="version")
+        _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, SPECTATOR)
 
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""
         viewer = self.viewer(game_id, token)
+        _position(after, "after")
         gid = parse_game_id(game_id)
         ended = after > 0 and self.app.game(gid).seed_revealed
         return self._log_tail(gid, viewer, after, ended=ended)
@@ -281,6 +300,14 @@ class Arbiter:
         if evidence is not None and evidence.get("ok") is not None:
             doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
         return doc
+
+
+def _bounded(body: dict) -> None:
+    """A request body within the JSON bounds (domain.json_limits); raises BadInput naming the field."""
+    try:
+        json_limits.check(body)
+    except json_limits.LimitError as e:
+        raise BadInput(str(e), field=e.field) from None
 
 
 def verdict_of(game, illegal: dict | None) -> dict:

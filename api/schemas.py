@@ -148,8 +148,13 @@ class Audit(Schema):
 
 class Verification(Schema):
     id = fields.String(required=True)
-    chain = fields.Dict(required=True)
+    game = fields.String(allow_none=True)
+    ok = fields.Boolean(metadata={"description": "every integrity check passed (provenance is no failure)"})
+    chain = fields.Dict(required=True, metadata={"description": "the hash chain and stored rows: ok, length, head, broken_at, "
+                                                                "problem, and problems (each damaged row at its version)"})
     deal = fields.Dict(required=True)
+    provenance = fields.List(fields.String(), metadata={"description": "how the game was set up where not by arbiter's own "
+                                                                      "draw: stacked deck, fixed shuffles, creator's seed"})
     evidence = fields.Dict(metadata={"description": "the game's own evidence check where it has one (Small Battle: formations against their commitments, every strike against the formation)"})
 
 

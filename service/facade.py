@@ -27,7 +27,8 @@ from .application import Referee, token_hash
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .stores import DEFAULT_URL
-from .verification import check_chain, check_deal, check_evidence, game_ids, reverify
+from .integrity import verify_game
+from .verification import check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200
 MAX_POSITION = 2**31 - 1
@@ -265,14 +266,14 @@ class Arbiter:
                 "engine_version": game.engine_version, "entries": event_log(stored, REFEREE, attempts=attempts),
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
-    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
-        """Check a game's hash chain (optionally against a kept head) and its fair deal."""
+    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False) -> dict:
+        """Check a stored game: its rows and hash chain (optionally against a kept head), its fair deal and evidence;
+        `full` adds the replay under the current engine and the catalogue row. Never raises for a damaged game:
+        `ok` says whether every check passed, `provenance` how the game was set up (service.integrity)."""
         gid = parse_game_id(game_id)
-        out = {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
-        evidence = check_evidence(self.app, gid)
-        if evidence is not None:
-            out["evidence"] = evidence
-        return out
+        if kept_length is not None:
+            _position(kept_length, "length")
+        return verify_game(self.app, gid, kept_head, kept_length, replay=full, catalogue=full)
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""

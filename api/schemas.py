@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from domain.games import DECIDERS
 from domain.json_limits import MAX_INT
 from service.facade import MAX_POSITION
 
@@ -187,7 +188,7 @@ class VerifyQuery(Schema):
 
 class CatalogueQuery(Schema):
     status = fields.String(validate=validate.OneOf(["in_progress", "finished"]))
-    game = fields.String(validate=validate.Length(max=64))
+    game = fields.String(validate=validate.OneOf(sorted(DECIDERS)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=POSITION)
 

@@ -7,7 +7,9 @@ but `LimitError` (a ValueError) for a document outside these bounds, naming wher
   implementation reads exactly; Python alone would read 4,300 digits and then fail);
 - numbers are finite (`NaN` and `Infinity` are not JSON; a float too large becomes infinite);
 - objects and arrays nest at most MAX_DEPTH levels (the deepest record is 4 levels deep;
-  Python's own parser fails with RecursionError near 1,000).
+  Python's own parser fails with RecursionError near 1,000);
+- strings and keys hold no U+0000 (PostgreSQL's text and jsonb cannot store it: one player name
+  holding it used to stop the catalogue) and no unpaired surrogate (I-JSON again: not Unicode).
 
 `check` applies the same bounds to a document already in memory (walked without recursion).
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from typing import Any
 
 MAX_INT = 2**53 - 1
@@ -108,6 +111,18 @@ def _too_deep_at(text: str | bytes) -> str:
     return "the end"
 
 
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
+def _string_problem(text: str) -> str | None:
+    bad = _BAD_CHARACTER.search(text)
+    if bad is None:
+        return None
+    if bad.group() == "\x00":
+        return "a string holds the character U+0000, which arbiter does not store"
+    return "a string holds an unpaired surrogate (\\ud800-\\udfff), which is not Unicode text"
+
+
 def _path(parent: str, key: Any) -> str:
     if isinstance(key, int):
         return f"{parent}[{key}]"
@@ -124,11 +139,20 @@ def check(doc: Any, where: str = "") -> None:
         if isinstance(value, (dict, list)):
             if depth >= MAX_DEPTH:
                 raise LimitError(path[:200], f"nested too deeply: objects and arrays nest at most {MAX_DEPTH} levels")
+            if isinstance(value, dict):
+                for key in value:
+                    problem = _string_problem(key) if isinstance(key, str) else None
+                    if problem:
+                        raise LimitError(path[:200], f"a key: {problem}")
             items = value.items() if isinstance(value, dict) else enumerate(value)
             stack.extend((v, _path(path, k), depth + 1) for k, v in reversed(list(items)))
         elif isinstance(value, _OutOfRange):
             raise LimitError(path[:200], value.reason())
-        elif isinstance(value, bool) or value is None or isinstance(value, str):
+        elif isinstance(value, str):
+            problem = _string_problem(value)
+            if problem:
+                raise LimitError(path[:200], problem)
+        elif isinstance(value, bool) or value is None:
             continue
         elif isinstance(value, int):
             if not -MAX_INT <= value <= MAX_INT:

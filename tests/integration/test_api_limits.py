@@ -162,3 +162,20 @@ def test_a_secret_alone_without_its_game_prefix_is_refused(client):
     table = create(client, 2)
     secret = table.seat_tokens[0].split(".", 1)[1]
     assert_problem(client.get(f"{table.url}/view", headers=bearer(f".{secret}")), 401)
+
+
+def test_a_player_name_holding_u0000_is_422_and_the_catalogue_still_answers(client):
+    body = json.dumps({"game": "el-royale", "players": [{"name": "North\u0000"}, {"name": "South"}]})
+    problem = assert_problem(post_text(client, "/games", body), 422)
+    assert problem["field"] == "players[0].name"
+    assert client.get(f"{API}/games").status_code == 200
+
+
+def test_a_string_with_an_unpaired_surrogate_is_422_naming_the_field(client):
+    problem = assert_problem(post_text(client, "/games", create_body('"seed": "\\ud800"')), 422)
+    assert problem["field"] == "seed"
+
+
+def test_a_catalogue_filter_naming_no_game_is_422(client):
+    problem = assert_problem(client.get(f"{API}/games?game=x%00y"), 422)
+    assert problem["field"] == "game"

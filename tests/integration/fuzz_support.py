@@ -6,6 +6,8 @@ and carry one of its tokens, so that the fuzzer reaches the 200 answers and not 
 
 from __future__ import annotations
 
+import os
+
 import hypothesis.strategies as st
 import schemathesis
 
@@ -24,6 +26,11 @@ JUDGED_BY_THE_RULES = """
 include-method = "POST"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
 """
+
+
+def examples(default: int) -> int:
+    """Examples per operation: ARBITER_FUZZ_EXAMPLES (`make fuzz` sets it high), else the short run's `default`."""
+    return int(os.environ.get("ARBITER_FUZZ_EXAMPLES") or default)
 
 
 class FuzzTarget:

@@ -1,10 +1,10 @@
 """schemathesis against the API on a SQLite file and on PostgreSQL, where a number out of range reaches a database driver.
 
 The in-memory run (test_api_schema.py) cannot see an integer that overflows SQLite's or PostgreSQL's
-integer columns (`offset`, `after`, `version` of 2^63 used to be 500s). `make test` runs
-ARBITER_FUZZ_EXAMPLES examples per operation (default 15, about 200 requests a store, well under a
-minute); `make fuzz` runs many more. PostgreSQL runs when ARBITER_TEST_POSTGRES_URL is set (its own
-schema, dropped at exit).
+integer columns (`offset`, `after`, `version` of 2^63 used to be 500s; so was a U+0000 in a player
+name or a query on PostgreSQL). `make test` runs 50 examples per operation (about 650 requests, some
+25 seconds a store); `make fuzz` runs ARBITER_FUZZ_EXAMPLES=500 with fresh random cases. PostgreSQL
+runs when ARBITER_TEST_POSTGRES_URL is set (its own schema, dropped at exit).
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from .conftest import POSTGRES_ENV
-from .fuzz_support import FuzzTarget
+from .fuzz_support import FuzzTarget, examples
 
-EXAMPLES = int(os.environ.get("ARBITER_FUZZ_EXAMPLES", "15"))
-FUZZ = settings(max_examples=EXAMPLES, deadline=None,
+FUZZ = settings(max_examples=examples(50), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 
 

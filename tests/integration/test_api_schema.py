@@ -16,14 +16,14 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 from .api_support import TEAMS_NSEW, bearer, create_stacked, play
-from .fuzz_support import HANDS, FuzzTarget
+from .fuzz_support import HANDS, FuzzTarget, examples
 
 TARGET = FuzzTarget("memory://")
 APP, schema = TARGET.app, TARGET.schema
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_every_operation_answers_as_its_openapi_document_says(case):
     case.call_and_validate()
 

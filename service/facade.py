@@ -21,6 +21,7 @@ from typing import Any
 from uuid import UUID
 
 from domain import json_limits
+from domain.game import Game
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .application import Referee, token_hash
@@ -62,9 +63,11 @@ class Arbiter:
     def _token_hashes(self, gid: UUID) -> tuple[str, list[str]]:
         """A game's stored token hashes (they never change: kept per process after the first load)."""
         hashes = self._hashes.get(gid)
-        if hashes is None:
-            game = self.app.game(gid)
-            hashes = self._hashes[gid] = (game.referee_token_hash, list(game.seat_token_hashes))
+        if hashes is None:  # from the Created event alone: a game damaged further on can still be verified
+            created = next(iter(self.app.events.get(gid, lte=1)), None)
+            if not isinstance(created, Game.Created):  # none, or another stream's id (a game's attempts)
+                raise NotFound(f"no game with id {gid}")
+            hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
         return hashes
 
     def viewer(self, game_id: Any, token: str | None) -> Viewer:
@@ -170,7 +173,6 @@ class Arbiter:
             raise NotFound(f"no game with id {gid}")
         tail = list(self.app.events.get(gid, gt=max(after, 1), lte=upto)) if upto is not None else \
             list(self.app.events.get(gid, gt=max(after, 1)))
-        from domain.game import Game
 
         disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
         attempts = self.app.stored_attempts(gid) if disclosed else ()

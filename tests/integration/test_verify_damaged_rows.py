@@ -206,3 +206,25 @@ def test_an_edited_catalogue_row_is_reported_for_its_game(stores, store, column,
     assert damaged["ok"] is False and damaged["chain"]["ok"] is True
     assert damaged["catalogue"]["ok"] is False and column in damaged["catalogue"]["problem"], damaged["catalogue"]
     assert reports[str(ids[0])]["ok"] is True and reports[str(ids[2])]["ok"] is True
+
+
+def test_a_damaged_row_neither_stops_the_catalogue_nor_hides_the_game_s_public_verification(store):
+    """The lobby's catalogue skips a row it cannot decode; GET /audit/verify reports the damage (200), no 500."""
+    from api import create_app
+    from tests.integration.api_support import API, CheckedClient
+
+    kind, url, ids = store
+    version = edit(store, lambda s: s[: len(s) // 2])
+    app = create_app({"DATABASE_URL": url})
+    app.test_client_class = CheckedClient
+    client = app.test_client()
+    try:
+        listed = client.get(f"{API}/games?limit=500")
+        assert listed.status_code == 200 and {r["id"] for r in listed.get_json()} == {str(g) for g in ids}
+        answer = client.get(f"{API}/games/{ids[1]}/audit/verify")
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        report = answer.get_json()
+        assert report["ok"] is False and report["chain"]["broken_at"] == version
+        assert client.get(f"{API}/games/{ids[0]}/audit/verify").get_json()["ok"] is True
+    finally:
+        app.extensions["arbiter"].app.close()

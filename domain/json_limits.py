@@ -131,8 +131,45 @@ def _path(parent: str, key: Any) -> str:
     return f"{parent}.{key}" if parent else key
 
 
+def _bad_string(text: str) -> bool:
+    return ("\x00" in text) if text.isascii() else _BAD_CHARACTER.search(text) is not None
+
+
+def _within(doc: Any) -> bool:
+    """Whether `doc` keeps every bound: a fast walk that keeps no paths (check names the place when it does not)."""
+    stack = [(doc, 0)] if type(doc) in (dict, list) else []
+    if not stack:
+        return _within([doc])
+    while stack:
+        node, depth = stack.pop()
+        if depth >= MAX_DEPTH:
+            return False
+        if type(node) is dict:
+            if any(type(key) is not str or _bad_string(key) for key in node):
+                return False
+            node = node.values()
+        for value in node:
+            kind = type(value)
+            if kind is str:
+                if _bad_string(value):
+                    return False
+            elif kind is int:
+                if not -MAX_INT <= value <= MAX_INT:
+                    return False
+            elif kind is dict or kind is list:
+                stack.append((value, depth + 1))
+            elif kind is float:
+                if not math.isfinite(value):
+                    return False
+            elif value is not None and kind is not bool:
+                return False  # an out-of-range number read by loads, or a value of another type: check decides
+    return True
+
+
 def check(doc: Any, where: str = "") -> None:
     """Raise LimitError naming the first place where `doc` nests too deeply or holds a number out of range."""
+    if _within(doc):
+        return
     stack = [(doc, where, 0)]
     while stack:
         value, path, depth = stack.pop()

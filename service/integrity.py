@@ -23,7 +23,7 @@ from domain.games import DECIDERS, decider_for
 from .application import Referee
 from .errors import NotFound
 from .stored_rows import read_game
-from .verification import _chain_report, check_deal, check_evidence, reverify
+from .verification import chain_report, check_deal, check_evidence, reverify
 
 
 def provenance(created: Any) -> list[str]:
@@ -93,7 +93,7 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
     events = reading.events
     created = events[0] if events and isinstance(events[0], Game.Created) else None
     out: dict = {"id": str(game_id), "game": getattr(created, "game", None)}
-    out["chain"] = _guarded("the chain", lambda: _chain_report(app, game_id, reading, kept_head, kept_length),
+    out["chain"] = _guarded("the chain", lambda: chain_report(app, game_id, reading, kept_head, kept_length),
                             {"length": len(events), "head": "", "broken_at": None, "problem": "the chain could not be checked",
                              "problems": []})
     readable = reading.unreadable is None and created is not None
@@ -113,7 +113,7 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
     if catalogue:
         out["catalogue"] = _guarded("the catalogue row", lambda: check_catalogue(app, game_id, events), {"problem": None}) \
             if readable else {"ok": None, "problem": "not checked (stored events unreadable)"}
-    out["provenance"] = provenance(created) if created is not None and isinstance(created.game, str) else []
+    out["provenance"] = provenance(created) if isinstance(getattr(created, "game", None), str) else []
     out["ok"] = report_ok(out)
     return out
 

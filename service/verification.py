@@ -13,7 +13,7 @@ from eventsourcing.utils import get_topic
 
 from domain import ENGINE_VERSION
 from domain.attempts import attempts_id
-from domain.audit import ChainReport, verify_chain
+from domain.audit import verify_chain
 from domain.game import ENGINE, Game
 from domain.games import decider_for
 from domain.randomness import Chance, commitment
@@ -34,10 +34,11 @@ def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
     reading = read_game(app, game_id)
     if not reading.events and reading.unreadable is None:
         raise NotFound(f"no game with id {game_id}")
-    return _chain_report(app, game_id, reading, kept_head, kept_length)
+    return chain_report(app, game_id, reading, kept_head, kept_length)
 
 
-def _chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None) -> dict:
+def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None) -> dict:
+    """check_chain's report from rows already read (service.integrity reads them once for every check)."""
     if reading.unreadable is None:
         report = verify_chain(reading.events, kept_head, kept_length)
     else:  # the log cannot be read to its end: a kept head cannot be compared with it

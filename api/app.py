@@ -6,7 +6,7 @@ import os
 
 from flask import Flask, jsonify
 
-from . import problems
+from . import limits, problems
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -29,6 +29,7 @@ def create_app(config: dict | None = None) -> Flask:
     description = "A referee for card battles: moves, views, replays, audits, disputes."
     api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}})
     problems.install(app, api)
+    limits.install(app)
 
     from .routes import blp
 

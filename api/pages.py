@@ -13,13 +13,13 @@ partial fulfils is in docs/architecture.md.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 
+from domain import json_limits
 from service.errors import BadInput, ServiceError
 from service.facade import parse_game_id
 
@@ -196,8 +196,8 @@ def move_body(form) -> dict:
     """
     if form.get("move"):
         try:
-            body = json.loads(form["move"])
-        except ValueError:
+            body = json_limits.loads(form["move"])
+        except ValueError:  # json_limits.LimitError: not JSON, too deep, a number out of range
             body = None
         if not isinstance(body, dict):
             raise BadInput("move: must be a JSON object with a type", field="move")
@@ -218,7 +218,8 @@ def move_body(form) -> dict:
                 else:
                     body[name] = _scalar(value)
     if form.get("expected_version"):
-        body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
+        version = form["expected_version"]
+        body["expected_version"] = int(version) if version.isdigit() and len(version) <= 16 else version
     return body
 
 

@@ -14,6 +14,8 @@ import time
 
 from flask import Blueprint, Response, current_app, request, stream_with_context
 
+from service.facade import MAX_POSITION
+
 from .routes import arbiter, bearer
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1")
@@ -51,8 +53,8 @@ def sse_response(facade, game_id: str, token: str | None, after: int, limit: flo
 def resume_point() -> int:
     """Where a (re)connecting client resumes: Last-Event-ID, or ?after=, or the start."""
     try:
-        return max(0, int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0))
-    except ValueError:
+        return min(MAX_POSITION, max(0, int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0)))
+    except ValueError:  # not an integer, or one of more than 4,300 digits
         return 0
 
 

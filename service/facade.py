@@ -2,9 +2,15 @@
 
 Nothing outside this module touches an aggregate. Tokens are checked here: a
 seat token acts only for its seat, the referee token sees everything, no token
-is a spectator. A token is `<game id hex>.<secret>`, so a token presented to
-another game is recognised (403) rather than merely unknown (401); only its
-SHA-256 is stored.
+is a spectator. A token is `<game id hex>.<secret>` and is bound to its game: it
+is good only where its prefix names the game, so a token presented to another
+game is recognised (403) rather than merely unknown (401), and another game's id
+in front of this game's secret is no token of this game (401); only the
+secret's SHA-256 is stored.
+
+Positions in queries (a version, an `after`, an offset) are integers from 0 to
+MAX_POSITION: no game's log and no catalogue comes near it, and every store's
+integer columns hold it.
 """
 
 from __future__ import annotations
@@ -14,6 +20,8 @@ import os
 from typing import Any
 from uuid import UUID
 
+from domain import json_limits
+from domain.game import Game
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .application import Referee, token_hash
@@ -21,9 +29,18 @@ from .evidence import Evidence
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .stores import DEFAULT_URL
-from .verification import check_chain, check_deal, check_evidence, game_ids, reverify
+from .integrity import report_ok, verify_game
+from .verification import check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200
+MAX_POSITION = 2**31 - 1
+
+
+def _position(value: Any, name: str, least: int = 0) -> int:
+    """A version, `after` or offset from a caller; raises BadInput naming it unless an integer in [least, MAX_POSITION]."""
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= MAX_POSITION:
+        raise BadInput(f"{name}: must be an integer from {least} to {MAX_POSITION}", field=name)
+    return value
 
 
 def parse_game_id(game_id: Any) -> UUID:
@@ -50,9 +67,11 @@ class Arbiter:
     def _token_hashes(self, gid: UUID) -> tuple[str, list[str]]:
         """A game's stored token hashes (they never change: kept per process after the first load)."""
         hashes = self._hashes.get(gid)
-        if hashes is None:
-            game = self.app.game(gid)
-            hashes = self._hashes[gid] = (game.referee_token_hash, list(game.seat_token_hashes))
+        if hashes is None:  # from the Created event alone: a game damaged further on can still be verified
+            created = next(iter(self.app.events.get(gid, lte=1)), None)
+            if not isinstance(created, Game.Created):  # none, or another stream's id (a game's attempts)
+                raise NotFound(f"no game with id {gid}")
+            hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
         return hashes
 
     def viewer(self, game_id: Any, token: str | None) -> Viewer:
@@ -65,13 +84,15 @@ class Arbiter:
             raise Unauthorized("the bearer token is malformed")
         prefix, secret = token.split(".", 1)
         digest = token_hash(secret)
+        if not hmac.compare_digest(prefix.encode(), gid.hex.encode()):  # a token is bound to the game it names
+            if self._token_of_another_game(prefix, digest):
+                raise Forbidden("this token belongs to another game")
+            raise Unauthorized("the bearer token is not valid for this game: it names another game")
         if hmac.compare_digest(digest, referee_hash):
             return REFEREE
         for seat, stored in enumerate(seat_hashes):
             if hmac.compare_digest(digest, stored):
                 return Viewer.of_seat(seat)
-        if prefix != gid.hex and self._token_of_another_game(prefix, digest):
-            raise Forbidden("this token belongs to another game")
         raise Unauthorized("the bearer token is not valid for this game")
 
     def _token_of_another_game(self, prefix: str, digest: str) -> bool:
@@ -123,6 +144,7 @@ class Arbiter:
         gid, seat = self._seat(game_id, token)
         if not isinstance(body, dict):
             raise BadInput("a move is a JSON object with a type", field="type")
+        _bounded(body)
         move = {k: v for k, v in body.items() if k not in ("expected_version", "idempotency_key", "seat")}
         if "seat" in body and body["seat"] != seat:
             raise Forbidden(f"this token acts for seat {seat} only")
@@ -163,7 +185,6 @@ class Arbiter:
             raise NotFound(f"no game with id {gid}")
         tail = list(self.app.events.get(gid, gt=max(after, 1), lte=upto)) if upto is not None else \
             list(self.app.events.get(gid, gt=max(after, 1)))
-        from domain.game import Game
 
         disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
         attempts = self.app.stored_attempts(gid) if disclosed else ()
@@ -173,6 +194,7 @@ class Arbiter:
         """A seat disputes the move at a version."""
         gid, seat = self._seat(game_id, token)
         body = body if isinstance(body, dict) else {}
+        _bounded(body)
         dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
         return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
 
@@ -203,6 +225,7 @@ class Arbiter:
         """The game catalogue (a read model in the database), caught up first."""
         from projections.catalogue import Catalogue
 
+        _position(offset, "offset")
         if self._catalogue is None:
             self._catalogue = Catalogue.for_app(self.app)
         self._catalogue.catch_up()
@@ -229,21 +252,20 @@ class Arbiter:
         from projections.views import view_at
 
         viewer = self._known(game_id, token)
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be an integer", field="version")
+        _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, viewer)
 
     def public_replay(self, game_id: Any, version: Any) -> dict:
         """The spectator's view as it was at `version`."""
         from projections.views import view_at
 
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be an integer", field="version")
+        _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, SPECTATOR)
 
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""
         viewer = self.viewer(game_id, token)
+        _position(after, "after")
         gid = parse_game_id(game_id)
         ended = after > 0 and self.app.game(gid).seed_revealed
         return self._log_tail(gid, viewer, after, ended=ended)
@@ -266,28 +288,31 @@ class Arbiter:
                 "engine_version": game.engine_version, "entries": entries,
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
-    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
-        """Check a game's hash chain (optionally against a kept head), its latest checkpoint and its fair deal.
+    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False) -> dict:
+        """Check a stored game: its rows and hash chain (optionally against a kept head), its latest signed checkpoint,
+        its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
 
-        A store that ends before, or differs at, the version a checkpoint signed breaks the chain's verdict
-        too; a game the log knows but the store lost is reported as deleted.
+        Never raises for a damaged game: `ok` says whether every integrity check passed, `provenance` how the game
+        was set up (service.integrity). A store that ends before, or differs at, the version a checkpoint signed
+        breaks the chain's verdict too; a game the log knows but the store lost is reported as deleted.
         """
         gid = parse_game_id(game_id)
+        if kept_length is not None:
+            _position(kept_length, "length")
         try:
-            chain = check_chain(self.app, gid, kept_head, kept_length)
+            out = verify_game(self.app, gid, kept_head, kept_length, replay=full, catalogue=full)
         except NotFound:
             checkpoint = self.evidence.check_game(gid, None)
             if checkpoint["finding"] != "deleted":
                 raise
             return deleted_report(gid, checkpoint)
+        chain = out["chain"]
         checkpoint = self.evidence.check_game(gid, chain)
-        if checkpoint["finding"] in ("truncated", "rewritten") and chain["ok"]:
+        if checkpoint["finding"] in ("truncated", "rewritten") and chain.get("ok"):
             broken_at = min(chain["length"] + 1, checkpoint["checkpoint"]["version"])
-            chain = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
-        out = {"id": str(gid), "chain": chain, "deal": check_deal(self.app, gid), "checkpoint": checkpoint}
-        evidence = check_evidence(self.app, gid)
-        if evidence is not None:
-            out["evidence"] = evidence
+            out["chain"] = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
+        out["checkpoint"] = checkpoint
+        out["ok"] = report_ok(out) and checkpoint["ok"] is not False
         return out
 
     def verify_receipt(self, receipt: Any) -> dict:
@@ -346,10 +371,20 @@ class Arbiter:
 def deleted_report(gid: UUID, checkpoint: dict) -> dict:
     """The verification report of a game the checkpoint log knows and the store no longer holds."""
     signed = checkpoint["checkpoint"]
-    chain = {"ok": False, "length": 0, "head": "", "broken_at": 1, "problem": checkpoint["status"]}
+    chain = {"ok": False, "length": 0, "head": "", "broken_at": 1, "problem": checkpoint["status"], "problems": []}
     deal = {"commitment": None, "seed": None, "stacked": None, "seed_given": None, "fixed_outcomes": [], "shuffles": [],
-            "fair": None, "status": f"not checked: the game is gone (it was at version {signed['version']} or later)"}
-    return {"id": str(gid), "chain": chain, "deal": deal, "checkpoint": checkpoint}
+            "fair": None, "consistent": None,
+            "status": f"not checked: the game is gone (it was at version {signed['version']} or later)"}
+    return {"id": str(gid), "game": None, "ok": False, "chain": chain, "deal": deal, "checkpoint": checkpoint,
+            "engine": None, "provenance": []}
+
+
+def _bounded(body: dict) -> None:
+    """A request body within the JSON bounds (domain.json_limits); raises BadInput naming the field."""
+    try:
+        json_limits.check(body)
+    except json_limits.LimitError as e:
+        raise BadInput(str(e), field=e.field) from None
 
 
 def verdict_of(game, illegal: dict | None) -> dict:

@@ -75,7 +75,7 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
             cp = r["checkpoint"]
             have = r["chain"]["length"] if cp["finding"] == "truncated" else 0
             console.print(Text(f"  {r['id']}: store at version {have}, signed version {cp['checkpoint']['version']} "
-                               f"at {cp['checkpoint']['at']}", style="red"))
+                               f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
 
 
 @click.command("backup")

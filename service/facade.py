@@ -68,7 +68,7 @@ class Arbiter:
         """A game's stored token hashes (they never change: kept per process after the first load)."""
         hashes = self._hashes.get(gid)
         if hashes is None:  # from the Created event alone: a game damaged further on can still be verified
-            created = next(iter(self.app.events.get(gid, lte=1)), None)
+            created = next(iter(self.app.read_events(gid, lte=1)), None)
             if not isinstance(created, Game.Created):  # none, or another stream's id (a game's attempts)
                 raise NotFound(f"no game with id {gid}")
             hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
@@ -170,7 +170,7 @@ class Arbiter:
     def _move_end(self, gid: UUID, first: int) -> int:
         """The version of a move's last event (its own and the automatic ones that followed it)."""
         last = first
-        for e in self.app.events.get(gid, gt=first):
+        for e in self.app.read_events(gid, gt=first):
             if getattr(e, "actor", "engine") != "engine" or not hasattr(e, "kind"):
                 break
             last = e.originator_version
@@ -180,11 +180,10 @@ class Arbiter:
         """The log entries after `after` (up to `upto`), reading only those rows and the Created event."""
         from projections.views import event_log
 
-        created = list(self.app.events.get(gid, lte=1))
+        created = self.app.read_events(gid, lte=1)
         if not created:
             raise NotFound(f"no game with id {gid}")
-        tail = list(self.app.events.get(gid, gt=max(after, 1), lte=upto)) if upto is not None else \
-            list(self.app.events.get(gid, gt=max(after, 1)))
+        tail = self.app.read_events(gid, gt=max(after, 1), lte=upto)
 
         disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
         attempts = self.app.stored_attempts(gid) if disclosed else ()

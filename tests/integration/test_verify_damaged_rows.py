@@ -228,3 +228,28 @@ def test_a_damaged_row_neither_stops_the_catalogue_nor_hides_the_game_s_public_v
         assert client.get(f"{API}/games/{ids[0]}/audit/verify").get_json()["ok"] is True
     finally:
         app.extensions["arbiter"].app.close()
+
+
+def test_a_damaged_game_answers_a_clear_problem_naming_the_damage_and_other_games_play_on(store):
+    """Its view, page and moves get "Stored game damaged" pointing at `arbiter verify` (no traceback, no stored value);
+    a move on it changes nothing, and the other games answer as before."""
+    from api import create_app
+    from tests.integration.api_support import API, PROBLEM, CheckedClient, bearer
+
+    kind, url, ids = store
+    edit(store, lambda s: s[: len(s) // 2])
+    app = create_app({"DATABASE_URL": url})
+    app.test_client_class = CheckedClient
+    client = app.test_client()
+    try:
+        for path in (f"{API}/games/{ids[1]}", f"{API}/games/{ids[1]}/events"):
+            answer = client.get(path)
+            assert answer.status_code == 500 and answer.mimetype == PROBLEM, answer.get_data(as_text=True)
+            problem = answer.get_json()
+            assert problem["title"] == "Stored game damaged" and f"arbiter verify {ids[1]}" in problem["detail"]
+        assert client.post(f"{API}/games/{ids[1]}/moves", json={"type": "pass"}, headers=bearer("x")).status_code in (401, 500)
+        page = client.get(f"/games/{ids[1]}")
+        assert page.status_code == 500 and "Stored game damaged" in page.get_data(as_text=True)
+        assert client.get(f"{API}/games/{ids[2]}").status_code == 200
+    finally:
+        app.extensions["arbiter"].app.close()

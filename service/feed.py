@@ -21,6 +21,7 @@ from __future__ import annotations
 import json
 import logging
 import threading
+import time
 from collections import defaultdict
 from typing import Any, Callable, Iterable
 from uuid import UUID
@@ -32,6 +33,7 @@ from projections.views import event_log
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
 LISTEN_TIMEOUT = 1.0  # PostgreSQL: a read also happens this often without a NOTIFY (a missed one costs a second)
 BATCH = 500
+IDLE_SECONDS = 10.0  # a follower without subscribers this long stops (and lets a closed application go)
 log = logging.getLogger("arbiter.feed")
 
 Entry = tuple[int, str, str]  # (version, type, the log entry as JSON text)
@@ -114,16 +116,15 @@ class Feed:
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
         self._position = 0
-        self._conn = None  # PostgreSQL: the connection that LISTENs
         self.delivered = 0  # entries handed to subscriptions (for tests and benchmarks)
 
     # -- subscriptions (request threads) ------------------------------------------------------
 
     def subscribe(self, game_id: UUID, viewer: Viewer, after: int, sink: Sink, created: Any, ended: bool) -> Subscription:
         """Register a subscriber; the caller then reads its backlog and hands it to `Subscription.start`."""
-        self._ensure_running()
         sub = Subscription(self, game_id, viewer, after, sink)
-        with self._lock:
+        with self._lock:  # one hold: a follower about to stop for want of subscribers sees this one
+            self._ensure_running()
             channel = self._channels.get(game_id)
             if channel is None:
                 channel = self._channels[game_id] = _Channel(created, ended)
@@ -148,13 +149,13 @@ class Feed:
             return sum(len(c.subscriptions) for c in self._channels.values())
 
     def _ensure_running(self) -> None:
-        with self._lock:
-            if self._thread is not None:
-                return
-            # every event stored before this position is in the backlog of any subscription made from now on
-            self._position = self.app.recorder.max_notification_id() or 0
-            self._thread = threading.Thread(target=self._run, name="arbiter-feed", daemon=True)
-            self._thread.start()
+        """Start the follower unless it runs (called holding the lock)."""
+        if self._thread is not None:
+            return
+        # every event stored before this position is in the backlog of any subscription made from now on
+        self._position = self.app.recorder.max_notification_id() or 0
+        self._thread = threading.Thread(target=self._run, name="arbiter-feed", daemon=True)
+        self._thread.start()
 
     def stop(self) -> None:
         self._stopped.set()
@@ -162,35 +163,46 @@ class Feed:
     # -- the follower (its own thread) --------------------------------------------------------
 
     def _run(self) -> None:
-        waiter = self._listener()
-        while not self._stopped.is_set():
-            try:
-                waiter()
-                self._pull()
-            except Exception:  # noqa: BLE001 - the follower must outlive a dropped connection; it reads again
-                log.exception("the live feed could not read the notification log; retrying in a second")
-                self._stopped.wait(1.0)
-                waiter = self._listener()
+        waiter, close = None, None
+        idle_since = time.monotonic()
+        try:
+            while not self._stopped.is_set():
+                with self._lock:
+                    if self._channels:
+                        idle_since = time.monotonic()
+                    elif time.monotonic() - idle_since > IDLE_SECONDS:
+                        self._thread = None  # the next subscription starts a follower again
+                        return
+                try:
+                    if waiter is None:
+                        waiter, close = self._listener()
+                    waiter()
+                    self._pull()
+                except Exception:  # noqa: BLE001 - the follower must outlive a dropped connection; it reads again
+                    log.exception("the live feed could not read the notification log; retrying in a second")
+                    self._stopped.wait(1.0)
+                    _quietly(close)
+                    waiter, close = None, None
+        finally:
+            _quietly(close)
 
-    def _listener(self) -> Callable[[], None]:
-        """How to wait for news: PostgreSQL LISTEN on the library's channel, else a short sleep."""
+    def _listener(self) -> tuple[Callable[[], None], Callable[[], None] | None]:
+        """How to wait for news, and how to stop: PostgreSQL LISTEN on the library's channel, else a short sleep."""
         channel = getattr(self.app.recorder, "channel_name", None)
         if channel is None:
-            return lambda: self._stopped.wait(self.poll_seconds)
+            return (lambda: self._stopped.wait(self.poll_seconds)), None
         from psycopg import sql
 
         from .stores import connect, persistence_env
 
-        if self._conn is not None:
-            self._conn.close()
-        conn = self._conn = connect(persistence_env(self.app.database_url))
+        conn = connect(persistence_env(self.app.database_url))
         conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
 
         def wait() -> None:
             for _ in conn.notifies(timeout=LISTEN_TIMEOUT, stop_after=1):
                 pass
 
-        return wait
+        return wait, conn.close
 
     def _pull(self) -> None:
         """Read every notification after the position (all of each transaction) and fan the news out."""
@@ -230,3 +242,11 @@ class Feed:
                 sub.give(entries)
                 self.delivered += len(entries)
 
+
+def _quietly(close: Callable[[], None] | None) -> None:
+    """Close a listening connection that may already be broken."""
+    try:
+        if close is not None:
+            close()
+    except Exception:  # noqa: BLE001
+        pass

@@ -128,19 +128,24 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--port", envvar="PORT", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port (or $PORT); 0 takes a free one (the address is printed once bound).")
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default="sqlite:///arbiter.db", show_default=True,
               help="Event store URL: sqlite:///file.db, postgresql://user@host:port/db or memory://.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
-@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 256),
-              help="Threads per worker (each open live table holds one).")
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="gunicorn worker processes  [default: one per core, at most 2; 1 for memory://]")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
+              help="Threads per worker for requests (moves, pages); live streams need none.")
+@click.option("--worker-class", type=click.Choice(["uvicorn", "gthread"]), default="uvicorn", show_default=True,
+              help="uvicorn: an event loop per worker, live streams as coroutines; gthread: every open stream holds "
+                   "a thread (the old behaviour, for comparison).")
 @click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None,
               help="The signing key file (default beside the database; created on first start).")
 @click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
               help="The signed checkpoint log, kept apart from the store (default beside the database).")
-def serve_command(host: str, port: int, database_url: str, workers: int, threads: int, key_file: str | None,
-                  checkpoint_log: str | None) -> None:
-    """Serve arbiter's API and pages with gunicorn."""
+def serve_command(host: str, port: int, database_url: str, workers: int | None, threads: int, worker_class: str,
+                  key_file: str | None, checkpoint_log: str | None) -> None:
+    """Serve arbiter's API and pages with gunicorn (sizing: docs/service.md, "Serving")."""
     import os
 
     from service.stores import StoreURLError, persistence_env
@@ -152,12 +157,15 @@ def serve_command(host: str, port: int, database_url: str, workers: int, threads
     for name, value in (("ARBITER_KEY_FILE", key_file), ("ARBITER_CHECKPOINT_LOG", checkpoint_log)):
         if value:
             os.environ[name] = value  # every gunicorn worker builds its app from the environment
-    if workers > 1 and database_url.startswith(("memory:", "sqlite:///:memory:")):
+    in_memory = database_url.startswith(("memory:", "sqlite:///:memory:"))
+    if workers is None:
+        workers = 1 if in_memory else max(1, min(2, os.cpu_count() or 1))
+    if workers > 1 and in_memory:
         raise click.BadParameter("several workers need a shared database (a SQLite file or PostgreSQL)", param_hint="--workers")
     from .server import serve
 
-    click.echo(f"arbiter is serving on http://{host}:{port}/  (store: {database_url.split('@')[-1]}, {workers} worker(s))")
-    serve(host, port, database_url, workers, threads)
+    banner = f"(store: {database_url.split('@')[-1]}, {workers} worker(s) x {threads} threads, {worker_class})"
+    serve(host, port, database_url, workers, threads, worker_class, banner)
 
 
 from .evidence_cli import backup_command  # noqa: E402  (registered here: `arbiter backup`)

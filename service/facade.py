@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import hmac
 import os
-from typing import Any
+import threading
+from typing import Any, Callable
 from uuid import UUID
 
 from domain import json_limits
@@ -26,6 +27,7 @@ from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .application import Referee, token_hash
 from .evidence import Evidence
+from .feed import Feed, as_entries
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .stores import DEFAULT_URL
@@ -61,6 +63,8 @@ class Arbiter:
         self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every)
         self._catalogue = None
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
+        self._feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber
+        self._feed_guard = threading.Lock()
 
     # -- access ------------------------------------------------------------------------------
 
@@ -268,6 +272,26 @@ class Arbiter:
         gid = parse_game_id(game_id)
         ended = after > 0 and self.app.game(gid).seed_revealed
         return self._log_tail(gid, viewer, after, ended=ended)
+
+    def subscribe(self, game_id: Any, token: str | None, after: int, sink: Callable[[list], None]):
+        """Live entries of a game as the caller may see them (service.feed): returns the subscription and the
+        backlog after `after` as (version, type, JSON) entries; each later one goes to `sink` (called from the
+        feed's thread: it must not block) in version order, without a gap or a duplicate. Close it when done."""
+        viewer = self.viewer(game_id, token)
+        _position(after, "after")
+        gid = parse_game_id(game_id)
+        if self._feed is None:
+            with self._feed_guard:
+                if self._feed is None:
+                    self._feed = Feed(self.app)
+        created = next(iter(self.app.events.get(gid, lte=1)))
+        subscription = self._feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
+        try:
+            backlog = subscription.start(as_entries(self.events(game_id, token, after)))
+        except BaseException:
+            subscription.close()
+            raise
+        return subscription, backlog
 
     def audit(self, game_id: Any, token: str | None) -> dict:
         """The hash-chained audit log: the referee's, or anyone's once the game is over."""

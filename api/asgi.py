@@ -16,6 +16,7 @@ from a2wsgi import WSGIMiddleware
 from .stream import LIVE_SLOT, ends_stream, message
 
 KEEPALIVE_SECONDS = 15.0  # a comment now and then keeps proxies from closing an idle stream
+HEALTH = "/api/v1/health"
 MAX_QUEUED = 1000  # batches waiting for a client that does not read: past this, the stream ends (it resumes by id)
 
 
@@ -26,15 +27,32 @@ def create_asgi_app(config: dict | None = None, threads: int = 8):
     return LiveStreams(WSGIMiddleware(create_app(config), workers=threads))
 
 
+def _health_body() -> bytes:
+    """The same JSON as the Flask route `GET /api/v1/health` (api.app), built once."""
+    import json
+
+    from domain import ENGINE_VERSION
+    from domain.games import DECIDERS
+
+    return json.dumps({"engine_version": ENGINE_VERSION, "games": sorted(DECIDERS), "status": "ok"}).encode()
+
+
 class LiveStreams:
     """ASGI middleware: requests to the WSGI app; a stream it hands over is pumped here until it ends."""
 
     def __init__(self, wsgi):
         self.wsgi = wsgi
+        self.health = _health_body()
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             await self.wsgi(scope, receive, send)
+            return
+        if scope["path"] == HEALTH and scope["method"] in ("GET", "HEAD"):
+            # answered on the loop: the process is alive and serving, whatever moves are queued for the threads
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(self.health)).encode())]})
+            await send({"type": "http.response.body", "body": self.health if scope["method"] == "GET" else b""})
             return
         loop = asyncio.get_running_loop()
         inbox: asyncio.Queue = asyncio.Queue()

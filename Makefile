@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test unit integration e2e run bench records clean
+.PHONY: test unit integration e2e fuzz run bench records clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,12 @@ integration: $(STAMP)
 e2e: $(STAMP)
 	$(BIN)/pytest tests/e2e
 
+# schemathesis on every store (PostgreSQL too when ARBITER_TEST_POSTGRES_URL is set), fresh random cases:
+# 500 examples per operation, a few minutes a store (`make test` runs 25 in memory and 50 on each store)
+fuzz: $(STAMP)
+	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-500} HYPOTHESIS_PROFILE=dev $(BIN)/pytest \
+		tests/integration/test_api_schema.py tests/integration/test_api_fuzz_stores.py -k every_operation
+
 records: $(STAMP)
 	../shared/records/check $(BIN)/arbiter
 
@@ -32,7 +38,7 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.simulate
+	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

@@ -6,7 +6,7 @@ import os
 
 from flask import Flask, jsonify
 
-from . import problems
+from . import limits, problems
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -23,14 +23,21 @@ def create_app(config: dict | None = None) -> Flask:
         STREAM_SECONDS=60,  # a live stream ends after a minute; browsers reconnect with Last-Event-ID
     )
     app.config.update(config or {})
-    app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"])
+    app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"], app.config.get("KEY_FILE"), app.config.get("CHECKPOINT_LOG"),
+                                        app.config.get("CHECKPOINT_EVERY"))
+    app.extensions["arbiter"].public_key()  # the signing key is loaded, or created on first start (with a message)
     description = "A referee for card battles: moves, views, replays, audits, disputes."
     api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}})
     problems.install(app, api)
+    limits.install(app)
 
     from .routes import blp
 
     api.register_blueprint(blp)
+
+    from .evidence_routes import evidence_blp
+
+    api.register_blueprint(evidence_blp)
 
     from .stream import stream_blp
 

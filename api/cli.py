@@ -77,76 +77,114 @@ def export_command(record: str, output) -> None:
     output.write("\n")
 
 
-def _arbiter(database_url: str | None):
+def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_log: str | None = None):
     from service.facade import Arbiter
 
-    return Arbiter(database_url)
+    return Arbiter(database_url, key_file, checkpoint_log)
 
 
 @main.command("verify")
 @click.argument("game_id", required=False)
 @click.option("--all", "verify_all", is_flag=True, help="Re-verify every stored game with the current engine.")
 @click.option("--head", default=None, help="A chain head you kept (checks truncation and changes up to it).")
-@click.option("--length", "kept_length", type=int, default=None, help="The log length at which --head was published.")
+@click.option("--length", "kept_length", type=click.IntRange(1, 2**31 - 1), default=None,
+              help="The log length at which --head was published.")
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-def verify_command(game_id, verify_all, head, kept_length, database_url, as_json) -> None:
-    """Check a stored game: its hash chain, its fair deal, and its replay under the current engine (exit 1 on any problem)."""
+@click.option("--receipt", "receipt_file", type=click.Path(dir_okay=False), default=None,
+              help="A file of receipts the server signed: does the store still hold what they say?")
+@click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None, help="The signing key file (default beside the database).")
+@click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
+              help="The checkpoint log (default beside the database).")
+def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
+                   checkpoint_log) -> None:
+    """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
+    engine, catalogue row; with --receipt, what the receipts say.
+
+    Exit 0 when every game is intact, 1 when any check fails (a damaged game is reported and the others
+    are still checked; a game behind its signed checkpoint, or a broken checkpoint log, fails too), 2 for an
+    unknown game or store, or a forged receipt. Provenance (a stacked deck, a creator's seed) is shown beside
+    the checks and is no failure.
+    """
     from service.errors import ServiceError
 
+    if receipt_file:
+        from .evidence_cli import verify_receipts
+
+        if verify_all:
+            raise click.UsageError("--receipt checks one game's receipts: give GAME_ID, not --all")
+        sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log), game_id, receipt_file, as_json))
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
-    arbiter = _arbiter(database_url)
+    arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
         ids = [game_id] if game_id else arbiter.game_ids()
         reports = []
         for gid in ids:
-            report = arbiter.verify(gid, head, kept_length)
-            report["engine"] = arbiter.reverify(report["id"]) if report["chain"]["ok"] else None
+            report = arbiter.verify(gid, head, kept_length, full=True)
+            if as_json:  # one line per game as soon as it is checked
+                click.echo(json.dumps(report))
             reports.append(report)
     except ServiceError as e:
         click.echo(f"arbiter verify: {e.detail}", err=True)
         sys.exit(EXIT_INVALID)
-    bad = [r for r in reports if not _report_ok(r)]
-    if as_json:
-        for r in reports:
-            click.echo(json.dumps(r))
-    else:
+    if not as_json:
         from .narrate import verify_table
 
         verify_table(reports, verify_all)
-    sys.exit(EXIT_ILLEGAL if bad else EXIT_OK)
+        if verify_all:
+            from .evidence_cli import checkpoint_summary
 
-
-def _report_ok(report: dict) -> bool:
-    deal = report["deal"]
-    evidence = report.get("evidence") or {}
-    return report["chain"]["ok"] and deal["fair"] is not False and (report["engine"] or {}).get("same", False) \
-        and evidence.get("ok") is not False
+            checkpoint_summary(reports, arbiter.checkpoint_log())
+    log_ok = not verify_all or arbiter.checkpoint_log()["ok"] is not False
+    sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
 
 
 @main.command("serve")
 @click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", default=8000, show_default=True, type=int)
+@click.option("--port", envvar="PORT", default=8000, show_default=True, type=click.IntRange(0, 65535),
+              help="Port (or $PORT); 0 takes a free one (the address is printed once bound).")
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default="sqlite:///arbiter.db", show_default=True,
               help="Event store URL: sqlite:///file.db, postgresql://user@host:port/db or memory://.")
-@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64), help="gunicorn worker processes.")
-@click.option("--threads", default=32, show_default=True, type=click.IntRange(1, 256),
-              help="Threads per worker (each open live table holds one).")
-def serve_command(host: str, port: int, database_url: str, workers: int, threads: int) -> None:
-    """Serve arbiter's API and pages with gunicorn."""
+@click.option("--workers", default=None, type=click.IntRange(1, 64),
+              help="gunicorn worker processes  [default: one per core, at most 2; 1 for memory://]")
+@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
+              help="Threads per worker for requests (moves, pages); live streams need none.")
+@click.option("--worker-class", type=click.Choice(["uvicorn", "gthread"]), default="uvicorn", show_default=True,
+              help="uvicorn: an event loop per worker, live streams as coroutines; gthread: every open stream holds "
+                   "a thread (the old behaviour, for comparison).")
+@click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None,
+              help="The signing key file (default beside the database; created on first start).")
+@click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
+              help="The signed checkpoint log, kept apart from the store (default beside the database).")
+def serve_command(host: str, port: int, database_url: str, workers: int | None, threads: int, worker_class: str,
+                  key_file: str | None, checkpoint_log: str | None) -> None:
+    """Serve arbiter's API and pages with gunicorn (sizing: docs/service.md, "Serving")."""
+    import os
+
     from service.stores import StoreURLError, persistence_env
 
     try:
         persistence_env(database_url)
     except StoreURLError as e:
         raise click.BadParameter(str(e), param_hint="--database-url") from None
-    if workers > 1 and database_url.startswith(("memory:", "sqlite:///:memory:")):
+    for name, value in (("ARBITER_KEY_FILE", key_file), ("ARBITER_CHECKPOINT_LOG", checkpoint_log)):
+        if value:
+            os.environ[name] = value  # every gunicorn worker builds its app from the environment
+    in_memory = database_url.startswith(("memory:", "sqlite:///:memory:"))
+    if workers is None:
+        workers = 1 if in_memory else max(1, min(2, os.cpu_count() or 1))
+    if workers > 1 and in_memory:
         raise click.BadParameter("several workers need a shared database (a SQLite file or PostgreSQL)", param_hint="--workers")
     from .server import serve
 
-    click.echo(f"arbiter is serving on http://{host}:{port}/  (store: {database_url.split('@')[-1]}, {workers} worker(s))")
-    serve(host, port, database_url, workers, threads)
+    banner = f"(store: {database_url.split('@')[-1]}, {workers} worker(s) x {threads} threads, {worker_class})"
+    serve(host, port, database_url, workers, threads, worker_class, banner)
+
+
+from .evidence_cli import backup_command  # noqa: E402  (registered here: `arbiter backup`)
+
+main.add_command(backup_command)
 
 
 from .cli_simulate import report_command, simulate_command  # noqa: E402  (self-play and balance reports, issue 16)

@@ -100,33 +100,70 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
 
 
 def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:
-    """Print verification reports: chain, deal, and (for --all) games whose outcome would differ."""
+    """Print verification reports (service.integrity): rows and chain, deal, engine, catalogue (when a row differs), and
+    provenance beside them; with --all only the games with a problem are listed, and the others counted."""
     console = console or Console(highlight=False)
     table = Table(title="verification")
-    for col in ("game", "chain", "deal", "engine"):
+    table.add_column("game", no_wrap=True, min_width=36)
+    for col in ("chain", "checkpoint", "deal", "engine"):
         table.add_column(col)
+    with_catalogue = any((r.get("catalogue") or {}).get("ok") is False for r in reports)
+    if with_catalogue:
+        table.add_column("catalogue")
+    table.add_column("provenance")
     shown = 0
     for r in reports:
-        chain, deal, engine = r["chain"], r["deal"], r["engine"]
-        chain_text = Text(f"ok ({chain['length']} events)", style="green") if chain["ok"] else \
-            Text(f"BROKEN at {chain['broken_at']}: {chain['problem']}", style="bold red")
-        if deal["fair"] is True:
-            deal_text = Text("fair", style="green")
-        elif deal["fair"] is False:
-            deal_text = Text(deal["status"], style="bold red")
-        else:
-            deal_text = Text(deal["status"], style="yellow")
-        if engine is None:
-            engine_text = Text("not replayed (chain broken)", style="red")
-        elif engine["same"]:
-            engine_text = Text(f"same under {engine['current_engine']}", style="green")
-        else:
-            engine_text = Text("; ".join(engine["differences"]), style="bold red")
-        problem = not chain["ok"] or deal["fair"] is False or engine is None or not engine["same"]
-        if only_problems and not problem:
+        if only_problems and r["ok"]:
             continue
         shown += 1
-        table.add_row(r["id"], chain_text, deal_text, engine_text)
+        cells = [r["id"], _chain_text(r["chain"]), _checkpoint_text(r.get("checkpoint")), _deal_text(r["deal"], r.get("evidence")),
+                 _engine_text(r.get("engine"))]
+        if with_catalogue:
+            cells.append(_catalogue_text(r.get("catalogue")))
+        table.add_row(*cells, Text("; ".join(r["provenance"]) or "arbiter's own deal", style="cyan"))
     if shown:
         console.print(table)
-    console.print(f"{len(reports)} game(s) checked, {sum(1 for r in reports if not r['chain']['ok'] or r['deal']['fair'] is False or not (r['engine'] or {}).get('same'))} with problems")
+    imported = sum(1 for r in reports if r["provenance"])
+    console.print(f"{len(reports)} game(s) checked, {sum(1 for r in reports if not r['ok'])} with problems"
+                  + (f", {imported} set up by their creator (provenance, not a problem)" if imported else ""), soft_wrap=True)
+
+
+def _chain_text(chain: dict) -> Text:
+    if chain["ok"]:
+        return Text(f"ok ({chain['length']} events)", style="green")
+    at = f" at {chain['broken_at']}" if chain.get("broken_at") is not None else ""
+    more = len(chain.get("problems") or []) - 1
+    return Text(f"BROKEN{at}: {chain['problem']}" + (f" (+{more} more)" if more > 0 else ""), style="bold red")
+
+
+def _checkpoint_text(checkpoint: dict | None) -> Text:
+    checkpoint = checkpoint or {"ok": None, "status": "not checked"}
+    return Text(checkpoint["status"], style={True: "green", False: "bold red"}.get(checkpoint["ok"], "yellow"))
+
+
+def _deal_text(deal: dict, evidence: dict | None) -> Text:
+    if deal.get("fair") is True:
+        text = Text("fair", style="green")
+    elif deal.get("consistent") is False or (deal.get("fair") is False and deal.get("consistent") is None):
+        text = Text(deal.get("status", "inconsistent"), style="bold red")
+    else:
+        text = Text(deal.get("status", ""), style="yellow")
+    if evidence is not None and evidence.get("ok") is False:
+        text.append_text(Text(f"; evidence: {evidence.get('status')}", style="bold red"))
+    return text
+
+
+def _engine_text(engine: dict | None) -> Text:
+    if engine is None:
+        return Text("not replayed (chain broken)", style="red")
+    if engine["same"]:
+        return Text(f"same under {engine['current_engine']}", style="green")
+    return Text("; ".join(engine.get("differences") or [engine.get("status", "differs")]), style="bold red")
+
+
+def _catalogue_text(catalogue: dict | None) -> Text:
+    if not catalogue or catalogue.get("ok") is None:
+        return Text((catalogue or {}).get("problem") or "no row yet", style="dim")
+    if catalogue["ok"]:
+        return Text("matches", style="green")
+    return Text(catalogue.get("problem") or catalogue.get("status") or "differs", style="bold red")

@@ -13,13 +13,13 @@ partial fulfils is in docs/architecture.md.
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from urllib.parse import quote
 
 from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
 
+from domain import json_limits
 from service.errors import BadInput, ServiceError
 from service.facade import parse_game_id
 
@@ -196,8 +196,8 @@ def move_body(form) -> dict:
     """
     if form.get("move"):
         try:
-            body = json.loads(form["move"])
-        except ValueError:
+            body = json_limits.loads(form["move"])
+        except ValueError:  # json_limits.LimitError: not JSON, too deep, a number out of range
             body = None
         if not isinstance(body, dict):
             raise BadInput("move: must be a JSON object with a type", field="move")
@@ -218,7 +218,8 @@ def move_body(form) -> dict:
                 else:
                     body[name] = _scalar(value)
     if form.get("expected_version"):
-        body["expected_version"] = int(form["expected_version"]) if form["expected_version"].isdigit() else form["expected_version"]
+        version = form["expected_version"]
+        body["expected_version"] = int(version) if version.isdigit() and len(version) <= 16 else version
     return body
 
 
@@ -226,15 +227,15 @@ def move_body(form) -> dict:
 def act(game_id: str):
     """A seat's move from the table's controls; an illegal one is shown next to them with its clause."""
     facade, token, viewer, _ = _view(game_id)
-    error = None
+    error, receipt = None, None
     try:
-        facade.move(game_id, token, move_body(request.form))
+        receipt = facade.move(game_id, token, move_body(request.form)).get("receipt")
     except ServiceError as e:
         error = e
     view = facade.view(game_id, token) if token else facade.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
-    return render_template(template, view=view, viewer=viewer, error=error, talk=_talk(facade, game_id, token)), \
-        (error.status if error else 200)
+    return render_template(template, view=view, viewer=viewer, error=error, talk=_talk(facade, game_id, token),
+                           receipt=receipt), (error.status if error else 200)
 
 
 @pages.get("/games/<game_id>/live")
@@ -271,7 +272,8 @@ def audit(game_id: str):
     token = page_token(game_id)
     log = facade.audit(game_id, token)
     checks = facade.verify(game_id)
-    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, None))
+    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, None),
+                           key=facade.public_key())
 
 
 @pages.get("/games/<game_id>/disputes")

@@ -4,6 +4,14 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from domain.games import DECIDERS
+from domain.json_limits import MAX_INT
+from service.facade import MAX_POSITION
+
+from .evidence_schemas import Receipt
+
+JSON_INT = validate.Range(min=-MAX_INT, max=MAX_INT)  # every JSON integer (domain.json_limits)
+POSITION = validate.Range(min=0, max=MAX_POSITION)  # a version, offset or `after` in a query
 CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "TD"})
 
 
@@ -28,8 +36,8 @@ class CreateGame(Schema):
     players = fields.List(fields.Nested(Player), required=True, validate=validate.Length(min=1, max=16))
     seed = fields.String(allow_none=True, validate=validate.Length(min=2, max=256))
     deck = fields.List(CARD, allow_none=True, validate=validate.Length(max=200))
-    dealer = fields.Integer(allow_none=True, strict=True)
-    starter = fields.Integer(allow_none=True, strict=True)
+    dealer = fields.Integer(allow_none=True, strict=True, validate=JSON_INT)
+    starter = fields.Integer(allow_none=True, strict=True, validate=JSON_INT)
     outcomes = fields.Dict(keys=fields.String(), allow_none=True)
 
 
@@ -48,6 +56,7 @@ class Created(Schema):
     stacked = fields.Boolean()
     version = fields.Integer()
     chain_head = fields.String()
+    receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 
 class Move(Schema):
@@ -57,7 +66,7 @@ class Move(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=32))
     cards = fields.List(CARD, validate=validate.Length(max=60))
     text = fields.String(validate=validate.Length(max=2000))
-    expected_version = fields.Integer(strict=True, allow_none=True)
+    expected_version = fields.Integer(strict=True, allow_none=True, validate=JSON_INT)
     idempotency_key = fields.String(allow_none=True, validate=validate.Length(min=1, max=200))
 
 
@@ -77,6 +86,7 @@ class MoveResult(Schema):
     version = fields.Integer(required=True)
     events = fields.List(fields.Nested(Event), required=True)
     replayed = fields.Boolean()
+    receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 
 class PlayerSeat(Schema):
@@ -143,9 +153,15 @@ class Audit(Schema):
 
 class Verification(Schema):
     id = fields.String(required=True)
-    chain = fields.Dict(required=True)
+    game = fields.String(allow_none=True)
+    ok = fields.Boolean(metadata={"description": "every integrity check passed (provenance is no failure)"})
+    chain = fields.Dict(required=True, metadata={"description": "the hash chain and stored rows: ok, length, head, broken_at, "
+                                                                "problem, and problems (each damaged row at its version)"})
     deal = fields.Dict(required=True)
+    provenance = fields.List(fields.String(), metadata={"description": "how the game was set up where not by arbiter's own "
+                                                                      "draw: stacked deck, fixed shuffles, creator's seed"})
     evidence = fields.Dict(metadata={"description": "the game's own evidence check where it has one (Small Battle: formations against their commitments, every strike against the formation)"})
+    checkpoint = fields.Dict(metadata={"description": "the game held against its latest signed checkpoint (docs/evidence.md)"})
 
 
 class RecordDocument(Schema):
@@ -163,27 +179,27 @@ class RecordDocument(Schema):
 
 
 class AfterQuery(Schema):
-    after = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    after = fields.Integer(load_default=0, validate=POSITION)
 
 
 class VersionQuery(Schema):
-    version = fields.Integer(required=True, validate=validate.Range(min=1))
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_POSITION))
 
 
 class VerifyQuery(Schema):
     head = fields.String(validate=validate.Length(equal=64))
-    length = fields.Integer(validate=validate.Range(min=1))
+    length = fields.Integer(validate=validate.Range(min=1, max=MAX_POSITION))
 
 
 class CatalogueQuery(Schema):
     status = fields.String(validate=validate.OneOf(["in_progress", "finished"]))
-    game = fields.String()
+    game = fields.String(validate=validate.OneOf(sorted(DECIDERS)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
-    offset = fields.Integer(load_default=0, validate=validate.Range(min=0))
+    offset = fields.Integer(load_default=0, validate=POSITION)
 
 
 class DisputeRequest(Schema):
-    version = fields.Integer(required=True, strict=True)
+    version = fields.Integer(required=True, strict=True, validate=JSON_INT)
     claim = fields.String(required=True, validate=validate.Length(min=1, max=2000))
 
 
@@ -200,6 +216,7 @@ class Dispute(Schema):
     version = fields.Integer(required=True)
     claim = fields.String(required=True)
     ruling = fields.Dict(allow_none=True)
+    receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 
 class Imported(Created):

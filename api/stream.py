@@ -1,24 +1,44 @@
 """Live updates: `GET /api/v1/games/{id}/stream` as server-sent events, filtered like the event log.
 
-The stream pulls the store (every process sees every write, whatever the
-database), sends each new event the caller may see as one SSE message whose id
-is the event's version (so `Last-Event-ID` resumes), and a comment as a
-heartbeat. It ends after `STREAM_SECONDS` (clients reconnect) or once the game
-is over and drained.
+Each event the caller may see is one SSE message whose id is the event's version (so `Last-Event-ID`
+resumes), and a comment is sent as a heartbeat. A stream ends after `STREAM_SECONDS` (clients reconnect)
+or once it has sent the revealed seed.
+
+The view checks the caller, then subscribes (`Arbiter.subscribe`: the backlog after the resume point, then
+each new event from the process's one follower of the store, service.feed). Served by `api.asgi` (what
+`arbiter serve` runs), the view hands the subscription over in the request's ASGI scope and returns at once:
+the stream goes on as a coroutine on the worker's event loop and holds no thread. Served by a plain WSGI
+server (the Flask test client, gthread), the response is a generator that holds its thread while it waits
+on the subscription's queue (never on the store).
 """
 
 from __future__ import annotations
 
-import json
+import queue
 import time
 
-from flask import Blueprint, Response, current_app, request, stream_with_context
+from flask import Blueprint, Response, current_app, request
+
+from service.facade import MAX_POSITION
 
 from .routes import arbiter, bearer
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1")
-POLL_SECONDS = 0.25
-HEARTBEAT_SECONDS = 2.0  # a closed page is noticed (and its thread freed) within seconds
+HEARTBEAT_SECONDS = 2.0  # WSGI: a closed page is noticed (and its thread freed) within seconds
+LIVE_SLOT = "arbiter.live"  # the key of api.asgi's hand-over slot in the request's ASGI scope
+RETRY = b"retry: 1000\n\n"
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+def message(entry: tuple[int, str, str], named: bool) -> bytes:
+    """One SSE message of a (version, type, JSON) entry; `named` adds its event type."""
+    version, kind, data = entry
+    return (f"id: {version}\nevent: {kind}\ndata: {data}\n\n" if named else f"id: {version}\ndata: {data}\n\n").encode()
+
+
+def ends_stream(entries) -> bool:
+    """Whether these entries close a stream: the game's end (its revealed seed) is the last thing to say."""
+    return any(entry[1] == "seed_revealed" for entry in entries)
 
 
 def sse_response(facade, game_id: str, token: str | None, after: int, limit: float, named: bool = True) -> Response:
@@ -26,33 +46,43 @@ def sse_response(facade, game_id: str, token: str | None, after: int, limit: flo
 
     `named` gives each message its event type (`event: <type>`); the pages' stream leaves it out so that
     one `onmessage` handler hears every game's events."""
+    slot = request.environ.get("asgi.scope", {}).get(LIVE_SLOT)
+    if slot is not None:  # api.asgi streams it on its event loop
+        slot["subscription"], slot["backlog"] = facade.subscribe(game_id, token, after, slot["sink"])
+        slot["limit"], slot["named"] = limit, named
+        return Response(iter([RETRY]), mimetype="text/event-stream", headers=HEADERS)
+    inbox: queue.SimpleQueue = queue.SimpleQueue()
+    subscription, backlog = facade.subscribe(game_id, token, after, inbox.put)
 
     def messages():
-        seen = after
-        started = last_beat = time.monotonic()
-        yield "retry: 1000\n\n"
-        while time.monotonic() - started < limit:
-            events = facade.events(game_id, token, after=seen)
-            for e in events:
-                seen = e["version"]
-                kind = f"event: {e['type']}\n" if named else ""
-                yield f"id: {e['version']}\n{kind}data: {json.dumps(e)}\n\n"
-            if any(e["type"] == "seed_revealed" for e in events):
-                return
-            if time.monotonic() - last_beat > HEARTBEAT_SECONDS:
-                last_beat = time.monotonic()
-                yield ": heartbeat\n\n"
-            time.sleep(POLL_SECONDS)
+        try:
+            yield RETRY
+            started = time.monotonic()
+            entries = backlog
+            while True:
+                if entries:
+                    yield b"".join(message(e, named) for e in entries)
+                if ends_stream(entries):
+                    return
+                left = limit - (time.monotonic() - started)
+                if left <= 0:
+                    return
+                try:
+                    entries = inbox.get(timeout=min(HEARTBEAT_SECONDS, left))
+                except queue.Empty:
+                    entries = []
+                    yield b": heartbeat\n\n"
+        finally:
+            subscription.close()
 
-    headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
-    return Response(stream_with_context(messages()), mimetype="text/event-stream", headers=headers)
+    return Response(messages(), mimetype="text/event-stream", headers=HEADERS)
 
 
 def resume_point() -> int:
     """Where a (re)connecting client resumes: Last-Event-ID, or ?after=, or the start."""
     try:
-        return max(0, int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0))
-    except ValueError:
+        return min(MAX_POSITION, max(0, int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0)))
+    except ValueError:  # not an integer, or one of more than 4,300 digits
         return 0
 
 

@@ -7,11 +7,11 @@ an `illegal` verdict (exit 1).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import json_limits
 from .cards import CardError
 from .games import decider_for
 from .randomness import Chance, new_seed
@@ -53,11 +53,9 @@ def load(path: str) -> Record:
     except OSError as e:
         raise InvalidRecord(f"cannot read {path}: {e.strerror}") from None
     try:
-        doc = json.loads(text)
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
-        raise InvalidRecord(f"not JSON: {e}") from None
-    except RecursionError:
-        raise InvalidRecord("not a record: JSON nested too deeply") from None
+        doc = json_limits.loads(text)
+    except json_limits.LimitError as e:
+        raise InvalidRecord(str(e)) from None
     return parse(doc)
 
 
@@ -82,6 +80,10 @@ def parse(doc: Any) -> Record:
     """Validate a record document (contract §2); raises InvalidRecord naming what is wrong."""
     if not isinstance(doc, dict):
         raise InvalidRecord("a record must be a JSON object")
+    try:
+        json_limits.check(doc)
+    except json_limits.LimitError as e:
+        raise InvalidRecord(str(e)) from None
     if doc.get("format") != FORMAT:
         raise InvalidRecord(f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
     game = doc.get("game")

@@ -61,6 +61,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -79,6 +80,7 @@ from domain.audit import event_hash
 from domain.game import Chained, Game
 from domain.games import decider_for
 
+log = logging.getLogger("arbiter.catalogue")
 TABLE = "game_catalogue2"
 BATCH = 200
 STATUSES = ("in_progress", "finished")
@@ -151,7 +153,11 @@ def fold_batch(batch: Sequence[tuple[int, Any]], load: Callable[[str], Row | Non
         if gid is None:
             continue
         row = rows[gid] if gid in rows else load(gid)
-        new = evolve(row, event, nid)
+        try:
+            new = evolve(row, event, nid)
+        except Exception:  # a damaged event (arbiter verify reports it): the row stays as it was
+            log.warning("catalogue: notification %s of game %s cannot be applied", nid, gid)
+            continue
         if new is not None and new is not row:
             rows[gid] = new
     return rows
@@ -404,7 +410,7 @@ class Catalogue:
             notifications = self.app.recorder.select_notifications(start=start, limit=size, inclusive_of_start=False)
             if not notifications:
                 break
-            batch = [(n.id, self.app.mapper.to_domain_event(n)) for n in notifications]
+            batch = [(n.id, _decoded(self.app.mapper, n)) for n in notifications]
             try:
                 self.view.apply(self.tracking_name, batch)
             except IntegrityError:
@@ -432,6 +438,16 @@ class Catalogue:
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name}: must be an integer of at least 0")
         return self.view.select_rows(status, game, limit, offset)
+
+
+def _decoded(mapper: Any, notification: Any) -> Any:
+    """A notification's event, or None for a stored row that no longer decodes: the catalogue goes on without it
+    (one damaged row must not stop the lobby; `arbiter verify` reports the row and the row it leaves behind)."""
+    try:
+        return mapper.to_domain_event(notification)
+    except Exception:
+        log.warning("catalogue: notification %s cannot be decoded", notification.id)
+        return None
 
 
 def _create_tables(view: Any, attempts: int = 3) -> None:

@@ -17,7 +17,7 @@ from typing import Any, Callable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, PersistenceError, Transcoding
+from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, PersistenceError, Transcoding
 
 from domain.games import DECIDERS
 from domain import ENGINE_VERSION
@@ -25,8 +25,17 @@ from domain.attempts import Attempts, attempts_id
 from domain.game import Game, seat_actor
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
-from .errors import BadInput, Conflict, IllegalMove, NotFound
+from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
+
+# what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
+UNREADABLE = (MapperDeserialisationError, ValueError, KeyError, TypeError, AttributeError, IndexError)
+
+
+def damaged(game_id: UUID, e: Exception) -> Damaged:
+    """The refusal for a stored game that cannot be read: names the game and the kind of damage, never a stored value."""
+    return Damaged(f"the stored events of game {game_id} cannot be read ({type(e).__name__}); nothing was changed. "
+                   f"The referee can locate the damage with `arbiter verify {game_id}`.")
 
 T = TypeVar("T")
 MAX_RETRIES = 50
@@ -100,6 +109,8 @@ class Referee(Application):
             game = self.repository.get(game_id, version=version)
         except AggregateNotFoundError:
             raise NotFound(f"no game with id {game_id}") from None
+        except UNREADABLE as e:
+            raise damaged(game_id, e) from None
         if game.version != version:
             raise NotFound(f"game {game_id} has no version {version}: it is at version {game.version}", field="version")
         return game
@@ -110,14 +121,29 @@ class Referee(Application):
             return self.repository.get(attempts_id(game_id))
         except AggregateNotFoundError:
             return None
+        except UNREADABLE as e:
+            raise damaged(game_id, e) from None
 
     def stored_attempts(self, game_id: UUID) -> list:
         """Every stored event of a game's attempts stream, in order (empty while there are none)."""
-        return list(self.events.get(attempts_id(game_id)))
+        try:
+            return list(self.events.get(attempts_id(game_id)))
+        except UNREADABLE as e:
+            raise damaged(game_id, e) from None
+
+    def read_events(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list:
+        """A game's stored events in (gt, lte], decoded; raises Damaged for a row that cannot be read."""
+        try:
+            return list(self.events.get(game_id, gt=gt, lte=lte))
+        except UNREADABLE as e:
+            raise damaged(game_id, e) from None
 
     def stored_events(self, game_id: UUID) -> list:
         """Every stored event of a game, in order (for the audit log and its verification)."""
-        return list(self.events.get(game_id))
+        try:
+            return list(self.events.get(game_id))
+        except UNREADABLE as e:
+            raise damaged(game_id, e) from None
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         with self._locks_guard:

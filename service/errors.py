@@ -56,3 +56,10 @@ class IllegalMove(ServiceError):
 
     status = 422
     title = "Illegal move"
+
+
+class Damaged(ServiceError):
+    """A stored game whose events no longer decode or apply: the operator's store is damaged (never the caller's fault)."""
+
+    status = 500
+    title = "Stored game damaged"

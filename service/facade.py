@@ -2,30 +2,50 @@
 
 Nothing outside this module touches an aggregate. Tokens are checked here: a
 seat token acts only for its seat, the referee token sees everything, no token
-is a spectator. A token is `<game id hex>.<secret>`, so a token presented to
-another game is recognised (403) rather than merely unknown (401); only its
-SHA-256 is stored.
+is a spectator. A token is `<game id hex>.<secret>` and is bound to its game: it
+is good only where its prefix names the game, so a token presented to another
+game is recognised (403) rather than merely unknown (401), and another game's id
+in front of this game's secret is no token of this game (401); only the
+secret's SHA-256 is stored.
+
+Positions in queries (a version, an `after`, an offset) are integers from 0 to
+MAX_POSITION: no game's log and no catalogue comes near it, and every store's
+integer columns hold it.
 """
 
 from __future__ import annotations
 
 import hmac
 import os
-from typing import Any
+import threading
+from typing import Any, Callable
 from uuid import UUID
 
+from domain import json_limits
+from domain.game import Game
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .application import Referee, token_hash
+from .evidence import Evidence
+from .feed import Feed, as_entries
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
 from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
 from .archives import is_archive, verify_archive  # noqa: F401  (record archives, for the CLI)
 from .balance import ReportError, balance_report, report_of  # noqa: F401  (balance reports, for the CLI)
 from .simulation import BotMoveError, PlanError, RecordSink, default_workers, make_plan, run as simulate  # noqa: F401
 from .stores import DEFAULT_URL
-from .verification import check_chain, check_deal, check_evidence, game_ids, reverify
+from .integrity import report_ok, verify_game
+from .verification import check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200
+MAX_POSITION = 2**31 - 1
+
+
+def _position(value: Any, name: str, least: int = 0) -> int:
+    """A version, `after` or offset from a caller; raises BadInput naming it unless an integer in [least, MAX_POSITION]."""
+    if not isinstance(value, int) or isinstance(value, bool) or not least <= value <= MAX_POSITION:
+        raise BadInput(f"{name}: must be an integer from {least} to {MAX_POSITION}", field=name)
+    return value
 
 
 def parse_game_id(game_id: Any) -> UUID:
@@ -39,19 +59,26 @@ def parse_game_id(game_id: Any) -> UUID:
 class Arbiter:
     """arbiter's use cases in simple types."""
 
-    def __init__(self, database_url: str | None = None):
-        self.app = Referee(database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL)
+    def __init__(self, database_url: str | None = None, key_file: str | None = None, checkpoint_log: str | None = None,
+                 checkpoint_every: int | None = None):
+        url = database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL
+        self.app = Referee(url)
+        self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every)
         self._catalogue = None
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
+        self._feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber
+        self._feed_guard = threading.Lock()
 
     # -- access ------------------------------------------------------------------------------
 
     def _token_hashes(self, gid: UUID) -> tuple[str, list[str]]:
         """A game's stored token hashes (they never change: kept per process after the first load)."""
         hashes = self._hashes.get(gid)
-        if hashes is None:
-            game = self.app.game(gid)
-            hashes = self._hashes[gid] = (game.referee_token_hash, list(game.seat_token_hashes))
+        if hashes is None:  # from the Created event alone: a game damaged further on can still be verified
+            created = next(iter(self.app.read_events(gid, lte=1)), None)
+            if not isinstance(created, Game.Created):  # none, or another stream's id (a game's attempts)
+                raise NotFound(f"no game with id {gid}")
+            hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
         return hashes
 
     def viewer(self, game_id: Any, token: str | None) -> Viewer:
@@ -64,13 +91,15 @@ class Arbiter:
             raise Unauthorized("the bearer token is malformed")
         prefix, secret = token.split(".", 1)
         digest = token_hash(secret)
+        if not hmac.compare_digest(prefix.encode(), gid.hex.encode()):  # a token is bound to the game it names
+            if self._token_of_another_game(prefix, digest):
+                raise Forbidden("this token belongs to another game")
+            raise Unauthorized("the bearer token is not valid for this game: it names another game")
         if hmac.compare_digest(digest, referee_hash):
             return REFEREE
         for seat, stored in enumerate(seat_hashes):
             if hmac.compare_digest(digest, stored):
                 return Viewer.of_seat(seat)
-        if prefix != gid.hex and self._token_of_another_game(prefix, digest):
-            raise Forbidden("this token belongs to another game")
         raise Unauthorized("the bearer token is not valid for this game")
 
     def _token_of_another_game(self, prefix: str, digest: str) -> bool:
@@ -104,7 +133,10 @@ class Arbiter:
     def create_game(self, spec: Any) -> dict:
         """Create a game: its id, each seat's private token, the referee token and the seed's commitment."""
         started = self.app.create_game(spec)
-        return self._created(started)
+        created = self._created(started)
+        game = started["game"]
+        created["receipt"] = self.evidence.answer(game.id, 1, game.version, "created", game.chain_head)
+        return created
 
     def _created(self, started: dict) -> dict:
         game = started["game"]
@@ -119,6 +151,7 @@ class Arbiter:
         gid, seat = self._seat(game_id, token)
         if not isinstance(body, dict):
             raise BadInput("a move is a JSON object with a type", field="type")
+        _bounded(body)
         move = {k: v for k, v in body.items() if k not in ("expected_version", "idempotency_key", "seat")}
         if "seat" in body and body["seat"] != seat:
             raise Forbidden(f"this token acts for seat {seat} only")
@@ -134,12 +167,17 @@ class Arbiter:
         if last is None:  # an idempotent replay: the same events as the first answer, up to the next move or rejection
             last = self._move_end(gid, first)
         events = self._log_tail(gid, Viewer.of_seat(seat), first - 1, last, ended=False)
-        return {"version": last, "events": events, "replayed": result["replayed"]}
+        if result["replayed"]:
+            receipt = self.evidence.receipt(gid, last)
+        else:
+            ended = any(e["type"] == "seed_revealed" for e in events)
+            receipt = self.evidence.answer(gid, first, last, "end" if ended else None)
+        return {"version": last, "events": events, "replayed": result["replayed"], "receipt": receipt}
 
     def _move_end(self, gid: UUID, first: int) -> int:
         """The version of a move's last event (its own and the automatic ones that followed it)."""
         last = first
-        for e in self.app.events.get(gid, gt=first):
+        for e in self.app.read_events(gid, gt=first):
             if getattr(e, "actor", "engine") != "engine" or not hasattr(e, "kind"):
                 break
             last = e.originator_version
@@ -149,12 +187,10 @@ class Arbiter:
         """The log entries after `after` (up to `upto`), reading only those rows and the Created event."""
         from projections.views import event_log
 
-        created = list(self.app.events.get(gid, lte=1))
+        created = self.app.read_events(gid, lte=1)
         if not created:
             raise NotFound(f"no game with id {gid}")
-        tail = list(self.app.events.get(gid, gt=max(after, 1), lte=upto)) if upto is not None else \
-            list(self.app.events.get(gid, gt=max(after, 1)))
-        from domain.game import Game
+        tail = self.app.read_events(gid, gt=max(after, 1), lte=upto)
 
         disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
         attempts = self.app.stored_attempts(gid) if disclosed else ()
@@ -164,13 +200,18 @@ class Arbiter:
         """A seat disputes the move at a version."""
         gid, seat = self._seat(game_id, token)
         body = body if isinstance(body, dict) else {}
-        return self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+        _bounded(body)
+        dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+        return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
 
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
         """The referee's ruling on dispute `number`."""
         gid = self._referee(game_id, token)
         body = body if isinstance(body, dict) else {}
-        return self.app.rule_dispute(gid, number, body.get("decision"), body.get("remedy", "none"), body.get("note"))
+        dispute = self.app.rule_dispute(gid, number, body.get("decision"), body.get("remedy", "none"), body.get("note"))
+        ruled_at = dispute["ruling"]["ruled_at"]
+        last = ruled_at + (1 if dispute["ruling"].get("remedy") == "rewind" else 0)  # a rewind is one more event
+        return {**dispute, "receipt": self.evidence.answer(gid, ruled_at, last, "ruling")}
 
     def import_record(self, doc: Any) -> dict:
         """Import and verify a record: the new game's id and the contract §2 verdict."""
@@ -178,6 +219,7 @@ class Arbiter:
         game = self.app.game(started["game"].id)
         created = self._created({**started, "game": game})
         out = {**created, "verdict": verdict_of(game, started["illegal"])}
+        out["receipt"] = self.evidence.answer(game.id, 1, game.version, "import", game.chain_head)
         evidence = check_evidence(self.app, game.id)
         if evidence is not None:
             out["evidence"] = evidence
@@ -197,6 +239,7 @@ class Arbiter:
         """The game catalogue (a read model in the database), caught up first."""
         from projections.catalogue import Catalogue
 
+        _position(offset, "offset")
         if self._catalogue is None:
             self._catalogue = Catalogue.for_app(self.app)
         self._catalogue.catch_up()
@@ -223,24 +266,43 @@ class Arbiter:
         from projections.views import view_at
 
         viewer = self._known(game_id, token)
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be an integer", field="version")
+        _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, viewer)
 
     def public_replay(self, game_id: Any, version: Any) -> dict:
         """The spectator's view as it was at `version`."""
         from projections.views import view_at
 
-        if not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be an integer", field="version")
+        _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, SPECTATOR)
 
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""
         viewer = self.viewer(game_id, token)
+        _position(after, "after")
         gid = parse_game_id(game_id)
         ended = after > 0 and self.app.game(gid).seed_revealed
         return self._log_tail(gid, viewer, after, ended=ended)
+
+    def subscribe(self, game_id: Any, token: str | None, after: int, sink: Callable[[list], None]):
+        """Live entries of a game as the caller may see them (service.feed): returns the subscription and the
+        backlog after `after` as (version, type, JSON) entries; each later one goes to `sink` (called from the
+        feed's thread: it must not block) in version order, without a gap or a duplicate. Close it when done."""
+        viewer = self.viewer(game_id, token)
+        _position(after, "after")
+        gid = parse_game_id(game_id)
+        if self._feed is None:
+            with self._feed_guard:
+                if self._feed is None:
+                    self._feed = Feed(self.app)
+        created = next(iter(self.app.events.get(gid, lte=1)))
+        subscription = self._feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
+        try:
+            backlog = subscription.start(as_entries(self.events(game_id, token, after)))
+        except BaseException:
+            subscription.close()
+            raise
+        return subscription, backlog
 
     def audit(self, game_id: Any, token: str | None) -> dict:
         """The hash-chained audit log: the referee's, or anyone's once the game is over."""
@@ -260,14 +322,55 @@ class Arbiter:
                 "engine_version": game.engine_version, "entries": entries,
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
-    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
-        """Check a game's hash chain (optionally against a kept head) and its fair deal."""
+    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False) -> dict:
+        """Check a stored game: its rows and hash chain (optionally against a kept head), its latest signed checkpoint,
+        its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
+
+        Never raises for a damaged game: `ok` says whether every integrity check passed, `provenance` how the game
+        was set up (service.integrity). A store that ends before, or differs at, the version a checkpoint signed
+        breaks the chain's verdict too; a game the log knows but the store lost is reported as deleted.
+        """
         gid = parse_game_id(game_id)
-        out = {"id": str(gid), "chain": check_chain(self.app, gid, kept_head, kept_length), "deal": check_deal(self.app, gid)}
-        evidence = check_evidence(self.app, gid)
-        if evidence is not None:
-            out["evidence"] = evidence
+        if kept_length is not None:
+            _position(kept_length, "length")
+        try:
+            out = verify_game(self.app, gid, kept_head, kept_length, replay=full, catalogue=full)
+        except NotFound:
+            checkpoint = self.evidence.check_game(gid, None)
+            if checkpoint["finding"] != "deleted":
+                raise
+            return deleted_report(gid, checkpoint)
+        chain = out["chain"]
+        checkpoint = self.evidence.check_game(gid, chain)
+        if checkpoint["finding"] in ("truncated", "rewritten") and chain.get("ok"):
+            broken_at = min(chain["length"] + 1, checkpoint["checkpoint"]["version"])
+            out["chain"] = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
+        out["checkpoint"] = checkpoint
+        out["ok"] = report_ok(out) and checkpoint["ok"] is not False
         return out
+
+    def verify_receipt(self, receipt: Any) -> dict:
+        """Does the store still hold what a receipt says? `intact`, `truncated`, `rewritten` or `deleted`;
+        raises BadInput (malformed) or ForgedReceipt (refused: its signature does not verify)."""
+        return self.evidence.verify_receipt(receipt)
+
+    def public_key(self) -> dict:
+        """The server's public key (receipts and checkpoints are signed with it)."""
+        return self.evidence.public_key()
+
+    def checkpoint_log(self) -> dict:
+        """The checkpoint log checked: ok, or the first bad line."""
+        return self.evidence.log_report()
+
+    def checkpoints(self, after: int = 0, limit: int = 100, game: str | None = None) -> list[dict]:
+        """The checkpoint log's lines after `after`, for mirrors and auditors."""
+        return self.evidence.checkpoints(after, limit, game)
+
+    def backup(self, path: str, force: bool = False) -> dict:
+        """A consistent online copy of the event store at `path` (SQLite); raises BadInput otherwise."""
+        from .backup import backup
+
+        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log()}
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""
@@ -276,8 +379,10 @@ class Arbiter:
         return [{"id": game, "title": d.TITLE} for game, d in DECIDERS.items()]
 
     def game_ids(self) -> list[str]:
-        """Every stored game's id, in creation order."""
-        return [str(g) for g in game_ids(self.app)]
+        """Every stored game's id, in creation order, then those the checkpoint log knows and the store lost."""
+        stored = [str(g) for g in game_ids(self.app)]
+        known = set(stored)
+        return stored + [g for g in self.evidence.logged_games() if g not in known]
 
     def reverify(self, game_id: Any) -> dict:
         """Replay a stored game's moves under the current engine: does its outcome stay the same?"""
@@ -295,6 +400,25 @@ class Arbiter:
         if evidence is not None and evidence.get("ok") is not None:
             doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
         return doc
+
+
+def deleted_report(gid: UUID, checkpoint: dict) -> dict:
+    """The verification report of a game the checkpoint log knows and the store no longer holds."""
+    signed = checkpoint["checkpoint"]
+    chain = {"ok": False, "length": 0, "head": "", "broken_at": 1, "problem": checkpoint["status"], "problems": []}
+    deal = {"commitment": None, "seed": None, "stacked": None, "seed_given": None, "fixed_outcomes": [], "shuffles": [],
+            "fair": None, "consistent": None,
+            "status": f"not checked: the game is gone (it was at version {signed['version']} or later)"}
+    return {"id": str(gid), "game": None, "ok": False, "chain": chain, "deal": deal, "checkpoint": checkpoint,
+            "engine": None, "provenance": []}
+
+
+def _bounded(body: dict) -> None:
+    """A request body within the JSON bounds (domain.json_limits); raises BadInput naming the field."""
+    try:
+        json_limits.check(body)
+    except json_limits.LimitError as e:
+        raise BadInput(str(e), field=e.field) from None
 
 
 def verdict_of(game, illegal: dict | None) -> dict:

@@ -13,7 +13,7 @@ from eventsourcing.utils import get_topic
 
 from domain import ENGINE_VERSION
 from domain.attempts import attempts_id
-from domain.audit import ChainReport, verify_chain
+from domain.audit import verify_chain
 from domain.game import ENGINE, Game
 from domain.games import decider_for
 from domain.randomness import Chance, commitment
@@ -21,70 +21,53 @@ from domain.records import parse, replay
 
 from .application import Referee
 from .errors import NotFound
+from .stored_rows import ATTEMPT_EVENTS, Damage, Reading, read_game, read_stream
 
 def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None) -> dict:
-    """Verify a game's stored hash chain (optionally against a head a player or referee kept), and its snapshots.
+    """Verify a game's stored hash chain (optionally against a head a player or referee kept), its rows and snapshots.
 
-    Every stored row is decoded on its own (a row that no longer decodes is reported at its
-    version); every snapshot must equal the game rebuilt from the events up to its version.
+    Every stored row is decoded and checked on its own (stored_rows): a row that no longer decodes, a
+    field missing or of the wrong type, an event that cannot be applied, a snapshot that differs from
+    its events — each is listed in `problems` at its version. `broken_at` and `problem` give the first
+    break of the hash chain, else the first damage found. Raises NotFound only for a game with no rows.
     """
-    rows = app.recorder.select_events(game_id)
-    if not rows:
+    reading = read_game(app, game_id)
+    if not reading.events and reading.unreadable is None:
         raise NotFound(f"no game with id {game_id}")
-    events = []
-    for row in rows:
-        try:
-            events.append(app.mapper.to_domain_event(row))
-        except Exception as e:  # a row that no longer decodes is tampering too
-            return ChainReport(False, len(events), "", row.originator_version,
-                               f"stored event {row.originator_version} cannot be read ({type(e).__name__})").as_dict()
-    report = verify_chain(events, kept_head, kept_length)
-    if report.ok:
-        problem = _snapshot_problem(app, game_id, events) or _attempts_problem(app, game_id)
-        if problem:
-            version, text = problem
-            report = ChainReport(False, report.length, report.head, version, text)
-    return report.as_dict()
+    return chain_report(app, game_id, reading, kept_head, kept_length)
 
 
-def _attempts_problem(app: Referee, game_id: UUID) -> tuple[int | None, str] | None:
-    """A break in the chain of the game's refused attempts (their own stream, domain.attempts), if any."""
-    rows = app.recorder.select_events(attempts_id(game_id))
-    events = []
-    for row in rows:
-        try:
-            events.append(app.mapper.to_domain_event(row))
-        except Exception as e:
-            return None, f"refused attempt {row.originator_version - 1} cannot be read ({type(e).__name__})"
-    report = verify_chain(events)
+def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None) -> dict:
+    """check_chain's report from rows already read (service.integrity reads them once for every check)."""
+    if reading.unreadable is None:
+        report = verify_chain(reading.events, kept_head, kept_length)
+    else:  # the log cannot be read to its end: a kept head cannot be compared with it
+        report = verify_chain(reading.events)
+    damage = list(reading.damage)
+    attempts = _attempts_problem(app, game_id)
+    if attempts:
+        damage.append(attempts)
+    problems = sorted(damage, key=lambda d: (d.version is None, d.version or 0))
     if not report.ok:
-        return None, f"the refused attempts' chain breaks at entry {report.broken_at}: {report.problem}"
-    return None
+        problems.insert(0, Damage(report.broken_at, report.problem))
+    first = problems[0] if problems else None
+    if not report.ok and reading.unreadable and reading.unreadable.version < report.broken_at:
+        first = reading.unreadable
+    out = report.as_dict()
+    if first is not None:
+        out.update(ok=False, broken_at=first.version, problem=first.problem)
+    out["problems"] = [d.as_dict() for d in problems]
+    return out
 
 
-def _snapshot_problem(app: Referee, game_id: UUID, events: list) -> tuple[int, str] | None:
-    """The first snapshot that differs from the events it summarises, if any."""
-    if app.snapshots is None:
-        return None
-    try:
-        snapshots = list(app.snapshots.get(game_id))
-    except Exception as e:
-        return 0, f"a stored snapshot cannot be read ({type(e).__name__})"
-    by_version = {s.originator_version: s for s in snapshots}
-    game = None
-    for event in events:
-        game = event.mutate(game)
-        snapshot = by_version.get(event.originator_version)
-        if snapshot is None:
-            continue
-        try:
-            taken = snapshot.mutate(None)
-        except Exception as e:
-            return snapshot.originator_version, f"the snapshot at version {snapshot.originator_version} cannot be read ({type(e).__name__})"
-        mine = {k: v for k, v in vars(game).items() if not k.startswith("_")}
-        theirs = {k: v for k, v in vars(taken).items() if not k.startswith("_")}
-        if mine != theirs:
-            return snapshot.originator_version, f"the snapshot at version {snapshot.originator_version} differs from the events it summarises"
+def _attempts_problem(app: Referee, game_id: UUID) -> Damage | None:
+    """A damaged row or a break in the chain of the game's refused attempts (their own stream, domain.attempts), if any."""
+    reading = read_stream(app, attempts_id(game_id), ATTEMPT_EVENTS, name="refused attempt entry")
+    if reading.damage:
+        return Damage(None, reading.damage[0].problem)
+    report = verify_chain(reading.events)
+    if not report.ok:
+        return Damage(None, f"the refused attempts' chain breaks at entry {report.broken_at}: {report.problem}")
     return None
 
 
@@ -128,25 +111,29 @@ def _decisions(decider, events: list) -> list[tuple[Any, list]]:
     return out
 
 
-def check_deal(app: Referee, game_id: UUID) -> dict:
+def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
     """The fair-deal check (contract §4), for any game: every random step re-decided from the revealed seed.
 
     The opening and each move are decided again by the game's own decider, with a chance that
     hands out the outcomes the store holds (so play follows the stored line) and checks each
-    against what the seed alone gives for the same cards.
+    against what the seed alone gives for the same cards. `consistent` says whether the stored
+    game agrees with its revealed seed (an integrity check); `fair` says more: consistent, and
+    dealt by arbiter from a seed it drew (a stacked deck or a creator's seed is provenance, not
+    tampering: consistent but never fair).
     """
-    events = app.stored_events(game_id)
+    events = app.stored_events(game_id) if events is None else events
     if not events:
         raise NotFound(f"no game with id {game_id}")
     created = events[0]
     revealed = next((e.seed for e in events if isinstance(e, Game.SeedRevealed)), None)
     out = {"commitment": created.commitment, "seed": revealed, "stacked": created.stacked,
-           "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": [], "fair": None}
+           "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": [], "fair": None,
+           "consistent": None}
     if revealed is None:
         out["status"] = "pending: the seed is revealed when the game ends"
         return out
     if commitment(revealed) != created.commitment:
-        out.update(fair=False, status="the revealed seed does not match the commitment")
+        out.update(fair=False, consistent=False, status="the revealed seed does not match the commitment")
         return out
     decider = decider_for(created.game)
     setup = decider.configure(created.options, created.players, created.dealer, created.starter)
@@ -182,6 +169,7 @@ def check_deal(app: Referee, game_id: UUID) -> dict:
     if resumed:
         problems.append(f"play resumed after a rewind once the seed had been revealed (version {reveal_at}): "
                         "every later draw was known in advance")
+    out["consistent"] = not problems
     out["fair"] = not problems and not created.stacked and not created.seed_given and not created.outcomes
     if problems:
         out["status"] = "; ".join(problems)
@@ -194,11 +182,11 @@ def check_deal(app: Referee, game_id: UUID) -> dict:
     return out
 
 
-def check_evidence(app: Referee, game_id: UUID) -> dict | None:
+def check_evidence(app: Referee, game_id: UUID, events: list | None = None) -> dict | None:
     """The game's own evidence check, if its decider offers one (`honesty(events, seed)`, e.g. Small Battle's
     formations against their commitments and every strike against the formation): None for games without one,
     `{"status": "pending"}` until the seed is revealed."""
-    events = app.stored_events(game_id)
+    events = app.stored_events(game_id) if events is None else events
     if not events:
         raise NotFound(f"no game with id {game_id}")
     decider = decider_for(events[0].game)
@@ -225,9 +213,10 @@ def game_ids(app: Referee) -> list[UUID]:
         start = batch[-1].id
 
 
-def reverify(app: Referee, game_id: UUID) -> dict:
-    """Replay a stored game's moves with the current engine and say whether its outcome would differ."""
-    game = app.game(game_id)
+def reverify(app: Referee, game_id: UUID, game: Game | None = None) -> dict:
+    """Replay a stored game's moves with the current engine and say whether its outcome would differ
+    (`game`: the game already folded from its events, else loaded from the store)."""
+    game = app.game(game_id) if game is None else game
     result = replay(parse(game.to_record(reveal_seed=True)))
     now = result.state
     same_state = now == game.state

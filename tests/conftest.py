@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -17,6 +20,12 @@ RECORDS = Path(__file__).resolve().parent / "records"
 settings.register_profile("ci", deadline=None, print_blob=True, derandomize=True)
 settings.register_profile("dev", deadline=None, print_blob=True)
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("ARBITER_CI") == "1" else "dev"))
+
+# A PostgreSQL store keeps its signing key and checkpoint log in ARBITER_STATE_DIR (docs/evidence.md): the tests'
+# schemas keep theirs in a temporary directory, not in the home directory (servers started by tests inherit it).
+if "ARBITER_STATE_DIR" not in os.environ:
+    os.environ["ARBITER_STATE_DIR"] = tempfile.mkdtemp(prefix="arbiter-test-state-")
+    atexit.register(shutil.rmtree, os.environ["ARBITER_STATE_DIR"], ignore_errors=True)
 
 
 @pytest.fixture

@@ -25,7 +25,7 @@
     const selected = new Set([...root.querySelectorAll("input[name=cards]:checked")].map(i => i.value));
     const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
     const fields = keepFields ? [...root.querySelectorAll("select[name^='move.'], input[name^='move.']:not([type=checkbox])")]
-      .map(el => [el.name, el.value]) : [];
+      .map(el => [el.name, el.value]) : [];  // in page order: fields sharing a name (a list) keep their positions
     const box = root.querySelector("input[name=text]");
     const draft = keepDraft && box ? { value: box.value, start: box.selectionStart, end: box.selectionEnd } : null;
     let refocus = null;
@@ -35,8 +35,10 @@
     root.innerHTML = html;
     root.querySelectorAll("input[name=cards]").forEach(i => { if (selected.has(i.value)) i.checked = true; });
     // a game's own move fields (a target, an amount, a face card ...) keep their values when they still make sense
+    const seen = {};
     for (const [name, value] of fields) {
-      const el = root.querySelector(`[name="${CSS.escape(name)}"]`);
+      const index = seen[name] = (seen[name] ?? -1) + 1;
+      const el = root.querySelectorAll(`[name="${CSS.escape(name)}"]`)[index];
       if (el && (el.tagName !== "SELECT" || [...el.options].some(o => o.value === value))) el.value = value;
     }
     const newBox = root.querySelector("input[name=text]");

@@ -42,6 +42,9 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "GET /games":                           (200, 200,  200,  200, 200,  200,  200),  # take no token: they
     "POST /records":                        (201, 201,  201,  201, 201,  201,  201),  # ignore the header
     "GET /openapi.json":                    (200, 200,  200,  200, 200,  200,  200),
+    "GET /keys":                            (200, 200,  200,  200, 200,  200,  200),  # evidence (docs/evidence.md)
+    "GET /checkpoints":                     (200, 200,  200,  200, 200,  200,  200),
+    "POST /receipts/verify":                (200, 200,  200,  200, 200,  200,  200),
     "GET /games/{id}":                      (200, 200,  200,  200, 403,  401,  401),
     "GET /games/{id}/view":                 (401, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/moves":               (401, 200,  422,  403, 403,  401,  401),  # not North's turn: ER-3.0
@@ -75,6 +78,7 @@ class Scene:
         self.table = create_stacked(client, HANDS, TEAMS_NSEW)
         first = play(client, self.table, WINNING_LINE[0][1], seat=NORTH)
         self.disputed_version = first["events"][0]["version"]
+        self.receipt = first["receipt"]
         filed = client.post(f"{self.table.url}/disputes", headers=self.table.seat(NORTH),
                             json={"version": self.disputed_version, "claim": "East was not asked first"})
         assert filed.status_code == 201, filed.get_data(as_text=True)
@@ -104,6 +108,7 @@ class Scene:
             "POST /games/{id}/moves": {"type": "pass"},
             "POST /games/{id}/disputes": {"version": self.disputed_version, "claim": "the pass was out of order"},
             "POST /games/{id}/disputes/{n}/ruling": {"decision": "rejected", "remedy": "none", "note": "play on"},
+            "POST /receipts/verify": self.receipt,
         }.get(route)
         if route == "GET /games/{id}/replay":
             url += f"?version={self.disputed_version}"

@@ -2,8 +2,9 @@
 
 Checks (schemathesis 4.x defaults of `call_and_validate`): no 5xx, status codes, content types, headers
 and bodies as documented, invalid input refused, a 405 with its Allow header. Half the cases aim their
-`game_id` at a real game in progress and carry one of its tokens, so that the fuzzer reaches the 200
-answers and not only the 404s.
+`game_id` at a real game in progress and carry one of its tokens (tests/integration/fuzz_support.py),
+so that the fuzzer reaches the 200 answers and not only the 404s. This run is on the in-memory store;
+test_api_fuzz_stores.py fuzzes a SQLite file and PostgreSQL, where an integer overflow reaches a driver.
 """
 
 from __future__ import annotations
@@ -11,63 +12,18 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import hypothesis.strategies as st
 import pytest
-import schemathesis
 from hypothesis import HealthCheck, settings
 
-from api import create_app
+from .api_support import TEAMS_NSEW, bearer, create_stacked, play
+from .fuzz_support import HANDS, FuzzTarget, examples
 
-from .api_support import API, CheckedClient, TEAMS_NSEW, bearer, create_stacked, play
-
-HANDS = [["5S", "5H", "JC", "JS"], ["JH", "2D", "3D", "4D"], ["JD", "6C", "7C", "8C"], ["9C", "TC", "QC", "KC"]]
-
-APP = create_app({"DATABASE_URL": "memory://", "STREAM_SECONDS": 1})
-APP.test_client_class = CheckedClient
-TABLE = create_stacked(APP.test_client(), HANDS, TEAMS_NSEW)
-FIRST = play(APP.test_client(), TABLE, {"type": "attack", "cards": ["5S", "5H"]}, seat=0)
-DISPUTE = APP.test_client().post(f"{TABLE.url}/disputes", headers=TABLE.seat(0),
-                                 json={"version": FIRST["events"][0]["version"], "claim": "out of order"})
-assert DISPUTE.status_code == 201, DISPUTE.get_data(as_text=True)
-
-# A request body can be well formed and still refused by the game's rules (a player count the game forbids,
-# a move type it lacks, a version where no move starts, a record that is not one): those answers are the
-# documented 422 problems citing the field or the rule (contract §3), not a schema-valid request rejected.
-JUDGED_BY_THE_RULES = """
-[[operations]]
-include-method = "POST"
-checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
-"""
-schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", APP, config=schemathesis.Config.from_str(JUDGED_BY_THE_RULES))
-CALLERS = st.sampled_from([None, TABLE.referee_token, *TABLE.seat_tokens])
-
-
-VERSIONS = st.sampled_from([1, 3, FIRST["version"]])
-
-
-@schema.hook
-def flatmap_case(context, case):
-    """Half the cases about a game aim at the real one (dispute 1, an existing version) with one of its tokens."""
-    if "game_id" not in (case.path_parameters or {}):
-        return st.just(case)
-    return st.tuples(st.booleans(), CALLERS, VERSIONS).map(lambda choice: aimed(case, *choice))
-
-
-def aimed(case, aim: bool, token: str | None, version: int):
-    if not aim:
-        return case
-    case.path_parameters = {**case.path_parameters, "game_id": TABLE.id}
-    if "number" in case.path_parameters:
-        case.path_parameters["number"] = 1
-    if token is not None:
-        case.headers = {**(case.headers or {}), **bearer(token)}
-    if case.path.endswith("/replay") and isinstance(case.query, dict):
-        case.query = {**case.query, "version": version}
-    return case
+TARGET = FuzzTarget("memory://")
+APP, schema = TARGET.app, TARGET.schema
 
 
 @schema.parametrize()
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
+@settings(max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
 def test_every_operation_answers_as_its_openapi_document_says(case):
     case.call_and_validate()
 
@@ -85,6 +41,7 @@ def fresh_table() -> tuple:
     version = first["events"][0]["version"]
     filed = client.post(f"{table.url}/disputes", headers=table.seat(0), json={"version": version, "claim": "early"})
     assert filed.status_code == 201
+    table.receipt = first["receipt"]
     return table, version
 
 
@@ -103,6 +60,9 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "POST /api/v1/games/{game_id}/disputes/{number}/ruling":
         ("referee", None, {"decision": "upheld", "remedy": "rewind", "note": "replay it"}, 200),
     "GET /api/v1/games/{game_id}/record": ("referee", None, None, 200),
+    "GET /api/v1/keys": (None, None, None, 200),
+    "GET /api/v1/checkpoints": (None, {"after": 0, "limit": 5}, None, 200),
+    "POST /api/v1/receipts/verify": (None, None, "receipt", 200),
 }
 
 
@@ -124,6 +84,8 @@ def test_a_good_request_gets_the_documented_success_answer(label):
         kwargs["query"] = fill(query)
     if body == "record":
         kwargs["body"] = json.loads(RECORD.read_text())
+    elif body == "receipt":  # the receipt of North's move in this fresh table
+        kwargs["body"] = table.receipt
     elif body is not None:
         kwargs["body"] = fill(body)
     response = operation.Case(**kwargs).call_and_validate()

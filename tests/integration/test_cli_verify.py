@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from pathlib import Path
 
 from click.testing import CliRunner
 
 from api.cli import main
 from service.application import Referee
+from service.errors import BadInput
+from service.facade import Arbiter
 from tests.integration.service_support import new_game, play, play_to_end
 
 
@@ -79,3 +82,44 @@ def test_verify_prints_a_readable_table_without_json(tmp_path):
     url, _, finished, _ = _stored_games(tmp_path)
     result = _verify(str(finished), "--database-url", url)
     assert result.exit_code == 0 and "fair" in result.output and "1 game(s) checked, 0 with problems" in result.output
+
+
+SHARED_RECORDS = Path(__file__).resolve().parents[3] / "shared" / "records"
+
+
+def _sample_records() -> list[Path]:
+    """The repo's sample records, and the shared ones of every game when they are beside the checkout."""
+    paths = sorted(p for p in (Path(__file__).resolve().parent.parent / "records").glob("*/*.json")
+                   if not p.name.endswith(".expected.json"))
+    if SHARED_RECORDS.is_dir():
+        paths += sorted(p for p in SHARED_RECORDS.glob("*/*.json")
+                        if not p.name.endswith(".expected.json") and not p.name.endswith("-invalid.json"))
+    return paths
+
+
+def test_verify_all_of_imported_records_reports_their_provenance_and_exits_0(tmp_path):
+    """Records whose creator chose the seed or stacked the deck are provenance, not tampering: exit 0, provenance listed."""
+    url = f"sqlite:///{tmp_path / 'imported.db'}"
+    arbiter = Arbiter(url)
+    imported = 0
+    for path in _sample_records():
+        try:
+            arbiter.import_record(json.loads(path.read_text()))
+        except BadInput:
+            continue  # an invalid record imports nothing
+        imported += 1
+    assert imported >= 20
+
+    result = _verify("--all", "--database-url", url, "--json")
+
+    assert result.exit_code == 0, [r for r in map(json.loads, result.output.splitlines()) if not r["ok"]][:2]
+    reports = [json.loads(line) for line in result.output.splitlines()]
+    assert len(reports) == imported and all(r["ok"] for r in reports)
+    stacked = [r for r in reports if r["deal"]["stacked"]]
+    assert stacked and all("stacked deck: the creator fixed the deck" in r["provenance"] for r in stacked)
+    assert all(r["deal"]["fair"] is not True for r in stacked), "a stacked game is never called fair"
+    given = [r for r in reports if r["deal"]["seed_given"]]
+    assert given and all("seed chosen by the creator" in r["provenance"] for r in given)
+    table = _verify("--all", "--database-url", url)
+    assert table.exit_code == 0 and f"{imported} game(s) checked, 0 with problems" in table.output
+    assert "provenance, not a problem" in table.output

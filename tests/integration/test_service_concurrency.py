@@ -62,7 +62,7 @@ def assert_acknowledged_moves_are_the_log(app, game_id: UUID, acknowledged: list
     assert [e.originator_version for e in events] == list(range(1, game.version + 1))
     assert verify_chain(events).ok
     assert check_chain(app, game_id) == {"ok": True, "length": game.version, "head": game.chain_head, "broken_at": None,
-                                         "problem": None}
+                                         "problem": None, "problems": []}
     # the stored moves replay, with the game's own randomness, to the stored state
     assert replay(parse(game.to_record(reveal_seed=True))).state == game.state
     rebuilt = None

@@ -1,0 +1,99 @@
+"""The command line's evidence parts: receipts checked against the store, the checkpoint summary of
+`arbiter verify --all`, and `arbiter backup`."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+EXIT_OK, EXIT_PROBLEM, EXIT_INVALID = 0, 1, 2
+
+
+def read_receipts(path: str) -> list:
+    """The receipts of a file: one JSON object, a JSON array of them (a seat page's download) or JSON lines."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read(4 * 1024 * 1024)
+    except (OSError, UnicodeDecodeError) as e:
+        raise click.UsageError(f"{path}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
+    try:
+        doc = json.loads(text)
+        docs = doc if isinstance(doc, list) else [doc]
+    except ValueError:
+        try:
+            docs = [json.loads(line) for line in text.splitlines() if line.strip()]
+        except ValueError:
+            raise click.UsageError(f"{path}: not a receipt (expected a JSON object, a JSON array or JSON lines)") from None
+    if not docs:
+        raise click.UsageError(f"{path}: holds no receipt")
+    return docs
+
+
+def verify_receipts(arbiter, game_id: str | None, path: str, as_json: bool) -> int:
+    """Check each receipt of a file against the store; returns the exit code (0 intact, 1 the store differs,
+    2 a receipt is malformed, forged or of another game)."""
+    from service.errors import ServiceError
+
+    worst = EXIT_OK
+    for n, doc in enumerate(read_receipts(path), start=1):
+        where = f"receipt {n}" + (f" (version {doc['version']})" if isinstance(doc, dict) and "version" in doc else "")
+        if game_id and isinstance(doc, dict) and str(doc.get("game")) != str(game_id):
+            result = {"ok": False, "status": "invalid", "detail": f"it is a receipt of game {doc.get('game')}, not {game_id}"}
+        else:
+            try:
+                result = arbiter.verify_receipt(doc)
+            except ServiceError as e:
+                status = "forged" if e.title == "Forged receipt" else "invalid"
+                result = {"ok": False, "status": status, "detail": e.detail}
+        code = EXIT_OK if result["ok"] else (EXIT_INVALID if result["status"] in ("forged", "invalid") else EXIT_PROBLEM)
+        worst = max(worst, code)
+        if as_json:
+            click.echo(json.dumps({"receipt": n, **{k: v for k, v in result.items() if k != "chain"}}))
+        else:
+            click.echo(f"{where}: {result['detail']}", err=not result["ok"])
+    return worst
+
+
+def checkpoint_summary(reports: list[dict], log: dict, console: Console | None = None) -> None:
+    """After `verify --all`'s table: the checkpoint log's own check, and a rollback named as such."""
+    console = console or Console(highlight=False)
+    if not log["exists"]:
+        console.print(Text(f"checkpoint log: none at {log['path']} (no game was checkpointed by this server)", style="yellow"))
+    elif log["ok"]:
+        console.print(Text(f"checkpoint log: ok ({log['lines']} signed checkpoints, {log['path']})", style="green"))
+    else:
+        console.print(Text(f"checkpoint log {log['path']}: BROKEN at {log['problem']}", style="bold red"))
+    lost = [r for r in reports if (r.get("checkpoint") or {}).get("finding") in ("truncated", "deleted")]
+    if lost:
+        console.print(Text(f"the store is behind the checkpoint log: {len(lost)} game(s) lost signed versions "
+                           "(a truncation, a deleted game, or an older copy of the database put back):", style="bold red"))
+        for r in lost:
+            cp = r["checkpoint"]
+            have = r["chain"]["length"] if cp["finding"] == "truncated" else 0
+            console.print(Text(f"  {r['id']}: store at version {have}, signed version {cp['checkpoint']['version']} "
+                               f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
+
+
+@click.command("backup")
+@click.argument("path", type=click.Path(dir_okay=False))
+@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL (a SQLite file).")
+@click.option("--force", is_flag=True, help="Replace PATH if it exists.")
+def backup_command(path: str, database_url: str | None, force: bool) -> None:
+    """Copy the event store to PATH while it is in use (SQLite; PostgreSQL: pg_dump, see docs/evidence.md)."""
+    from service.errors import ServiceError
+    from service.facade import Arbiter
+    from service.stores import StoreURLError
+
+    try:
+        done = Arbiter(database_url).backup(path, force)
+    except (ServiceError, StoreURLError) as e:
+        click.echo(f"arbiter backup: {getattr(e, 'detail', e)}", err=True)
+        sys.exit(EXIT_INVALID)
+    log = done["checkpoint_log"]
+    click.echo(f"backed up {done['games']} game(s), {done['events']} events ({done['bytes']} bytes) to {done['path']}; "
+               f"the checkpoint log then held {log['lines']} checkpoints (keep it apart: it tells a restored copy "
+               "that is older from the truth)")

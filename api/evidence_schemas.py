@@ -1,0 +1,53 @@
+"""marshmallow schemas of the evidence routes: receipts, the server's public key, the checkpoint log (docs/evidence.md)."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+
+class Receipt(Schema):
+    """The server's signed word that the store held `head` at `version` of `game` at time `at`."""
+
+    format = fields.String(required=True, metadata={"example": "arbiter.receipt/1"})
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    head = fields.String(required=True, metadata={"description": "the game's chain head at that version"})
+    at = fields.String(required=True, metadata={"description": "when it was signed (UTC, ISO 8601)"})
+    key = fields.String(required=True, metadata={"description": "the signing key's id (GET /api/v1/keys)"})
+    signature = fields.String(required=True, metadata={"description": "Ed25519, hex, over the canonical JSON of the other fields"})
+
+
+class ReceiptToCheck(Schema):
+    """A receipt as kept by its holder: checked field by field by the service (a malformed one is a 422 naming the field)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+
+class ReceiptCheck(Schema):
+    ok = fields.Boolean(required=True)
+    status = fields.String(required=True, validate=validate.OneOf(["intact", "truncated", "rewritten", "deleted"]))
+    detail = fields.String(required=True)
+    game = fields.String(required=True)
+    version = fields.Integer(required=True)
+    receipt = fields.Nested(Receipt, required=True)
+    chain = fields.Dict(allow_none=True, metadata={"description": "the whole stored chain checked, beyond the receipt"})
+
+
+class PublicKey(Schema):
+    algorithm = fields.String(required=True, metadata={"example": "Ed25519"})
+    key_id = fields.String(required=True)
+    public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, hex"})
+    pem = fields.String(required=True)
+    checkpoint_every = fields.Integer(metadata={"description": "a running game is checkpointed every this many versions"})
+
+
+class CheckpointQuery(Schema):
+    after = fields.Integer(load_default=0, validate=validate.Range(min=0, max=2**53))
+    limit = fields.Integer(load_default=100, validate=validate.Range(min=1, max=1000))
+    game = fields.String(validate=validate.Length(max=64))
+
+
+class Checkpoints(Schema):
+    log = fields.Dict(required=True, metadata={"description": "the log checked: ok, lines, head, broken_at, problem"})
+    checkpoints = fields.List(fields.Dict(), required=True)

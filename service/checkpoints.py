@@ -1,0 +1,231 @@
+"""The checkpoint log: signed (game, version, head, time) lines, hash-chained, kept apart from the event store.
+
+In the spirit of Certificate Transparency's signed tree heads. One canonical JSON object per line
+(docs/evidence.md):
+
+    {"at":"2025-05-01T12:00:00.000000+00:00","format":"arbiter.checkpoint/1","game":"<uuid>",
+     "head":"<chain head at version>","key":"<key id>","prev":"<sha256 hex of the previous line>",
+     "reason":"created|every|end|import|ruling","seq":7,"signature":"<hex>","version":40}
+
+`seq` counts lines from 1, `prev` is the SHA-256 of the previous line's bytes (empty on line 1),
+`signature` signs every other field (service.keys). Editing, removing, inserting or reordering a line
+breaks `seq`, `prev` or a signature; a removed *last* line shows only against a log head kept elsewhere.
+Several workers on one machine append under an exclusive `flock` on the file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import json
+import logging
+import os
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable
+
+from .keys import PublicKey, ServerKey, canonical
+
+FORMAT = "arbiter.checkpoint/1"
+FIELDS = {"format": str, "seq": int, "prev": str, "game": str, "version": int, "head": str, "at": str, "reason": str,
+          "key": str, "signature": str}
+REASONS = ("created", "every", "end", "import", "ruling")
+log = logging.getLogger("arbiter.evidence")
+
+
+def line_hash(line: bytes) -> str:
+    """The SHA-256 (hex) of one line's bytes, without its newline: the next line's `prev`."""
+    return hashlib.sha256(line).hexdigest()
+
+
+def now() -> str:
+    """The current time, UTC, ISO 8601 with microseconds."""
+    return datetime.now(timezone.utc).isoformat(timespec="microseconds")
+
+
+class FileStorage:
+    """The log as a JSON-lines file; appends hold an exclusive flock, so several processes on one machine may write."""
+
+    def __init__(self, path: str | os.PathLike):
+        self.path = Path(path)
+
+    def __str__(self) -> str:
+        return str(self.path)
+
+    def read(self) -> bytes:
+        """The whole log (empty when the file does not exist yet)."""
+        try:
+            return self.path.read_bytes()
+        except FileNotFoundError:
+            return b""
+
+    def exists(self) -> bool:
+        return self.path.exists()
+
+    def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
+        """Under the lock: `make(last line or None)` gives the new line, which is appended and synced."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path, "a+b") as f:
+            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+            try:
+                line = make(_last_line(f))
+                f.seek(0, os.SEEK_END)
+                f.write(line + b"\n")
+                f.flush()
+                os.fsync(f.fileno())
+                return line
+            finally:
+                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+
+
+class MemoryStorage:
+    """The log of an in-memory store: lives and dies with the process."""
+
+    path = None
+
+    def __init__(self):
+        self._data = bytearray()
+        self._lock = threading.Lock()
+
+    def __str__(self) -> str:
+        return "(in memory)"
+
+    def read(self) -> bytes:
+        with self._lock:
+            return bytes(self._data)
+
+    def exists(self) -> bool:
+        return True
+
+    def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
+        with self._lock:
+            lines = bytes(self._data).rstrip(b"\n").rsplit(b"\n", 1)
+            line = make(lines[-1] if self._data else None)
+            self._data += line + b"\n"
+            return line
+
+
+def _last_line(f) -> bytes | None:
+    """The last line of an open file (without its newline), read backwards from the end."""
+    end = f.seek(0, os.SEEK_END)
+    if end == 0:
+        return None
+    chunk, pos = b"", end
+    while pos > 0:
+        step = min(4096, pos)
+        pos -= step
+        f.seek(pos)
+        chunk = f.read(step) + chunk
+        body = chunk.rstrip(b"\n")
+        if b"\n" in body:
+            return body.rsplit(b"\n", 1)[1]
+    return chunk.rstrip(b"\n")
+
+
+@dataclass
+class LogReport:
+    """The log checked: ok, or the first bad line and why; each game's latest checkpoint in the good lines before it."""
+
+    ok: bool
+    lines: int
+    head: str
+    broken_at: int | None = None
+    problem: str | None = None
+    latest: dict[str, dict] = field(default_factory=dict)
+
+    def as_dict(self) -> dict:
+        return {"ok": self.ok, "lines": self.lines, "head": self.head, "broken_at": self.broken_at, "problem": self.problem}
+
+
+class CheckpointLog:
+    """Appends signed checkpoints and checks the log (incrementally: lines already checked are not checked again)."""
+
+    def __init__(self, storage, key: Callable[[], ServerKey], verifying_key: Callable[[], PublicKey | None]):
+        self.storage = storage
+        self._key = key
+        self._verifying_key = verifying_key
+        self._checked: tuple[int, str, LogReport] | None = None  # (bytes checked, their sha256, report)
+        self._guard = threading.Lock()
+
+    def append(self, game: str, version: int, head: str, reason: str) -> dict:
+        """Sign and append a checkpoint of `game` at `version` with chain head `head`; returns it."""
+        key = self._key()
+
+        def make(last: bytes | None) -> bytes:
+            seq, prev = 1, ""
+            if last is not None:
+                prev = line_hash(last)
+                try:
+                    seq = int(json.loads(last)["seq"]) + 1
+                except (ValueError, KeyError, TypeError):
+                    log.error("arbiter: the checkpoint log %s ends with a line that is not a checkpoint", self.storage)
+                    seq = 0
+            doc = {"format": FORMAT, "seq": seq, "prev": prev, "game": game, "version": version, "head": head,
+                   "at": now(), "reason": reason}
+            return canonical(key.sign(doc))
+
+        return json.loads(self.storage.append(make))
+
+    def report(self) -> LogReport:
+        """The log checked line by line: seq, prev, fields and signature (only lines added since the last call)."""
+        with self._guard:
+            data = self.storage.read()
+            done = self._checked
+            if done and len(data) >= done[0] and hashlib.sha256(data[:done[0]]).hexdigest() == done[1]:
+                if len(data) == done[0]:
+                    return done[2]
+                report = self._check(data, done[0], done[2])
+            else:
+                report = self._check(data, 0, LogReport(True, 0, ""))
+            if report.ok:
+                end = len(data) if data.endswith(b"\n") else data.rfind(b"\n") + 1
+                self._checked = (end, hashlib.sha256(data[:end]).hexdigest(), report)
+            return report
+
+    def _check(self, data: bytes, start: int, so_far: LogReport) -> LogReport:
+        key = self._verifying_key()
+        latest = dict(so_far.latest)
+        lines, head = so_far.lines, so_far.head
+        body = data[start:]
+        if body and not body.endswith(b"\n"):
+            complete, _, _ = body.rpartition(b"\n")  # a line being written right now is not judged yet
+            body = complete + b"\n" if complete else b""
+        for raw in body.split(b"\n")[:-1] if body else []:
+            number = lines + 1
+            problem = _line_problem(raw, number, head, key)
+            if problem:
+                return LogReport(False, lines, head, number, f"line {number}: {problem}", latest)
+            doc = json.loads(raw)
+            latest[doc["game"]] = doc
+            lines, head = number, line_hash(raw)
+        return LogReport(True, lines, head, None, None, latest)
+
+
+def _line_problem(raw: bytes, number: int, prev: str, key: PublicKey | None) -> str | None:
+    """What is wrong with line `number` of the log, or None."""
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return "is not JSON (the line was edited or cut)"
+    if not isinstance(doc, dict) or set(doc) != set(FIELDS):
+        return f"is not a checkpoint (expected exactly the fields {', '.join(sorted(FIELDS))})"
+    for name, kind in FIELDS.items():
+        if not isinstance(doc[name], kind) or isinstance(doc[name], bool):
+            return f"{name} must be {'an integer' if kind is int else 'a string'}"
+    if doc["format"] != FORMAT:
+        return f"format must be {FORMAT}"
+    if doc["seq"] != number:
+        return f"has seq {doc['seq']}, expected {number} (a line was removed, inserted or moved)"
+    if doc["prev"] != prev:
+        return (f"does not follow line {number - 1}: its prev differs from the hash of line {number - 1} "
+                "(that line was edited, or lines were removed or reordered)")
+    if raw != canonical(doc):
+        return "is not in canonical form (the line was edited)"
+    if key is None:
+        return "cannot be checked: no signing key (the key file is missing)"
+    problem = key.signature_problem(doc)
+    if problem:
+        return f"bad signature: {problem}"
+    return None

@@ -1,0 +1,206 @@
+"""The evidence a server keeps outside its event store: where its key and checkpoint log live, when a
+checkpoint is written, and each game of the store held against its latest checkpoint.
+
+Defaults (docs/evidence.md): a SQLite file `games.db` keeps `games.db.key` and `games.db.checkpoints.jsonl`
+beside it; a PostgreSQL store keeps them in `$ARBITER_STATE_DIR` (default `~/.local/state/arbiter`) under a
+name made of the database's host, port, name and schema; an in-memory store keeps both in memory.
+`ARBITER_KEY_FILE`, `ARBITER_CHECKPOINT_LOG` and `ARBITER_CHECKPOINT_EVERY` (or the app config keys
+`KEY_FILE`, `CHECKPOINT_LOG`, `CHECKPOINT_EVERY`, or the CLI options) override them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import threading
+from pathlib import Path
+from uuid import UUID
+
+from domain.audit import event_hash
+
+from . import keys, receipts
+from .application import Referee
+from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
+from .errors import BadInput
+from .stores import persistence_env
+
+DEFAULT_EVERY = 10
+
+
+def default_paths(database_url: str) -> tuple[Path | None, Path | None]:
+    """(key file, checkpoint log) for a store URL when none is configured; (None, None) for an in-memory store."""
+    env = persistence_env(database_url)
+    module = env["PERSISTENCE_MODULE"]
+    if module == "eventsourcing.sqlite" and not env["SQLITE_DBNAME"].startswith("file:"):
+        db = Path(env["SQLITE_DBNAME"])
+        return db.with_name(db.name + ".key"), db.with_name(db.name + ".checkpoints.jsonl")
+    if module == "eventsourcing.postgres":
+        state = os.environ.get("ARBITER_STATE_DIR") or \
+            Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "arbiter"
+        name = f"{env['POSTGRES_DBNAME']}@{env['POSTGRES_HOST']}-{env['POSTGRES_PORT']}"
+        if env.get("POSTGRES_SCHEMA"):
+            name += f".{env['POSTGRES_SCHEMA']}"
+        name = re.sub(r"[^A-Za-z0-9@._-]", "_", name)
+        return Path(state) / f"{name}.key", Path(state) / f"{name}.checkpoints.jsonl"
+    return None, None
+
+
+class Evidence:
+    """The server's signing key and checkpoint log for one store: receipts, checkpoints, and the store's check."""
+
+    def __init__(self, app: Referee, key_file: Path | None, log_file: Path | None, every: int = DEFAULT_EVERY):
+        self.app = app
+        self.key_file = key_file
+        self.every = every
+        self._key: keys.ServerKey | None = None
+        self._key_lock = threading.Lock()
+        storage = FileStorage(log_file) if log_file is not None else MemoryStorage()
+        self.log = CheckpointLog(storage, lambda: self.key, self.verifying_key)
+
+    @classmethod
+    def configured(cls, app: Referee, database_url: str, key_file: str | None = None, checkpoint_log: str | None = None,
+                   every: int | str | None = None) -> "Evidence":
+        """The evidence of a store: arguments first, then the environment, then the defaults beside the store."""
+        default_key, default_log = default_paths(database_url)
+        key_file = key_file or os.environ.get("ARBITER_KEY_FILE") or default_key
+        checkpoint_log = checkpoint_log or os.environ.get("ARBITER_CHECKPOINT_LOG") or default_log
+        every = every or os.environ.get("ARBITER_CHECKPOINT_EVERY") or DEFAULT_EVERY
+        try:
+            every = int(every)
+            if every < 1:
+                raise ValueError
+        except ValueError:
+            raise BadInput(f"checkpoint interval {every!r}: must be a whole number of versions, 1 or more",
+                           field="checkpoint_every") from None
+        return cls(app, Path(key_file) if key_file else None, Path(checkpoint_log) if checkpoint_log else None, every)
+
+    # -- the key -------------------------------------------------------------------------------
+
+    @property
+    def key(self) -> keys.ServerKey:
+        """The signing key: loaded, or created on first start (a clear message names the new file)."""
+        with self._key_lock:
+            if self._key is None:
+                self._key = keys.ServerKey.generate() if self.key_file is None else keys.load_or_create(self.key_file)[0]
+            return self._key
+
+    def verifying_key(self) -> keys.PublicKey | None:
+        """The key that checks signatures: the signing key if there is one; verification never creates a key file."""
+        if self._key is not None or self.key_file is None:
+            return self.key
+        return keys.load(self.key_file)
+
+    def public_key(self) -> dict:
+        """What GET /api/v1/keys publishes, with where the key and the log are kept."""
+        return {**self.key.describe(), "checkpoint_every": self.every}
+
+    # -- receipts and checkpoints ----------------------------------------------------------------
+
+    def head_at(self, game_id: UUID, version: int) -> str | None:
+        """The chain head of a game at `version` as the store holds it (the hash of that event), or None."""
+        rows = self.app.recorder.select_events(game_id, gt=version - 1, lte=version)
+        if not rows:
+            return None
+        try:
+            return event_hash(self.app.mapper.to_domain_event(rows[0]))
+        except Exception:  # an unreadable row has no head: verification reports it
+            return None
+
+    def answer(self, game_id: UUID, first: int, last: int, reason: str | None = None, head: str | None = None) -> dict:
+        """The receipt of a command that wrote versions first..last; writes a checkpoint when one is due.
+
+        Due: for `reason` (created, end, import, ruling), and whenever the command's versions reach a
+        multiple of `every`.
+        """
+        head = head or self.head_at(game_id, last)
+        if reason is None and (first - 1) // self.every != last // self.every:
+            reason = "every"
+        if reason is not None:
+            self.checkpoint(game_id, last, head, reason)
+        return receipts.issue(self.key, game_id, last, head)
+
+    def receipt(self, game_id: UUID, version: int) -> dict:
+        """A receipt for what the store holds at `version` (an idempotent replay's answer)."""
+        return receipts.issue(self.key, game_id, version, self.head_at(game_id, version))
+
+    def checkpoint(self, game_id: UUID, version: int, head: str, reason: str) -> dict | None:
+        """Append a checkpoint; a log that cannot be written is logged, never fails the command already stored."""
+        try:
+            return self.log.append(str(game_id), version, head, reason)
+        except OSError as e:
+            keys.log.error("arbiter: checkpoint of game %s at version %s not written to %s: %s", game_id, version,
+                           self.log.storage, e)
+            return None
+
+    def verify_receipt(self, doc) -> dict:
+        """A receipt checked against the store (service.receipts.verify)."""
+        return receipts.verify(self.app, self.verifying_key(), doc)
+
+    # -- the store against the log ---------------------------------------------------------------
+
+    def log_report(self) -> dict:
+        """The checkpoint log checked, with where it is kept."""
+        report = self.log.report()
+        return {**report.as_dict(), "path": str(self.log.storage), "exists": self.log.storage.exists()}
+
+    def logged_games(self) -> list[str]:
+        """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance."""
+        return list(self.log.report().latest)
+
+    def checkpoints(self, after: int = 0, limit: int = 100, game: str | None = None) -> list[dict]:
+        """Checkpoints of the log after line `after` (for mirrors and auditors), optionally of one game."""
+        import json
+
+        out = []
+        for number, raw in enumerate(self.log.storage.read().splitlines(), start=1):
+            if number <= after:
+                continue
+            try:
+                doc = json.loads(raw)
+            except ValueError:
+                doc = {"seq": number, "unreadable": raw.decode("utf-8", "replace")[:300]}
+            if game is None or (isinstance(doc, dict) and doc.get("game") == game):
+                out.append(doc)
+            if len(out) >= limit:
+                break
+        return out
+
+    def check_game(self, game_id: UUID, chain: dict | None) -> dict:
+        """A game held against its latest checkpoint: {ok, finding, status, checkpoint, log}.
+
+        `chain` is the game's chain report (None: no event of the game is stored). Findings: `intact`,
+        `truncated` (the store ends before the signed version: a deletion or a rolled-back database),
+        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway) and `none` (no checkpoint yet).
+        A broken log makes every game's check fail: what follows the broken line cannot be trusted.
+        """
+        report = self.log.report()
+        cp = report.latest.get(str(game_id))
+        out = {"checkpoint": _summary(cp), "log": report.as_dict()}
+        if cp is None:
+            finding, ok, status = ("none", None, "no checkpoint of this game in the log") if chain is not None else \
+                ("none", None, "no game and no checkpoint")
+        elif chain is None:
+            finding, ok, status = "deleted", False, (f"deleted: the store holds no event of this game, but checkpoint "
+                                                     f"{cp['seq']} signed its version {cp['version']} at {cp['at']}")
+        elif not chain["ok"]:
+            finding, ok, status = "unchecked", None, "not compared: the stored chain itself is broken"
+        elif cp["version"] > chain["length"]:
+            finding, ok, status = "truncated", False, (
+                f"truncated or rolled back: the store ends at version {chain['length']}, but checkpoint {cp['seq']} "
+                f"signed version {cp['version']} at {cp['at']}: {receipts.gone(chain['length'] + 1, cp['version'])}")
+        elif self.head_at(game_id, cp["version"]) != cp["head"]:
+            finding, ok, status = "rewritten", False, (
+                f"rewritten: the store's head at version {cp['version']} differs from the one checkpoint {cp['seq']} "
+                f"signed at {cp['at']}")
+        else:
+            finding, ok, status = "intact", True, f"matches checkpoint {cp['seq']} (version {cp['version']}, {cp['at']})"
+        if not report.ok:
+            ok = False
+            status += f"; the checkpoint log is broken at {report.problem}"
+        return {"ok": ok, "finding": finding, "status": status, **out}
+
+
+def _summary(cp: dict | None) -> dict | None:
+    if cp is None:
+        return None
+    return {k: cp[k] for k in ("seq", "version", "head", "at", "reason")}

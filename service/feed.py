@@ -1,0 +1,252 @@
+"""Live entries: ONE follower per process of the store's notification log, fanning each new event out to the
+subscribers of its game, each as its viewer may see it (projections.event_log, exactly as the event log).
+
+The follower is a daemon thread started with the first subscription. It waits for news — PostgreSQL's
+`LISTEN` on the channel the library's insert function `NOTIFY`s (an event written by any process, any worker,
+wakes every process), else a poll of the notification log every `POLL_SECONDS` (SQLite: the same file is
+shared by every worker; in memory: one process) — then reads every notification after its position, once
+for the whole process, and for each game that has subscribers turns the new events into one list of log
+entries per distinct viewer (a seat, the spectators, the referee), serialised once and handed to every
+subscription of that viewer. A subscription is never polled: it is given entries by the follower, and it
+forwards those after the version it has passed on to its sink (a non-blocking callable of the entry point:
+a queue put), so the backlog a subscriber is given on connecting and the live entries meet without a gap
+or a duplicate, in version order.
+
+Refused attempts (their own stream, never a version of the game) are in the backlog of a (re)connection, as
+in the event log after that version; the follower does not forward them live.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections import defaultdict
+from typing import Any, Callable, Iterable
+from uuid import UUID
+
+from domain.game import Game
+from projections.viewers import Viewer
+from projections.views import event_log
+
+POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
+LISTEN_TIMEOUT = 1.0  # PostgreSQL: a read also happens this often without a NOTIFY (a missed one costs a second)
+BATCH = 500
+IDLE_SECONDS = 10.0  # a follower without subscribers this long stops (and lets a closed application go)
+log = logging.getLogger("arbiter.feed")
+
+Entry = tuple[int, str, str]  # (version, type, the log entry as JSON text)
+Sink = Callable[[list[Entry]], None]
+
+
+def as_entries(log_entries: Iterable[dict]) -> list[Entry]:
+    """Event-log entries as (version, type, JSON text): serialised once, whoever receives them."""
+    return [(e["version"], e["type"], json.dumps(e)) for e in log_entries]
+
+
+class Subscription:
+    """One subscriber's live entries: what it was given (`backlog`), then what the follower forwards to `sink`."""
+
+    def __init__(self, feed: "Feed", game_id: UUID, viewer: Viewer, after: int, sink: Sink):
+        self.feed, self.game_id, self.viewer, self.sink = feed, game_id, viewer, sink
+        self.seen = after
+        self.closed = False
+        self._lock = threading.Lock()
+        self._pending: list[Entry] | None = []  # entries the follower gave before the backlog was taken
+
+    def start(self, backlog: list[Entry]) -> list[Entry]:
+        """Take the backlog read after registering; returns it with whatever arrived meanwhile, in order."""
+        with self._lock:
+            out = list(backlog)  # whole: a refused attempt shares the version of the event it met
+            self.seen = max([self.seen, *(entry[0] for entry in out)])
+            out += self._newer(self._pending or [])
+            self._pending = None
+            return out
+
+    def give(self, entries: list[Entry]) -> None:
+        """From the follower: pass on the entries after what this subscriber already has."""
+        with self._lock:
+            if self.closed:
+                return
+            if self._pending is not None:
+                self._pending.extend(entries)
+                return
+            newer = self._newer(entries)
+        if newer:
+            try:
+                self.sink(newer)
+            except Exception:  # noqa: BLE001 - a sink gone bad (its event loop closed) ends that subscription only
+                log.exception("a live subscription's sink failed; closing it")
+                self.close()
+
+    def _newer(self, entries: list[Entry]) -> list[Entry]:
+        out = []
+        for entry in entries:
+            if entry[0] > self.seen:
+                out.append(entry)
+                self.seen = entry[0]
+        return out
+
+    def close(self) -> None:
+        """Stop receiving (idempotent)."""
+        with self._lock:
+            if self.closed:
+                return
+            self.closed = True
+        self.feed.unsubscribe(self)
+
+
+class _Channel:
+    """The follower's state for one subscribed game: its Created event, whether it has ended, its subscribers."""
+
+    def __init__(self, created: Any, ended: bool):
+        self.created, self.ended = created, ended
+        self.subscriptions: list[Subscription] = []
+
+
+class Feed:
+    """The process's one follower of the notification log and its fan-out to subscriptions."""
+
+    def __init__(self, app: Any, poll_seconds: float = POLL_SECONDS):
+        self.app = app
+        self.poll_seconds = poll_seconds
+        self._channels: dict[UUID, _Channel] = {}
+        self._lock = threading.Lock()
+        self._thread: threading.Thread | None = None
+        self._stopped = threading.Event()
+        self._position = 0
+        self.delivered = 0  # entries handed to subscriptions (for tests and benchmarks)
+
+    # -- subscriptions (request threads) ------------------------------------------------------
+
+    def subscribe(self, game_id: UUID, viewer: Viewer, after: int, sink: Sink, created: Any, ended: bool) -> Subscription:
+        """Register a subscriber; the caller then reads its backlog and hands it to `Subscription.start`."""
+        sub = Subscription(self, game_id, viewer, after, sink)
+        with self._lock:  # one hold: a follower about to stop for want of subscribers sees this one
+            self._ensure_running()
+            channel = self._channels.get(game_id)
+            if channel is None:
+                channel = self._channels[game_id] = _Channel(created, ended)
+            channel.ended = channel.ended or ended
+            channel.subscriptions.append(sub)
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock:
+            channel = self._channels.get(sub.game_id)
+            if channel is None:
+                return
+            try:
+                channel.subscriptions.remove(sub)
+            except ValueError:
+                pass
+            if not channel.subscriptions:
+                del self._channels[sub.game_id]
+
+    def subscribers(self) -> int:
+        with self._lock:
+            return sum(len(c.subscriptions) for c in self._channels.values())
+
+    def _ensure_running(self) -> None:
+        """Start the follower unless it runs (called holding the lock)."""
+        if self._thread is not None:
+            return
+        # every event stored before this position is in the backlog of any subscription made from now on
+        self._position = self.app.recorder.max_notification_id() or 0
+        self._thread = threading.Thread(target=self._run, name="arbiter-feed", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+
+    # -- the follower (its own thread) --------------------------------------------------------
+
+    def _run(self) -> None:
+        waiter, close = None, None
+        idle_since = time.monotonic()
+        try:
+            while not self._stopped.is_set():
+                with self._lock:
+                    if self._channels:
+                        idle_since = time.monotonic()
+                    elif time.monotonic() - idle_since > IDLE_SECONDS:
+                        self._thread = None  # the next subscription starts a follower again
+                        return
+                try:
+                    if waiter is None:
+                        waiter, close = self._listener()
+                    waiter()
+                    self._pull()
+                except Exception:  # noqa: BLE001 - the follower must outlive a dropped connection; it reads again
+                    log.exception("the live feed could not read the notification log; retrying in a second")
+                    self._stopped.wait(1.0)
+                    _quietly(close)
+                    waiter, close = None, None
+        finally:
+            _quietly(close)
+
+    def _listener(self) -> tuple[Callable[[], None], Callable[[], None] | None]:
+        """How to wait for news, and how to stop: PostgreSQL LISTEN on the library's channel, else a short sleep."""
+        channel = getattr(self.app.recorder, "channel_name", None)
+        if channel is None:
+            return (lambda: self._stopped.wait(self.poll_seconds)), None
+        from psycopg import sql
+
+        from .stores import connect, persistence_env
+
+        conn = connect(persistence_env(self.app.database_url))
+        conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
+
+        def wait() -> None:
+            for _ in conn.notifies(timeout=LISTEN_TIMEOUT, stop_after=1):
+                pass
+
+        return wait, conn.close
+
+    def _pull(self) -> None:
+        """Read every notification after the position (all of each transaction) and fan the news out."""
+        news = []
+        while True:
+            batch = self.app.recorder.select_notifications(start=self._position, limit=BATCH, inclusive_of_start=False)
+            news.extend(batch)
+            if batch:
+                self._position = batch[-1].id
+            if len(batch) < BATCH:
+                break
+        if news:
+            self._fan_out(news)
+
+    def _fan_out(self, notifications: list) -> None:
+        with self._lock:
+            wanted = set(self._channels)
+        by_game: dict[UUID, list] = defaultdict(list)
+        for n in notifications:
+            if n.originator_id in wanted:
+                by_game[n.originator_id].append(self.app.mapper.to_domain_event(n))
+        for game_id, events in by_game.items():
+            with self._lock:
+                channel = self._channels.get(game_id)
+                if channel is None:
+                    continue
+                subscriptions = list(channel.subscriptions)
+                ended = channel.ended
+                channel.ended = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
+            after = events[0].originator_version - 1
+            per_viewer: dict[Viewer, list[Entry]] = {}
+            for sub in subscriptions:
+                entries = per_viewer.get(sub.viewer)
+                if entries is None:
+                    entries = per_viewer[sub.viewer] = as_entries(
+                        event_log([channel.created, *events], sub.viewer, after=after, ended=ended))
+                sub.give(entries)
+                self.delivered += len(entries)
+
+
+def _quietly(close: Callable[[], None] | None) -> None:
+    """Close a listening connection that may already be broken."""
+    try:
+        if close is not None:
+            close()
+    except Exception:  # noqa: BLE001
+        pass

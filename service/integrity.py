@@ -1,0 +1,128 @@
+"""One stored game's integrity report: every check runs, none can crash the others, provenance beside them.
+
+`verify_game` reads the game's rows once (stored_rows), then runs the hash chain, the fair deal,
+the game's own evidence, optionally the replay under the current engine and the catalogue row,
+each guarded: a check that fails on damaged data reports that, and the next check still runs.
+
+Integrity (`ok`) and provenance are separate answers. `ok` is false when a stored row is damaged,
+the chain breaks, the stored shuffles disagree with the revealed seed, the game's evidence fails,
+the current engine would decide the game differently, or the catalogue row does not match the
+game. `provenance` lists how the game came to be, which is no fault: a stacked deck, shuffles
+fixed by a record, a seed or dealer chosen by the creator (an imported record shows its own).
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Callable
+from uuid import UUID
+
+from domain.game import Game
+from domain.games import DECIDERS, decider_for
+
+from .application import Referee
+from .errors import NotFound
+from .stored_rows import read_game
+from .verification import chain_report, check_deal, check_evidence, reverify
+
+
+def provenance(created: Any) -> list[str]:
+    """How a game was set up, where that was not arbiter's own random draw (from its Created event)."""
+    out = []
+    stacked = getattr(created, "stacked", False) is True
+    if stacked:
+        out.append("stacked deck: the creator fixed the deck")
+    outcomes = getattr(created, "outcomes", None)
+    deck_label = getattr(decider_for(created.game), "DECK_LABEL", "deal") if created.game in DECIDERS else "deal"
+    fixed = sorted(str(label)[:40] for label in outcomes if not (stacked and label == deck_label)) \
+        if isinstance(outcomes, dict) else []
+    if fixed:
+        out.append("fixed shuffles: the record fixed " + ", ".join(fixed[:8]) + (", ..." if len(fixed) > 8 else ""))
+    if getattr(created, "seed_given", False) is True:
+        out.append("seed chosen by the creator")
+    for who in ("dealer", "starter"):
+        if getattr(created, who, None) is not None:
+            out.append(f"{who} chosen by the creator")
+    return out
+
+
+def check_catalogue(app: Referee, game_id: UUID, events: list) -> dict:
+    """Whether the game's catalogue row (projections.catalogue) is what the game's events make of it at the row's version.
+
+    A row not there yet (the catalogue catches up when it is read) is not a problem: `ok` is None.
+    """
+    from projections.catalogue import COLUMNS, Catalogue, evolve
+
+    try:
+        row = Catalogue.for_app(app).get(game_id)
+    except Exception as e:
+        return {"ok": False, "problem": f"the catalogue row cannot be read ({type(e).__name__})"}
+    if row is None:
+        return {"ok": None, "problem": None}
+    version = row.get("version")
+    if isinstance(version, int) and version > len(events) and app.recorder.select_events(game_id, gt=len(events), limit=1):
+        return {"ok": None, "problem": "the game moved on while it was checked"}
+    if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= len(events):
+        return {"ok": False, "problem": f"the catalogue row is at version {str(version)[:20]} but the game has "
+                                        f"{len(events)} events"}
+    expected = None
+    for event in events[:version]:
+        expected = evolve(expected, event, 0)
+    wrong = [column for column in COLUMNS if copy.deepcopy(expected.get(column)) != row.get(column)]
+    if wrong:
+        return {"ok": False, "problem": f"the catalogue row differs from the game's events at version {version} "
+                                        f"(column {', '.join(wrong)})"}
+    return {"ok": True, "problem": None}
+
+
+def _guarded(what: str, check: Callable[[], Any], fallback: dict) -> Any:
+    try:
+        return check()
+    except NotFound:
+        raise
+    except Exception as e:  # damaged data a check could not digest: its own finding, and the next check still runs
+        return {**fallback, "status": f"{what} could not be checked ({type(e).__name__})", "ok": False}
+
+
+def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None,
+                replay: bool = False, catalogue: bool = False) -> dict:
+    """Every check of one stored game as one report (never raises, but NotFound for a game with no rows)."""
+    reading = read_game(app, game_id)
+    if not reading.events and reading.unreadable is None:
+        raise NotFound(f"no game with id {game_id}")
+    events = reading.events
+    created = events[0] if events and isinstance(events[0], Game.Created) else None
+    out: dict = {"id": str(game_id), "game": getattr(created, "game", None)}
+    out["chain"] = _guarded("the chain", lambda: chain_report(app, game_id, reading, kept_head, kept_length),
+                            {"length": len(events), "head": "", "broken_at": None, "problem": "the chain could not be checked",
+                             "problems": []})
+    readable = reading.unreadable is None and created is not None
+    if readable:
+        out["deal"] = _guarded("the deal", lambda: check_deal(app, game_id, events),
+                               {"fair": False, "consistent": False, "stacked": None, "shuffles": []})
+        evidence = _guarded("the game's evidence", lambda: check_evidence(app, game_id, events), {"ok": False})
+        if evidence is not None:
+            out["evidence"] = evidence
+    else:
+        out["deal"] = {"fair": None, "consistent": None, "stacked": None, "shuffles": [],
+                       "status": "not checked (stored events unreadable)"}
+    if replay:
+        intact = out["chain"].get("ok") is True and reading.aggregate is not None
+        out["engine"] = _guarded("the replay", lambda: reverify(app, game_id, reading.aggregate),
+                                 {"same": False, "differences": ["the replay could not run"]}) if intact else None
+    if catalogue:
+        out["catalogue"] = _guarded("the catalogue row", lambda: check_catalogue(app, game_id, events), {"problem": None}) \
+            if readable else {"ok": None, "problem": "not checked (stored events unreadable)"}
+    out["provenance"] = provenance(created) if isinstance(getattr(created, "game", None), str) else []
+    out["ok"] = report_ok(out)
+    return out
+
+
+def report_ok(report: dict) -> bool:
+    """Whether a report's integrity checks all pass (provenance is no failure)."""
+    deal = report.get("deal") or {}
+    evidence = report.get("evidence") or {}
+    catalogue = report.get("catalogue") or {}
+    engine_ok = "engine" not in report or (report["engine"] or {}).get("same") is True
+    return report["chain"].get("ok") is True and deal.get("consistent") is not False and evidence.get("ok") is not False \
+        and engine_ok and catalogue.get("ok") is not False

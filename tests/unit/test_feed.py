@@ -1,0 +1,40 @@
+"""A live subscription (service.feed) joins its backlog and what the follower gives it: no gap, no duplicate, in order."""
+
+from __future__ import annotations
+
+from projections.viewers import SPECTATOR
+from service.feed import Subscription
+
+
+class NoFeed:
+    def unsubscribe(self, sub) -> None:
+        self.gone = sub
+
+
+def entry(version: int, kind: str = "passed") -> tuple[int, str, str]:
+    return (version, kind, "{}")
+
+
+def test_entries_given_before_the_backlog_was_taken_follow_it_without_a_duplicate():
+    sunk = []
+    sub = Subscription(NoFeed(), None, SPECTATOR, 3, sunk.extend)
+    sub.give([entry(5), entry(6)])  # the follower ran between registering and reading the backlog
+    assert sunk == []
+    assert sub.start([entry(4), entry(5)]) == [entry(4), entry(5), entry(6)]
+    sub.give([entry(6), entry(7)])
+    assert sunk == [entry(7)]
+
+
+def test_a_refused_attempt_sharing_its_event_s_version_stays_in_the_backlog():
+    sub = Subscription(NoFeed(), None, SPECTATOR, 0, lambda e: None)
+    backlog = [entry(1, "created"), entry(2, "attacked"), entry(2, "move_rejected")]
+    assert sub.start(backlog) == backlog
+
+
+def test_a_closed_subscription_passes_nothing_on_and_leaves_the_feed():
+    sunk, feed = [], NoFeed()
+    sub = Subscription(feed, None, SPECTATOR, 0, sunk.extend)
+    sub.start([])
+    sub.close()
+    sub.give([entry(1)])
+    assert sunk == [] and feed.gone is sub

@@ -60,7 +60,7 @@ def install(app: Flask, api) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(e: ServiceError):
-        response = problem(e.status, e.title, e.detail, rule=e.rule, field=e.field)
+        response = problem(e.status, e.title, e.detail, rule=e.rule, field=e.field, attempt=getattr(e, "attempt", None))
         if e.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
         return response

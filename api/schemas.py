@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from .evidence_schemas import Receipt
 
@@ -17,6 +17,7 @@ class Problem(Schema):
     rule = fields.String(metadata={"description": "the rulebook clause of an illegal move, e.g. ER-3.4"})
     field = fields.String(metadata={"description": "the request field that is wrong"})
     errors = fields.Dict()
+    attempt = fields.Integer(metadata={"description": "an illegal move's attempt number: dispute its refusal with it"})
 
 
 class Player(Schema):
@@ -40,6 +41,7 @@ class SeatToken(Schema):
     name = fields.String(required=True)
     team = fields.String(allow_none=True)
     token = fields.String(required=True)
+    join_url = fields.String(metadata={"description": "the seat's private link: opens its table in a browser"})
 
 
 class Created(Schema):
@@ -51,6 +53,8 @@ class Created(Schema):
     version = fields.Integer()
     chain_head = fields.String()
     receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
+    referee_join_url = fields.String(metadata={"description": "the referee's private link (the game's links and every hand)"})
+    table_url = fields.String(metadata={"description": "the table page for spectators"})
 
 
 class Move(Schema):
@@ -171,6 +175,11 @@ class AfterQuery(Schema):
     after = fields.Integer(load_default=0, validate=validate.Range(min=0))
 
 
+class ResumeHeaders(Schema):
+    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=validate.Range(min=0), metadata={
+        "description": "resume after this version (what a reconnecting EventSource sends)"})
+
+
 class VersionQuery(Schema):
     version = fields.Integer(required=True, validate=validate.Range(min=1))
 
@@ -188,8 +197,16 @@ class CatalogueQuery(Schema):
 
 
 class DisputeRequest(Schema):
-    version = fields.Integer(required=True, strict=True)
+    version = fields.Integer(strict=True, metadata={"description": "the version of the disputed move (required without `attempt`)"})
+    attempt = fields.Integer(strict=True, validate=validate.Range(min=1), metadata={
+        "description": "instead of a move: the number of your own refused attempt (the `attempt` of its 422 answer)"})
     claim = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+    @validates_schema
+    def _names_what_is_disputed(self, data, **kwargs):
+        if data.get("version") is None and data.get("attempt") is None:
+            raise ValidationError("Missing data for required field (or give `attempt`, the number of your refused attempt).",
+                                  field_name="version")
 
 
 class RulingRequest(Schema):
@@ -199,10 +216,12 @@ class RulingRequest(Schema):
 
 
 class Dispute(Schema):
-    filed_at = fields.Integer()
+    filed_at = fields.Integer(metadata={"description": "the version of the dispute's own event"})
+    filed_time = fields.String(metadata={"description": "when it was filed (ISO 8601, UTC, server time)"})
     number = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
+    attempt = fields.Integer(metadata={"description": "the seat's refused attempt under dispute (a dispute of a refusal)"})
     claim = fields.String(required=True)
     ruling = fields.Dict(allow_none=True)
     receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
@@ -218,3 +237,9 @@ class Free(Schema):
 
     class Meta:
         unknown = INCLUDE
+
+
+class Health(Schema):
+    status = fields.String(required=True, metadata={"example": "ok"})
+    engine_version = fields.String(required=True)
+    games = fields.List(fields.String(), required=True)

@@ -109,8 +109,10 @@ class _Reader:
             return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed, "result": e.result,
                                                                                  "winner": e.winner, "scores": e.scores}}
         if isinstance(e, Game.DisputeFiled):
-            return {**base, "type": "dispute_filed", "data": {"number": e.number, "against_version": e.against_version,
-                                                             "claim": e.claim}}
+            data = {"number": e.number, "against_version": e.against_version, "claim": e.claim}
+            if e.attempt is not None:
+                data["attempt"] = e.attempt  # a refused attempt: the attempt itself stays the referee's until the end
+            return {**base, "type": "dispute_filed", "data": data}
         if isinstance(e, Game.DisputeRuled):
             return {**base, "type": "dispute_ruled", "data": {"number": e.number, "decision": e.decision,
                                                              "remedy": e.remedy, "note": e.note}}

@@ -170,10 +170,10 @@ class Arbiter:
         return event_log(created + tail, viewer, after=after, ended=ended, attempts=attempts)
 
     def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
-        """A seat disputes the move at a version."""
+        """A seat disputes the move at a version (`{version, claim}`) or the refusal of its own attempt (`{attempt, claim}`)."""
         gid, seat = self._seat(game_id, token)
         body = body if isinstance(body, dict) else {}
-        dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+        dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"), body.get("attempt"))
         return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
 
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
@@ -225,9 +225,12 @@ class Arbiter:
         return view(self.app.game(parse_game_id(game_id)), viewer)
 
     def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
-        """The caller's view as it was at `version`."""
+        """The caller's view as it was at `version`; without a token, the public replay of a game that is over
+        (a game in progress needs a token: 401)."""
         from projections.views import view_at
 
+        if token is None and self.app.game(parse_game_id(game_id)).outcome.is_over:
+            return self.public_replay(game_id, version)
         viewer = self._known(game_id, token)
         if not isinstance(version, int) or isinstance(version, bool):
             raise BadInput("version: must be an integer", field="version")
@@ -312,6 +315,13 @@ class Arbiter:
         from .backup import backup
 
         return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log()}
+
+    def health(self) -> dict:
+        """Liveness: {"status": "ok", "engine_version", "games"}."""
+        from domain import ENGINE_VERSION
+        from domain.games import DECIDERS
+
+        return {"status": "ok", "engine_version": ENGINE_VERSION, "games": sorted(DECIDERS)}
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""

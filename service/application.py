@@ -8,7 +8,9 @@ store's version check decides.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import os
 import secrets
 import threading
@@ -57,6 +59,13 @@ def token_hash(token: str) -> str:
 def new_token() -> str:
     """A fresh bearer token: 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+def seat_token(referee_token: str, seat: int) -> str:
+    """A seat's token, derived from the referee's (HMAC-SHA256, 192 bits, URL-safe): whoever holds the referee
+    token can give the seats their links again; a seat token tells nothing about the referee's or another seat's."""
+    digest = hmac.new(referee_token.encode("utf-8"), f"arbiter seat {seat}".encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
 class Referee(Application):
@@ -151,8 +160,8 @@ class Referee(Application):
         return self._start(record)
 
     def _start(self, record: Record) -> dict:
-        tokens = [new_token() for _ in record.setup.names]
         referee = new_token()
+        tokens = [seat_token(referee, seat) for seat in range(len(record.setup.names))]
         try:
             game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee))
         except InvalidSetup as e:

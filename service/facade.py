@@ -110,10 +110,22 @@ class Arbiter:
         created["receipt"] = self.evidence.answer(game.id, 1, game.version, "created", game.chain_head)
         return created
 
+    def links(self, game_id: Any, token: str | None) -> dict:
+        """The referee's creation answer again (each seat's token, the referee's, the commitment), for the referee
+        only; a seat whose token is not derived from the referee's (a game created before they were) has token None."""
+        from .application import seat_token
+
+        gid = self._referee(game_id, token)
+        game = self.app.game(gid)
+        secret = token.split(".", 1)[1]
+        tokens = [seat_token(secret, seat) for seat in range(len(game.players))]
+        tokens = [t if hmac.compare_digest(token_hash(t), stored) else None for t, stored in zip(tokens, game.seat_token_hashes)]
+        return self._created({"game": game, "tokens": tokens, "referee_token": secret})
+
     def _created(self, started: dict) -> dict:
         game = started["game"]
         prefix = game.id.hex
-        seats = [{"seat": i, "name": p["name"], "team": p.get("team"), "token": f"{prefix}.{t}"}
+        seats = [{"seat": i, "name": p["name"], "team": p.get("team"), "token": f"{prefix}.{t}" if t else None}
                  for i, (p, t) in enumerate(zip(game.players, started["tokens"]))]
         return {"id": str(game.id), "seats": seats, "referee_token": f"{prefix}.{started['referee_token']}",
                 "commitment": game.commitment, "stacked": game.stacked, "version": game.version, "chain_head": game.chain_head}
@@ -268,6 +280,26 @@ class Arbiter:
         return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
                 "engine_version": game.engine_version, "entries": entries,
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
+
+    def audit_page(self, game_id: Any, token: str | None) -> dict:
+        """The audit as a page shows it to this caller: the whole audit to whoever may read it (the referee; anyone
+        once over), else (`partial`: true) what this caller may see of it now: the event log as on GET /events (no
+        refused attempt, no card it may not see), the disclosures to everyone and to itself, disputes and rewinds."""
+        from projections.narration import narrate_entries
+        from projections.views import disclosure_ledger, event_log
+
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.viewer(game_id, token)
+        if viewer.is_referee or game.outcome.is_over:
+            return {**self.audit(game_id, token), "partial": False}
+        stored = self.app.stored_events(gid)
+        names = [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)]
+        entries = narrate_entries(game.game, event_log(stored, viewer), names)
+        disclosures = [d for d in disclosure_ledger(stored) if d["to"] == "all" or (viewer.seat is not None and viewer.seat in d["to"])]
+        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version, "engine_version": game.engine_version,
+                "entries": entries, "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds,
+                "partial": True}
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None) -> dict:
         """Check a game's hash chain (optionally against a kept head), its latest checkpoint and its fair deal.

@@ -66,7 +66,7 @@ def held(facade, game_id) -> list[Identity]:
         if any(i.key == key for i in out):
             continue
         if names is None:
-            names = [p["name"] for p in facade.public(game_id)["players"]]
+            names = facade.player_names(game_id)
         label = "Referee" if viewer.role == "referee" else f"{names[viewer.seat]} (seat {viewer.seat})"
         out.append(Identity(key, label, token, viewer.role))
     return out

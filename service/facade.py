@@ -229,6 +229,10 @@ class Arbiter:
 
         return view(self.app.game(parse_game_id(game_id)), SPECTATOR)
 
+    def player_names(self, game_id: Any) -> list[str]:
+        """The players' names in seat order (public)."""
+        return [p["name"] for p in self.app.game(parse_game_id(game_id)).players]
+
     def view(self, game_id: Any, token: str | None) -> dict:
         """What a seat or the referee may see now (a seat's view lists its legal moves)."""
         from projections.views import view

@@ -127,6 +127,7 @@ def test_a_seat_following_the_audit_link_sees_the_log_as_it_may_see_it_and_no_ca
     game = server.create_stacked()
     for seat, kind, cards in EX4_MOVES[:3]:
         game.move(seat, kind, cards)
+    refuse(game, 0, "throw_in", ["2C"])  # a refused attempt: the referee's only while the game runs
     seat1 = people.table(game, 1)
     seat1.locator("nav.game-nav a", has_text="Audit").click()
     seat1.wait_for_url(re.compile(rf"/games/{game.id}/audit$"))
@@ -139,6 +140,11 @@ def test_a_seat_following_the_audit_link_sees_the_log_as_it_may_see_it_and_no_ca
     shown = set(card_names(seat1, "main"))
     assert shown <= {spoken(c) for c in allowed}, shown - {spoken(c) for c in allowed}
     assert seat1.locator("tr.type-move_rejected").count() == 0
+
+    spectator = people.page(f"/games/{game.id}/audit")
+    expect(spectator.locator("#partial-audit")).to_be_visible()
+    public = {spoken(c) for c in set(view["table"]["battle_pile"]) | {"8H", "8S"}}
+    assert set(card_names(spectator, "main")) <= public, set(card_names(spectator, "main")) - public
 
 
 # -- several identities in one browser -------------------------------------------------------------------------------------

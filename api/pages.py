@@ -284,6 +284,14 @@ def act(game_id: str):
                            receipt=receipt), (error.status if error else 200)
 
 
+@pages.post("/games/<game_id>/name")
+def rename(game_id: str):
+    """A seat gives the name it plays under; every table shows it from the next event on."""
+    facade, token, viewer, view = _view(game_id)
+    facade.name_seat(game_id, token, request.form.get("name", ""))  # an error is the error page, with a way back
+    return redirect(url_for("pages.table", game_id=game_id), 303)
+
+
 @pages.get("/games/<game_id>/live")
 def live(game_id: str):
     """Server-sent events for the table page (the cookie's viewer)."""

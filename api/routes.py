@@ -149,6 +149,16 @@ class Disputes(MethodView):
         return arbiter().file_dispute(game_id, bearer(), body)
 
 
+@blp.route("/games/<game_id>/name")
+class SeatName(MethodView):
+    @blp.arguments(s.NameRequest)
+    @blp.response(200, s.Named)
+    @_errors(401, 403, 404, 422)
+    def post(self, body, game_id):
+        """A seat gives the name it plays under (shown in every view, log and record from then on)."""
+        return arbiter().name_seat(game_id, bearer(), body["name"])
+
+
 @blp.route("/games/<game_id>/disputes/<int:number>/ruling")
 class Ruling(MethodView):
     @blp.arguments(s.RulingRequest)

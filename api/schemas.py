@@ -209,6 +209,16 @@ class DisputeRequest(Schema):
                                   field_name="version")
 
 
+class NameRequest(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"example": "Ann"})
+
+
+class Named(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    version = fields.Integer(required=True)
+
+
 class RulingRequest(Schema):
     decision = fields.String(required=True, validate=validate.OneOf(["upheld", "rejected"]))
     remedy = fields.String(load_default="none", validate=validate.OneOf(["none", "rewind"]))

@@ -143,6 +143,18 @@ class Game(Aggregate):
             game.disputes[self.number - 1]["ruling"] = {"decision": self.decision, "remedy": self.remedy, "note": self.note,
                                                        "ruled_at": self.originator_version, "ruled_time": _utc(self.timestamp)}
 
+    class PlayerNamed(Chained):
+        """A seat gives the name it plays under (at the table, after joining); views, logs and records show it."""
+
+        seat: int
+        name: str
+        actor: str
+
+        def apply_to(self, game: "Game") -> None:
+            players = [dict(p) for p in game.players]  # a new list: the repository's cached copy shares the old one
+            players[self.seat]["name"] = self.name
+            game.players = players
+
     class Rewound(Chained):
         """A judge's backup: the game returns to its state as at `to_version` (nothing is deleted)."""
 
@@ -269,6 +281,10 @@ class Game(Aggregate):
         self.trigger_event(Game.DisputeRuled, number=number, actor=REFEREE, decision=decision, remedy=remedy, note=note,
                            prev=self.chain_head)
 
+    def name_player(self, seat: int, name: str) -> None:
+        """A seat's name from now on (a validated, non-empty text)."""
+        self.trigger_event(Game.PlayerNamed, seat=seat, name=name, actor=seat_actor(seat), prev=self.chain_head)
+
     def rewind(self, number: int, earlier: "Game") -> None:
         """Return to `earlier` (this game loaded as at an earlier version) by a new event."""
         self.trigger_event(Game.Rewound, number=number, to_version=earlier.version, from_version=self.version,
@@ -331,8 +347,12 @@ class Game(Aggregate):
         if reveal_seed is None:
             reveal_seed = self.seed_revealed
         if reveal_seed:
-            return to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
-        return to_document(self.game, self.setup, None, self._outcomes_so_far(), self.moves)
+            doc = to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
+        else:
+            doc = to_document(self.game, self.setup, None, self._outcomes_so_far(), self.moves)
+        for player, current in zip(doc["players"], self.players):  # names given at the table (PlayerNamed)
+            player["name"] = current["name"]
+        return doc
 
     def _outcomes_so_far(self) -> dict:
         """The record's fixed outcomes plus the result of every random step so far (cards as ints)."""

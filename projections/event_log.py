@@ -6,7 +6,7 @@ Each entry::
      "data": {...}, "rewound"?: true}
 
 `type` is `created`, the kind of a game event (`dealt`, `drew`, `attacked`, ...),
-`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled` or `rewound`; fields
+`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled`, `rewound` or `player_named`; fields
 that do not apply to a type are null.
 
 Rules:
@@ -118,6 +118,8 @@ class _Reader:
                                                              "remedy": e.remedy, "note": e.note}}
         if isinstance(e, Game.Rewound):
             return {**base, "actor": "referee", "type": "rewound", "data": self._rewound(e)}
+        if isinstance(e, Game.PlayerNamed):
+            return {**base, "type": "player_named", "data": {"seat": e.seat, "name": e.name}}
         return None  # an event class this log does not know: shown to nobody
 
     def refused(self, a) -> dict:

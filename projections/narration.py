@@ -30,7 +30,8 @@ def generic(event: dict, names: list[str]) -> str:
     return text
 
 
-GAME_EVENT_EXCLUDED = frozenset({"created", "move_rejected", "seed_revealed", "dispute_filed", "dispute_ruled", "rewound"})
+GAME_EVENT_EXCLUDED = frozenset({"created", "move_rejected", "seed_revealed", "dispute_filed", "dispute_ruled", "rewound",
+                                 "player_named"})
 
 
 def narrate_entries(game: str, entries: list[dict], names: list[str]) -> list[dict]:

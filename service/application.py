@@ -34,6 +34,7 @@ T = TypeVar("T")
 MAX_RETRIES = 50
 SNAPSHOT_INTERVAL = 100
 MAX_CLAIM = 2000
+MAX_NAME = 64  # as a player's name at creation (api.schemas.Player)
 
 
 class StateTranscoding(Transcoding):
@@ -239,6 +240,20 @@ class Referee(Application):
                 raise BadInput(f"version: no move of the current line of play starts at version {version}", field="version")
             number = game.file_dispute(seat, against, claim, attempt)
             return dict(game.disputes[number - 1])
+
+        return self._command(game_id, body)
+
+    def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:
+        """A seat's name from now on: 1 to 64 printable characters (spaces around it dropped); returns {seat, name, version}."""
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.strip().isprintable():
+            raise BadInput(f"name: must be 1 to {MAX_NAME} printable characters", field="name")
+        name = name.strip()
+
+        def body(game: Game) -> dict:
+            if game.players[seat]["name"] == name:
+                return {"seat": seat, "name": name, "version": game.version}  # nothing to change, nothing written
+            game.name_player(seat, name)
+            return {"seat": seat, "name": name, "version": game.version}
 
         return self._command(game_id, body)
 

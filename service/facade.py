@@ -188,6 +188,11 @@ class Arbiter:
         dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"), body.get("attempt"))
         return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
 
+    def name_seat(self, game_id: Any, token: str | None, name: Any) -> dict:
+        """A seat gives the name it plays under: {seat, name, version}."""
+        gid, seat = self._seat(game_id, token)
+        return self.app.name_player(gid, seat, name)
+
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
         """The referee's ruling on dispute `number`."""
         gid = self._referee(game_id, token)

@@ -286,6 +286,21 @@ def test_players_are_named_in_the_audit_the_replay_and_the_lobby_never_shown_as_
     assert not re.search(r"seat \d", row.inner_text())
 
 
+def test_a_seat_gives_its_name_at_the_table_and_the_other_tables_show_it_live(people, server):
+    """Seat 1 (P1) renames itself Boreas from its table; seat 0's open table shows Boreas without a reload."""
+    game = server.create_stacked()
+    other = people.table(game, 0)
+    other.wait_for_timeout(500)  # let its live stream connect
+    seat1 = people.table(game, 1)
+    seat1.locator("#rename summary").click()
+    seat1.locator("#rename input[name=name]").fill("Boreas")
+    seat1.locator("#rename button[type=submit]").click()
+    expect(seat1.locator(".who")).to_contain_text("You are Boreas")
+    wait_for_version(other, game.version())
+    expect(other.locator(".seat-list li[data-seat='1'] .name")).to_contain_text("Boreas")
+    assert other.evaluate("window.__loadedOnce === true")
+
+
 # -- a phone's width ---------------------------------------------------------------------------------------------------------
 
 

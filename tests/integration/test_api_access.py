@@ -54,6 +54,7 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "GET /games/{id}/audit/verify":         (200, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/disputes":            (401, 201,  201,  403, 403,  401,  401),
     "POST /games/{id}/disputes/{n}/ruling": (401, 403,  403,  200, 403,  401,  401),
+    "POST /games/{id}/name":                (401, 200,  200,  403, 403,  401,  401),  # a seat names itself
     "GET /games/{id}/record":               (403, 403,  403,  200, 403,  401,  401),
     "GET /games/{id}/stream":               (200, 200,  200,  200, 403,  401,  401),
 }
@@ -108,6 +109,7 @@ class Scene:
             "POST /games/{id}/moves": {"type": "pass"},
             "POST /games/{id}/disputes": {"version": self.disputed_version, "claim": "the pass was out of order"},
             "POST /games/{id}/disputes/{n}/ruling": {"decision": "rejected", "remedy": "none", "note": "play on"},
+            "POST /games/{id}/name": {"name": "Boreas"},
             "POST /receipts/verify": self.receipt,
         }.get(route)
         if route == "GET /games/{id}/replay":

@@ -42,3 +42,24 @@ def test_importing_a_record_answers_its_location_and_links_too(client):
     assert response.headers["Location"].endswith(f"{API}/games/{doc['id']}")
     assert all(s["join_url"].endswith(f"/join/{doc['id']}/{s['token']}") for s in doc["seats"])
     assert doc["referee_join_url"].endswith(doc["referee_token"])
+
+
+def test_a_seat_names_itself_after_joining_and_every_view_log_record_and_the_catalogue_show_the_name(client):
+    """POST /games/{id}/name by seat 1: the views, the event log (`player_named`), the catalogue and (once over or for
+    the referee) the record carry the new name; a blank or over-long name is 422 naming `name`; the referee has no seat."""
+    doc = client.post(f"{API}/games", json={"game": "el-royale", "players": players(2)}).get_json()
+    url, seat1 = f"{API}/games/{doc['id']}", {"Authorization": f"Bearer {doc['seats'][1]['token']}"}
+    named = client.post(f"{url}/name", json={"name": "  Boreas "}, headers=seat1)
+    assert named.status_code == 200 and named.get_json()["name"] == "Boreas"
+    assert [p["name"] for p in client.get(url).get_json()["players"]] == ["North", "Boreas"]
+    assert client.get(f"{url}/events").get_json()[-1] | {"at": None, "prev": None} == {
+        "version": named.get_json()["version"], "at": None, "prev": None, "type": "player_named", "actor": "seat:1",
+        "clause": None, "engine_version": None, "data": {"seat": 1, "name": "Boreas"}}
+    row = next(g for g in client.get(f"{API}/games").get_json() if g["id"] == doc["id"])
+    assert [p["name"] for p in row["players"]] == ["North", "Boreas"]
+    referee = {"Authorization": f"Bearer {doc['referee_token']}"}
+    assert [p["name"] for p in client.get(f"{url}/record", headers=referee).get_json()["players"]] == ["North", "Boreas"]
+    for bad in ("", "   ", "x" * 65):
+        response = client.post(f"{url}/name", json={"name": bad}, headers=seat1)
+        assert response.status_code == 422 and response.get_json()["field"] == "name", bad
+    assert client.post(f"{url}/name", json={"name": "Judge"}, headers=referee).status_code == 403

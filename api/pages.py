@@ -19,6 +19,8 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
+from markupsafe import Markup, escape
+
 from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
 from service.errors import BadInput, Forbidden, ServiceError
@@ -32,6 +34,7 @@ pages = Blueprint("pages", __name__, template_folder="templates", static_folder=
 SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
 RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 STATIC = Path(__file__).resolve().parent / "static"
 ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
         '<rect x="5" y="2" width="22" height="28" rx="4" fill="#fff" stroke="#1f5f3f" stroke-width="2"/>'
@@ -50,6 +53,16 @@ def card_parts(card: str) -> dict:
     symbol, colour, name = SUIT[suit]
     return {"text": card, "rank": "10" if rank == "T" else rank, "symbol": symbol, "colour": colour,
             "label": f"{RANK.get(rank, rank)} of {name}"}
+
+
+@pages.app_template_filter("with_cards")
+def with_cards(text: str) -> Markup:
+    """A line of narration with each card code written as a player reads it (``TH`` -> ``10♥``, in its colour)."""
+    def card(m: re.Match) -> str:
+        p = card_parts(m.group(0))
+        return f'<span class="card-inline {p["colour"]}" title="{p["label"]}">{p["rank"]}{p["symbol"]}</span>'
+
+    return Markup(CARD_CODE.sub(card, str(escape(text))))
 
 
 @pages.app_template_filter("card_suit")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 
-from flask import Flask, jsonify
+from flask import Flask
 
 from . import limits, problems
 
@@ -41,7 +41,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     from .stream import stream_blp
 
-    app.register_blueprint(stream_blp)
+    api.register_blueprint(stream_blp)
 
     from .pages import pages
 
@@ -50,12 +50,5 @@ def create_app(config: dict | None = None) -> Flask:
     from .bot_routes import bots_blp
 
     app.register_blueprint(bots_blp)
-
-    @app.get("/api/v1/health")
-    def health():
-        from domain import ENGINE_VERSION
-        from domain.games import DECIDERS
-
-        return jsonify({"status": "ok", "engine_version": ENGINE_VERSION, "games": sorted(DECIDERS)})
 
     return app

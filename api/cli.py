@@ -9,6 +9,7 @@ import click
 
 
 EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
+EXPECTED_SUFFIX = ".expected.json"  # the verdict files beside sample records: `replay dir/*.json` skips them
 
 
 def _exit_code(verdict: dict) -> int:
@@ -27,12 +28,21 @@ def main() -> None:
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print verdict JSON (one line per record) instead of an account.")
 def replay_command(records: tuple[str, ...], as_json: bool) -> None:
-    """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins)."""
+    """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins).
+
+    Files ending in .expected.json (the verdicts kept beside sample records) are skipped, so that
+    `arbiter replay dir/*.json` verifies the records of a directory; a `.jsonl` file is an archive of records."""
     from service.facade import is_archive, verify_file
 
     worst = EXIT_OK
     out = sys.stdout
+    verdicts = [p for p in records if not p.endswith(EXPECTED_SUFFIX)]
     for path in records:
+        if path.endswith(EXPECTED_SUFFIX):
+            click.echo(f"{path}: skipped (an expected verdict beside a record, not a record)", err=True)
+    if not verdicts:
+        raise click.UsageError(f"no record to replay: every file given ends in {EXPECTED_SUFFIX}")
+    for path in verdicts:
         if is_archive(path):  # a JSON Lines archive of records (arbiter simulate --out X.jsonl)
             worst = max(worst, _archive_verdicts(path, out))
             continue
@@ -75,6 +85,8 @@ def export_command(record: str, output) -> None:
         click.echo(f"{record}: {warning}", err=True)
     json.dump(doc, output, indent=1)
     output.write("\n")
+    output.flush()
+    sys.exit(EXIT_ILLEGAL if warning else EXIT_OK)  # as replay: 1 when a move of the record is illegal
 
 
 def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_log: str | None = None):
@@ -96,26 +108,29 @@ def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_l
 @click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None, help="The signing key file (default beside the database).")
 @click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
               help="The checkpoint log (default beside the database).")
+@click.option("--create-store", is_flag=True, help="Start an empty event store when none exists at the URL.")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log) -> None:
+                   checkpoint_log, create_store) -> None:
     """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
     engine, catalogue row; with --receipt, what the receipts say.
 
     Exit 0 when every game is intact, 1 when any check fails (a damaged game is reported and the others
     are still checked; a game behind its signed checkpoint, or a broken checkpoint log, fails too), 2 for an
-    unknown game or store, or a forged receipt. Provenance (a stacked deck, a creator's seed) is shown beside
-    the checks and is no failure.
+    unknown game or a store that does not exist (unless --create-store), or a forged receipt. Provenance (a
+    stacked deck, a creator's seed) is shown beside the checks and is no failure.
     """
     from service.errors import ServiceError
 
     if receipt_file:
         from .evidence_cli import verify_receipts
 
+        _existing_store(database_url, create_store)
         if verify_all:
             raise click.UsageError("--receipt checks one game's receipts: give GAME_ID, not --all")
         sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log), game_id, receipt_file, as_json))
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
+    _existing_store(database_url, create_store)
     arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
         ids = [game_id] if game_id else arbiter.game_ids()
@@ -138,6 +153,21 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
             checkpoint_summary(reports, arbiter.checkpoint_log())
     log_ok = not verify_all or arbiter.checkpoint_log()["ok"] is not False
     sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
+
+
+def _existing_store(database_url: str | None, create: bool) -> None:
+    """Refuse (exit 2) to open a store that does not exist: verifying in the wrong directory must not create one."""
+    from service.stores import DEFAULT_URL, StoreURLError, store_missing
+
+    url = database_url or DEFAULT_URL
+    try:
+        missing = store_missing(url)
+    except StoreURLError as e:
+        raise click.BadParameter(str(e), param_hint="--database-url") from None
+    if missing and not create:
+        click.echo(f"arbiter verify: {missing}; give --database-url (or ARBITER_DATABASE_URL) naming the store, "
+                   "or --create-store to start an empty one", err=True)
+        sys.exit(EXIT_INVALID)
 
 
 @main.command("serve")

@@ -17,7 +17,12 @@ def card_text(card: str) -> Text:
     """A card with its suit symbol and colour (a joker as it is)."""
     if len(card) != 2 or card[1] not in SYMBOL or card == "JK":
         return Text(card, style="bold magenta")
-    return Text(card[0] + SYMBOL[card[1]], style=SUIT_STYLE[card[1]])
+    return Text(rank_text(card[0]) + SYMBOL[card[1]], style=SUIT_STYLE[card[1]])
+
+
+def rank_text(rank: str) -> str:
+    """A rank as a player reads it: `10` for the record's `T`."""
+    return "10" if rank == "T" else rank
 
 
 def cards_text(cards: list[str]) -> Text:
@@ -53,6 +58,15 @@ def _plain(value) -> str:
     return str(value)
 
 
+def _seat_value(value) -> str:
+    """One seat's entry of a per-seat field of a verdict: `none`, a list, or `key: value` pairs."""
+    if value in ({}, [], None):
+        return "none"
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {v}" for k, v in value.items())
+    return _plain(value)
+
+
 def narrate(path: str, account: dict | None, verdict: dict, console: Console | None = None) -> None:
     """Print the account of one record (from service.facade.verify_file)."""
     console = console or Console(highlight=False)
@@ -84,8 +98,13 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
         table.add_row(seat, names[int(seat)] + out, cards_text(hand))
     console.print(table)
     for key, value in final.items():
-        if isinstance(value, list) and all(isinstance(c, str) for c in value):
+        if value is None or value == [] or value == {}:
+            console.print(Text(f"{key.replace('_', ' ')}: none"))
+        elif isinstance(value, list) and all(isinstance(c, str) for c in value):
             console.print(Text(f"{key.replace('_', ' ')}: ").append_text(cards_text(value)))
+        elif isinstance(value, dict) and value and all(str(k).isdigit() and int(k) < len(names) for k in value):
+            per_seat = "; ".join(f"{names[int(k)]}: {_seat_value(v)}" for k, v in value.items())
+            console.print(Text(f"{key.replace('_', ' ')}: ").append_text(line_text(per_seat)))
         elif isinstance(value, list) and value and all(isinstance(v, dict) for v in value):  # e.g. melds: one per line
             console.print(Text(f"{key.replace('_', ' ')}:"))
             for i, item in enumerate(value):
@@ -93,10 +112,19 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
                 console.print(Text(f"  {i}: ").append_text(line_text(fields)))
         else:
             console.print(Text(f"{key.replace('_', ' ')}: {value}"))
-    winner = verdict["winner"]
-    console.print(Text(f"status: {verdict['status']} · result: {verdict['result']}"
-                       + (f" · winner: seats {winner['seats']}" + (f" team {winner['team']}" if winner["team"] else "") if winner else ""),
-                       style="bold"))
+    console.print(Text(outcome_line(verdict, names), style="bold"))
+
+
+def outcome_line(verdict: dict, names: list[str]) -> str:
+    """The verdict's last line in words: "status: finished · result: win · winner: South and North (team NS)";
+    a game still in progress says so instead of printing an empty result."""
+    parts = [f"status: {verdict['status'].replace('_', ' ')}"]
+    result, winner = verdict["result"], verdict["winner"]
+    parts.append(f"result: {result.replace('_', ' ')}" if result else "no result yet")
+    if winner:
+        who = " and ".join(names[s] if 0 <= s < len(names) else f"seat {s}" for s in winner["seats"])
+        parts.append(f"winner: {who}" + (f" (team {winner['team']})" if winner["team"] else ""))
+    return " · ".join(parts)
 
 
 def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:

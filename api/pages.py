@@ -2,7 +2,8 @@
 
 A seat's or the referee's private link `/join/<game>/<token>` stores the token in
 an HttpOnly, SameSite=Strict cookie for that game and redirects to the table, so
-pages render each viewer's own view on the server. No token: a spectator.
+pages render each viewer's own view on the server. No token: a spectator. A browser
+may hold several identities of a game and pick one per page (api.identities).
 
 The pages know no game. Each game's part of a page is the template partial
 `templates/games/<game id>.html` (`games/_generic.html` for a game without one), told which
@@ -17,12 +18,16 @@ import re
 from pathlib import Path
 from urllib.parse import quote
 
-from flask import Blueprint, Response, abort, current_app, make_response, redirect, render_template, request, url_for
+from markupsafe import Markup, escape
+
+from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
 
 from domain import json_limits
-from service.errors import BadInput, ServiceError
-from service.facade import parse_game_id
 
+from service.errors import BadInput, Forbidden, ServiceError
+
+from . import identities
+from .links import join_url
 from .routes import arbiter
 from .stream import resume_point, sse_response
 
@@ -30,6 +35,7 @@ pages = Blueprint("pages", __name__, template_folder="templates", static_folder=
 SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
 RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
+CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 STATIC = Path(__file__).resolve().parent / "static"
 ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
         '<rect x="5" y="2" width="22" height="28" rx="4" fill="#fff" stroke="#1f5f3f" stroke-width="2"/>'
@@ -48,6 +54,16 @@ def card_parts(card: str) -> dict:
     symbol, colour, name = SUIT[suit]
     return {"text": card, "rank": "10" if rank == "T" else rank, "symbol": symbol, "colour": colour,
             "label": f"{RANK.get(rank, rank)} of {name}"}
+
+
+@pages.app_template_filter("with_cards")
+def with_cards(text: str) -> Markup:
+    """A line of narration with each card code written as a player reads it (``TH`` -> ``10♥``, in its colour)."""
+    def card(m: re.Match) -> str:
+        p = card_parts(m.group(0))
+        return f'<span class="card-inline {p["colour"]}" title="{p["label"]}">{p["rank"]}{p["symbol"]}</span>'
+
+    return Markup(CARD_CODE.sub(card, str(escape(text))))
 
 
 @pages.app_template_filter("card_suit")
@@ -77,17 +93,38 @@ def favicon():
     return Response(ICON, mimetype="image/svg+xml", headers={"Cache-Control": "public, max-age=86400"})
 
 
-def cookie_name(game_id) -> str:
-    return f"arbiter-{parse_game_id(game_id).hex}"
-
-
 def page_token(game_id) -> str | None:
-    """The token this browser holds for a game (from its private link), or None."""
-    return request.cookies.get(cookie_name(game_id))
+    """The token this page acts with (the identity `?as=` picks among those this browser holds), or None."""
+    return identities.current(arbiter(), game_id)
+
+
+pages.url_defaults(identities.keep_identity)
+
+
+@pages.app_template_global()
+def held_identities() -> list:
+    """The identities this browser holds for the page's game (api.identities), for the switcher."""
+    return g.get("arbiter_identities") or []
+
+
+@pages.app_template_global()
+def acting_as() -> str | None:
+    """The key of the identity the page acts as (`0`, `referee`, `spectator`), once chosen."""
+    return g.get("arbiter_as")
+
+
+@pages.app_template_filter("actor")
+def actor_name(actor, view) -> str:
+    """An audit actor (`seat:1`, `referee`, `engine`) as a person reads it: the seat's player name."""
+    if isinstance(actor, str) and actor.startswith("seat:") and actor[5:].isdigit():
+        seat = int(actor[5:])
+        players = view.get("players") or []
+        return players[seat]["name"] if seat < len(players) else f"seat {seat}"
+    return {"referee": "Referee", "engine": "arbiter", None: ""}.get(actor, str(actor))
 
 
 def _render_error(e: ServiceError):
-    return render_template("error.html", error=e), e.status
+    return render_template("error.html", error=e, game_id=(request.view_args or {}).get("game_id")), e.status
 
 
 @pages.errorhandler(ServiceError)
@@ -129,7 +166,29 @@ def create():
     except ServiceError as e:
         return render_template("lobby.html", games=arbiter().catalogue(limit=100), kinds=arbiter().games(), error=e,
                                form=form), e.status
-    return render_template("created.html", created=created)
+    # POST/redirect/GET: the links get an address of their own; reloading it creates nothing
+    response = make_response(redirect(url_for("pages.links", game_id=created["id"]), 303))
+    identities.remember(response, created["id"], created["referee_token"])
+    return response
+
+
+@pages.get("/games/<game_id>/links")
+def links(game_id: str):
+    """The private links of a game, on a page only the referee's browser opens (the referee's token recomputes them)."""
+    facade = arbiter()
+    page_token(game_id)  # the switcher's identities
+    referee = next((i for i in held_identities() if i.role == "referee"), None)
+    if referee is None:
+        raise Forbidden("the private links are the referee's: this browser holds no referee link of this game "
+                        "(open the referee's link here first)")
+    created = facade.links(game_id, referee.token)
+    links = {"seats": [{**s, "url": join_url(game_id, s["token"]) if s["token"] else None} for s in created["seats"]],
+             "referee": join_url(game_id, created["referee_token"]),
+             "table": url_for("pages.table", game_id=game_id, _external=True)}
+    response = make_response(render_template("created.html", created=created, links=links, view=facade.public(game_id)))
+    response.headers["Referrer-Policy"] = "no-referrer"
+    response.headers["Cache-Control"] = "no-store"  # the page holds every token of the game
+    return response
 
 
 def _scalar(value: str):
@@ -141,9 +200,11 @@ def _scalar(value: str):
 def join(game_id: str, token: str):
     """Keep a private link's token in a cookie for this game and open the table."""
     viewer = arbiter().viewer(game_id, token)
-    response = make_response(redirect(url_for("pages.table", game_id=game_id)))
-    response.set_cookie(cookie_name(game_id), token, httponly=True, samesite="Strict", max_age=30 * 24 * 3600,
-                        secure=request.is_secure)
+    others = [t for t in identities.held_tokens(game_id) if t != token]
+    key = "referee" if viewer.role == "referee" else str(viewer.seat)
+    # a browser that already holds another identity of the game opens this one by name (its other tabs keep theirs)
+    response = make_response(redirect(url_for("pages.table", game_id=game_id, **({"as": key} if others else {}))))
+    identities.remember(response, game_id, token)
     response.headers["Referrer-Policy"] = "no-referrer"
     current_app.logger.debug("joined as %s", viewer.role)
     return response
@@ -151,9 +212,9 @@ def join(game_id: str, token: str):
 
 @pages.get("/leave/<game_id>")
 def leave(game_id: str):
-    """Forget this game's token: watch as a spectator."""
+    """Forget this game's tokens: watch as a spectator."""
     response = make_response(redirect(url_for("pages.table", game_id=game_id)))
-    response.delete_cookie(cookie_name(game_id))
+    identities.forget(response, game_id)
     return response
 
 
@@ -238,6 +299,14 @@ def act(game_id: str):
                            receipt=receipt), (error.status if error else 200)
 
 
+@pages.post("/games/<game_id>/name")
+def rename(game_id: str):
+    """A seat gives the name it plays under; every table shows it from the next event on."""
+    facade, token, viewer, view = _view(game_id)
+    facade.name_seat(game_id, token, request.form.get("name", ""))  # an error is the error page, with a way back
+    return redirect(url_for("pages.table", game_id=game_id), 303)
+
+
 @pages.get("/games/<game_id>/live")
 def live(game_id: str):
     """Server-sent events for the table page (the cookie's viewer)."""
@@ -259,20 +328,22 @@ def replay(game_id: str):
     version = max(1, min(version, latest["version"]))
     view = facade.replay(game_id, token, version) if token else facade.public_replay(game_id, version)
     events = facade.events(game_id, token, after=0)
-    current = next((e for e in events if e["version"] == version), None)
+    current = next((e for e in events if e["version"] == version and e["type"] != "move_rejected"), None)
+    refusals = [e for e in events if e["version"] == version and e["type"] == "move_rejected"]  # the referee's, or all once over
     talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
     return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
-                           talk=talk)
+                           refusals=refusals, talk=talk)
 
 
 @pages.get("/games/<game_id>/audit")
 def audit(game_id: str):
-    """The audit page: chain status, fair deal, every event, rejected attempts, disclosures, rewinds."""
+    """The audit page: chain status, fair deal, every event, rejected attempts, disclosures, rewinds (a seat or a
+    spectator sees, while the game runs, what it may see of them)."""
     facade = arbiter()
     token = page_token(game_id)
-    log = facade.audit(game_id, token)
+    log = facade.audit_page(game_id, token)
     checks = facade.verify(game_id)
-    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, None),
+    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, token),
                            key=facade.public_key())
 
 
@@ -285,17 +356,18 @@ def disputes(game_id: str):
 
 @pages.post("/games/<game_id>/disputes")
 def file_dispute(game_id: str):
-    """A seat files a dispute against the move at a version."""
+    """A seat files a dispute against the move at a version, or against the refusal of its attempt (`attempt`)."""
     facade, token, viewer, _ = _view(game_id)
+    body = {"claim": request.form.get("claim", "")}
+    for field in ("version", "attempt"):
+        value = request.form.get(field, "").strip()
+        if value:
+            body[field] = int(value) if value.isdigit() else value
     try:
-        version = int(request.form.get("version", ""))
-    except ValueError:
-        version = request.form.get("version")
-    try:
-        facade.file_dispute(game_id, token, {"version": version, "claim": request.form.get("claim", "")})
+        facade.file_dispute(game_id, token, body)
     except ServiceError as e:
-        return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e), e.status
-    return redirect(url_for("pages.disputes", game_id=game_id))
+        return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
+    return redirect(url_for("pages.disputes", game_id=game_id), 303)
 
 
 @pages.post("/games/<game_id>/disputes/<int:number>/ruling")
@@ -307,5 +379,5 @@ def rule(game_id: str, number: int):
         facade.rule_dispute(game_id, token, number, {"decision": form.get("decision"), "remedy": form.get("remedy", "none"),
                                                      "note": form.get("note", "")})
     except ServiceError as e:
-        return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e), e.status
-    return redirect(url_for("pages.disputes", game_id=game_id))
+        return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
+    return redirect(url_for("pages.disputes", game_id=game_id), 303)

@@ -10,6 +10,8 @@ from werkzeug.exceptions import HTTPException
 
 from service.errors import ServiceError
 
+from .page_errors import on_a_page, page_error
+
 log = logging.getLogger("arbiter.api")
 PROBLEM = "application/problem+json"
 
@@ -60,7 +62,7 @@ def install(app: Flask, api) -> None:
 
     @app.errorhandler(ServiceError)
     def service_error(e: ServiceError):
-        response = problem(e.status, e.title, e.detail, rule=e.rule, field=e.field)
+        response = problem(e.status, e.title, e.detail, rule=e.rule, field=e.field, attempt=getattr(e, "attempt", None))
         if e.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
         return response
@@ -71,6 +73,9 @@ def install(app: Flask, api) -> None:
         if errors:
             detail, field = _field_detail(errors)
             response = problem(e.code or 400, "Invalid input", detail, field=field, errors=errors)
+        elif on_a_page():
+            body, status = page_error(e.code or 500, e.name, e.description or e.name)
+            response = Response(body, status=status, mimetype="text/html")
         else:
             response = problem(e.code or 500, e.name, e.description or e.name)
         for key, value in (e.get_headers() if e.code else []):
@@ -84,4 +89,9 @@ def install(app: Flask, api) -> None:
     @app.errorhandler(Exception)
     def unexpected(e: Exception):
         log.error("unexpected %s in a request", type(e).__name__)  # no traceback, no body: they may hold cards
+        if on_a_page():
+            try:
+                return page_error(500, "Internal server error", "arbiter could not answer this request")
+            except Exception:  # the page itself failed: the plain answer
+                pass
         return problem(500, "Internal server error", "arbiter could not answer this request")

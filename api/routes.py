@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import current_app, request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -10,8 +10,10 @@ from service.errors import Unauthorized
 from service.facade import Arbiter
 
 from . import schemas as s
+from .links import with_links
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
+LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
 ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal"}
 
 
@@ -31,13 +33,18 @@ def bearer() -> str | None:
     return token.strip()
 
 
-def _errors(*codes):
+def errors_of(blueprint, *codes):
+    """Document a route's problem+json answers (by status code)."""
     def wrap(f):
         for code in codes:
-            f = blp.alt_response(code, schema=s.Problem, description=ERRORS.get(code, "error"),
-                                 content_type="application/problem+json")(f)
+            f = blueprint.alt_response(code, schema=s.Problem, description=ERRORS.get(code, "error"),
+                                       content_type="application/problem+json")(f)
         return f
     return wrap
+
+
+def _errors(*codes):
+    return errors_of(blp, *codes)
 
 
 @blp.route("/games")
@@ -49,11 +56,15 @@ class Games(MethodView):
         return arbiter().catalogue(**query)
 
     @blp.arguments(s.CreateGame)
-    @blp.response(201, s.Created)
+    @blp.response(201, s.Created, headers=LOCATION)
     @_errors(422)
     def post(self, spec):
-        """Create a game: each seat's private token, the referee token and the seed's commitment."""
-        return arbiter().create_game(spec)
+        """Create a game: each seat's private token and link, the referee's, and the seed's commitment.
+
+        `Location` is the new game's address; `seats[].join_url` and `referee_join_url` are the private links
+        that open its table in a browser (GET /join/{id}/{token}), `table_url` the spectators'."""
+        created = with_links(arbiter().create_game(spec))
+        return created, 201, {"Location": url_for("games.Game", game_id=created["id"])}
 
 
 @blp.route("/games/<game_id>")
@@ -104,7 +115,7 @@ class Replay(MethodView):
     @blp.response(200, s.View)
     @_errors(401, 403, 404)
     def get(self, query, game_id):
-        """The caller's view as it was at a version."""
+        """The caller's view as it was at a version; without a token, once the game is over, the public replay."""
         return arbiter().replay(game_id, bearer(), query["version"])
 
 
@@ -138,6 +149,16 @@ class Disputes(MethodView):
         return arbiter().file_dispute(game_id, bearer(), body)
 
 
+@blp.route("/games/<game_id>/name")
+class SeatName(MethodView):
+    @blp.arguments(s.NameRequest)
+    @blp.response(200, s.Named)
+    @_errors(401, 403, 404, 422)
+    def post(self, body, game_id):
+        """A seat gives the name it plays under (shown in every view, log and record from then on)."""
+        return arbiter().name_seat(game_id, bearer(), body["name"])
+
+
 @blp.route("/games/<game_id>/disputes/<int:number>/ruling")
 class Ruling(MethodView):
     @blp.arguments(s.RulingRequest)
@@ -160,8 +181,17 @@ class RecordView(MethodView):
 @blp.route("/records")
 class Records(MethodView):
     @blp.arguments(s.Free)
-    @blp.response(201, s.Imported)
+    @blp.response(201, s.Imported, headers=LOCATION)
     @_errors(422)
     def post(self, doc):
-        """Import and verify a recorded game: its new id and the verdict."""
-        return arbiter().import_record(doc)
+        """Import and verify a recorded game: its new id (and links, as on POST /games) and the verdict."""
+        imported = with_links(arbiter().import_record(doc))
+        return imported, 201, {"Location": url_for("games.Game", game_id=imported["id"])}
+
+
+@blp.route("/health")
+class Health(MethodView):
+    @blp.response(200, s.Health)
+    def get(self):
+        """Liveness: the rules-engine version and the games this server referees."""
+        return arbiter().health()

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import INCLUDE, Schema, fields, validate
+from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from domain.games import DECIDERS
 from domain.json_limits import MAX_INT
@@ -23,6 +23,7 @@ class Problem(Schema):
     rule = fields.String(metadata={"description": "the rulebook clause of an illegal move, e.g. ER-3.4"})
     field = fields.String(metadata={"description": "the request field that is wrong"})
     errors = fields.Dict()
+    attempt = fields.Integer(metadata={"description": "an illegal move's attempt number: dispute its refusal with it"})
 
 
 class Player(Schema):
@@ -46,6 +47,7 @@ class SeatToken(Schema):
     name = fields.String(required=True)
     team = fields.String(allow_none=True)
     token = fields.String(required=True)
+    join_url = fields.String(metadata={"description": "the seat's private link: opens its table in a browser"})
 
 
 class Created(Schema):
@@ -57,6 +59,8 @@ class Created(Schema):
     version = fields.Integer()
     chain_head = fields.String()
     receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
+    referee_join_url = fields.String(metadata={"description": "the referee's private link (the game's links and every hand)"})
+    table_url = fields.String(metadata={"description": "the table page for spectators"})
 
 
 class Move(Schema):
@@ -182,6 +186,11 @@ class AfterQuery(Schema):
     after = fields.Integer(load_default=0, validate=POSITION)
 
 
+class ResumeHeaders(Schema):
+    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=POSITION, metadata={
+        "description": "resume after this version (what a reconnecting EventSource sends)"})
+
+
 class VersionQuery(Schema):
     version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_POSITION))
 
@@ -199,8 +208,27 @@ class CatalogueQuery(Schema):
 
 
 class DisputeRequest(Schema):
-    version = fields.Integer(required=True, strict=True, validate=JSON_INT)
+    version = fields.Integer(strict=True, validate=JSON_INT,
+                             metadata={"description": "the version of the disputed move (required without `attempt`)"})
+    attempt = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_INT), metadata={
+        "description": "instead of a move: the number of your own refused attempt (the `attempt` of its 422 answer)"})
     claim = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+
+    @validates_schema
+    def _names_what_is_disputed(self, data, **kwargs):
+        if data.get("version") is None and data.get("attempt") is None:
+            raise ValidationError("Missing data for required field (or give `attempt`, the number of your refused attempt).",
+                                  field_name="version")
+
+
+class NameRequest(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"example": "Ann"})
+
+
+class Named(Schema):
+    seat = fields.Integer(required=True)
+    name = fields.String(required=True)
+    version = fields.Integer(required=True)
 
 
 class RulingRequest(Schema):
@@ -210,10 +238,12 @@ class RulingRequest(Schema):
 
 
 class Dispute(Schema):
-    filed_at = fields.Integer()
+    filed_at = fields.Integer(metadata={"description": "the version of the dispute's own event"})
+    filed_time = fields.String(metadata={"description": "when it was filed (ISO 8601, UTC, server time)"})
     number = fields.Integer(required=True)
     seat = fields.Integer(required=True)
     version = fields.Integer(required=True)
+    attempt = fields.Integer(metadata={"description": "the seat's refused attempt under dispute (a dispute of a refusal)"})
     claim = fields.String(required=True)
     ruling = fields.Dict(allow_none=True)
     receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
@@ -229,3 +259,9 @@ class Free(Schema):
 
     class Meta:
         unknown = INCLUDE
+
+
+class Health(Schema):
+    status = fields.String(required=True, metadata={"example": "ok"})
+    engine_version = fields.String(required=True)
+    games = fields.List(fields.String(), required=True)

@@ -17,13 +17,22 @@ from __future__ import annotations
 import queue
 import time
 
-from flask import Blueprint, Response, current_app, request
+from flask import Response, current_app, request
+from flask_smorest import Blueprint
 
 from service.facade import MAX_POSITION
 
-from .routes import arbiter, bearer
+from . import schemas as s
+from .routes import arbiter, bearer, errors_of
 
-stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1")
+stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1", description="Live updates (server-sent events)")
+SSE = {"200": {"description": "server-sent events: one message per event the caller may see (`id` its version, `event` its "
+                              "type, `data` the event-log entry as JSON), heartbeats as comments",
+               "content": {"text/event-stream": {"schema": {  # each message (OpenAPI 3.0: `schema` describes one event)
+                   "type": "object", "properties": {"id": {"type": "string", "description": "the event's version"},
+                                                    "event": {"type": "string", "description": "the event's type"},
+                                                    "data": {"type": "string", "description": "the event-log entry, JSON"}}}}}}}
+
 HEARTBEAT_SECONDS = 2.0  # WSGI: a closed page is noticed (and its thread freed) within seconds
 LIVE_SLOT = "arbiter.live"  # the key of api.asgi's hand-over slot in the request's ASGI scope
 RETRY = b"retry: 1000\n\n"
@@ -86,10 +95,16 @@ def resume_point() -> int:
         return 0
 
 
-@stream_blp.get("/games/<game_id>/stream")
-def stream(game_id: str):
-    """Server-sent events of the game as the caller may see it."""
+@stream_blp.route("/games/<game_id>/stream", methods=["GET"])
+@stream_blp.arguments(s.AfterQuery, location="query")
+@stream_blp.arguments(s.ResumeHeaders, location="headers", as_kwargs=True)
+@stream_blp.doc(responses=SSE)
+@errors_of(stream_blp, 401, 403, 404)
+def stream(query, game_id: str, last_event_id: int | None = None):
+    """Server-sent events of the game as the caller may see it (the event log, live; ends after a minute or once
+    the game is over and drained: reconnect with Last-Event-ID)."""
     facade = arbiter()
     token = bearer()
     facade.viewer(game_id, token)  # 401/403/404 before the stream starts
-    return sse_response(facade, game_id, token, resume_point(), float(current_app.config.get("STREAM_SECONDS", 300)))
+    after = last_event_id if last_event_id is not None else query["after"]
+    return sse_response(facade, game_id, token, after, float(current_app.config.get("STREAM_SECONDS", 300)))

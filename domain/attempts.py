@@ -47,14 +47,16 @@ class Attempts(Aggregate):
 
         def apply_to(self, attempts: "Attempts") -> None:
             attempts.count += 1
+            attempts.refused[attempts.count] = {"actor": self.actor, "at_version": self.at_version}
             if self.idempotency_key:
                 attempts.answers[self.idempotency_key] = {"version": self.at_version, "rejected": True, "clause": self.clause,
-                                                          "reason": self.reason, "actor": self.actor}
+                                                          "reason": self.reason, "actor": self.actor, "attempt": attempts.count}
 
     def __init__(self, game_id: str, prev: str):
         self.game_id = game_id
         self.count = 0
         self.answers: dict[str, dict] = {}  # idempotency key -> the refusal given
+        self.refused: dict[int, dict] = {}  # attempt number (1, 2, ...) -> {actor, at_version}: what a dispute may name
         self.chain_head = GENESIS
 
     @classmethod

@@ -12,6 +12,7 @@ stream of their own (domain.attempts), so that they never change the game's vers
 from __future__ import annotations
 
 import json
+from datetime import timezone
 
 from eventsourcing.domain import Aggregate
 
@@ -28,6 +29,11 @@ REFEREE = "referee"
 def seat_actor(seat: int) -> str:
     """The actor name of a seat in audit entries."""
     return f"seat:{seat}"
+
+
+def _utc(timestamp) -> str:
+    """An event's server time as ISO 8601 in UTC (what views show beside its version)."""
+    return timestamp.astimezone(timezone.utc).isoformat()
 
 
 def _pack_move(move: dict, version: int) -> str:
@@ -108,16 +114,21 @@ class Game(Aggregate):
             game.seed_revealed = True
 
     class DisputeFiled(Chained):
-        """A seat disputes the move at a version."""
+        """A seat disputes the move at a version, or (`attempt`) the refusal of its own attempt met at that version."""
 
         number: int
         actor: str
         against_version: int
         claim: str
+        attempt: int | None = None  # absent from disputes filed before refusals could be disputed
 
         def apply_to(self, game: "Game") -> None:
-            game.disputes.append({"number": self.number, "seat": int(self.actor.split(":")[1]), "version": self.against_version,
-                                  "claim": self.claim, "filed_at": self.originator_version, "ruling": None})
+            dispute = {"number": self.number, "seat": int(self.actor.split(":")[1]), "version": self.against_version,
+                       "claim": self.claim, "filed_at": self.originator_version, "filed_time": _utc(self.timestamp),
+                       "ruling": None}
+            if self.attempt is not None:
+                dispute["attempt"] = self.attempt
+            game.disputes.append(dispute)
 
     class DisputeRuled(Chained):
         """The referee's ruling on a dispute."""
@@ -130,7 +141,19 @@ class Game(Aggregate):
 
         def apply_to(self, game: "Game") -> None:
             game.disputes[self.number - 1]["ruling"] = {"decision": self.decision, "remedy": self.remedy, "note": self.note,
-                                                       "ruled_at": self.originator_version}
+                                                       "ruled_at": self.originator_version, "ruled_time": _utc(self.timestamp)}
+
+    class PlayerNamed(Chained):
+        """A seat gives the name it plays under (at the table, after joining); views, logs and records show it."""
+
+        seat: int
+        name: str
+        actor: str
+
+        def apply_to(self, game: "Game") -> None:
+            players = [dict(p) for p in game.players]  # a new list: the repository's cached copy shares the old one
+            players[self.seat]["name"] = self.name
+            game.players = players
 
     class Rewound(Chained):
         """A judge's backup: the game returns to its state as at `to_version` (nothing is deleted)."""
@@ -245,17 +268,22 @@ class Game(Aggregate):
                                scores=None if outcome.scores is None else list(outcome.scores), prev=self.chain_head)
         return events
 
-    def file_dispute(self, seat: int, against_version: int, claim: str) -> int:
-        """A seat disputes the move at a version; returns the dispute's number."""
+    def file_dispute(self, seat: int, against_version: int, claim: str, attempt: int | None = None) -> int:
+        """A seat disputes the move at a version (or the refusal of its attempt number `attempt`, met at that
+        version); returns the dispute's number."""
         number = len(self.disputes) + 1
         self.trigger_event(Game.DisputeFiled, number=number, actor=seat_actor(seat), against_version=against_version,
-                           claim=claim, prev=self.chain_head)
+                           claim=claim, attempt=attempt, prev=self.chain_head)
         return number
 
     def rule(self, number: int, decision: str, remedy: str, note: str) -> None:
         """The referee's ruling on a dispute."""
         self.trigger_event(Game.DisputeRuled, number=number, actor=REFEREE, decision=decision, remedy=remedy, note=note,
                            prev=self.chain_head)
+
+    def name_player(self, seat: int, name: str) -> None:
+        """A seat's name from now on (a validated, non-empty text)."""
+        self.trigger_event(Game.PlayerNamed, seat=seat, name=name, actor=seat_actor(seat), prev=self.chain_head)
 
     def rewind(self, number: int, earlier: "Game") -> None:
         """Return to `earlier` (this game loaded as at an earlier version) by a new event."""
@@ -319,8 +347,12 @@ class Game(Aggregate):
         if reveal_seed is None:
             reveal_seed = self.seed_revealed
         if reveal_seed:
-            return to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
-        return to_document(self.game, self.setup, None, self._outcomes_so_far(), self.moves)
+            doc = to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
+        else:
+            doc = to_document(self.game, self.setup, None, self._outcomes_so_far(), self.moves)
+        for player, current in zip(doc["players"], self.players):  # names given at the table (PlayerNamed)
+            player["name"] = current["name"]
+        return doc
 
     def _outcomes_so_far(self) -> dict:
         """The record's fixed outcomes plus the result of every random step so far (cards as ints)."""

@@ -131,6 +131,10 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
     if isinstance(event, Game.SeedRevealed):
         new.update(status="finished", result=event.result, winner=copy.deepcopy(event.winner),
                    scores=None if event.scores is None else list(event.scores), finished_at=_utc_iso(event.timestamp))
+    elif isinstance(event, Game.PlayerNamed):
+        players = [dict(p) for p in row["players"]]
+        players[event.seat]["name"] = event.name
+        new["players"] = players
     elif isinstance(event, Game.Rewound):
         decider = decider_for(row["game"])
         outcome = decider.outcome(decider.load_state(event.state))

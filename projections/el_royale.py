@@ -123,12 +123,13 @@ def describe(e: dict, names: list[str]) -> str | None:
     if kind == "reshuffled":
         return f"the discard pile is shuffled into a new deck of {len(e['order'])} (reshuffle {e['k']})"
     if kind == "battle_started":
-        sub = f" (for seat {e['substitute_for']})" if e.get("substitute_for") is not None else ""
+        sub = f" (for {names[e['substitute_for']]})" if e.get("substitute_for") is not None else ""
         return f"battle: {names[e['attacker']]} attacks {names[e['defender']]}{sub}"
     if kind == "said":
         return f"{who} says: {e['text']}"
     if kind == "won":
-        return f"{', '.join(names[s] for s in e['seats'])} win ({e['by']})"
+        how = " by elimination (ER-4.3)" if e["by"] == "elimination" else ""
+        return f"{' and '.join(names[s] for s in e['seats'])} {'wins' if len(e['seats']) == 1 else 'win'}{how}"
     if kind == "drawn":
         return f"the game is drawn after {e['battles']} battles (ER-4.4)"
     if kind == "dealt":

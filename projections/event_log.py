@@ -6,7 +6,7 @@ Each entry::
      "data": {...}, "rewound"?: true}
 
 `type` is `created`, the kind of a game event (`dealt`, `drew`, `attacked`, ...),
-`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled` or `rewound`; fields
+`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled`, `rewound` or `player_named`; fields
 that do not apply to a type are null.
 
 Rules:
@@ -109,13 +109,17 @@ class _Reader:
             return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed, "result": e.result,
                                                                                  "winner": e.winner, "scores": e.scores}}
         if isinstance(e, Game.DisputeFiled):
-            return {**base, "type": "dispute_filed", "data": {"number": e.number, "against_version": e.against_version,
-                                                             "claim": e.claim}}
+            data = {"number": e.number, "against_version": e.against_version, "claim": e.claim}
+            if e.attempt is not None:
+                data["attempt"] = e.attempt  # a refused attempt: the attempt itself stays the referee's until the end
+            return {**base, "type": "dispute_filed", "data": data}
         if isinstance(e, Game.DisputeRuled):
             return {**base, "type": "dispute_ruled", "data": {"number": e.number, "decision": e.decision,
                                                              "remedy": e.remedy, "note": e.note}}
         if isinstance(e, Game.Rewound):
             return {**base, "actor": "referee", "type": "rewound", "data": self._rewound(e)}
+        if isinstance(e, Game.PlayerNamed):
+            return {**base, "type": "player_named", "data": {"seat": e.seat, "name": e.name}}
         return None  # an event class this log does not know: shown to nobody
 
     def refused(self, a) -> dict:

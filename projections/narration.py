@@ -30,12 +30,17 @@ def generic(event: dict, names: list[str]) -> str:
     return text
 
 
-GAME_EVENT_EXCLUDED = frozenset({"created", "move_rejected", "seed_revealed", "dispute_filed", "dispute_ruled", "rewound"})
+GAME_EVENT_EXCLUDED = frozenset({"created", "move_rejected", "seed_revealed", "dispute_filed", "dispute_ruled", "rewound",
+                                 "player_named"})
 
 
 def narrate_entries(game: str, entries: list[dict], names: list[str]) -> list[dict]:
-    """Event-log entries (unredacted: the referee's audit) with each game event's line of text as `text`."""
+    """Event-log entries (the referee's audit, or a viewer's redacted log) with each game event's line of text as `text`."""
     for entry in entries:
         if entry["type"] not in GAME_EVENT_EXCLUDED:
-            entry["text"] = describe(game, {"type": entry["type"], **entry["data"]}, names)
+            event = {"type": entry["type"], **entry["data"]}
+            try:
+                entry["text"] = describe(game, event, names)
+            except (KeyError, IndexError, TypeError):  # a redacted entry (a seat's audit page) may lack a field
+                entry["text"] = generic(event, names)
     return entries

@@ -8,7 +8,9 @@ store's version check decides.
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import os
 import secrets
 import threading
@@ -41,6 +43,7 @@ T = TypeVar("T")
 MAX_RETRIES = 50
 SNAPSHOT_INTERVAL = 100
 MAX_CLAIM = 2000
+MAX_NAME = 64  # as a player's name at creation (api.schemas.Player)
 
 
 class StateTranscoding(Transcoding):
@@ -66,6 +69,13 @@ def token_hash(token: str) -> str:
 def new_token() -> str:
     """A fresh bearer token: 192 random bits, URL-safe."""
     return secrets.token_urlsafe(24)
+
+
+def seat_token(referee_token: str, seat: int) -> str:
+    """A seat's token, derived from the referee's (HMAC-SHA256, 192 bits, URL-safe): whoever holds the referee
+    token can give the seats their links again; a seat token tells nothing about the referee's or another seat's."""
+    digest = hmac.new(referee_token.encode("utf-8"), f"arbiter seat {seat}".encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
 class Referee(Application):
@@ -177,8 +187,8 @@ class Referee(Application):
         return self._start(record)
 
     def _start(self, record: Record) -> dict:
-        tokens = [new_token() for _ in record.setup.names]
         referee = new_token()
+        tokens = [seat_token(referee, seat) for seat in range(len(record.setup.names))]
         try:
             game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee))
         except InvalidSetup as e:
@@ -228,29 +238,61 @@ class Referee(Application):
                 attempts = attempts or Attempts.open(game_id)
                 attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, idempotency_key)
-                return {"rejected": v, "_also_save": [attempts]}
+                return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
             return {"version": game.version, "first_version": first, "replayed": False}
 
         result = self._command(game_id, body)
         if "rejected" in result:
             v = result["rejected"]
-            raise IllegalMove(v.reason, rule=v.clause)
+            raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"))
         return result
 
-    def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any) -> dict:
-        """A seat disputes the move at a version of the active line; returns the dispute."""
-        if not isinstance(version, int) or isinstance(version, bool):
+    def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
+        """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
+        attempts (the number its refusal answered); returns the dispute."""
+        if attempt is not None:
+            if not isinstance(attempt, int) or isinstance(attempt, bool) or attempt < 1:
+                raise BadInput("attempt: must be the number of your refused attempt (1 or more)", field="attempt")
+        elif not isinstance(version, int) or isinstance(version, bool):
             raise BadInput("version: must be the integer version of the disputed move", field="version")
         if not isinstance(claim, str) or not claim.strip() or len(claim) > MAX_CLAIM:
             raise BadInput(f"claim: must be a non-empty text of at most {MAX_CLAIM} characters", field="claim")
 
         def body(game: Game) -> dict:
-            if version not in game.move_versions:
+            against = version
+            if attempt is not None:
+                against = self._own_refusal(game_id, seat, attempt, version)
+            elif version not in game.move_versions:
                 raise BadInput(f"version: no move of the current line of play starts at version {version}", field="version")
-            number = game.file_dispute(seat, version, claim)
+            number = game.file_dispute(seat, against, claim, attempt)
             return dict(game.disputes[number - 1])
 
         return self._command(game_id, body)
+
+    def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:
+        """A seat's name from now on: 1 to 64 printable characters (spaces around it dropped); returns {seat, name, version}."""
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.strip().isprintable():
+            raise BadInput(f"name: must be 1 to {MAX_NAME} printable characters", field="name")
+        name = name.strip()
+
+        def body(game: Game) -> dict:
+            if game.players[seat]["name"] == name:
+                return {"seat": seat, "name": name, "version": game.version}  # nothing to change, nothing written
+            game.name_player(seat, name)
+            return {"seat": seat, "name": name, "version": game.version}
+
+        return self._command(game_id, body)
+
+    def _own_refusal(self, game_id: UUID, seat: int, attempt: int, version: Any) -> int:
+        """The game version a seat's own refused attempt met; raises BadInput for any other number (another seat's
+        refusals stay secret: they answer exactly as a number never used)."""
+        attempts = self.attempts(game_id)
+        refused = attempts.refused.get(attempt) if attempts is not None else None
+        if refused is None or refused["actor"] != seat_actor(seat):
+            raise BadInput(f"attempt: you made no refused attempt numbered {attempt}", field="attempt")
+        if version is not None and version != refused["at_version"]:
+            raise BadInput(f"version: your attempt {attempt} met version {refused['at_version']}, not {version}", field="version")
+        return refused["at_version"]
 
     def rule_dispute(self, game_id: UUID, number: Any, decision: Any, remedy: Any, note: Any) -> dict:
         """The referee rules `upheld` or `rejected`, remedy `none` or `rewind` (upheld only)."""
@@ -270,6 +312,9 @@ class Referee(Application):
             dispute = game.disputes[number - 1]
             if dispute["ruling"] is not None:
                 raise Conflict(f"dispute {number} was already ruled {dispute['ruling']['decision']}")
+            if remedy == "rewind" and dispute.get("attempt") is not None:
+                raise BadInput(f"remedy: dispute {number} is against a refused attempt, which changed nothing: "
+                               "there is no move to rewind", field="remedy")
             if remedy == "rewind" and dispute["version"] not in game.move_versions:
                 raise Conflict(f"dispute {number}: the disputed move was already undone by an earlier rewind")
             game.rule(number, decision, remedy, note)
@@ -302,5 +347,5 @@ def _replayed(answer: dict, seat: int, key: str) -> dict:
     if answer["actor"] != f"seat:{seat}":
         raise Conflict("Idempotency-Key was already used by another seat", field="idempotency_key")
     if answer["rejected"]:
-        return {"rejected": RuleViolation(answer["clause"], answer["reason"])}
+        return {"rejected": RuleViolation(answer["clause"], answer["reason"]), "attempt": answer.get("attempt")}
     return {"version": None, "first_version": answer["version"], "replayed": True}

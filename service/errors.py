@@ -52,10 +52,15 @@ class Conflict(ServiceError):
 
 
 class IllegalMove(ServiceError):
-    """A move the rules forbid: carries the clause id."""
+    """A move the rules forbid: carries the clause id and the number of the refused attempt (what a dispute names)."""
 
     status = 422
     title = "Illegal move"
+
+
+    def __init__(self, detail: str, field: str | None = None, rule: str | None = None, attempt: int | None = None):
+        super().__init__(detail, field=field, rule=rule)
+        self.attempt = attempt
 
 
 class Damaged(ServiceError):

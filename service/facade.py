@@ -138,10 +138,22 @@ class Arbiter:
         created["receipt"] = self.evidence.answer(game.id, 1, game.version, "created", game.chain_head)
         return created
 
+    def links(self, game_id: Any, token: str | None) -> dict:
+        """The referee's creation answer again (each seat's token, the referee's, the commitment), for the referee
+        only; a seat whose token is not derived from the referee's (a game created before they were) has token None."""
+        from .application import seat_token
+
+        gid = self._referee(game_id, token)
+        game = self.app.game(gid)
+        secret = token.split(".", 1)[1]
+        tokens = [seat_token(secret, seat) for seat in range(len(game.players))]
+        tokens = [t if hmac.compare_digest(token_hash(t), stored) else None for t, stored in zip(tokens, game.seat_token_hashes)]
+        return self._created({"game": game, "tokens": tokens, "referee_token": secret})
+
     def _created(self, started: dict) -> dict:
         game = started["game"]
         prefix = game.id.hex
-        seats = [{"seat": i, "name": p["name"], "team": p.get("team"), "token": f"{prefix}.{t}"}
+        seats = [{"seat": i, "name": p["name"], "team": p.get("team"), "token": f"{prefix}.{t}" if t else None}
                  for i, (p, t) in enumerate(zip(game.players, started["tokens"]))]
         return {"id": str(game.id), "seats": seats, "referee_token": f"{prefix}.{started['referee_token']}",
                 "commitment": game.commitment, "stacked": game.stacked, "version": game.version, "chain_head": game.chain_head}
@@ -197,12 +209,17 @@ class Arbiter:
         return event_log(created + tail, viewer, after=after, ended=ended, attempts=attempts)
 
     def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
-        """A seat disputes the move at a version."""
+        """A seat disputes the move at a version (`{version, claim}`) or the refusal of its own attempt (`{attempt, claim}`)."""
         gid, seat = self._seat(game_id, token)
         body = body if isinstance(body, dict) else {}
         _bounded(body)
-        dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"))
+        dispute = self.app.file_dispute(gid, seat, body.get("version"), body.get("claim"), body.get("attempt"))
         return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
+
+    def name_seat(self, game_id: Any, token: str | None, name: Any) -> dict:
+        """A seat gives the name it plays under: {seat, name, version}."""
+        gid, seat = self._seat(game_id, token)
+        return self.app.name_player(gid, seat, name)
 
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
         """The referee's ruling on dispute `number`."""
@@ -254,6 +271,10 @@ class Arbiter:
 
         return view(self.app.game(parse_game_id(game_id)), SPECTATOR)
 
+    def player_names(self, game_id: Any) -> list[str]:
+        """The players' names in seat order (public)."""
+        return [p["name"] for p in self.app.game(parse_game_id(game_id)).players]
+
     def view(self, game_id: Any, token: str | None) -> dict:
         """What a seat or the referee may see now (a seat's view lists its legal moves)."""
         from projections.views import view
@@ -262,9 +283,12 @@ class Arbiter:
         return view(self.app.game(parse_game_id(game_id)), viewer)
 
     def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
-        """The caller's view as it was at `version`."""
+        """The caller's view as it was at `version`; without a token, the public replay of a game that is over
+        (a game in progress needs a token: 401)."""
         from projections.views import view_at
 
+        if token is None and self.app.game(parse_game_id(game_id)).outcome.is_over:
+            return self.public_replay(game_id, version)
         viewer = self._known(game_id, token)
         _position(version, "version")
         return view_at(self.app, parse_game_id(game_id), version, viewer)
@@ -322,6 +346,26 @@ class Arbiter:
                 "engine_version": game.engine_version, "entries": entries,
                 "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
 
+    def audit_page(self, game_id: Any, token: str | None) -> dict:
+        """The audit as a page shows it to this caller: the whole audit to whoever may read it (the referee; anyone
+        once over), else (`partial`: true) what this caller may see of it now: the event log as on GET /events (no
+        refused attempt, no card it may not see), the disclosures to everyone and to itself, disputes and rewinds."""
+        from projections.narration import narrate_entries
+        from projections.views import disclosure_ledger, event_log
+
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.viewer(game_id, token)
+        if viewer.is_referee or game.outcome.is_over:
+            return {**self.audit(game_id, token), "partial": False}
+        stored = self.app.stored_events(gid)
+        names = [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)]
+        entries = narrate_entries(game.game, event_log(stored, viewer), names)
+        disclosures = [d for d in disclosure_ledger(stored) if d["to"] == "all" or (viewer.seat is not None and viewer.seat in d["to"])]
+        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version, "engine_version": game.engine_version,
+                "entries": entries, "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds,
+                "partial": True}
+
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False) -> dict:
         """Check a stored game: its rows and hash chain (optionally against a kept head), its latest signed checkpoint,
         its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
@@ -371,6 +415,13 @@ class Arbiter:
         from .backup import backup
 
         return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log()}
+
+    def health(self) -> dict:
+        """Liveness: {"status": "ok", "engine_version", "games"}."""
+        from domain import ENGINE_VERSION
+        from domain.games import DECIDERS
+
+        return {"status": "ok", "engine_version": ENGINE_VERSION, "games": sorted(DECIDERS)}
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import uuid
 from urllib.parse import parse_qs, unquote, urlparse
 
 DEFAULT_URL = "sqlite:///arbiter.db"
+TABLE = "arbiter_events"  # the stored events of the application named "arbiter" (eventsourcing: <name>_events)
 
 
 class StoreURLError(ValueError):
@@ -42,6 +44,27 @@ def persistence_env(url: str) -> dict[str, str]:
             env["POSTGRES_SCHEMA"] = query["schema"][0]
         return env
     raise StoreURLError(f"database URL {url!r}: unknown scheme {scheme!r}; use sqlite, postgresql or memory")
+
+
+def store_missing(url: str) -> str | None:
+    """Why the event store a URL names does not exist yet (None when it does, or for an in-memory store);
+    raises StoreURLError for a URL arbiter cannot use. Nothing is created."""
+    env = persistence_env(url)
+    module = env["PERSISTENCE_MODULE"]
+    if module == "eventsourcing.sqlite" and not env["SQLITE_DBNAME"].startswith("file:"):
+        path = os.path.abspath(env["SQLITE_DBNAME"])
+        return None if os.path.isfile(path) else f"no event store at {path} (from {url})"
+    if module == "eventsourcing.postgres":
+        import psycopg
+
+        table = f"{env['POSTGRES_SCHEMA']}.{TABLE}" if env.get("POSTGRES_SCHEMA") else TABLE
+        try:
+            with connect(env) as conn:
+                found = conn.execute("SELECT to_regclass(%s)", (table,)).fetchone()[0]
+        except psycopg.Error as e:
+            return f"cannot open the PostgreSQL store {env['POSTGRES_DBNAME']}@{env['POSTGRES_HOST']}: {str(e).strip().splitlines()[0]}"
+        return None if found else f"no event store in PostgreSQL database {env['POSTGRES_DBNAME']} (no table {table})"
+    return None
 
 
 def ensure_schema(env: dict[str, str]) -> None:

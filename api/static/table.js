@@ -50,6 +50,7 @@
 
   root.addEventListener("submit", async (event) => {
     const form = event.target;
+    if (form.hasAttribute("data-navigate")) return;  // a form that leads to another page (a dispute) submits as usual
     event.preventDefault();
     const data = new FormData(form);
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);

@@ -54,17 +54,19 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "GET /games/{id}/audit/verify":         (200, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/disputes":            (401, 201,  201,  403, 403,  401,  401),
     "POST /games/{id}/disputes/{n}/ruling": (401, 403,  403,  200, 403,  401,  401),
+    "POST /games/{id}/name":                (401, 200,  200,  403, 403,  401,  401),  # a seat names itself
     "GET /games/{id}/record":               (403, 403,  403,  200, 403,  401,  401),
     "GET /games/{id}/stream":               (200, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/bot":                 (401, 201,  201,  403, 403,  401,  401),  # a seat hands itself to a bot
 }
 
-ACCESS_FINISHED = {  # once the game is over the audit log and the record are anyone's
+ACCESS_FINISHED = {  # once the game is over the audit log, the record and the replay are anyone's
     #                                        none seat0 seat1  ref  game forged header
     "GET /games/{id}/audit":                (200, 200,  200,  200, 403,  401,  401),
     "GET /games/{id}/record":               (200, 200,  200,  200, 403,  401,  401),
     "GET /games/{id}/view":                 (401, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/moves":               (401, 422,  422,  403, 403,  401,  401),  # a finished game takes no move
+    "GET /games/{id}/replay":               (200, 200,  200,  200, 403,  401,  401),  # the public replay needs no token
 }
 
 GAME_ROUTES = [route for route in ACCESS if "{id}" in route]
@@ -108,6 +110,7 @@ class Scene:
             "POST /games/{id}/moves": {"type": "pass"},
             "POST /games/{id}/disputes": {"version": self.disputed_version, "claim": "the pass was out of order"},
             "POST /games/{id}/disputes/{n}/ruling": {"decision": "rejected", "remedy": "none", "note": "play on"},
+            "POST /games/{id}/name": {"name": "Boreas"},
             "POST /receipts/verify": self.receipt,
         }.get(route)
         if route == "GET /games/{id}/replay":
@@ -152,7 +155,7 @@ def test_each_route_answers_each_kind_of_caller_as_the_access_matrix_says(scene,
 
 
 @pytest.mark.parametrize("route, caller, status", cells(ACCESS_FINISHED))
-def test_once_the_game_is_won_the_audit_and_record_are_anyone_s(scene, route, caller, status):
+def test_once_the_game_is_won_the_audit_record_and_replay_are_anyone_s(scene, route, caller, status):
     for seat, move in WINNING_LINE[1:]:
         play(scene.client, scene.table, move, seat=seat)
     assert scene.client.get(scene.table.url).get_json()["status"] == "finished"

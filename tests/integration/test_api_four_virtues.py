@@ -50,7 +50,7 @@ def test_a_disputed_round_score_is_explained_card_by_card_in_the_audit():
         assert part in line
     client.get(client.referee_join)  # the referee's link: its identity in this browser's session
     page = client.get(f"/games/{url.rsplit('/', 1)[1]}/audit")
-    assert "8H added by North under diamonds: 16" in page.get_data(as_text=True)
+    assert "8♥</span> added by North under diamonds: 16" in page.get_data(as_text=True)  # cards as a player reads them
 
 
 def test_the_seat_view_lists_its_melds_with_hearts_and_spades_choices_folded_into_one_entry():

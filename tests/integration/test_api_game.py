@@ -126,6 +126,21 @@ def test_a_finished_game_takes_no_further_move(client, finished):
     assert response.status_code == 422
 
 
+def test_a_finished_game_s_replay_is_public_without_a_token_and_shows_no_more_than_its_public_audit(client, table):
+    """No token: 401 while the game runs; once over, every version is a spectator's replay, whose cards are all in
+    the audit log that the end makes public (the end discloses the game, nothing earlier)."""
+    play_plan(client, table, PLAN[:3])
+    assert client.get(f"{table.url}/replay?version=2").status_code == 401
+    play_plan(client, table, PLAN[3:])
+    audit = client.get(f"{table.url}/audit").get_data(as_text=True)
+    for version in range(1, client.get(table.url).get_json()["version"] + 1):
+        response = client.get(f"{table.url}/replay?version={version}")
+        assert response.status_code == 200, response.get_data(as_text=True)
+        replay = response.get_json()
+        assert replay["version"] == version and replay["viewer"] == {"role": "spectator", "seat": None}
+        assert cards_in(json.dumps(replay["table"])) <= cards_in(audit)
+
+
 def test_the_audit_of_the_finished_game_verifies_its_chain_and_calls_its_deal_stacked(client, finished):
     verification = client.get(f"{finished.url}/audit/verify").get_json()
     game = client.get(finished.url).get_json()

@@ -63,10 +63,14 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "GET /api/v1/keys": (None, None, None, 200),
     "GET /api/v1/checkpoints": (None, {"after": 0, "limit": 5}, None, 200),
     "POST /api/v1/receipts/verify": (None, None, "receipt", 200),
+    "GET /api/v1/health": (None, None, None, 200),
+    "POST /api/v1/games/{game_id}/name": (1, None, {"name": "Boreas"}, 200),
+    "GET /api/v1/games/{game_id}/stream": (1, {"after": 1}, None, 200),
 }
 
 
 def test_every_documented_operation_has_a_known_good_request():
+    """Each operation of the OpenAPI document has a request here that it answers with success."""
     assert set(GOOD) | {"GET /api/v1/openapi.json"} >= {op.label for op in (r.ok() for r in schema.get_all_operations())}
 
 
@@ -90,3 +94,14 @@ def test_a_good_request_gets_the_documented_success_answer(label):
         kwargs["body"] = fill(body)
     response = operation.Case(**kwargs).call_and_validate()
     assert response.status_code == status, response.text[:300]
+
+
+def test_the_openapi_document_describes_the_live_stream_and_the_health_check():
+    """The routes the app serves outside the games blueprint are in the document too: the event stream (text/event-stream,
+    resumable with `after` or Last-Event-ID) and /health."""
+    document = APP.test_client().get(f"{API}/openapi.json").get_json()
+    stream = document["paths"]["/api/v1/games/{game_id}/stream"]["get"]
+    assert "text/event-stream" in stream["responses"]["200"]["content"]
+    assert {p["name"] for p in stream["parameters"]} >= {"after", "Last-Event-ID"}
+    assert {"401", "403", "404"} <= set(stream["responses"])
+    assert "200" in document["paths"]["/api/v1/health"]["get"]["responses"]

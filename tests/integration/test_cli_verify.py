@@ -123,3 +123,20 @@ def test_verify_all_of_imported_records_reports_their_provenance_and_exits_0(tmp
     table = _verify("--all", "--database-url", url)
     assert table.exit_code == 0 and f"{imported} game(s) checked, 0 with problems" in table.output
     assert "provenance, not a problem" in table.output
+def test_verify_all_refuses_a_store_that_does_not_exist_and_creates_nothing(tmp_path, monkeypatch):
+    """Run in a directory without arbiter.db: exit 2 naming the missing store and how to name one; no file appears."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("ARBITER_DATABASE_URL", raising=False)
+    result = _verify("--all")
+    assert result.exit_code == 2, result.output
+    assert f"no event store at {tmp_path / 'arbiter.db'}" in result.output and "--database-url" in result.output
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_verify_all_with_create_store_starts_an_empty_store_and_finds_no_game(tmp_path):
+    """--create-store is the explicit way to start an empty store: zero games checked, exit 0."""
+    url = f"sqlite:///{tmp_path / 'new.db'}"
+    result = _verify("--all", "--database-url", url, "--create-store")
+    assert result.exit_code == 0, result.output
+    assert "0 game(s) checked" in result.output and (tmp_path / "new.db").exists()

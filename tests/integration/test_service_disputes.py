@@ -51,8 +51,10 @@ def test_a_seat_files_a_dispute_against_a_move_version(referee, game_id):
 
     dispute = referee.file_dispute(game_id, (seat + 1) % 3, version, "that card was not in their hand")
 
+    filed_time = dispute.pop("filed_time")
     assert dispute == {"number": 1, "seat": (seat + 1) % 3, "version": version, "claim": "that card was not in their hand",
                        "filed_at": before.version + 1, "ruling": None}
+    assert filed_time == log(referee, game_id)[-1].timestamp.isoformat()
     after = referee.game(game_id)
     assert snapshot(after) == snapshot(before)
     assert isinstance(log(referee, game_id)[-1], Game.DisputeFiled)
@@ -65,8 +67,10 @@ def test_a_rejected_dispute_changes_nothing_but_records_the_ruling(referee, game
 
     ruled = referee.rule_dispute(game_id, number, "rejected", "none", "the move was legal")
 
+    ruled_time = ruled["ruling"].pop("ruled_time")
     assert ruled["ruling"] == {"decision": "rejected", "remedy": "none", "note": "the move was legal",
                                "ruled_at": before.version + 1}
+    assert ruled_time == log(referee, game_id)[-1].timestamp.isoformat()
     after = referee.game(game_id)
     assert snapshot(after) == snapshot(before)
     assert after.version == before.version + 1 and after.rewinds == []

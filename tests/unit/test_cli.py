@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,12 @@ EXIT = {"finished": 0, "in_progress": 0, "illegal": 1, "invalid": 2}
 def path_of(name: str) -> str:
     """The path of a sample record."""
     return str(RECORDS / f"{name}.json")
+
+
+def expected_status(path: str) -> str:
+    """The expected status of a record file: a sample's from its verdict file, any other (an export) finished."""
+    verdict = Path(path[: -len(".json")] + ".expected.json")
+    return json.loads(verdict.read_text())["status"] if verdict.exists() else "finished"
 
 
 def expected(name: str) -> dict:
@@ -256,7 +263,7 @@ def test_account_of_several_records_reports_each_and_exits_with_the_highest_code
 
 def _export(path: str, *extra: str):
     result = run("export", path, *extra)
-    assert result.exit_code == 0, result.output
+    assert result.exit_code == EXIT[expected_status(path)], result.output
     assert "Traceback" not in result.output
     return result
 
@@ -347,3 +354,54 @@ def test_export_of_a_record_with_a_wrong_deal_outcome_fails_cleanly(tmp_path):
     result = run("export", write(tmp_path, "baddeal.json", doc))
     assert result.exit_code != 0
     assert "invalid record" in result.output
+
+
+def test_export_of_a_record_with_an_illegal_move_exits_1_as_replay_does():
+    """export writes the game up to the illegal move and exits 1 (contract §2 codes), like replay of that record."""
+    result = run("export", path_of("example2-04-classic"))
+    assert result.exit_code == 1 == run("replay", "--json", path_of("example2-04-classic")).exit_code
+    assert json.loads(result.stdout)["moves"]
+    assert "move 4 is illegal" in result.stderr
+
+
+# ---------------------------------------------------------------- what a player reads
+
+
+def test_the_account_shows_a_ten_as_10_with_its_suit_symbol_never_the_record_code_t():
+    """Human output reads like cards: 10♣, K♠; the record's `T` and bare letters stay in the JSON only."""
+    out = run("replay", path_of("random-02-6p-classic-teams")).stdout
+    assert "10♣" in out or "10♦" in out or "10♥" in out or "10♠" in out
+    assert not re.search(r"\bT[♣♦♥♠CDHS]", out), re.findall(r".*\bT[♣♦♥♠CDHS].*", out)
+    assert not re.search(r"\b[A2-9TJQK][CDHS]\b", out), re.findall(r".*\b[A2-9TJQK][CDHS]\b.*", out)
+
+
+def test_the_account_of_a_won_game_names_the_winner_and_never_repeats_the_result_code():
+    """A win reads "P2 wins" in the account and "winner: P2" at the end, not "P2 win (win)" or "seats [2]"."""
+    out = run("replay", path_of("example1-00-classic")).stdout
+    assert "P2 wins" in out and "winner: P2" in out
+    assert "(win)" not in out and "seats [" not in out
+
+
+def test_the_account_of_an_unfinished_game_says_there_is_no_result_yet_not_none():
+    """A game whose moves ran out says "no result yet"; no Python None reaches the reader."""
+    out = run("replay", path_of("random-00-2p-classic")).stdout
+    assert "status: in progress · no result yet" in out
+    assert "None" not in out
+
+
+def test_replay_of_a_directory_glob_skips_the_expected_verdict_files_beside_the_records():
+    """`arbiter replay tests/records/el-royale/*.json --json` (the README's command) verifies each record once and
+    skips the *.expected.json verdicts, saying so on stderr; its exit code is that of the records (1: some are illegal)."""
+    files = sorted(str(p) for p in RECORDS.glob("*.json"))
+    result = run("replay", *files, "--json")
+    verdicts = json_lines(result.stdout)
+    assert len(verdicts) == len(SAMPLES)
+    assert all(v["status"] != "invalid" for v in verdicts)
+    assert result.exit_code == 1
+    assert result.stderr.count("skipped") == len(SAMPLES)
+
+
+def test_replay_given_only_expected_verdict_files_is_a_usage_error():
+    """Nothing but verdict files: exit 2 with a message, no traceback."""
+    result = run("replay", str(RECORDS / "example1-00-classic.expected.json"))
+    assert result.exit_code == 2 and "no record to replay" in result.output

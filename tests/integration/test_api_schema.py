@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, settings
 
-from .api_support import TEAMS_NSEW, bearer, create_stacked, play
+from .api_support import API, TEAMS_NSEW, bearer, create_stacked, play
 from .fuzz_support import HANDS, FuzzTarget, examples
 
 TARGET = FuzzTarget("memory://")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..players import individual_names
 from ..rules import InvalidSetup
 
 VARIANTS = ("five_six", "jokers", "blind", "guts", "scarcity")
@@ -96,16 +97,7 @@ def configure(options, players, dealer=None, starter=None) -> Setup:
     if not isinstance(players, list) or not low <= len(players) <= high:
         raise InvalidSetup("players", f"Batallion needs a list of {low} or {high} players"
                            + (" with five_six (BA-1.1)" if five_six else " (five_six: 5 or 6) (BA-1.1)"))
-    names = []
-    for i, p in enumerate(players):
-        if not isinstance(p, dict):
-            raise InvalidSetup(f"players[{i}]", "must be an object with a name")
-        if "team" in p:
-            raise InvalidSetup(f"players[{i}].team", "Batallion is played by individuals: no teams (BA-6.4)")
-        name = p.get("name", f"Seat {i}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 64:
-            raise InvalidSetup(f"players[{i}].name", "must be a non-empty string of at most 64 characters")
-        names.append(name)
+    names = individual_names(players, "Batallion is played by individuals: no teams (BA-6.4)")
     n = len(names)
     if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n):
         raise InvalidSetup("dealer", f"must be a seat number from 0 to {n - 1}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..players import player_name
 from ..rules import InvalidSetup
 
 EDITIONS = ("revised", "classic")
@@ -65,11 +66,7 @@ def configure(options: dict | None, players: list, dealer=None, starter=None) ->
         raise InvalidSetup("players", "El Royale needs a list of 2 to 8 players (ER-1.1)")
     names, teams = [], []
     for i, p in enumerate(players):
-        if not isinstance(p, dict):
-            raise InvalidSetup(f"players[{i}]", "must be an object with a name")
-        name = p.get("name", f"Seat {i}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 64:
-            raise InvalidSetup(f"players[{i}].name", "must be a non-empty string of at most 64 characters")
+        name = player_name(p, i)
         team = p.get("team")
         if team is not None and (not isinstance(team, str) or not team.strip() or len(team) > 64):
             raise InvalidSetup(f"players[{i}].team", "must be a non-empty string of at most 64 characters")

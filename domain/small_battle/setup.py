@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..players import individual_names
 from ..rules import InvalidSetup
 
 
@@ -37,16 +38,7 @@ def configure(options, players, dealer=None, starter=None) -> Setup:
         raise InvalidSetup("options", f"Small Battle has no options, got {', '.join(sorted(map(str, options)))}")
     if not isinstance(players, list) or len(players) != 2:
         raise InvalidSetup("players", "Small Battle needs a list of exactly 2 players (SB-1.1)")
-    names = []
-    for i, p in enumerate(players):
-        if not isinstance(p, dict):
-            raise InvalidSetup(f"players[{i}]", "must be an object with a name")
-        if "team" in p:
-            raise InvalidSetup(f"players[{i}].team", "Small Battle is played by two individuals: no teams (SB-4.3)")
-        name = p.get("name", f"Seat {i}")
-        if not isinstance(name, str) or not name.strip() or len(name) > 64:
-            raise InvalidSetup(f"players[{i}].name", "must be a non-empty string of at most 64 characters")
-        names.append(name)
+    names = individual_names(players, "Small Battle is played by two individuals: no teams (SB-4.3)")
     for field, value in (("dealer", dealer), ("starter", starter)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2):
             raise InvalidSetup(field, "must be a seat number, 0 or 1")

@@ -7,7 +7,7 @@ A=0 .. K=12 (Ace low, ER-1.3). Sets of cards are bit masks (``1 << card``).
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 RANKS = "A23456789TJQK"
 SUITS = "CDHS"
@@ -92,3 +92,16 @@ def count(mask: int) -> int:
 
 
 RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+
+
+def convert_cards(event: dict, convert: Callable, lists: Iterable[str], singles: Iterable[str] = ("card",)) -> dict:
+    """A copy of a stored or domain event with the cards of its list fields and single-card fields passed through
+    `convert` (a game's format_card to store it, parse_card to read it back); absent and null fields stay as they are."""
+    out = dict(event)
+    for key in lists:
+        if out.get(key) is not None:
+            out[key] = [convert(c) for c in out[key]]
+    for key in singles:
+        if out.get(key) is not None:
+            out[key] = convert(out[key])
+    return out

@@ -8,7 +8,7 @@ multiset (a sorted tuple of ints).
 from __future__ import annotations
 
 from .. import cards as pack_cards
-from ..cards import CardError
+from ..cards import CardError, convert_cards
 from ..rules import InvalidSetup, MalformedMove
 
 JOKER = 52
@@ -100,24 +100,12 @@ def format_move(move: dict) -> dict:
 
 def encode_event(e: dict) -> dict:
     """A domain event with its cards as strings (how it is stored)."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = [format_card(c) for c in out[key]]
-    if "card" in out:
-        out["card"] = format_card(out["card"])
-    return out
+    return convert_cards(e, format_card, _CARD_LISTS)
 
 
 def decode_event(e: dict) -> dict:
     """The inverse of encode_event."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = [parse_card(c) for c in out[key]]
-    if "card" in out:
-        out["card"] = parse_card(out["card"])
-    return out
+    return convert_cards(e, parse_card, _CARD_LISTS)
 
 
 def chance_of(event: dict) -> dict:

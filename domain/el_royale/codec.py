@@ -6,7 +6,7 @@ carry card strings. Every conversion between the two goes through this module.
 
 from __future__ import annotations
 
-from ..cards import PACK, CardError, format_card, format_cards, parse_card
+from ..cards import PACK, CardError, convert_cards, format_card, format_cards, parse_card
 from ..rules import InvalidSetup, MalformedMove
 
 MOVE_TYPES = frozenset({"attack", "throw_in", "beat", "concede", "pass", "claim", "take", "show", "say"})
@@ -65,24 +65,12 @@ def format_move(move: dict) -> dict:
 
 def encode_event(e: dict) -> dict:
     """A domain event with its cards as strings (how it is stored)."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = format_cards(out[key])
-    if "card" in out:
-        out["card"] = format_card(out["card"])
-    return out
+    return convert_cards(e, format_card, _CARD_LISTS)
 
 
 def decode_event(e: dict) -> dict:
     """The inverse of encode_event."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = [parse_card(c) for c in out[key]]
-    if "card" in out:
-        out["card"] = parse_card(out["card"])
-    return out
+    return convert_cards(e, parse_card, _CARD_LISTS)
 
 
 def chance_of(event: dict) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import PACK, CardError, format_card, parse_card
+from ..cards import PACK, CardError, convert_cards, format_card, parse_card
 from ..rules import InvalidSetup, MalformedMove
 
 MOVE_TYPES = frozenset({"draw", "meld", "forced_discard", "add", "discard", "done", "say"})
@@ -107,34 +107,24 @@ def format_move(move: dict) -> dict:
     return out
 
 
+def _convert(e: dict, convert) -> dict:
+    """An event with every card converted: its lists, the face card, the lowered card, each score line's card."""
+    out = convert_cards(e, convert, _CARD_LISTS, ("face",))
+    if out.get("lowered") is not None:
+        out["lowered"] = {"card": convert(out["lowered"]["card"]), "rank": out["lowered"]["rank"]}
+    if "lines" in out:
+        out["lines"] = [{**line, "card": convert(line["card"])} for line in out["lines"]]
+    return out
+
+
 def encode_event(e: dict) -> dict:
     """A domain event with its cards as strings (how it is stored)."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = [format_card(c) for c in out[key]]
-    if out.get("face") is not None:
-        out["face"] = format_card(out["face"])
-    if out.get("lowered") is not None:
-        out["lowered"] = {"card": format_card(out["lowered"]["card"]), "rank": out["lowered"]["rank"]}
-    if "lines" in out:
-        out["lines"] = [{**line, "card": format_card(line["card"])} for line in out["lines"]]
-    return out
+    return _convert(e, format_card)
 
 
 def decode_event(e: dict) -> dict:
     """The inverse of encode_event."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out:
-            out[key] = [parse_card(c) for c in out[key]]
-    if out.get("face") is not None:
-        out["face"] = parse_card(out["face"])
-    if out.get("lowered") is not None:
-        out["lowered"] = {"card": parse_card(out["lowered"]["card"]), "rank": out["lowered"]["rank"]}
-    if "lines" in out:
-        out["lines"] = [{**line, "card": parse_card(line["card"])} for line in out["lines"]]
-    return out
+    return _convert(e, parse_card)
 
 
 def chance_of(event: dict) -> dict:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import PACK, format_card, parse_card
+from ..cards import PACK, convert_cards, format_card, parse_card
 from ..rules import InvalidSetup, MalformedMove
 
 MOVE_TYPES = frozenset({"arrange", "strike", "say"})
@@ -81,24 +81,12 @@ def format_move(move: dict) -> dict:
 
 def encode_event(e: dict) -> dict:
     """A domain event with its cards as strings (how it is stored)."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out and out[key] is not None:
-            out[key] = [format_card(c) for c in out[key]]
-    if out.get("card") is not None:
-        out["card"] = format_card(out["card"])
-    return out
+    return convert_cards(e, format_card, _CARD_LISTS)
 
 
 def decode_event(e: dict) -> dict:
     """The inverse of encode_event."""
-    out = dict(e)
-    for key in _CARD_LISTS:
-        if key in out and out[key] is not None:
-            out[key] = [parse_card(c) for c in out[key]]
-    if out.get("card") is not None:
-        out["card"] = parse_card(out["card"])
-    return out
+    return convert_cards(e, parse_card, _CARD_LISTS)
 
 
 def chance_of(event: dict) -> dict:

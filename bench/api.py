@@ -282,19 +282,23 @@ def free_port() -> int:
 class Server:
     """`arbiter serve` as a subprocess on one store URL."""
 
-    def __init__(self, url: str, workers: int, threads: int, log_dir: str, env: dict[str, str] | None = None):
-        self.url, self.workers, self.threads = url, workers, threads
+    def __init__(self, url: str, workers: int, threads: int, log_dir: str, env: dict[str, str] | None = None,
+                 worker_class: str | None = None, label: str = "server", boot_timeout: float = BOOT_TIMEOUT):
+        self.url, self.workers, self.threads, self.worker_class = url, workers, threads, worker_class
         self.env = {**os.environ, **(env or {})}
         self.port = free_port()
-        self.log_path = Path(log_dir) / f"server-{self.port}.log"
+        self.log_path = Path(log_dir) / f"{label}-{self.port}.log"
+        self.boot_timeout = boot_timeout
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
+        command = [str(ARBITER), "serve", "--port", str(self.port), "--database-url", self.url,
+                   "--workers", str(self.workers), "--threads", str(self.threads)]
+        if self.worker_class:
+            command += ["--worker-class", self.worker_class]
         with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([str(ARBITER), "serve", "--port", str(self.port), "--database-url", self.url,
-                                          "--workers", str(self.workers), "--threads", str(self.threads)],
-                                         cwd=self.log_path.parent, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + BOOT_TIMEOUT
+            self.proc = subprocess.Popen(command, cwd=self.log_path.parent, env=self.env, stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + self.boot_timeout
         while True:
             if self.proc.poll() is not None:
                 raise SystemExit(f"bench: the server exited with {self.proc.returncode}:\n{self.log()[-3000:]}")
@@ -306,7 +310,7 @@ class Server:
                 pass
             if time.monotonic() > deadline:
                 self.stop()
-                raise SystemExit(f"bench: the server did not come up within {BOOT_TIMEOUT:.0f} s:\n{self.log()[-3000:]}")
+                raise SystemExit(f"bench: the server did not come up within {self.boot_timeout:.0f} s:\n{self.log()[-3000:]}")
             time.sleep(0.1)
 
     def log(self) -> str:
@@ -319,7 +323,7 @@ class Server:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(timeout=20)
+                self.proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait(timeout=5)

@@ -47,15 +47,13 @@ import multiprocessing
 import os
 import random
 import shutil
-import subprocess
 import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 
-from bench.api import (ARBITER, DEFAULT_POSTGRES, POSTGRES_ENV, Stores, _call, _connection, cpu_seconds, free_port,
-                       machine, prepared_game, source_digest, worker_pids)
+from bench.api import (ARBITER, DEFAULT_POSTGRES, POSTGRES_ENV, Server, Stores, _call, _connection, machine,
+                       prepared_game, source_digest)
 
 FULL = {"games": 100, "per_game": 10, "clients": 16, "seconds": 30.0, "moves_per_game": 400, "subscriber_procs": 2,
         "reference_seconds": 15.0, "connect_seconds": 8.0}
@@ -70,7 +68,6 @@ TARGET_HEALTH_P99_MS = 50.0
 HEALTH_EVERY = 0.025
 HEALTH_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 20.0
-BOOT_TIMEOUT = 60.0
 DRAIN_SECONDS = 5.0  # after the last move: time for the last events to reach every subscriber
 SEED = 2026
 
@@ -89,51 +86,10 @@ def _pct(xs: list[float], q: float) -> float | None:
 # --------------------------------------------------------------------------- the server
 
 
-class Server:
-    """`arbiter serve` as a subprocess."""
-
-    def __init__(self, url: str, config: str, log_dir: str, workers: int | None = None):
-        self.url = url
-        self.worker_class, default_workers, self.threads = CONFIGS[config]
-        self.workers = workers or default_workers
-        self.port = free_port()
-        self.log_path = Path(log_dir) / f"server-{config}-{self.port}.log"
-        self.proc: subprocess.Popen | None = None
-
-    def start(self) -> None:
-        with open(self.log_path, "wb") as log:
-            self.proc = subprocess.Popen([str(ARBITER), "serve", "--port", str(self.port), "--database-url", self.url,
-                                          "--workers", str(self.workers), "--threads", str(self.threads),
-                                          "--worker-class", self.worker_class],
-                                         cwd=self.log_path.parent, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + BOOT_TIMEOUT
-        while True:
-            if self.proc.poll() is not None:
-                raise SystemExit(f"bench: the server exited with {self.proc.returncode}:\n{self.log()[-3000:]}")
-            try:
-                if _call(self.port, "GET", "/api/v1/health")[0] == 200 and len(worker_pids(self.proc.pid)) >= self.workers:
-                    return
-            except OSError:
-                pass
-            if time.monotonic() > deadline:
-                self.stop()
-                raise SystemExit(f"bench: the server did not come up within {BOOT_TIMEOUT:.0f} s:\n{self.log()[-3000:]}")
-            time.sleep(0.1)
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def cpu(self) -> dict[int, float | None]:
-        return {pid: cpu_seconds(pid) for pid in worker_pids(self.proc.pid)} if self.proc else {}
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
+def make_server(url: str, config: str, log_dir: str, workers: int | None = None) -> Server:
+    """`arbiter serve` as a subprocess (bench.api.Server) with a configuration of CONFIGS."""
+    worker_class, default_workers, threads = CONFIGS[config]
+    return Server(url, workers or default_workers, threads, log_dir, worker_class=worker_class, label=f"server-{config}")
 
 
 # --------------------------------------------------------------------------- subscribers (asyncio client processes)
@@ -327,7 +283,7 @@ def subscriptions(jobs: list[dict], per_game: int) -> list[dict]:
 
 def bench_server(store: str, url: str, config: str, games: list[dict], cfg: dict, log_dir: str, seconds: float,
                  verify: bool, workers: int | None = None) -> dict:
-    server = Server(url, config, log_dir, workers)
+    server = make_server(url, config, log_dir, workers)
     _log(f"[{store}/{config}] arbiter serve --workers {server.workers} --threads {server.threads} "
          f"--worker-class {server.worker_class} ...")
     server.start()
@@ -354,11 +310,11 @@ def bench_server(store: str, url: str, config: str, games: list[dict], cfg: dict
         clients = [jobs[i::cfg["clients"]] for i in range(cfg["clients"])]
         players = [ctx.Process(target=_player_process, args=(server.port, clients[k::2], t_play, t_end, play_results), daemon=True)
                    for k in range(2)]
-        cpu_before = server.cpu()
+        cpu_before = server.workers_cpu()
         for p in players:
             p.start()
         played = [play_results.get(timeout=seconds + 600) for _ in players]
-        cpu_after = server.cpu()
+        cpu_after = server.workers_cpu()
         subbed = [sub_results.get(timeout=seconds + 900) for _ in procs]
         prober.join()
         for p in procs + players:

@@ -81,3 +81,15 @@ def app():
 def client(app):
     """A test client of `app` that fails on any response showing a traceback."""
     return app.test_client()
+
+
+@pytest.fixture
+def facades():
+    """Arbiter facades on store URLs with their evidence beside them (tests.integration.evidence_support), closed after."""
+    from tests.integration.evidence_support import Facades
+
+    made = Facades()
+    try:
+        yield made
+    finally:
+        made.close()

@@ -18,19 +18,10 @@ import pytest
 
 from service.keys import KeyFileError, ServerKey, canonical
 from service.checkpoints import line_hash
-from tests.integration.evidence_support import SHORT, Facades, delete_game, new_table, truncate, verify_all
+from tests.integration.evidence_support import SHORT, delete_game, new_table, truncate, verify_all
 from tests.integration.service_support import RawEvents
 
 STORES = ["sqlite", "postgres"]
-
-
-@pytest.fixture
-def facades():
-    made = Facades()
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 @pytest.fixture(params=STORES)

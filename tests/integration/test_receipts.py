@@ -19,20 +19,11 @@ from api.cli import main
 from service.errors import BadInput
 from service.keys import ServerKey, canonical
 from service.receipts import ForgedReceipt
-from tests.integration.evidence_support import Facades, new_table, truncate
+from tests.integration.evidence_support import new_table, truncate
 
 STORES = ["sqlite", "postgres"]
 RECORD = Path(__file__).resolve().parent.parent / "records" / "el-royale" / "example3-06-revised.json"
 RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature"}
-
-
-@pytest.fixture
-def facades():
-    made = Facades()
-    try:
-        yield made
-    finally:
-        made.close()
 
 
 @pytest.fixture(params=STORES)

@@ -26,7 +26,8 @@ import domain.four_virtues as fv
 from domain.randomness import Chance
 
 
-def _table(hand) -> fv.State:
+def worst_table(hand) -> fv.State:
+    """Seat 0 to meld with `hand` (any cards, however many), ten cards in the stock: a table no game need reach."""
     setup = fv.configure({}, [{"name": "A"}, {"name": "B"}], 1, None)
     state = fv.initial_state(setup)
     for e in fv.start(setup, Chance("00")):
@@ -93,7 +94,7 @@ def main() -> None:
     args = parser.parse_args()
     out: dict = {"worst": {}, "games": {}, "chess": {}}
     for name, hand in WORST.items():
-        state = _table(hand)
+        state = worst_table(hand)
         count = sum(1 for _ in fv.legal_moves(state))
         seconds = best(args.repeat, lambda: sum(1 for _ in fv.legal_moves(state)))
         out["worst"][name] = {"moves": count, "ms": round(seconds * 1000, 2)}

@@ -32,13 +32,12 @@ def create_asgi_app(config: dict | None = None, threads: int = 8):
 
 
 def _health_body() -> bytes:
-    """The same JSON as the Flask route `GET /api/v1/health` (api.app), built once."""
+    """The answer of the Flask route `GET /api/v1/health` (service.facade.health_report), built once."""
     import json
 
-    from domain import ENGINE_VERSION
-    from domain.games import DECIDERS
+    from service.facade import health_report
 
-    return json.dumps({"engine_version": ENGINE_VERSION, "games": sorted(DECIDERS), "status": "ok"}).encode()
+    return json.dumps(health_report()).encode()
 
 
 class LiveStreams:

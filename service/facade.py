@@ -418,10 +418,7 @@ class Arbiter:
 
     def health(self) -> dict:
         """Liveness: {"status": "ok", "engine_version", "games"}."""
-        from domain import ENGINE_VERSION
-        from domain.games import DECIDERS
-
-        return {"status": "ok", "engine_version": ENGINE_VERSION, "games": sorted(DECIDERS)}
+        return health_report()
 
     def games(self) -> list[dict]:
         """The games arbiter referees: [{"id", "title"}], in registry order."""
@@ -462,6 +459,14 @@ def deleted_report(gid: UUID, checkpoint: dict) -> dict:
             "status": f"not checked: the game is gone (it was at version {signed['version']} or later)"}
     return {"id": str(gid), "game": None, "ok": False, "chain": chain, "deal": deal, "checkpoint": checkpoint,
             "engine": None, "provenance": []}
+
+
+def health_report() -> dict:
+    """What GET /api/v1/health says, store or no store: {"status": "ok", "engine_version", "games"}."""
+    from domain import ENGINE_VERSION
+    from domain.games import DECIDERS
+
+    return {"status": "ok", "engine_version": ENGINE_VERSION, "games": sorted(DECIDERS)}
 
 
 def _bounded(body: dict) -> None:

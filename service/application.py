@@ -25,6 +25,7 @@ from domain.games import DECIDERS
 from domain import ENGINE_VERSION
 from domain.attempts import Attempts, attempts_id
 from domain.game import Game, seat_actor
+from domain.players import MAX_NAME  # as a player's name at creation
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
@@ -43,7 +44,6 @@ T = TypeVar("T")
 MAX_RETRIES = 50
 SNAPSHOT_INTERVAL = 100
 MAX_CLAIM = 2000
-MAX_NAME = 64  # as a player's name at creation (api.schemas.Player)
 
 
 class StateTranscoding(Transcoding):
@@ -150,10 +150,7 @@ class Referee(Application):
 
     def stored_events(self, game_id: UUID) -> list:
         """Every stored event of a game, in order (for the audit log and its verification)."""
-        try:
-            return list(self.events.get(game_id))
-        except UNREADABLE as e:
-            raise damaged(game_id, e) from None
+        return self.read_events(game_id)
 
     def _lock(self, game_id: UUID) -> threading.Lock:
         with self._locks_guard:

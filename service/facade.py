@@ -330,41 +330,41 @@ class Arbiter:
 
     def audit(self, game_id: Any, token: str | None) -> dict:
         """The hash-chained audit log: the referee's, or anyone's once the game is over."""
-        from projections.narration import narrate_entries
-        from projections.views import disclosure_ledger, event_log
-
         gid = parse_game_id(game_id)
         game = self.app.game(gid)
         viewer = self.viewer(game_id, token)
         if viewer.role != "referee" and not game.outcome.is_over:
             raise Forbidden("the audit log is the referee's until the game is over")
-        stored = self.app.stored_events(gid)
-        attempts = self.app.stored_attempts(gid)
-        names = [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)]
-        entries = narrate_entries(game.game, event_log(stored, REFEREE, attempts=attempts), names)
-        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
-                "engine_version": game.engine_version, "entries": entries,
-                "disclosures": disclosure_ledger(stored), "disputes": game.disputes, "rewinds": game.rewinds}
+        return self._audit_of(gid, game, viewer, partial=False)
 
     def audit_page(self, game_id: Any, token: str | None) -> dict:
         """The audit as a page shows it to this caller: the whole audit to whoever may read it (the referee; anyone
         once over), else (`partial`: true) what this caller may see of it now: the event log as on GET /events (no
         refused attempt, no card it may not see), the disclosures to everyone and to itself, disputes and rewinds."""
-        from projections.narration import narrate_entries
-        from projections.views import disclosure_ledger, event_log
-
         gid = parse_game_id(game_id)
         game = self.app.game(gid)
         viewer = self.viewer(game_id, token)
-        if viewer.is_referee or game.outcome.is_over:
-            return {**self.audit(game_id, token), "partial": False}
+        partial = not (viewer.is_referee or game.outcome.is_over)
+        return {**self._audit_of(gid, game, viewer, partial), "partial": partial}
+
+    def _audit_of(self, gid: UUID, game: Game, viewer: Viewer, partial: bool) -> dict:
+        """The audit of a loaded game: whole (the referee's log, refused attempts included), or `partial` as `viewer`
+        may see it now; every game event narrated in words."""
+        from projections.narration import narrate_entries
+        from projections.views import disclosure_ledger, event_log
+
         stored = self.app.stored_events(gid)
+        if partial:
+            entries = event_log(stored, viewer)
+            disclosures = [d for d in disclosure_ledger(stored)
+                           if d["to"] == "all" or (viewer.seat is not None and viewer.seat in d["to"])]
+        else:
+            entries = event_log(stored, REFEREE, attempts=self.app.stored_attempts(gid))
+            disclosures = disclosure_ledger(stored)
         names = [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)]
-        entries = narrate_entries(game.game, event_log(stored, viewer), names)
-        disclosures = [d for d in disclosure_ledger(stored) if d["to"] == "all" or (viewer.seat is not None and viewer.seat in d["to"])]
-        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version, "engine_version": game.engine_version,
-                "entries": entries, "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds,
-                "partial": True}
+        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
+                "engine_version": game.engine_version, "entries": narrate_entries(game.game, entries, names),
+                "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds}
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False) -> dict:
         """Check a stored game: its rows and hash chain (optionally against a kept head), its latest signed checkpoint,

@@ -20,7 +20,7 @@ from urllib.parse import quote
 
 from markupsafe import Markup, escape
 
-from flask import Blueprint, Response, abort, current_app, g, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template, request, url_for
 
 from domain import json_limits
 
@@ -317,24 +317,6 @@ def live(game_id: str):
                         named=False)
 
 
-@pages.get("/games/<game_id>/replay")
-def replay(game_id: str):
-    """Step through the game event by event, as this viewer may see it."""
-    facade, token, viewer, latest = _view(game_id)
-    try:
-        version = int(request.args.get("version", latest["version"]))
-    except ValueError:
-        abort(400)
-    version = max(1, min(version, latest["version"]))
-    view = facade.replay(game_id, token, version) if token else facade.public_replay(game_id, version)
-    events = facade.events(game_id, token, after=0)
-    current = next((e for e in events if e["version"] == version and e["type"] != "move_rejected"), None)
-    refusals = [e for e in events if e["version"] == version and e["type"] == "move_rejected"]  # the referee's, or all once over
-    talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
-    return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
-                           refusals=refusals, talk=talk)
-
-
 @pages.get("/games/<game_id>/audit")
 def audit(game_id: str):
     """The audit page: chain status, fair deal, every event, rejected attempts, disclosures, rewinds (a seat or a
@@ -381,3 +363,6 @@ def rule(game_id: str, number: int):
     except ServiceError as e:
         return render_template("disputes.html", view=_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)
+
+
+from . import replay_page  # noqa: E402,F401  (the replay viewer's routes, on this blueprint)

@@ -308,6 +308,15 @@ class Arbiter:
         ended = after > 0 and self.app.game(gid).seed_revealed
         return self._log_tail(gid, viewer, after, ended=ended)
 
+    def replay_log(self, game_id: Any, token: str | None) -> list[dict]:
+        """The whole event log as the caller may see it (exactly `events`), each game event told in words (`text`):
+        the replay page's move list."""
+        from projections.narration import narrate_entries
+
+        entries = self.events(game_id, token)
+        game = self.app.game(parse_game_id(game_id))
+        return narrate_entries(game.game, entries, [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)])
+
     def subscribe(self, game_id: Any, token: str | None, after: int, sink: Callable[[list], None]):
         """Live entries of a game as the caller may see them (service.feed): returns the subscription and the
         backlog after `after` as (version, type, JSON) entries; each later one goes to `sink` (called from the

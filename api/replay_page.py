@@ -1,0 +1,134 @@
+"""The replay viewer (issue 10, part 2): the table at any version beside the game's move list, the record's download,
+and the upload of a record file with its verdict.
+
+The move list is the viewer's own event log (`Arbiter.replay_log`: exactly what GET /events gives that caller, told
+in words), so it shows no card the caller's view does not show: a seat sees its own cards, a spectator the public
+ones, everyone everything once the game is over. Each entry is a link to its version (`?version=N`, no script
+needed) and has an anchor (`#vN`, a refusal `#vN-attemptK`) that the audit and the disputes link to;
+static/replay.js adds the arrow keys and keeps the current entry in sight.
+
+The routes belong to the pages' blueprint (api.pages imports this module), so their endpoints are `pages.*`.
+"""
+
+from __future__ import annotations
+
+from flask import Response, abort, current_app, make_response, render_template, request
+from werkzeug.exceptions import RequestEntityTooLarge
+
+from domain import json_limits
+
+from service.errors import ServiceError
+
+from . import identities
+from .pages import _view, page_token, pages
+from .routes import arbiter
+
+UPLOAD_FIELD = "record"
+
+
+@pages.app_template_global()
+def entry_anchor(entry: dict) -> str:
+    """The anchor of an event-log entry in the move list: `v<version>`, a refused attempt `v<version>-attempt<n>`."""
+    if entry.get("type") == "move_rejected":
+        return f"v{entry['version']}-attempt{(entry.get('data') or {}).get('attempt')}"
+    return f"v{entry['version']}"
+
+
+def move_list(entries: list[dict], disputes: list[dict], illegal: dict | None = None) -> list[dict]:
+    """The move list's items, in log order: each entry with its `kind` (`event`, `refusal`, `dispute`, `ruling`,
+    `rewind`, `talk`, `setup`), its anchor, the disputes filed against it (claim and ruling, shown in place) and
+    `illegal` on the refused attempt that stopped an uploaded record (`illegal`: the verdict's, or None)."""
+    kinds = {"move_rejected": "refusal", "dispute_filed": "dispute", "dispute_ruled": "ruling", "rewound": "rewind",
+             "said": "talk", "created": "setup", "seed_revealed": "setup", "player_named": "setup"}
+    items, marked = [], False
+    for e in entries:
+        kind = kinds.get(e["type"], "event")
+        attempt = (e.get("data") or {}).get("attempt")
+        if kind == "refusal":
+            against = [d for d in disputes if d.get("attempt") is not None and d.get("attempt") == attempt]
+        elif kind in ("event", "talk"):
+            against = [d for d in disputes if d.get("attempt") is None and d.get("version") == e["version"]]
+        else:
+            against = []
+        first_illegal = bool(illegal) and kind == "refusal" and not marked
+        marked = marked or first_illegal
+        items.append({"entry": e, "kind": kind, "anchor": entry_anchor(e), "disputes": against,
+                      "illegal": illegal if first_illegal else None})
+    return items
+
+
+@pages.get("/games/<game_id>/replay")
+def replay(game_id: str):
+    """Step through the game event by event, as this viewer may see it, with the move list beside the table."""
+    facade, token, viewer, latest = _view(game_id)
+    try:
+        version = int(request.args.get("version", latest["version"]))
+    except ValueError:
+        abort(400)
+    version = max(1, min(version, latest["version"]))
+    view = facade.replay(game_id, token, version) if token else facade.public_replay(game_id, version)
+    events = facade.replay_log(game_id, token)
+    current = next((e for e in events if e["version"] == version and e["type"] != "move_rejected"), None)
+    refusals = [e for e in events if e["version"] == version and e["type"] == "move_rejected"]  # the referee's, or all once over
+    talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
+    downloadable = viewer.role == "referee" or latest["status"] == "finished"
+    return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
+                           refusals=refusals, talk=talk, moves=move_list(events, latest["disputes"]),
+                           downloadable=downloadable)
+
+
+@pages.get("/games/<game_id>/record.json")
+def download_record(game_id: str):
+    """The game's `arbiter.record/1` document as a file (the referee's; anyone's once the game is over)."""
+    facade = arbiter()
+    doc = facade.record(game_id, page_token(game_id))  # Forbidden while the game runs: the error page says why
+    body = current_app.json.dumps(doc, indent=2) + "\n"
+    name = f"{doc.get('game', 'game')}-{str(game_id)[:8]}.json"
+    return Response(body, mimetype="application/json",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+
+@pages.get("/records/upload")
+def upload_form():
+    """The form that uploads a record file to be verified."""
+    return render_template("record_upload.html", error=None, result=None)
+
+
+@pages.post("/records/upload")
+def upload():
+    """Verify an uploaded record (as POST /api/v1/records does: it becomes a stored game) and show the verdict with
+    the record's move list, the first illegal move marked with its clause and reason. This browser becomes the
+    imported game's referee (its token in the game's cookie), so the replay of a game still in progress opens.
+    A file that is not a record (not JSON, too big, the wrong shape) is refused on the page, and nothing is stored."""
+    limit = int(current_app.config.get("MAX_CONTENT_LENGTH") or 256 * 1024)
+    try:
+        upload_file = request.files.get(UPLOAD_FIELD)
+    except RequestEntityTooLarge:
+        return _upload_error(f"the file is too big: a record may be at most {limit // 1024} KiB", 413)
+    if upload_file is None or not upload_file.filename:
+        return _upload_error("choose a record file (arbiter.record/1, JSON) to upload", 422)
+    data = upload_file.read(limit + 1)
+    if len(data) > limit:
+        return _upload_error(f"the file is too big: a record may be at most {limit // 1024} KiB", 413)
+    try:
+        doc = json_limits.loads(data)
+    except json_limits.LimitError as e:
+        return _upload_error(f"{upload_file.filename} is not a record: {e}", 422)
+    facade = arbiter()
+    try:
+        imported = facade.import_record(doc)
+    except ServiceError as e:
+        return _upload_error(f"{upload_file.filename} is not a valid record: {e.detail}", e.status)
+    game_id, referee = imported["id"], imported["referee_token"]
+    view = facade.view(game_id, referee)
+    verdict = imported["verdict"]
+    moves = move_list(facade.replay_log(game_id, referee), view["disputes"], verdict.get("illegal"))
+    response = make_response(render_template("record_upload.html", error=None, result=imported, verdict=verdict,
+                                             view=view, moves=moves, filename=upload_file.filename))
+    identities.remember(response, game_id, referee)
+    response.headers["Cache-Control"] = "no-store"
+    return response
+
+
+def _upload_error(message: str, status: int):
+    return render_template("record_upload.html", error=message, result=None), status

@@ -247,3 +247,7 @@ def test_the_upload_form_is_a_page_linked_from_the_replay(app, client, ex4):
     assert 'href="/records/upload" id="upload-record"' in replay
     form = app.test_client().get("/records/upload")
     assert form.status_code == 200 and 'enctype="multipart/form-data"' in form.get_data(as_text=True)
+
+
+def test_the_lobby_links_to_the_upload_page(app):
+    assert 'href="/records/upload" id="lobby-upload"' in app.test_client().get("/").get_data(as_text=True)

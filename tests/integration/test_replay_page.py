@@ -251,3 +251,13 @@ def test_the_upload_form_is_a_page_linked_from_the_replay(app, client, ex4):
 
 def test_the_lobby_links_to_the_upload_page(app):
     assert 'href="/records/upload" id="lobby-upload"' in app.test_client().get("/").get_data(as_text=True)
+
+
+def test_the_permalink_names_no_identity_while_entry_links_keep_the_one_the_page_acts_as(app, client, ex4):
+    """A browser holding two identities keeps `as` on the list's links; the permalink is for sharing: no `as`."""
+    person = browser(app, ex4.referee_token, ex4.id)
+    person.get(f"/join/{ex4.id}/{ex4.seat_tokens[0]}")
+    page = person.get(f"/games/{ex4.id}/replay?version=2&as=referee").get_data(as_text=True)
+    permalink = html.unescape(re.search(r'href="([^"]+)" id="permalink"', page).group(1))
+    assert permalink.endswith(f"/games/{ex4.id}/replay?version=2#v2")
+    assert f'href="/games/{ex4.id}/replay?version=1&amp;as=referee"' in page

@@ -12,6 +12,8 @@ The routes belong to the pages' blueprint (api.pages imports this module), so th
 
 from __future__ import annotations
 
+import json
+
 from flask import Response, abort, current_app, make_response, render_template, request
 from werkzeug.exceptions import RequestEntityTooLarge
 
@@ -82,7 +84,7 @@ def download_record(game_id: str):
     """The game's `arbiter.record/1` document as a file (the referee's; anyone's once the game is over)."""
     facade = arbiter()
     doc = facade.record(game_id, page_token(game_id))  # Forbidden while the game runs: the error page says why
-    body = current_app.json.dumps(doc, indent=2) + "\n"
+    body = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"  # the document's own key order (format first)
     name = f"{doc.get('game', 'game')}-{str(game_id)[:8]}.json"
     return Response(body, mimetype="application/json",
                     headers={"Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})

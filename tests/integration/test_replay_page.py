@@ -150,6 +150,7 @@ def test_the_referee_downloads_the_record_as_a_file_that_post_records_verifies_t
     assert response.headers["Content-Disposition"].startswith('attachment; filename="el-royale-')
     doc = json.loads(response.get_data())
     assert doc == client.get(f"{ex4.url}/record", headers=ex4.referee).get_json()
+    assert response.get_data(as_text=True).startswith('{\n  "format": "arbiter.record/1"'), "the document's own key order"
     verdict = client.post(f"{API}/records", json=doc).get_json()["verdict"]
     assert verdict["status"] == "in_progress" and verdict["moves_applied"] == 4
 

@@ -9,11 +9,11 @@ repository (api.rulebooks). A missing rulebook is a 404 HTML page that says wher
 from __future__ import annotations
 
 from flask import Blueprint, current_app, render_template, url_for
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from .page_errors import page_error
 from .routes import arbiter
-from .rulebooks import RulebookMissing, Shelf, rules_dir
+from .rulebooks import MENTION, RulebookMissing, Shelf, rules_dir
 
 rules = Blueprint("rules", __name__, template_folder="templates")
 
@@ -36,6 +36,16 @@ def clause_href(code) -> str | None:
     """The address of a clause id's rule (`/rules/el-royale#ER-3.4`), or None for an id no rulebook knows."""
     target = shelf().locate(code)
     return _book_href(*target) if target else None
+
+
+@rules.app_template_filter("with_clauses")
+def with_clauses(text) -> Markup:
+    """A line of narration (text, or markup from `with_cards`) with each clause id a rulebook knows made a link."""
+    def link(m) -> str:
+        href = clause_href(m.group(1))
+        return f'<a class="clause" href="{escape(href)}">{m.group(1)}</a>' if href else m.group(0)
+
+    return Markup(MENTION.sub(link, str(escape(text))))
 
 
 def clause_url(code) -> str | None:

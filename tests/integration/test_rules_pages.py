@@ -151,3 +151,22 @@ def test_the_error_page_links_a_clause_it_shows_and_leaves_an_unknown_id_as_text
         assert status == 422 and '<a class="clause" href="/rules/small-battle#SB-2.1"' in html
         html, _status = page_error(422, "Illegal move", "not your turn", rule="ZZ-1.1")
         assert '<span class="clause">ZZ-1.1</span>' in html and 'href="/rules' not in html.split("<main>")[1]
+
+
+def test_a_clause_a_game_s_partial_names_links_to_its_rule(client):
+    doc = client.post(f"{API}/games", json={"game": "small-battle", "options": {}, "seed": "5b5b", "starter": 0,
+                                             "players": [{"name": "Ann"}, {"name": "Bob"}]}).get_json()
+    for seat in doc["seats"]:
+        answer = client.post(f"{API}/games/{doc['id']}/moves", json={"type": "arrange", "formation": list("23456789")},
+                             headers={"Authorization": f"Bearer {seat['token']}"})
+        assert answer.status_code == 200
+    html = client.get(f"/games/{doc['id']}").get_data(as_text=True)
+    assert ("/rules/small-battle#SB-1.3", "SB-1.3") in CLAUSE_LINK.findall(html)  # "Commitment (SB-1.3)"
+
+
+def test_narration_links_the_clause_ids_it_names_and_stays_escaped(client):
+    with client.application.test_request_context("/"):
+        env = client.application.jinja_env
+        html = env.from_string("{{ t | with_cards | with_clauses }}").render(t="drawn (ER-4.4) <b>x</b> 8H ZZ-1.1 ER-4.4x")
+    assert CLAUSE_LINK.findall(html) == [("/rules/el-royale#ER-4.4", "ER-4.4")]
+    assert "&lt;b&gt;" in html and "<b>" not in html and "ZZ-1.1" in html

@@ -55,9 +55,9 @@ def test_a_seat_s_hand_is_drawn_as_faces_in_their_suit_s_colours_beside_piles_of
         assert float(style(suit, "font-size").removesuffix("px")) >= 20
     assert {hand.nth(i).get_attribute("data-card") for i in range(4)} == {"8H", "2C", "3C", "4C"}
 
-    others = page.locator(".seat-list .pile-stack")  # the other seats' hands: backs, the size on them, no card
-    expect(others).to_have_count(3)
-    for i in range(3):
+    others = page.locator(".seat-list .pile-stack")  # every seat's hand in the list: backs, the size on them, no card
+    expect(others).to_have_count(4)
+    for i in range(4):
         stack = others.nth(i)
         back = stack.locator(".card-back")
         expect(back).to_be_visible()

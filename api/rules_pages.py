@@ -8,7 +8,7 @@ repository (api.rulebooks). A missing rulebook is a 404 HTML page that says wher
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, render_template, url_for
+from flask import Blueprint, current_app, g, render_template, url_for
 from markupsafe import Markup, escape
 
 from .page_errors import page_error
@@ -34,8 +34,13 @@ def _book_href(game: str, anchor: str) -> str:
 @rules.app_template_global()
 def clause_href(code) -> str | None:
     """The address of a clause id's rule (`/rules/el-royale#ER-3.4`), or None for an id no rulebook knows."""
-    target = shelf().locate(code)
-    return _book_href(*target) if target else None
+    known = g.setdefault("arbiter_clause_hrefs", {})  # a page names the same clauses many times: look each up once
+    if not isinstance(code, str):
+        return None
+    if code not in known:
+        target = shelf().locate(code)
+        known[code] = _book_href(*target) if target else None
+    return known[code]
 
 
 @rules.app_template_filter("with_clauses")

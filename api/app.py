@@ -47,6 +47,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    from .rules_pages import rules
+
+    app.register_blueprint(rules)
+
     from .bot_routes import bots_blp
 
     app.register_blueprint(bots_blp)

@@ -47,7 +47,7 @@ def card_parts(card: str) -> dict:
     """Rank, suit symbol, colour and a spoken name of a card string; a string that is no card is shown as it is."""
     card = str(card)
     if card == "JK":
-        return {"text": card, "rank": "Joker", "symbol": "", "colour": "joker", "label": "joker"}
+        return {"text": card, "rank": "Joker", "symbol": "★", "colour": "joker", "label": "joker"}
     if len(card) != 2 or card[1] not in SUIT:
         return {"text": card, "rank": card, "symbol": "", "colour": "black", "label": card}
     rank, suit = card[0], card[1]

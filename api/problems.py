@@ -57,12 +57,24 @@ def _field_detail(errors) -> tuple[str, str | None]:
     return "the request is malformed", None
 
 
+def _rule_url(rule) -> str | None:
+    """The page of a refusal's clause (an added member beside `rule`: contract §3's members stay as they are)."""
+    from .rules_pages import clause_url
+
+    try:
+        return clause_url(rule) if rule else None
+    except Exception:  # an unreadable rulebook never turns a refusal into a server error
+        log.warning("no rulebook link for clause %s", rule)
+        return None
+
+
 def install(app: Flask, api) -> None:
     """Map every error to problem+json."""
 
     @app.errorhandler(ServiceError)
     def service_error(e: ServiceError):
-        response = problem(e.status, e.title, e.detail, rule=e.rule, field=e.field, attempt=getattr(e, "attempt", None))
+        response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule), field=e.field,
+                           attempt=getattr(e, "attempt", None))
         if e.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
         return response

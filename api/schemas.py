@@ -21,6 +21,8 @@ class Problem(Schema):
     status = fields.Integer(required=True)
     detail = fields.String(required=True)
     rule = fields.String(metadata={"description": "the rulebook clause of an illegal move, e.g. ER-3.4"})
+    rule_url = fields.String(metadata={"description": "the page of that clause in its rulebook (/rules/<game>#<clause>), "
+                                                      "when the rulebook is installed"})
     field = fields.String(metadata={"description": "the request field that is wrong"})
     errors = fields.Dict()
     attempt = fields.Integer(metadata={"description": "an illegal move's attempt number: dispute its refusal with it"})

@@ -1,0 +1,236 @@
+"""The rulebooks (`<rules dir>/<game>.md`) read, indexed by clause id and rendered to HTML for /rules/<game>.
+
+A clause is a list item that begins with its id (``- ER-3.4 ...``); a section is a heading that begins with
+one (``## ER-3 A battle``). Each gets exactly one anchor: its id is the element's ``id``. Which game a clause
+id belongs to is read from the files (the book that defines it), never from a table here. A ruling is marked
+where the text says ``R:`` / ``R,`` and on every clause of a section whose heading names rulings.
+
+The markdown goes through markdown-it-py with raw HTML off: a file's own ``<tags>`` are shown as text. The
+only HTML added is built here, from escaped ids.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+from markupsafe import escape
+
+CLAUSE_ID = re.compile(r"[A-Z]{2,4}-\d+(?:\.\d+)*")
+LEADING_ID = re.compile(rf"^({CLAUSE_ID.pattern})(?=[\s:,;)]|$)")
+MENTION = re.compile(rf"(?<![\w-])({CLAUSE_ID.pattern})(?![\w-]|\.\d)")
+RULING = re.compile(r"(?<![\w-])R(?=[:,](?:\s|$))")
+RULING_SECTION = re.compile(r"\bRulings?\b", re.IGNORECASE)
+ENV_DIR = "ARBITER_RULES_DIR"
+DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "rules"  # ../shared/rules beside the repository
+
+
+class RulebookMissing(LookupError):
+    """No rulebook file for a game (or no rules directory): says where it was looked for."""
+
+    def __init__(self, game: str, path: Path, directory_exists: bool):
+        self.game, self.path, self.directory_exists = game, path, directory_exists
+        where = f"{path}" if directory_exists else f"{path} (the directory {path.parent} does not exist)"
+        super().__init__(f"the rulebook of {game} is not installed: arbiter looks for {where}; "
+                         f"set {ENV_DIR} (or the app config RULES_DIR) to the directory holding <game>.md")
+
+
+@dataclass
+class Rulebook:
+    """One game's rulebook: its title, the ids it defines (in file order), the ids it mentions, its tokens."""
+
+    game: str
+    path: Path
+    title: str
+    clauses: list[str]  # every defined id (sections and clauses), in file order
+    mentioned: set[str]
+    tokens: list[Token] = field(repr=False)
+    rulings: set[str] = field(default_factory=set)
+
+
+def _parser() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False})  # raw HTML in a file is text, never markup
+
+
+def _html(content: str) -> Token:
+    token = Token("html_inline", "", 0)
+    token.content = content
+    return token
+
+
+def _text(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
+
+
+def parse(game: str, path: Path, text: str) -> Rulebook:
+    """A rulebook's clauses and sections from its markdown (nothing rendered yet); anchors are set on the tokens."""
+    tokens = _parser().parse(text)
+    title, clauses, mentioned, rulings = game, [], set(), set()
+    section_is_rulings = False
+    for i, token in enumerate(tokens):
+        if token.type != "inline":
+            mentioned.update(MENTION.findall(token.content))
+            continue
+        mentioned.update(MENTION.findall(token.content))
+        opener = tokens[i - 1] if i else None
+        if opener is not None and opener.type == "heading_open":
+            if opener.tag == "h1" and title == game:
+                title = token.content
+            match = LEADING_ID.match(token.content)
+            section_is_rulings = bool(RULING_SECTION.search(token.content)) if opener.tag == "h2" else section_is_rulings
+            if match:
+                opener.attrSet("id", match.group(1))
+                opener.attrJoin("class", "clause-section")
+                clauses.append(match.group(1))
+            continue
+        item = tokens[i - 2] if i >= 2 else None
+        if opener is None or opener.type != "paragraph_open" or item is None or item.type != "list_item_open":
+            continue
+        match = LEADING_ID.match(token.content)
+        if not match:
+            continue
+        code = match.group(1)
+        item.attrSet("id", code)
+        item.attrJoin("class", "clause")
+        clauses.append(code)
+        if section_is_rulings or RULING.search(_item_text(tokens, i)):
+            item.attrJoin("class", "ruling")
+            rulings.add(code)
+    return Rulebook(game, path, title, clauses, mentioned - set(clauses), tokens, rulings)
+
+
+def _item_text(tokens: list[Token], start: int) -> str:
+    """The text of a list item's paragraphs (from its first inline token to the item's end)."""
+    depth, parts = 0, []
+    for token in tokens[start:]:
+        if token.type == "list_item_open":
+            depth += 1
+        elif token.type == "list_item_close":
+            if depth == 0:
+                break
+            depth -= 1
+        elif token.type == "inline":
+            parts.append(token.content)
+    return " ".join(parts)
+
+
+class Shelf:
+    """Every rulebook of one directory, re-read when a file changes; resolves clause ids to (game, anchor)."""
+
+    def __init__(self, directory: Path):
+        self.directory = directory
+        self._stamp: tuple | None = None
+        self._books: dict[str, Rulebook] = {}
+        self._html: dict[str, str] = {}
+
+    def _refresh(self) -> None:
+        files = sorted(self.directory.glob("*.md")) if self.directory.is_dir() else []
+        stamp = tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+        if stamp == self._stamp:
+            return
+        self._books = {f.stem: parse(f.stem, f, f.read_text(encoding="utf-8")) for f in files}
+        self._html.clear()
+        self._stamp = stamp
+
+    def books(self) -> dict[str, Rulebook]:
+        """The rulebooks found, by game id (the file's name without .md)."""
+        self._refresh()
+        return self._books
+
+    def book(self, game: str) -> Rulebook:
+        """One game's rulebook; raises RulebookMissing naming the path looked at."""
+        book = self.books().get(game)
+        if book is None:
+            raise RulebookMissing(game, self.directory / f"{game}.md", self.directory.is_dir())
+        return book
+
+    def locate(self, code) -> tuple[str, str] | None:
+        """(game, anchor) of a clause id: the book defining it; an id a book only mentions (`ER-3.0`) goes to the
+        nearest section of that book that is defined (`ER-3`); None for anything else."""
+        if not isinstance(code, str) or not CLAUSE_ID.fullmatch(code):
+            return None
+        books = self.books()
+        for game, book in books.items():
+            if code in book.clauses:
+                return game, code
+        for game, book in books.items():
+            if code in book.mentioned:
+                parent = code
+                while "." in parent:
+                    parent = parent.rsplit(".", 1)[0]
+                    if parent in book.clauses:
+                        return game, parent
+        return None
+
+    def html(self, game: str, href: Callable[[str, str], str]) -> str:
+        """A rulebook as HTML: each defined id a link to its own anchor, rulings marked, ids in the text linked
+        (`href(game, anchor)` builds a link to another book's clause)."""
+        book = self.book(game)
+        if game not in self._html:
+            tokens = [_copy(t) for t in book.tokens]
+            for i, token in enumerate(tokens):
+                if token.type == "inline" and token.children:
+                    token.children = self._decorate(token.children, game, href)
+            self._html[game] = _parser().renderer.render(tokens, _parser().options, {})
+        return self._html[game]
+
+    def _decorate(self, children: list[Token], game: str, href: Callable[[str, str], str]) -> list[Token]:
+        out: list[Token] = []
+        for n, child in enumerate(children):
+            if child.type == "code_inline" and (target := self.locate(child.content)):
+                out += [_html(f'<a class="clause" href="{escape(self._href(game, target, href))}">'), child, _html("</a>")]
+            elif child.type == "text":
+                out += self._decorate_text(child.content, game, href, leading=(n == 0))
+            else:
+                out.append(child)
+        return out
+
+    def _decorate_text(self, text: str, game: str, href, leading: bool) -> list[Token]:
+        out: list[Token] = []
+        match = LEADING_ID.match(text) if leading else None
+        if match and match.group(1) in self.books()[game].clauses:
+            code = match.group(1)
+            out.append(_html(f'<a class="clause-id" href="#{escape(code)}">{escape(code)}</a>'))
+            if code in self.books()[game].rulings:
+                out.append(_html(' <span class="ruling-badge" title="a ruling: the project\'s decision where the '
+                                 'published texts are silent or unclear">ruling</span>'))
+            text = text[match.end():]
+        pos = 0
+        pattern = re.compile(f"{MENTION.pattern}|{RULING.pattern}")
+        for m in pattern.finditer(text):
+            if m.start() > pos:
+                out.append(_text(text[pos:m.start()]))
+            if m.group(1) and (target := self.locate(m.group(1))):
+                out.append(_html(f'<a class="clause" href="{escape(self._href(game, target, href))}">{escape(m.group(1))}</a>'))
+            elif m.group(1):
+                out.append(_text(m.group(1)))
+            else:
+                out.append(_html('<strong class="ruling-mark" title="ruling">R</strong>'))
+            pos = m.end()
+        if pos < len(text):
+            out.append(_text(text[pos:]))
+        return out
+
+    @staticmethod
+    def _href(game: str, target: tuple[str, str], href) -> str:
+        return f"#{target[1]}" if target[0] == game else href(*target)
+
+
+def _copy(token: Token) -> Token:
+    """A token and its children copied (rendering decorates copies; the parsed book stays as read)."""
+    clone = token.copy()
+    if token.children:
+        clone.children = [c.copy() for c in token.children]
+    return clone
+
+
+def rules_dir(config: dict) -> Path:
+    """The rulebooks' directory: app config RULES_DIR, else $ARBITER_RULES_DIR, else ../shared/rules beside the repository."""
+    return Path(config.get("RULES_DIR") or os.environ.get(ENV_DIR) or DEFAULT_DIR)

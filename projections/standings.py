@@ -193,8 +193,8 @@ _POPO_VIEWS: "weakref.WeakKeyDictionary[Any, dict[str, POPOStandingsView]]" = we
 
 class SQLiteStandingsView(SQLiteTrackingRecorder, StandingsView):
     def __init__(self, datastore: Any, table: str = TABLE):
+        self.table = table  # before the library's constructor, which asks for the create statements
         super().__init__(datastore)
-        self.table = table
 
     def construct_create_table_statements(self) -> list[str]:
         return super().construct_create_table_statements() + [

@@ -6,6 +6,15 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, fields, validate
 
 
+class StrictBoolean(fields.Boolean):
+    """true or false only (marshmallow's Boolean also takes 0, 1, "yes", ...)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
 class Entrant(Schema):
     name = fields.String(required=True, validate=validate.Length(min=1, max=64))
     team = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
@@ -23,7 +32,7 @@ class CreateTournament(Schema):
                                      metadata={"description": "games each table plays per round (default: the rulebook's "
                                                               "match length, e.g. BA-5.2 one deal per player, else 1)"})
     rounds = fields.Integer(allow_none=True, strict=True, metadata={"description": "Swiss rounds, or team rounds"})
-    duplicate = fields.Boolean(metadata={"description": "deal each board's seed at every table of a round"})
+    duplicate = StrictBoolean(metadata={"description": "deal each board's seed at every table of a round"})
     spectator_delay = fields.Dict(allow_none=True, metadata={"description": '{"moves": N} or {"seconds": S}, for every game'})
     time_control = fields.Dict(allow_none=True, metadata={"description": '{"game_seconds": N} and/or {"move_seconds": N}'})
 

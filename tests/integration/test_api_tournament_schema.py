@@ -33,3 +33,27 @@ def test_a_good_tournament_request_gets_the_documented_success_answer(label):
         kwargs["body"] = body
     response = schema.find_operation_by_label(label).Case(**kwargs).call_and_validate()
     assert response.status_code == status, response.text[:300]
+
+
+DIRECTOR_ONLY = ["POST /players", "POST /rounds", "GET /links", "GET /bundle"]
+
+
+@pytest.mark.parametrize("route", DIRECTOR_ONLY)
+@pytest.mark.parametrize("caller, status", [("none", {401, 403}), ("other_director", {403}), ("forged", {401}),
+                                            ("director", {200, 201})])
+def test_director_routes_answer_each_kind_of_caller(route, caller, status):
+    client = APP.test_client()
+    spec = {"name": "T", "game": "small-battle", "players": [{"name": "A"}, {"name": "B"}], "format": "round-robin"}
+    mine, other = (client.post("/api/v1/tournaments", json=spec).get_json() for _ in range(2))
+    token = {"none": None, "other_director": other["director_token"], "director": mine["director_token"],
+             "forged": mine["director_token"].split(".")[0] + ".forged"}[caller]
+    method, path = route.split(" ")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    body = {"name": "Cy"} if path == "/players" else None
+    response = client.open(f"/api/v1/tournaments/{mine['id']}{path}", method=method, headers=headers, json=body)
+    if caller == "none" and path == "/bundle":
+        status = {403}  # nobody's but the director's while the tournament runs
+    assert response.status_code in status, response.get_data(as_text=True)[:200]
+    if response.status_code >= 400:
+        assert response.get_json()["detail"]
+        assert mine["director_token"].split(".")[1] not in response.get_data(as_text=True)

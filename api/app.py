@@ -55,4 +55,13 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(bots_blp)
 
+    from service.tournaments import Tournaments
+
+    from .tournament_pages import tournament_pages
+    from .tournament_routes import tournaments_blp
+
+    app.extensions["tournaments"] = Tournaments(app.extensions["arbiter"])
+    api.register_blueprint(tournaments_blp)
+    app.register_blueprint(tournament_pages)
+
     return app

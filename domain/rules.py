@@ -58,6 +58,20 @@ class Outcome:
         return {"seats": list(self.seats), "team": self.team}
 
 
+@dataclass(frozen=True)
+class NextDeal:
+    """Who deals and who starts a game of a match, and the clause that says so (a decider's optional `next_deal`).
+
+    None for the dealer or the starter means the game decides it itself from its own committed seed
+    (the rule for a first game, or a game whose rulebook draws again every game).
+    """
+
+    dealer: int | None
+    starter: int | None
+    clause: str
+    reason: str
+
+
 class Decider(Protocol):
     """The contract every game's decider package offers (docs/architecture.md, "Adding a game").
 
@@ -104,3 +118,9 @@ class Decider(Protocol):
     def disclosed(self, state: Any, event: dict) -> tuple[dict[int, list[int]], list[int]]: ...  # (private, public)
     def dump_state(self, state: Any) -> dict: ...
     def load_state(self, data: dict) -> Any: ...
+
+    # Optional, for matches and tournaments (domain/tournament, docs/tournaments.md); a game without them plays
+    # every game of a match with dealer and starter drawn from its own seed:
+    #   next_deal(setup, state | None) -> NextDeal   who deals/starts the game after `state` (None: the first game)
+    #   match_games(setup) -> int                    the length of a match the rulebook fixes (BA-5.2: one deal each)
+    #   RANK_BY_SCORE = True                         a match is won on the score total, not on games won (BA-5.2)

@@ -11,6 +11,8 @@ from typing import Iterator
 
 from domain.records import InvalidRecord, parse, replay
 
+from .bundles import is_bundle_header, verify_bundle
+
 
 def is_archive(path: str) -> bool:
     """Whether a path names a JSON Lines archive rather than one record."""
@@ -24,6 +26,15 @@ def verify_archive(path: str) -> Iterator[dict]:
             lines = f.readlines()
     except (OSError, UnicodeDecodeError) as e:
         yield {"status": "invalid", "error": f"cannot read {path}: {getattr(e, 'strerror', None) or e}"}
+        return
+    first = next((line for line in lines if line.strip()), "")
+    try:
+        header = json.loads(first)
+    except json.JSONDecodeError:
+        header = None
+    if is_bundle_header(header):  # a tournament's bundle (service/bundles.py): its header, then its games' records
+        body = [(number, line) for number, line in enumerate(lines, 1) if line.strip()][1:]
+        yield from verify_bundle(header, body)
         return
     for number, line in enumerate(lines, 1):
         if not line.strip():

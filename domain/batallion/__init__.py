@@ -81,3 +81,4 @@ def disclosed(state: State, event: dict) -> tuple[dict[int, list[int]], list[int
     if t in ("discarded", "attacked", "defended"):
         return {}, list(event["cards"])
     return {}, []
+from .match import RANK_BY_SCORE, match_games, next_deal  # noqa: E402  (matches and tournaments)

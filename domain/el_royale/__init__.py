@@ -86,3 +86,4 @@ def disclosed(state: State, event: dict) -> tuple[dict[int, list[int]], list[int
     if t == "eliminated":
         return {}, cards_of(state.hands[event["seat"]])
     return {}, []
+from .match import next_deal  # noqa: E402  (matches and tournaments)

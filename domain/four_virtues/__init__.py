@@ -81,3 +81,4 @@ def disclosed(state: State, event: dict) -> tuple[dict[int, list[int]], list[int
         cards = list(event["cards"]) + ([event["face"]] if event.get("face") is not None else [])
         return {}, cards
     return {}, []
+from .match import next_deal  # noqa: E402  (matches and tournaments)

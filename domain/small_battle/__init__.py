@@ -92,3 +92,4 @@ def honesty(events: list[dict], seed: str) -> dict:
             if rank != e["rank"] or expected != e["result"]:
                 problems.append(f"the strike of seat {e['seat']} on position {e['position']} does not follow from the formation")
     return {"ok": not problems, "problems": problems, **checked}
+from .match import next_deal  # noqa: E402  (matches and tournaments)

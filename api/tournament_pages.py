@@ -1,0 +1,160 @@
+"""The tournament pages: the list and the creation form, a tournament's page (rounds, tables, pairings, games,
+standings, clocks where the games carry them), and for the director (whose token this browser keeps in a cookie
+of its own, like a game's identities) entering players, starting rounds, every game's private links and the bundle."""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
+
+from service.errors import Forbidden, ServiceError, Unauthorized
+
+from .links import join_url
+from .routes import arbiter
+from .tournament_routes import tournaments
+
+tournament_pages = Blueprint("tournament_pages", __name__)
+COOKIE = "arbiter_td_"  # + the tournament id's hex: the director token, for this browser only
+
+
+@tournament_pages.errorhandler(ServiceError)
+def service_error(e: ServiceError):
+    return render_template("error.html", error=e, game_id=None), e.status
+
+
+def _director_token(tournament_id: str) -> str | None:
+    token = request.cookies.get(COOKIE + tournament_id.replace("-", ""))
+    return token or None
+
+
+def _is_director(tournament_id: str) -> bool:
+    token = _director_token(tournament_id)
+    if token is None:
+        return False
+    try:
+        tournaments()._director(tournament_id, token)
+    except ServiceError:
+        return False
+    return True
+
+
+def _remember(response, tournament_id: str, token: str):
+    response.set_cookie(COOKIE + tournament_id.replace("-", ""), token, httponly=True, samesite="Strict",
+                        path="/tournaments/", max_age=60 * 60 * 24 * 60)
+    response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _players_of(text: str) -> list[dict]:
+    """One player a line: `name`, or `name / team`."""
+    out = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        name, _, team = line.partition("/")
+        out.append({"name": name.strip()} | ({"team": team.strip()} if team.strip() else {}))
+    return out
+
+
+def _int_or_none(value: str | None):
+    value = (value or "").strip()
+    return int(value) if value.isdigit() and len(value) < 7 else (value or None)
+
+
+@tournament_pages.get("/tournaments")
+def index():
+    """Every tournament, and the form that creates one."""
+    return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().games())
+
+
+@tournament_pages.post("/tournaments")
+def create():
+    form = request.form
+    spec: dict = {"name": form.get("name", "").strip() or "Tournament", "game": form.get("game", ""),
+                  "format": form.get("format", "match"), "players": _players_of(form.get("players", "")),
+                  "duplicate": form.get("duplicate") == "on"}
+    for key in ("games_per_table", "rounds"):
+        if _int_or_none(form.get(key)) is not None:
+            spec[key] = _int_or_none(form.get(key))
+    if form.get("options", "").strip():
+        import json
+
+        try:
+            spec["options"] = json.loads(form["options"])
+        except ValueError:
+            spec["options"] = form["options"]  # refused by the service, naming the field
+    for key, unit in (("delay_moves", ("spectator_delay", "moves")), ("move_seconds", ("time_control", "move_seconds")),
+                      ("game_seconds", ("time_control", "game_seconds"))):
+        value = _int_or_none(form.get(key))
+        if value is not None:
+            spec.setdefault(unit[0], {})[unit[1]] = value
+    try:
+        created = tournaments().create(spec)
+    except ServiceError as e:
+        return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().games(), error=e,
+                               form=form), e.status
+    response = make_response(redirect(url_for("tournament_pages.show", tournament_id=created["id"], created=1), 303))
+    return _remember(response, created["id"], created["director_token"])
+
+
+@tournament_pages.get("/tournaments/<tournament_id>/director/<token>")
+def director(tournament_id: str, token: str):
+    """The director's private link: keeps the token in this browser and opens the tournament."""
+    tournaments()._director(tournament_id, token)
+    response = make_response(redirect(url_for("tournament_pages.show", tournament_id=tournament_id)))
+    return _remember(response, tournament_id, token)
+
+
+@tournament_pages.get("/tournaments/<tournament_id>")
+def show(tournament_id: str):
+    view = tournaments().view(tournament_id)
+    is_director = _is_director(tournament_id)
+    links = None
+    if is_director:
+        token = _director_token(tournament_id)
+        links = {g["game_id"]: {"referee": join_url(g["game_id"], g["referee_token"]),
+                                "seats": [{**s, "url": join_url(g["game_id"], s["token"])} for s in g["seats"]]}
+                 for g in tournaments().links(tournament_id, token)["games"]}
+        director_link = url_for("tournament_pages.director", tournament_id=tournament_id, token=token, _external=True)
+    else:
+        director_link = None
+    response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
+                                             director_link=director_link, just_created=bool(request.args.get("created"))))
+    if is_director:
+        response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens
+        response.headers["Referrer-Policy"] = "no-referrer"
+    return response
+
+
+def _director_or_refuse(tournament_id: str) -> str:
+    token = _director_token(tournament_id)
+    if token is None:
+        raise Unauthorized("this browser holds no director link of this tournament (open the director's link first)")
+    tournaments()._director(tournament_id, token)
+    return token
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/players")
+def enter(tournament_id: str):
+    token = _director_or_refuse(tournament_id)
+    name, team = request.form.get("name", ""), request.form.get("team", "").strip()
+    tournaments().enter(tournament_id, token, {"name": name} | ({"team": team} if team else {}))
+    return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/rounds")
+def start_round(tournament_id: str):
+    token = _director_or_refuse(tournament_id)
+    tournaments().start_round(tournament_id, token)
+    return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.get("/tournaments/<tournament_id>/bundle.jsonl")
+def bundle(tournament_id: str):
+    """The whole tournament as JSON Lines (the director's at any time, anyone's once over)."""
+    token = _director_token(tournament_id) if _is_director(tournament_id) else None
+    try:
+        body = "".join(tournaments().bundle(tournament_id, token))
+    except Forbidden:
+        raise
+    return Response(body, mimetype="application/jsonl",
+                    headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.jsonl"'})

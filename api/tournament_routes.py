@@ -1,0 +1,104 @@
+"""The tournament routes: create, enter players, start rounds, read tables, pairings and standings, the director's
+links to every game, and the whole tournament as a JSON Lines bundle (`arbiter replay` verifies it)."""
+
+from __future__ import annotations
+
+from flask import Response, current_app, url_for
+from flask.views import MethodView
+from flask_smorest import Blueprint
+
+from service.tournaments import Tournaments
+
+from . import tournament_schemas as ts
+from .routes import bearer, errors_of
+
+tournaments_blp = Blueprint("tournaments", __name__, url_prefix="/api/v1",
+                            description="Tournaments: matches, rounds, pairings, standings, bundles")
+
+
+def tournaments() -> Tournaments:
+    """The tournament section of the facade this app serves."""
+    return current_app.extensions["tournaments"]
+
+
+def _errors(*codes):
+    return errors_of(tournaments_blp, *codes)
+
+
+@tournaments_blp.route("/tournaments")
+class TournamentList(MethodView):
+    @tournaments_blp.response(200, ts.TournamentSummary(many=True))
+    def get(self):
+        """Every tournament: id, name, game, format, players and status."""
+        return tournaments().list()
+
+    @tournaments_blp.arguments(ts.CreateTournament)
+    @tournaments_blp.response(201, ts.TournamentCreated)
+    @_errors(422)
+    def post(self, spec):
+        """Create a tournament; the answer holds the director's token (shown once) and the director's page link."""
+        spec["players"] = [{k: v for k, v in p.items() if v is not None} for p in spec.get("players", [])]
+        created = tournaments().create(spec)
+        created["director_url"] = url_for("tournament_pages.director", tournament_id=created["id"],
+                                          token=created["director_token"], _external=False)
+        return created, 201, {"Location": url_for("tournaments.TournamentOne", tournament_id=created["id"])}
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>")
+class TournamentOne(MethodView):
+    @tournaments_blp.response(200, ts.Tournament)
+    @_errors(404)
+    def get(self, tournament_id):
+        """The tournament: rounds, tables, pairings, games (dealer, starter and the clause that chose them, clocks
+        where the games carry them), board commitments and standings. Due games are created first."""
+        return tournaments().view(tournament_id)
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>/players")
+class TournamentPlayers(MethodView):
+    @tournaments_blp.arguments(ts.Entrant)
+    @tournaments_blp.response(201, ts.Tournament)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, player, tournament_id):
+        """Enter a player (director only; before round 1)."""
+        return tournaments().enter(tournament_id, bearer(), {k: v for k, v in player.items() if v is not None}), 201
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>/rounds")
+class TournamentRounds(MethodView):
+    @tournaments_blp.response(201, ts.Tournament)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, tournament_id):
+        """Start the next round (director only): its tables are drawn and their first games created."""
+        return tournaments().start_round(tournament_id, bearer()), 201
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>/standings")
+class TournamentStandings(MethodView):
+    @tournaments_blp.response(200, ts.Standings)
+    @_errors(404)
+    def get(self, tournament_id):
+        """The standings (a materialised projection of the tournament's and its games' events)."""
+        return tournaments().standings(tournament_id)
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>/links")
+class TournamentLinks(MethodView):
+    @tournaments_blp.response(200, ts.TournamentLinks)
+    @_errors(401, 403, 404)
+    def get(self, tournament_id):
+        """Every game's referee token and seat tokens (director only), to hand out each player's link."""
+        return tournaments().links(tournament_id, bearer())
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>/bundle")
+class TournamentBundle(MethodView):
+    @tournaments_blp.response(200, content_type="application/jsonl",
+                              description="JSON Lines: a header (arbiter.tournament/1), then one arbiter.record/1 per game")
+    @_errors(401, 403, 404)
+    def get(self, tournament_id):
+        """The whole tournament as JSON Lines, verified in one call by `arbiter replay X.jsonl`: the director's at
+        any time, anyone's once the tournament is over."""
+        body = "".join(tournaments().bundle(tournament_id, bearer()))
+        return Response(body, mimetype="application/jsonl",
+                        headers={"Content-Disposition": f'attachment; filename="tournament-{tournament_id}.jsonl"'})

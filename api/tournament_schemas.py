@@ -1,0 +1,129 @@
+"""Schemas of the tournament routes (docs/api.md, "Tournaments"); the rules themselves are checked by the service,
+which names the field at fault."""
+
+from __future__ import annotations
+
+from marshmallow import INCLUDE, Schema, fields, validate
+
+
+class StrictBoolean(fields.Boolean):
+    """true or false only (marshmallow's Boolean also takes 0, 1, "yes", ...)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, bool):
+            raise self.make_error("invalid")
+        return value
+
+
+class Entrant(Schema):
+    name = fields.String(required=True, validate=validate.Length(min=1, max=64))
+    team = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
+
+
+class CreateTournament(Schema):
+    name = fields.String(validate=validate.Length(min=1, max=80), metadata={"example": "Club night"})
+    game = fields.String(required=True, metadata={"example": "el-royale"})
+    options = fields.Dict(keys=fields.String(), load_default=dict)
+    players = fields.List(fields.Nested(Entrant), load_default=list, validate=validate.Length(max=64))
+    format = fields.String(validate=validate.OneOf(["match", "round-robin", "swiss", "teams"]),
+                           metadata={"description": "match: everyone at one table; round-robin and swiss: pairs; "
+                                                    "teams: two teams a table, seats rotated each round"})
+    games_per_table = fields.Integer(allow_none=True, strict=True,
+                                     metadata={"description": "games each table plays per round (default: the rulebook's "
+                                                              "match length, e.g. BA-5.2 one deal per player, else 1)"})
+    rounds = fields.Integer(allow_none=True, strict=True, metadata={"description": "Swiss rounds, or team rounds"})
+    duplicate = StrictBoolean(metadata={"description": "deal each board's seed at every table of a round"})
+    spectator_delay = fields.Dict(allow_none=True, metadata={"description": '{"moves": N} or {"seconds": S}, for every game'})
+    time_control = fields.Dict(allow_none=True, metadata={"description": '{"game_seconds": N} and/or {"move_seconds": N}'})
+
+
+class Standing(Schema):
+    class Meta:
+        unknown = INCLUDE
+
+    rank = fields.Integer(required=True)
+    player = fields.Integer()
+    name = fields.String()
+    team = fields.String(allow_none=True)
+    played = fields.Integer()
+    won = fields.Integer()
+    lost = fields.Integer()
+    drawn = fields.Integer()
+    byes = fields.Integer()
+    points = fields.Float()
+    score = fields.Integer(allow_none=True)
+    buchholz = fields.Float()
+    head_to_head = fields.Float()
+    matchpoints = fields.Float()
+
+
+class TeamStanding(Schema):
+    rank = fields.Integer(required=True)
+    team = fields.String()
+    members = fields.List(fields.String())
+    played = fields.Integer()
+    won = fields.Integer()
+    lost = fields.Integer()
+    drawn = fields.Integer()
+    points = fields.Float()
+    score = fields.Integer(allow_none=True)
+
+
+class Standings(Schema):
+    rank_by = fields.String(metadata={"description": "points, score (BA-5.2) or matchpoints (duplicate)"})
+    players = fields.List(fields.Nested(Standing))
+    teams = fields.List(fields.Nested(TeamStanding))
+
+
+class Tournament(Schema):
+    """A tournament as anyone may see it (no token, no seed of a board still being played)."""
+
+    class Meta:
+        unknown = INCLUDE
+
+    id = fields.String(required=True)
+    name = fields.String()
+    game = fields.String()
+    options = fields.Dict()
+    format = fields.String()
+    duplicate = fields.Boolean()
+    games_per_table = fields.Integer(allow_none=True)
+    rounds = fields.Raw(metadata={"description": "[{number, pairing, byes, boards, tables: [{table, players, games}]}]"})
+    rounds_total = fields.Integer(allow_none=True)
+    spectator_delay = fields.Dict(allow_none=True)
+    time_control = fields.Dict(allow_none=True)
+    players = fields.List(fields.Nested(Entrant))
+    status = fields.String(metadata={"description": "entering, playing or finished"})
+    finished = fields.String(allow_none=True)
+    can_start_round = fields.Boolean()
+    standings = fields.Nested(Standings)
+
+
+class TournamentCreated(Schema):
+    id = fields.String(required=True)
+    director_token = fields.String(required=True, metadata={"description": "shown once: keep it"})
+    director_url = fields.String()
+    tournament = fields.Nested(Tournament)
+
+
+class TournamentSummary(Schema):
+    id = fields.String()
+    name = fields.String()
+    game = fields.String()
+    format = fields.String()
+    players = fields.Integer()
+    status = fields.String()
+
+
+class GameLinks(Schema):
+    round = fields.Integer()
+    table = fields.Integer()
+    index = fields.Integer()
+    game_id = fields.String()
+    referee_token = fields.String()
+    seats = fields.List(fields.Dict())
+
+
+class TournamentLinks(Schema):
+    id = fields.String()
+    games = fields.List(fields.Nested(GameLinks))

@@ -1,0 +1,108 @@
+"""The tournament aggregate (eventsourcing): settings, players, rounds with their tables and pairings, each table's
+games with the dealer, starter and clause that decided them, and the end. Plain JSON-safe fields only.
+
+The service (service/tournaments.py) decides; this only records. A duplicate round's board seeds are kept here,
+secret, like a game's seed in its Created event; only their commitments are ever shown, and a seed only once every
+table of its board has finished.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from eventsourcing.domain import Aggregate
+
+
+class Tournament(Aggregate):
+    """A tournament (or a match: format `match`, one table) run by a director holding its token."""
+
+    class Created(Aggregate.Created):
+        settings: dict
+        director_token_hash: str
+        director_public_key: str  # X25519, hex: each game's referee token is sealed to it (service/sealing.py)
+
+    class PlayerEntered(Aggregate.Event):
+        name: str
+        team: str | None
+
+        def apply(self, t: "Tournament") -> None:
+            t.players.append({"name": self.name} if self.team is None else {"name": self.name, "team": self.team})
+
+    class RoundStarted(Aggregate.Event):
+        number: int
+        pairing: str  # how the tables were drawn: "match", "round-robin", "swiss", "teams"
+        tables: list  # [{"table": t, "players": [player index per seat]}]
+        byes: list  # player indices
+        boards: list | None  # duplicate: [{"index": j, "commitment": hex}] (the same deal at every table)
+        board_seeds: list | None  # duplicate: the secret seeds, in the order of `boards`
+
+        def apply(self, t: "Tournament") -> None:
+            t.rounds.append({"number": self.number, "pairing": self.pairing,
+                             "tables": [{"table": x["table"], "players": list(x["players"]), "games": []} for x in self.tables],
+                             "byes": list(self.byes), "boards": copy.deepcopy(self.boards)})
+            if self.board_seeds is not None:
+                t.board_seeds[self.number] = list(self.board_seeds)
+
+    class GameStarted(Aggregate.Event):
+        round: int
+        table: int
+        index: int
+        game_id: str
+        dealer: int | None
+        starter: int | None
+        clause: str
+        reason: str
+        board: str | None
+        sealed_referee_token: str
+
+        def apply(self, t: "Tournament") -> None:
+            table = t.rounds[self.round - 1]["tables"][self.table]
+            table["games"].append({"index": self.index, "game_id": self.game_id, "dealer": self.dealer,
+                                   "starter": self.starter, "clause": self.clause, "reason": self.reason, "board": self.board})
+            t.sealed[self.game_id] = self.sealed_referee_token
+
+    class Finished(Aggregate.Event):
+        reason: str
+
+        def apply(self, t: "Tournament") -> None:
+            t.finished = self.reason
+
+    def __init__(self, settings: dict, director_token_hash: str, director_public_key: str):
+        self.settings = copy.deepcopy(settings)
+        self.director_token_hash = director_token_hash
+        self.director_public_key = director_public_key
+        self.players: list[dict] = []
+        self.rounds: list[dict] = []
+        self.board_seeds: dict[int, list[str]] = {}
+        self.sealed: dict[str, str] = {}
+        self.finished: str | None = None
+
+    def __deepcopy__(self, memo: dict) -> "Tournament":
+        new = object.__new__(type(self))
+        new.__dict__ = copy.deepcopy({k: v for k, v in self.__dict__.items() if k != "_pending_events"}, memo)
+        new.__dict__["_pending_events"] = list(self.__dict__.get("_pending_events", []))
+        return new
+
+    # commands (the service validated them; each triggers one event)
+    def enter(self, name: str, team: str | None) -> None:
+        self.trigger_event(Tournament.PlayerEntered, name=name, team=team)
+
+    def start_round(self, pairing: str, tables: list, byes: list, boards: list | None, board_seeds: list | None) -> None:
+        self.trigger_event(Tournament.RoundStarted, number=len(self.rounds) + 1, pairing=pairing, tables=tables,
+                           byes=byes, boards=boards, board_seeds=board_seeds)
+
+    def game_started(self, **fields) -> None:
+        self.trigger_event(Tournament.GameStarted, **fields)
+
+    def finish(self, reason: str) -> None:
+        self.trigger_event(Tournament.Finished, reason=reason)
+
+    # reading
+    def games(self) -> list[dict]:
+        """Every game started, in order, with its round, table and seating (player index per seat)."""
+        out = []
+        for r in self.rounds:
+            for t in r["tables"]:
+                for g in t["games"]:
+                    out.append({**g, "round": r["number"], "table": t["table"], "players": list(t["players"])})
+        return out

@@ -1,0 +1,70 @@
+"""Tournament bundles (service/tournaments.py `bundle`): JSON Lines, a header `arbiter.tournament/1` then one
+`arbiter.record/1` per game, in the order of the header's rounds, tables and games.
+
+`arbiter replay X.jsonl` verifies a bundle in one call: every record is replayed (one verdict a game, as for any
+archive), each verdict must match the result the header lists for that game, and the standings recomputed from the
+verdicts with the tournament's seating must equal the header's. A last verdict line speaks for the tournament.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Iterator
+
+from domain.records import InvalidRecord, parse, replay
+from domain.tournament.standings import rank_by_of, standings
+
+FORMAT = "arbiter.tournament/1"
+
+
+def is_bundle_header(doc: object) -> bool:
+    return isinstance(doc, dict) and doc.get("format") == FORMAT
+
+
+def verify_bundle(header: dict, lines: list[tuple[int, str]]) -> Iterator[dict]:
+    """The verdict of every game of a bundle, then the tournament's: {"status": "finished"|"invalid", "tournament"}."""
+    problems: list[str] = []
+    try:
+        listed = [(r["number"], t, g) for r in header["rounds"] for t in r["tables"] for g in t["games"]]
+        players = header["players"]
+    except (KeyError, TypeError):
+        yield {"status": "invalid", "error": "line 1: the tournament header lacks its rounds, tables or players"}
+        return
+    if len(listed) != len(lines):
+        problems.append(f"the header lists {len(listed)} games but the bundle holds {len(lines)} records")
+    games = []
+    for (number, table, game), (line_no, line) in zip(listed, lines):
+        scores = None
+        try:
+            played = replay(parse(json.loads(line)))
+            verdict = played.verdict()
+            outcome = played.record.decider.outcome(played.state)
+            scores = list(outcome.scores) if outcome.is_over and outcome.scores else None
+        except (json.JSONDecodeError, InvalidRecord, RecursionError) as e:
+            verdict = {"status": "invalid", "error": f"line {line_no}: {e}"}
+        yield verdict
+        if verdict["status"] == "invalid":
+            problems.append(f"line {line_no}: the record of game {game.get('game_id')} is invalid")
+            continue
+        if (verdict.get("result"), verdict.get("winner")) != (game.get("result"), game.get("winner")):
+            problems.append(f"line {line_no}: the record ends {verdict.get('result')} but the header says {game.get('result')}")
+        finished = verdict["status"] == "finished"
+        if scores != game.get("scores"):
+            problems.append(f"line {line_no}: the record's scores {scores} differ from the header's {game.get('scores')}")
+        games.append({"round": number, "table": table["table"], "index": game["index"], "board": game.get("board"),
+                      "players": [p["player"] for p in table["players"]], "status": "finished" if finished else "in_progress",
+                      "result": verdict.get("result"), "winner": verdict.get("winner"),
+                      "scores": scores})
+    byes = [(r["number"], next(i for i, p in enumerate(players) if p["name"] == name))
+            for r in header["rounds"] for name in r.get("byes", [])]
+    try:
+        again = standings(players, games, byes, rank_by_of({"game": header["game"], "duplicate": header.get("duplicate")}))
+    except (KeyError, ValueError, TypeError, IndexError) as e:
+        again = None
+        problems.append(f"the standings cannot be recomputed ({type(e).__name__})")
+    if again is not None and again != header.get("standings"):
+        problems.append("the standings recomputed from the records differ from the header's")
+    out = {"status": "invalid" if problems else "finished", "tournament": header.get("id"), "games": len(lines)}
+    if problems:
+        out["error"] = "; ".join(problems)
+    yield out

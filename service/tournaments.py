@@ -1,0 +1,384 @@
+"""Tournaments: the facade section the API, the CLI and the pages call (simple types in and out).
+
+Every command loads the tournament aggregate (domain/tournament/aggregate.py), decides with the pure rules of
+domain/tournament (the spec, pairings, seat rotation, standings) and the games' own `next_deal`, and saves.
+Games are created through `Arbiter.create_game`, like any other game (receipts, catalogue, evidence), with the
+tournament's spectator delay and time control in their spec.
+
+The next game of a table is created as soon as the previous one is seen to be over: `advance` runs on every read
+of the tournament (anyone's), so nobody has to ask for it. Each game's referee token is sealed to the director's
+public key (service/sealing.py): the director alone can give out a game's links again.
+"""
+
+from __future__ import annotations
+
+import hmac
+import json
+import threading
+from collections import defaultdict
+from typing import Any, Iterator
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from domain.games import decider_for
+from domain.randomness import commitment, new_seed
+from domain.rules import InvalidSetup
+from domain.tournament import pairing, spec as tspec
+from domain.tournament.aggregate import Tournament
+from projections.standings import Standings, doc_standings
+
+from . import sealing
+from .application import new_token, token_hash
+from .errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
+
+BUNDLE_FORMAT = "arbiter.tournament/1"
+MAX_RETRIES = 20
+
+
+def parse_tournament_id(value: Any) -> UUID:
+    try:
+        return UUID(str(value))
+    except ValueError:
+        raise NotFound(f"no tournament with id {str(value)[:60]!r}") from None
+
+
+class Tournaments:
+    """Tournament use cases over one Arbiter (its Referee application stores the tournaments too)."""
+
+    def __init__(self, arbiter: Any):
+        self.arbiter = arbiter
+        self.app = arbiter.app
+        self._standings: Standings | None = None
+        self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
+        self._guard = threading.Lock()
+
+    # -- loading and access ------------------------------------------------------------------
+
+    def _load(self, tid: UUID) -> Tournament:
+        try:
+            t = self.app.repository.get(tid)
+        except AggregateNotFoundError:
+            raise NotFound(f"no tournament with id {tid}") from None
+        if not isinstance(t, Tournament):
+            raise NotFound(f"no tournament with id {tid}")
+        return t
+
+    def _director(self, tournament_id: Any, token: str | None) -> tuple[UUID, str]:
+        """The tournament's id and the director token's secret; raises 401/403/404."""
+        tid = parse_tournament_id(tournament_id)
+        t = self._load(tid)
+        if token is None:
+            raise Unauthorized("the director's bearer token is required")
+        if not isinstance(token, str) or len(token) > 200 or "." not in token:
+            raise Unauthorized("the bearer token is malformed")
+        prefix, secret = token.split(".", 1)
+        if prefix != tid.hex:
+            raise Forbidden("this token is not this tournament's director token")
+        if not hmac.compare_digest(token_hash(secret), t.director_token_hash):
+            raise Unauthorized("the bearer token is not this tournament's director token")
+        return tid, secret
+
+    def _lock(self, tid: UUID) -> threading.Lock:
+        with self._guard:
+            return self._locks[tid]
+
+    def _command(self, tid: UUID, body) -> Any:
+        with self._lock(tid):
+            for _ in range(MAX_RETRIES):
+                t = self._load(tid)
+                result = body(t)
+                try:
+                    self.app.save(t)
+                except IntegrityError:
+                    continue
+                return result
+        raise Conflict(f"tournament {tid} is too busy: try again")
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def create(self, spec: Any) -> dict:
+        """Create a tournament: its id, the director's token (shown once) and its view."""
+        from .facade import _bounded
+
+        if isinstance(spec, dict):
+            _bounded(spec)
+        try:
+            settings = tspec.validate(spec)
+        except InvalidSetup as e:
+            raise BadInput(str(e), field=e.field) from None
+        secret = new_token()
+        t = Tournament(settings={k: v for k, v in settings.items() if k != "players"},
+                       director_token_hash=token_hash(secret), director_public_key=sealing.public_key(secret))
+        for p in settings["players"]:
+            t.enter(p["name"], p.get("team"))
+        self.app.save(t)
+        return {"id": str(t.id), "director_token": f"{t.id.hex}.{secret}", "tournament": self.view(t.id)}
+
+    def enter(self, tournament_id: Any, token: str | None, player: Any) -> dict:
+        """Enter one player ({"name", "team"?} or a name) before round 1 starts."""
+        tid, _ = self._director(tournament_id, token)
+        try:
+            new = tspec.players_of([player], "player")[0]
+        except InvalidSetup as e:
+            raise BadInput(str(e).replace("player[0]", "player"), field="player") from None
+
+        def body(t: Tournament) -> None:
+            if t.rounds:
+                raise Conflict("round 1 has started: no more players can be entered")
+            if any(p["name"] == new["name"] for p in t.players):
+                raise BadInput(f"player: {new['name']!r} is already entered", field="player.name")
+            if len(t.players) >= tspec.MAX_PLAYERS:
+                raise BadInput(f"player: a tournament holds at most {tspec.MAX_PLAYERS} players", field="player")
+            t.enter(new["name"], new.get("team"))
+
+        self._command(tid, body)
+        return self.view(tid)
+
+    def start_round(self, tournament_id: Any, token: str | None) -> dict:
+        """Draw the next round's tables (pairings) and start their first games."""
+        tid, _ = self._director(tournament_id, token)
+        self.advance(tid)
+
+        def body(t: Tournament) -> None:
+            if t.finished:
+                raise Conflict("the tournament is over")
+            if t.rounds and not self._round_done(t, t.rounds[-1]):
+                raise Conflict(f"round {len(t.rounds)} is still being played: every table must finish first")
+            players = t.players
+            try:
+                tspec.tables_check(t.settings, players)
+                total = self._total_rounds(t)
+            except InvalidSetup as e:
+                raise BadInput(str(e), field=e.field) from None
+            if len(t.rounds) >= total:
+                raise Conflict(f"all {total} rounds have been played")
+            tables, byes, kind = self._draw(t, len(t.rounds) + 1)
+            boards = seeds = None
+            if t.settings["duplicate"]:
+                per = tspec.games_per_table(t.settings, [players[i] for i in tables[0]["players"]])
+                seeds = [new_seed() for _ in range(per)]
+                boards = [{"index": j, "board": f"{len(t.rounds) + 1}.{j + 1}", "commitment": commitment(s)}
+                          for j, s in enumerate(seeds)]
+            t.start_round(kind, tables, byes, boards, seeds)
+
+        self._command(tid, body)
+        return self.view(tid)
+
+    def _total_rounds(self, t: Tournament) -> int:
+        teams = tspec.teams_of(t.players) if t.settings["format"] == "teams" else []
+        return tspec.rounds_of(t.settings, len(t.players), len(teams), len(teams[0]) if teams else 0)
+
+    def _draw(self, t: Tournament, number: int) -> tuple[list[dict], list[int], str]:
+        """The tables of round `number`: [{"table", "players"}], the byes and how they were drawn."""
+        fmt, n = t.settings["format"], len(t.players)
+        pairs: list[tuple] = []
+        byes: list[int] = []
+        if fmt == "match":
+            return [{"table": 0, "players": list(range(n))}], [], "match"
+        if fmt == "round-robin":
+            for a, b in pairing.round_robin(n)[number - 1]:
+                (pairs.append((a, b)) if b is not None else byes.append(a))
+        elif fmt == "swiss":
+            current = doc_standings(self._doc(t))
+            order = [row["player"] for row in current["players"]]
+            met = [tuple(g["players"]) for g in t.games()]
+            had = [p for r in t.rounds for p in r["byes"]]
+            pairs, bye = pairing.swiss(order, met, had)
+            byes = [] if bye is None else [bye]
+        else:
+            teams = tspec.teams_of(t.players)
+            rr = pairing.round_robin(len(teams))
+            tables = []
+            for a, b in rr[(number - 1) % len(rr)]:
+                if b is None:
+                    byes += teams[a]
+                    continue
+                seats = pairing.team_round(teams, (a, b), (number - 1) // len(rr) if len(teams) > 2 else number - 1)
+                tables.append({"table": len(tables), "players": seats})
+            return tables, byes, "teams"
+        return [{"table": i, "players": list(p)} for i, p in enumerate(pairs)], byes, fmt
+
+    def _round_done(self, t: Tournament, rnd: dict) -> bool:
+        for table in rnd["tables"]:
+            per = tspec.games_per_table(t.settings, [t.players[i] for i in table["players"]])
+            if len(table["games"]) < per:
+                return False
+            if not self.app.game(UUID(table["games"][-1]["game_id"])).outcome.is_over:
+                return False
+        return True
+
+    def advance(self, tournament_id: Any) -> None:
+        """Create every game that is due (a table's first game, or its next once the previous is over) and end the
+        tournament after its last round. Safe to call at any time, by anyone: it only does what the rules say."""
+        tid = parse_tournament_id(tournament_id)
+        t = self._load(tid)
+        if t.finished or not t.rounds:
+            return
+        rnd = t.rounds[-1]
+        due = []
+        for table in rnd["tables"]:
+            per = tspec.games_per_table(t.settings, [t.players[i] for i in table["players"]])
+            games = table["games"]
+            if len(games) >= per:
+                continue
+            if games:
+                previous = self.app.game(UUID(games[-1]["game_id"]))
+                if not previous.outcome.is_over:
+                    continue
+                due.append((table, len(games), previous))
+            else:
+                due.append((table, 0, None))
+        if not due and not (self._round_done(t, rnd) and len(t.rounds) >= self._total_rounds(t)):
+            return
+
+        def body(t: Tournament) -> None:
+            rnd = t.rounds[-1]
+            for table_ref, index, previous in due:
+                table = rnd["tables"][table_ref["table"]]
+                if len(table["games"]) != index:
+                    continue  # someone else created it meanwhile
+                self._new_game(t, rnd, table, index, previous)
+            if not t.finished and self._round_done(t, rnd) and len(t.rounds) >= self._total_rounds(t):
+                t.finish(f"all {len(t.rounds)} rounds played")
+
+        self._command(tid, body)
+
+    def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any) -> None:
+        settings = t.settings
+        decider = decider_for(settings["game"])
+        seats = [dict(t.players[i]) for i in table["players"]]
+        spec: dict = {"game": settings["game"], "options": dict(settings["options"]), "players": seats}
+        board = None
+        if rnd["boards"]:
+            board = rnd["boards"][index]["board"]
+            spec["seed"] = t.board_seeds[rnd["number"]][index]
+            dealer = starter = None
+            clause, reason = "duplicate", f"board {board}: the same seed, dealer and starter at every table"
+        else:
+            next_deal = getattr(decider, "next_deal", None)
+            if next_deal is None:
+                dealer = starter = None
+                clause, reason = "-", "drawn from the game's seed"
+            else:
+                nd = next_deal(previous.setup, previous.state) if previous is not None else next_deal(None, None)
+                dealer, starter, clause, reason = nd.dealer, nd.starter, nd.clause, nd.reason
+        spec["dealer"], spec["starter"] = dealer, starter
+        for key in ("spectator_delay", "time_control"):
+            if settings.get(key):
+                spec[key] = dict(settings[key])
+        created = self.arbiter.create_game(spec)
+        t.game_started(round=rnd["number"], table=table["table"], index=index, game_id=created["id"], dealer=dealer,
+                       starter=starter, clause=clause, reason=reason, board=board,
+                       sealed_referee_token=sealing.seal(t.director_public_key, created["id"], created["referee_token"]))
+
+    # -- queries -----------------------------------------------------------------------------
+
+    def _doc(self, t: Tournament) -> dict:
+        """The standings document of a tournament, from the materialised projection (caught up first)."""
+        if self._standings is None:
+            self._standings = Standings.for_app(self.app)
+        self._standings.catch_up()
+        doc = self._standings.get(str(t.id))
+        if doc is None:
+            raise NotFound(f"no tournament with id {t.id}")
+        return doc
+
+    def standings(self, tournament_id: Any) -> dict:
+        tid = parse_tournament_id(tournament_id)
+        self.advance(tid)
+        return doc_standings(self._doc(self._load(tid)))
+
+    def list(self) -> list[dict]:
+        """Every tournament: id, name, game, format, players, status."""
+        if self._standings is None:
+            self._standings = Standings.for_app(self.app)
+        self._standings.catch_up()
+        return [{"id": d["id"], "name": d["settings"]["name"], "game": d["settings"]["game"],
+                 "format": d["settings"]["format"], "players": len(d["players"]),
+                 "status": "finished" if d["finished"] else ("playing" if d["games"] or d["rounds"] else "entering")}
+                for d in self._standings.tournaments()]
+
+    def view(self, tournament_id: Any, with_clocks: bool = True) -> dict:
+        """The tournament as anyone may see it: settings, players, rounds with tables, pairings and games (status,
+        result, dealer, starter, the clause that decided them, clocks where the game view carries them), board
+        commitments (a board's seed once every table of it has finished) and the standings."""
+        tid = parse_tournament_id(tournament_id)
+        self.advance(tid)
+        t = self._load(tid)
+        names = [p["name"] for p in t.players]
+        rounds = []
+        for r in t.rounds:
+            tables, board_done = [], defaultdict(lambda: True)
+            for table in r["tables"]:
+                games = []
+                for g in table["games"]:
+                    game = self.app.game(UUID(g["game_id"]))
+                    outcome = game.outcome
+                    entry = {**g, "status": "finished" if outcome.is_over else "in_progress", "result": outcome.result,
+                             "winner": outcome.winner_json(), "scores": list(outcome.scores) if outcome.is_over and outcome.scores else None,
+                             "version": game.version, "commitment": game.commitment}
+                    if with_clocks:
+                        clock = self.arbiter.public(g["game_id"]).get("clock")
+                        if clock is not None:
+                            entry["clock"] = clock
+                    if g["board"] is not None and not outcome.is_over:
+                        board_done[g["board"]] = False
+                    games.append(entry)
+                tables.append({"table": table["table"], "players": [{"player": i, "name": names[i], "team": t.players[i].get("team")}
+                                                                   for i in table["players"]], "games": games})
+            boards = None
+            if r["boards"]:
+                seeds = t.board_seeds.get(r["number"], [])
+                boards = [{**b, "seed": seeds[j] if board_done[b["board"]] and len(tables) and all(
+                    any(g["board"] == b["board"] for g in tb["games"]) for tb in tables) else None}
+                          for j, b in enumerate(r["boards"])]
+            rounds.append({"number": r["number"], "pairing": r["pairing"], "byes": [names[i] for i in r["byes"]],
+                           "boards": boards, "tables": tables})
+        try:
+            total = self._total_rounds(t) if t.players else None
+        except InvalidSetup:
+            total = None
+        status = "finished" if t.finished else ("playing" if t.rounds else "entering")
+        can_start = (not t.finished and (not t.rounds or self._round_done(t, t.rounds[-1]))
+                     and (total is None or len(t.rounds) < total))
+        return {"id": str(tid), **{k: v for k, v in t.settings.items()}, "players": [dict(p) for p in t.players],
+                "status": status, "finished": t.finished, "rounds_total": total, "can_start_round": can_start,
+                "rounds": rounds, "standings": doc_standings(self._doc(t))}
+
+    def links(self, tournament_id: Any, token: str | None) -> dict:
+        """The director's keys to every game: each game's referee token and its seats' tokens (as a game's links page)."""
+        tid, secret = self._director(tournament_id, token)
+        t = self._load(tid)
+        out = []
+        for g in t.games():
+            referee = sealing.open_box(secret, g["game_id"], t.sealed[g["game_id"]])
+            links = self.arbiter.links(g["game_id"], referee)
+            out.append({"round": g["round"], "table": g["table"], "index": g["index"], "game_id": g["game_id"],
+                        "referee_token": links["referee_token"], "seats": links["seats"]})
+        return {"id": str(tid), "games": out}
+
+    def bundle(self, tournament_id: Any, token: str | None = None) -> Iterator[str]:
+        """The whole tournament as JSON Lines: a header line (format arbiter.tournament/1: settings, players, rounds,
+        standings), then every game's arbiter.record/1 record. The director's at any time; anyone's once over."""
+        tid = parse_tournament_id(tournament_id)
+        view = self.view(tid, with_clocks=False)
+        referee_tokens: dict[str, str] = {}
+        if token is not None:
+            links = self.links(tid, token)
+            referee_tokens = {g["game_id"]: g["referee_token"] for g in links["games"]}
+        elif view["status"] != "finished":
+            raise Forbidden("the bundle is the director's until the tournament is over")
+        header = {"format": BUNDLE_FORMAT, "id": view["id"], "name": view["name"], "game": view["game"],
+                  "options": view["options"], "format_of_play": view["format"], "duplicate": view["duplicate"],
+                  "players": view["players"], "rounds": view["rounds"], "standings": view["standings"]}
+        records = []
+        for r in view["rounds"]:
+            for table in r["tables"]:
+                for g in table["games"]:
+                    records.append(self.arbiter.record(g["game_id"], referee_tokens.get(g["game_id"])))
+        header["games"] = len(records)
+        yield json.dumps(header, separators=(",", ":")) + "\n"
+        for doc in records:
+            yield json.dumps(doc, separators=(",", ":")) + "\n"

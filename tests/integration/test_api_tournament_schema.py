@@ -1,0 +1,59 @@
+"""The tournament routes answer a known-good request each as the OpenAPI document says (schemathesis validates the
+status, the content type and the body); the fuzzing of every operation is test_api_schema.py's."""
+
+from __future__ import annotations
+
+import pytest
+
+from .test_api_schema import APP, schema
+
+TOURNAMENT_GOOD = {  # operation: (director token?, body, expected status)
+    "GET /api/v1/tournaments": (False, None, 200),
+    "POST /api/v1/tournaments": (False, {"name": "Club", "game": "small-battle", "players": [{"name": "A"}, {"name": "B"}],
+                                         "format": "round-robin"}, 201),
+    "GET /api/v1/tournaments/{tournament_id}": (False, None, 200),
+    "POST /api/v1/tournaments/{tournament_id}/players": (True, {"name": "Cy"}, 201),
+    "POST /api/v1/tournaments/{tournament_id}/rounds": (True, None, 201),
+    "GET /api/v1/tournaments/{tournament_id}/standings": (False, None, 200),
+    "GET /api/v1/tournaments/{tournament_id}/links": (True, None, 200),
+    "GET /api/v1/tournaments/{tournament_id}/bundle": (True, None, 200),
+}
+
+
+@pytest.mark.parametrize("label", sorted(TOURNAMENT_GOOD))
+def test_a_good_tournament_request_gets_the_documented_success_answer(label):
+    director, body, status = TOURNAMENT_GOOD[label]
+    created = APP.test_client().post("/api/v1/tournaments", json={"name": "T", "game": "small-battle",
+                                                                   "players": [{"name": "A"}, {"name": "B"}],
+                                                                   "format": "round-robin"}).get_json()
+    kwargs = {"path_parameters": {"tournament_id": created["id"]} if "{tournament_id}" in label else {}}
+    if director:
+        kwargs["headers"] = {"Authorization": f"Bearer {created['director_token']}"}
+    if body is not None:
+        kwargs["body"] = body
+    response = schema.find_operation_by_label(label).Case(**kwargs).call_and_validate()
+    assert response.status_code == status, response.text[:300]
+
+
+DIRECTOR_ONLY = ["POST /players", "POST /rounds", "GET /links", "GET /bundle"]
+
+
+@pytest.mark.parametrize("route", DIRECTOR_ONLY)
+@pytest.mark.parametrize("caller, status", [("none", {401, 403}), ("other_director", {403}), ("forged", {401}),
+                                            ("director", {200, 201})])
+def test_director_routes_answer_each_kind_of_caller(route, caller, status):
+    client = APP.test_client()
+    spec = {"name": "T", "game": "small-battle", "players": [{"name": "A"}, {"name": "B"}], "format": "round-robin"}
+    mine, other = (client.post("/api/v1/tournaments", json=spec).get_json() for _ in range(2))
+    token = {"none": None, "other_director": other["director_token"], "director": mine["director_token"],
+             "forged": mine["director_token"].split(".")[0] + ".forged"}[caller]
+    method, path = route.split(" ")
+    headers = {"Authorization": f"Bearer {token}"} if token else {}
+    body = {"name": "Cy"} if path == "/players" else None
+    response = client.open(f"/api/v1/tournaments/{mine['id']}{path}", method=method, headers=headers, json=body)
+    if caller == "none" and path == "/bundle":
+        status = {403}  # nobody's but the director's while the tournament runs
+    assert response.status_code in status, response.get_data(as_text=True)[:200]
+    if response.status_code >= 400:
+        assert response.get_json()["detail"]
+        assert mine["director_token"].split(".")[1] not in response.get_data(as_text=True)

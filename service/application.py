@@ -217,11 +217,12 @@ class Referee(Application):
 
     def submit_move(self, game_id: UUID, seat: int, raw_move: Any, expected_version: int | None = None,
                     idempotency_key: str | None = None) -> dict:
-        """Play one move for a seat; returns {version, first_version, replayed}; raises IllegalMove, Conflict, BadInput."""
+        """Play one move for a seat; returns {version, first_version, replayed} and, for a new move, its saved `events`
+        and the `chain_head` after it; raises IllegalMove, Conflict, BadInput."""
         def body(game: Game) -> dict:
             if idempotency_key and idempotency_key in game.answers:
                 return _replayed(game.answers[idempotency_key], seat, idempotency_key)
-            attempts = self.attempts(game_id)
+            attempts = self.attempts(game_id) if idempotency_key else None  # read only when it can matter
             if idempotency_key and attempts is not None and idempotency_key in attempts.answers:
                 return _replayed(attempts.answers[idempotency_key], seat, idempotency_key)
             if expected_version is not None and expected_version != game.version:
@@ -232,11 +233,13 @@ class Referee(Application):
             try:
                 game.play(move, idempotency_key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
-                attempts = attempts or Attempts.open(game_id)
+                attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
                 attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, idempotency_key)
                 return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
-            return {"version": game.version, "first_version": first, "replayed": False}
+            # the move's events as saved, and the chain's head: the answer needs no second read of the store
+            return {"version": game.version, "first_version": first, "replayed": False,
+                    "events": list(game.pending_events), "chain_head": game.chain_head}
 
         result = self._command(game_id, body)
         if "rejected" in result:

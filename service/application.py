@@ -29,6 +29,7 @@ from domain.game import Game, seat_actor
 from domain.players import MAX_NAME  # as a player's name at creation
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
+from .group_commit import GroupCommit
 from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 
@@ -100,6 +101,8 @@ class Referee(Application):
             except PersistenceError as e:  # another process created the same function at the same moment
                 if "concurrently" not in str(e) or attempt == 4:
                     raise
+        # moves saved at the same moment by this process's threads share one transaction (service.group_commit)
+        self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events)
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
         self._saved: OrderedDict[UUID, Game] = OrderedDict()  # each game as this process's last command saved it (LRU)

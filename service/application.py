@@ -9,13 +9,12 @@ store's version check decides.
 from __future__ import annotations
 
 import base64
-import copy
 import hashlib
 import hmac
 import os
 import secrets
 import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from typing import Any, Callable, TypeVar
 from uuid import UUID
 
@@ -105,8 +104,6 @@ class Referee(Application):
         self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events)
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
-        self._saved: OrderedDict[UUID, Game] = OrderedDict()  # each game as this process's last command saved it (LRU)
-        self._saved_max = int(store_env["AGGREGATE_CACHE_MAXSIZE"] or 0)
 
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)
@@ -163,55 +160,18 @@ class Referee(Application):
             return self._locks[game_id]
 
     def _command(self, game_id: UUID, body: Callable[[Game], T]) -> T:
-        """Load, run, save; on a concurrent write re-run the whole command on fresh state.
-
-        The first try runs on this process's cached copy of the game as this process last saved or read it,
-        without asking the store whether another process wrote since (no SELECT). That is safe only where the
-        store's version check will judge it: a try that writes events of the game. Any other outcome (a
-        refusal, an error, nothing of the game written) is decided again on the game fast-forwarded from the
-        store, and so is every retry after a stale write.
-        """
+        """Load, run, save; on a concurrent write re-run the whole command on fresh state."""
         with self._lock(game_id):
-            fresh = False
             for _ in range(MAX_RETRIES):
-                game = None if fresh else self._cached(game_id)
-                if game is None:
-                    game, fresh = self.game(game_id), True
-                try:
-                    result = body(game)
-                except Exception:
-                    if fresh:
-                        raise
-                    fresh = True
-                    continue
-                if not fresh and not game.pending_events:
-                    fresh = True
-                    continue
+                game = self.game(game_id)
+                result = body(game)
                 also = result.pop("_also_save", ()) if isinstance(result, dict) else ()
                 try:
                     self.save(game, *also)
                 except IntegrityError:
-                    fresh = True
                     continue
-                self._remember(game_id, game)
                 return result
         raise Conflict(f"game {game_id} is too busy: the move was not applied, try again")
-
-    def _cached(self, game_id: UUID) -> Game | None:
-        """A copy of the game as this process's last command saved it (None when it holds none). Only commands, under
-        the game's lock, touch these copies: the reads' cache (fast-forwarded in place) is another one."""
-        with self._locks_guard:
-            cached = self._saved.get(game_id)
-        return None if cached is None else copy.deepcopy(cached)
-
-    def _remember(self, game_id: UUID, game: Game) -> None:
-        if self._saved_max <= 0:
-            return
-        with self._locks_guard:
-            self._saved[game_id] = game
-            self._saved.move_to_end(game_id)
-            while len(self._saved) > self._saved_max:
-                self._saved.popitem(last=False)
 
     # -- use cases ---------------------------------------------------------------------------
 

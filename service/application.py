@@ -28,7 +28,7 @@ from domain.game import Game, seat_actor
 from domain.players import MAX_NAME  # as a player's name at creation
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
-from .group_commit import GroupCommit
+from .group_commit import GroupCommit, WriteLock
 from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 
@@ -101,7 +101,10 @@ class Referee(Application):
                 if "concurrently" not in str(e) or attempt == 4:
                     raise
         # moves saved at the same moment by this process's threads share one transaction (service.group_commit)
-        self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events)
+        across = None
+        if store_env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and not store_env["SQLITE_DBNAME"].startswith("file:"):
+            across = WriteLock(store_env["SQLITE_DBNAME"] + ".write-lock")  # the store's writers queue, not sleep
+        self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events, across)
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
 

@@ -99,3 +99,22 @@ def test_inserts_with_tracking_arguments_are_never_grouped():
     commit = GroupCommit(lambda events, **kw: seen.append((list(events), kw)) or None)
     commit(["x"], tracking="t")
     assert seen == [(["x"], {"tracking": "t"})]
+
+
+def test_the_librarys_empty_tracking_argument_does_not_stop_grouping():
+    store = FakeStore()
+    commit = GroupCommit(store.insert)
+    store.hold.clear()
+    results: list = [None] * 3
+    wrapped = [threading.Thread(target=lambda i=i: results.__setitem__(i, commit([f"{'abc'[i]}1"], tracking=None)))
+               for i in range(3)]
+    wrapped[0].start()
+    assert store.entered.wait(5)
+    for t in wrapped[1:]:
+        t.start()
+    while len(commit._queue) < 2:
+        threading.Event().wait(0.001)
+    store.hold.set()
+    for t in wrapped:
+        t.join(5)
+    assert len(store.transactions) == 2 and sorted(store.transactions[1]) == ["b1", "c1"]

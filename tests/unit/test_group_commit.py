@@ -118,3 +118,24 @@ def test_the_librarys_empty_tracking_argument_does_not_stop_grouping():
     for t in wrapped:
         t.join(5)
     assert len(store.transactions) == 2 and sorted(store.transactions[1]) == ["b1", "c1"]
+
+
+def test_a_write_lock_on_a_file_keeps_out_another_holder_until_released(tmp_path):
+    from service.group_commit import WriteLock
+
+    path = str(tmp_path / "db.write-lock")
+    first, second = WriteLock(path), WriteLock(path)  # two opens of the file, as two processes have
+    order: list[str] = []
+
+    def other():
+        with second():
+            order.append("second")
+
+    with first():
+        t = threading.Thread(target=other)
+        t.start()
+        t.join(0.2)
+        assert t.is_alive(), "the second holder got in while the first held the lock"
+        order.append("first released")
+    t.join(5)
+    assert order == ["first released", "second"]

@@ -108,6 +108,18 @@ class Referee(Application):
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
 
+    def _take_snapshots(self, processing_event) -> None:
+        """A snapshot when a save crosses a multiple of the interval, taken from the game just saved (the library
+        rebuilds it from the store: the latest snapshot and up to 99 events replayed inside the request)."""
+        if not self.snapshots:
+            return
+        for aggregate_id, aggregate in processing_event.aggregates.items():
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            if interval and any(e.originator_id == aggregate_id and e.originator_version % interval == 0
+                                for e in processing_event.events):
+                snapshot_class = getattr(type(aggregate), "Snapshot", type(self).snapshot_class)
+                self.snapshots.put([snapshot_class.take(aggregate)])
+
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)
         for decider in DECIDERS.values():

@@ -185,6 +185,8 @@ class Referee(Application):
                     self.save(game, *also)
                 except IntegrityError:
                     continue
+                if self.repository.cache is not None:  # the next load fast-forwards from here, not re-applying these
+                    self.repository.cache.put(game_id, game)
                 return result
         raise Conflict(f"game {game_id} is too busy: the move was not applied, try again")
 

@@ -109,16 +109,22 @@ class Referee(Application):
         self._locks_guard = threading.Lock()
 
     def _take_snapshots(self, processing_event) -> None:
-        """A snapshot when a save crosses a multiple of the interval, taken from the game just saved (the library
-        rebuilds it from the store: the latest snapshot and up to 99 events replayed inside the request)."""
+        """A snapshot when a command's save crosses a multiple of the interval, taken from the game just saved (the
+        library rebuilds it from the store: the latest snapshot and up to 99 events replayed inside the request).
+        A save that crosses several (an imported record) gets one at each multiple, so that any version loads
+        with at most 99 events replayed."""
         if not self.snapshots:
             return
         for aggregate_id, aggregate in processing_event.aggregates.items():
             interval = self.snapshotting_intervals.get(type(aggregate))
-            if interval and any(e.originator_id == aggregate_id and e.originator_version % interval == 0
-                                for e in processing_event.events):
+            crossed = [e.originator_version for e in processing_event.events
+                       if interval and e.originator_id == aggregate_id and e.originator_version % interval == 0]
+            if len(crossed) == 1:  # a command: the game as saved, a few versions past the multiple at most
                 snapshot_class = getattr(type(aggregate), "Snapshot", type(self).snapshot_class)
                 self.snapshots.put([snapshot_class.take(aggregate)])
+            else:  # an import (many multiples in one save): one at each, as the library takes them
+                for version in crossed:
+                    self.take_snapshot(aggregate_id, version=version)
 
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)

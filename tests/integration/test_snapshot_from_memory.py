@@ -27,3 +27,17 @@ def test_a_game_loaded_from_its_snapshot_equals_the_full_replay(stores, kind):
     assert loaded.state == replayed.state
     assert loaded.to_record() == replayed.to_record()
     assert (loaded.disputes, loaded.answers, loaded.move_versions) == (replayed.disputes, replayed.answers, replayed.move_versions)
+
+
+def test_an_imported_long_record_has_a_snapshot_at_every_hundred_versions(stores):
+    from domain.autoplay import random_game
+    import random
+
+    app = stores.referee(stores.url("sqlite"))
+    doc = random_game("el-royale", {"edition": "revised"}, [{"name": f"P{i}"} for i in range(4)], "5eed00b2",
+                      random.Random(4), max_moves=400)
+    gid = app.import_record(doc)["game"].id
+    length = app.game(gid).version
+    assert length >= 300
+    versions = [s.originator_version for s in app.snapshots.get(gid)]
+    assert versions == list(range(100, length + 1, 100))  # so a load at any version replays at most 99 events

@@ -1,6 +1,6 @@
 """The ASGI entry point `arbiter serve` runs: the Flask app in a thread pool, the live streams on the event loop.
 
-Every request goes to the Flask app (a2wsgi runs it in a pool of `threads` threads), so every route keeps
+Every request goes to the Flask app (api.wsgi_bridge runs each whole in one thread of a pool of `threads`), so every route keeps
 one definition, its checks and its error pages. A stream view (api.stream) finds a hand-over slot in the
 request's ASGI scope: it subscribes there and returns at once, and the stream then goes on here as a
 coroutine waiting on its queue, which the process's follower of the store (service.feed) fills from its
@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import asyncio
 
-from a2wsgi import WSGIMiddleware
-
 from .stream import LIVE_SLOT, ends_stream, message
+from .wsgi_bridge import ThreadedWSGI
 
 KEEPALIVE_SECONDS = 15.0  # a comment now and then keeps proxies from closing an idle stream
 HEALTH = "/api/v1/health"
@@ -28,7 +27,8 @@ def create_asgi_app(config: dict | None = None, threads: int = 8):
     from . import create_app
 
     sys.setswitchinterval(SWITCH_INTERVAL)
-    return LiveStreams(WSGIMiddleware(create_app(config), workers=threads))
+    app = create_app(config)
+    return LiveStreams(ThreadedWSGI(app, threads, app.config["MAX_CONTENT_LENGTH"]))
 
 
 def _health_body() -> bytes:

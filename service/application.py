@@ -28,6 +28,7 @@ from domain.game import Game, seat_actor
 from domain.players import MAX_NAME  # as a player's name at creation
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
+from .group_commit import GroupCommit, WriteLock
 from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 
@@ -99,8 +100,31 @@ class Referee(Application):
             except PersistenceError as e:  # another process created the same function at the same moment
                 if "concurrently" not in str(e) or attempt == 4:
                     raise
+        # moves saved at the same moment by this process's threads share one transaction (service.group_commit)
+        across = None
+        if store_env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and not store_env["SQLITE_DBNAME"].startswith("file:"):
+            across = WriteLock(store_env["SQLITE_DBNAME"] + ".write-lock")  # the store's writers queue, not sleep
+        self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events, across)
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()
+
+    def _take_snapshots(self, processing_event) -> None:
+        """A snapshot when a command's save crosses a multiple of the interval, taken from the game just saved (the
+        library rebuilds it from the store: the latest snapshot and up to 99 events replayed inside the request).
+        A save that crosses several (an imported record) gets one at each multiple, so that any version loads
+        with at most 99 events replayed."""
+        if not self.snapshots:
+            return
+        for aggregate_id, aggregate in processing_event.aggregates.items():
+            interval = self.snapshotting_intervals.get(type(aggregate))
+            crossed = [e.originator_version for e in processing_event.events
+                       if interval and e.originator_id == aggregate_id and e.originator_version % interval == 0]
+            if len(crossed) == 1:  # a command: the game as saved, a few versions past the multiple at most
+                snapshot_class = getattr(type(aggregate), "Snapshot", type(self).snapshot_class)
+                self.snapshots.put([snapshot_class.take(aggregate)])
+            else:  # an import (many multiples in one save): one at each, as the library takes them
+                for version in crossed:
+                    self.take_snapshot(aggregate_id, version=version)
 
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)
@@ -167,6 +191,8 @@ class Referee(Application):
                     self.save(game, *also)
                 except IntegrityError:
                     continue
+                if self.repository.cache is not None:  # the next load fast-forwards from here, not re-applying these
+                    self.repository.cache.put(game_id, game)
                 return result
         raise Conflict(f"game {game_id} is too busy: the move was not applied, try again")
 
@@ -217,11 +243,12 @@ class Referee(Application):
 
     def submit_move(self, game_id: UUID, seat: int, raw_move: Any, expected_version: int | None = None,
                     idempotency_key: str | None = None) -> dict:
-        """Play one move for a seat; returns {version, first_version, replayed}; raises IllegalMove, Conflict, BadInput."""
+        """Play one move for a seat; returns {version, first_version, replayed} and, for a new move, its saved `events`
+        and the `chain_head` after it; raises IllegalMove, Conflict, BadInput."""
         def body(game: Game) -> dict:
             if idempotency_key and idempotency_key in game.answers:
                 return _replayed(game.answers[idempotency_key], seat, idempotency_key)
-            attempts = self.attempts(game_id)
+            attempts = self.attempts(game_id) if idempotency_key else None  # read only when it can matter
             if idempotency_key and attempts is not None and idempotency_key in attempts.answers:
                 return _replayed(attempts.answers[idempotency_key], seat, idempotency_key)
             if expected_version is not None and expected_version != game.version:
@@ -232,11 +259,13 @@ class Referee(Application):
             try:
                 game.play(move, idempotency_key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
-                attempts = attempts or Attempts.open(game_id)
+                attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
                 attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, idempotency_key)
                 return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
-            return {"version": game.version, "first_version": first, "replayed": False}
+            # the move's events as saved, and the chain's head: the answer needs no second read of the store
+            return {"version": game.version, "first_version": first, "replayed": False,
+                    "events": list(game.pending_events), "chain_head": game.chain_head}
 
         result = self._command(game_id, body)
         if "rejected" in result:

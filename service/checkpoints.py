@@ -50,6 +50,9 @@ class FileStorage:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
+        self._queue: list[list] = []  # appends waiting for the next write: [make, line, error, done]
+        self._queue_lock = threading.Lock()
+        self._writer = threading.Lock()
 
     def __str__(self) -> str:
         return str(self.path)
@@ -65,19 +68,49 @@ class FileStorage:
         return self.path.exists()
 
     def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
-        """Under the lock: `make(last line or None)` gives the new line, which is appended and synced."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path, "a+b") as f:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-            try:
-                line = make(_last_line(f))
-                f.seek(0, os.SEEK_END)
-                f.write(line + b"\n")
-                f.flush()
-                os.fsync(f.fileno())
-                return line
-            finally:
-                fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+        """Under the lock: `make(last line or None)` gives the new line, which is appended and synced.
+
+        Appends of this process's threads that arrive while another is being written go together in the next
+        write, each line made on the one before it, with one fsync for all (group commit); each caller returns
+        once its own line is synced, or raises its own `make`'s error."""
+        mine = [make, None, None, False]
+        with self._queue_lock:
+            self._queue.append(mine)
+        with self._writer:
+            if not mine[3]:
+                with self._queue_lock:
+                    batch, self._queue = self._queue, []
+                self._write(batch)
+        if mine[2] is not None:
+            raise mine[2]
+        return mine[1]
+
+    def _write(self, batch: list[list]) -> None:
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with open(self.path, "a+b") as f:
+                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
+                try:
+                    last, lines = _last_line(f), []
+                    for pending in batch:
+                        try:
+                            pending[1] = last = pending[0](last)
+                            lines.append(last + b"\n")
+                        except Exception as e:  # noqa: BLE001 - that caller's own error; the others go on
+                            pending[2] = e
+                    f.seek(0, os.SEEK_END)
+                    f.write(b"".join(lines))
+                    f.flush()
+                    os.fsync(f.fileno())
+                finally:
+                    fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+        except Exception as e:  # noqa: BLE001 - nothing of this write is known to be kept: every caller hears it
+            for pending in batch:
+                if pending[2] is None:
+                    pending[1], pending[2] = None, e
+        finally:
+            for pending in batch:
+                pending[3] = True
 
 
 class MemoryStorage:

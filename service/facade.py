@@ -66,6 +66,7 @@ class Arbiter:
         self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every)
         self._catalogue = None
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
+        self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process
         self._feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber
         self._feed_guard = threading.Lock()
 
@@ -75,11 +76,19 @@ class Arbiter:
         """A game's stored token hashes (they never change: kept per process after the first load)."""
         hashes = self._hashes.get(gid)
         if hashes is None:  # from the Created event alone: a game damaged further on can still be verified
+            created = self._created_event(gid)
+            hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
+        return hashes
+
+    def _created_event(self, gid: UUID) -> Game.Created:
+        """A game's Created event (read once per process: stored events never change); raises NotFound."""
+        created = self._first_events.get(gid)
+        if created is None:
             created = next(iter(self.app.read_events(gid, lte=1)), None)
             if not isinstance(created, Game.Created):  # none, or another stream's id (a game's attempts)
                 raise NotFound(f"no game with id {gid}")
-            hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
-        return hashes
+            self._first_events[gid] = created
+        return created
 
     def viewer(self, game_id: Any, token: str | None) -> Viewer:
         """Who a token is for this game: a seat, the referee, or (no token) a spectator."""
@@ -176,14 +185,14 @@ class Arbiter:
         result = self.app.submit_move(gid, seat, move, expected, key and f"{seat}:{key}")
         first = result["first_version"]
         last = result["version"]
-        if last is None:  # an idempotent replay: the same events as the first answer, up to the next move or rejection
+        if result["replayed"]:  # the same events as the first answer, up to the next move or rejection, from the store
             last = self._move_end(gid, first)
-        events = self._log_tail(gid, Viewer.of_seat(seat), first - 1, last, ended=False)
-        if result["replayed"]:
+            events = self._log_tail(gid, Viewer.of_seat(seat), first - 1, last, ended=False)
             receipt = self.evidence.receipt(gid, last)
-        else:
+        else:  # the events just saved, as the seat may see them (no read of the store)
+            events = self._log_of(gid, Viewer.of_seat(seat), result["events"], first - 1, ended=False)
             ended = any(e["type"] == "seed_revealed" for e in events)
-            receipt = self.evidence.answer(gid, first, last, "end" if ended else None)
+            receipt = self.evidence.answer(gid, first, last, "end" if ended else None, result["chain_head"])
         return {"version": last, "events": events, "replayed": result["replayed"], "receipt": receipt}
 
     def _move_end(self, gid: UUID, first: int) -> int:
@@ -196,17 +205,16 @@ class Arbiter:
         return last
 
     def _log_tail(self, gid: UUID, viewer: Viewer, after: int, upto: int | None = None, ended: bool = False) -> list[dict]:
-        """The log entries after `after` (up to `upto`), reading only those rows and the Created event."""
-        from projections.views import event_log
+        """The log entries after `after` (up to `upto`), reading only those rows (and the Created event once)."""
+        return self._log_of(gid, viewer, self.app.read_events(gid, gt=max(after, 1), lte=upto), after, ended)
 
-        created = self.app.read_events(gid, lte=1)
-        if not created:
-            raise NotFound(f"no game with id {gid}")
-        tail = self.app.read_events(gid, gt=max(after, 1), lte=upto)
+    def _log_of(self, gid: UUID, viewer: Viewer, tail: list, after: int, ended: bool) -> list[dict]:
+        """The log entries of `tail` (a game's events after version 1) after `after`, as `viewer` may see them."""
+        from projections.views import event_log
 
         disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
         attempts = self.app.stored_attempts(gid) if disclosed else ()
-        return event_log(created + tail, viewer, after=after, ended=ended, attempts=attempts)
+        return event_log([self._created_event(gid), *tail], viewer, after=after, ended=ended, attempts=attempts)
 
     def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
         """A seat disputes the move at a version (`{version, claim}`) or the refusal of its own attempt (`{attempt, claim}`)."""

@@ -53,7 +53,7 @@ class Chained(Aggregate.Event):
     prev: str
 
     def apply(self, game: "Game") -> None:
-        if not isinstance(self, Game.Happened):
+        if isinstance(game, Game) and not isinstance(self, Game.Happened):
             game._settle_clock()  # the batch before this event is complete (Happened events settle their own)
         self.apply_to(game)
         game.chain_head = event_hash(self)

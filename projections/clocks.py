@@ -4,8 +4,8 @@
      "changed": ISO time of the last change | null,
      "seats": [{"seat", "used_ms", "running", "since", "turn_version", "remaining_ms", "move_limit_ms", "flags"}]}
 
-`used_ms` counts finished turns only; for a running seat the time since `since` is to be added (the facade puts
-the server's time in `server_time`, so a page can run the clock on without asking again). `remaining_ms` is
+`used_ms` counts finished turns only; for a running seat the time since `since` is to be added (the table page
+is given the server's time beside the view, so it can run the clock on without asking again). `remaining_ms` is
 the game time left at `since` (null without a game time control); `flags` lists the controls already flagged
 (`game`, `move`). Who is running is public (every view says whose turn it is); nothing here names a card.
 """

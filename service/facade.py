@@ -302,7 +302,7 @@ class Arbiter:
         cut = self._spectator_cut(gid)
         if cut is not None:
             return _delayed(view(self.app.game(gid, cut.version), SPECTATOR), cut)
-        return _live(view(self.app.game(gid), SPECTATOR))
+        return view(self.app.game(gid), SPECTATOR)
 
     def player_names(self, game_id: Any) -> list[str]:
         """The players' names in seat order (public)."""
@@ -313,7 +313,7 @@ class Arbiter:
         from projections.views import view
 
         viewer = self._known(game_id, token)
-        return _live(view(self.app.game(parse_game_id(game_id)), viewer))
+        return view(self.app.game(parse_game_id(game_id)), viewer)
 
     def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
         """The caller's view as it was at `version`; without a token, the public replay of a game that is over
@@ -496,16 +496,10 @@ class Arbiter:
         return doc
 
 
-def _live(view: dict) -> dict:
-    """A view seen now: its clock says the server's time, so a page can run the running clocks on."""
-    view["clock"]["server_time"] = _iso_ms(server_ms())
-    return view
-
-
 def _delayed(view: dict, cut: Cut) -> dict:
     """A delayed spectator's view: the game as at the cut; its clock stands still at that moment."""
     view["spectator_delay"], view["delayed"] = cut.as_dict(), True
-    view["clock"] = {**view["clock"], "server_time": _iso_ms(cut.as_of_ms), "frozen": True}
+    view["clock"] = {**view["clock"], "as_of": _iso_ms(cut.as_of_ms), "frozen": True}
     return view
 
 

@@ -74,6 +74,16 @@ def card_suit(letter: str) -> str:
 
 
 @pages.app_template_global()
+def server_now() -> str:
+    """The server's time now (ISO 8601, UTC): the clocks' panel runs running clocks on from it (docs/clocks.md)."""
+    from datetime import datetime, timezone
+
+    from service.facade import server_ms
+
+    return datetime.fromtimestamp(server_ms() / 1000, tz=timezone.utc).isoformat()
+
+
+@pages.app_template_global()
 def game_script(game: str) -> str | None:
     """The URL of a game's own script `static/games/<game>.js`, or None when it has none."""
     if not isinstance(game, str) or not GAME_ID.fullmatch(game) or not (STATIC / "games" / f"{game}.js").is_file():

@@ -42,6 +42,13 @@ class CreateGame(Schema):
     dealer = fields.Integer(allow_none=True, strict=True, validate=JSON_INT)
     starter = fields.Integer(allow_none=True, strict=True, validate=JSON_INT)
     outcomes = fields.Dict(keys=fields.String(), allow_none=True)
+    spectator_delay = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True, validate=JSON_INT), allow_none=True,
+                                  metadata={"description": 'spectators see the game {"moves": N} or {"seconds": S} behind '
+                                                           "until it ends (docs/clocks.md)", "example": {"moves": 2}})
+    time_control = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True, validate=JSON_INT), allow_none=True,
+                               metadata={"description": '{"game_seconds": N} and/or {"move_seconds": M}; running out is '
+                                                        "recorded for the referee, never applied (docs/clocks.md)",
+                                         "example": {"game_seconds": 600}})
 
 
 class SeatToken(Schema):
@@ -127,6 +134,11 @@ class View(Schema):
     disputes = fields.List(fields.Dict(), required=True)
     rewinds = fields.List(fields.Dict(), required=True)
     table = fields.Dict(required=True)
+    clock = fields.Dict(metadata={"description": "each seat's thinking time, who is running, the server's time "
+                                                 "(docs/clocks.md)"})
+    spectator_delay = fields.Dict(allow_none=True, metadata={"description": "the game's spectator delay; in a delayed "
+                                                                            "spectator's view also `as_of`"})
+    delayed = fields.Boolean(metadata={"description": "true in a spectator's view shown behind the game"})
 
 
 class CatalogueRow(Schema):

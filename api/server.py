@@ -30,7 +30,8 @@ class Server(BaseApplication):
                 self.cfg.set(key, value)
 
     def load(self):
-        config = {"DATABASE_URL": self.database_url} if self.database_url else None
+        config = {"DATABASE_URL": self.database_url} if self.database_url else {}
+        config["WATCH_CLOCKS"] = True
         if self.asgi:
             from .asgi import create_asgi_app
 

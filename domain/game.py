@@ -17,6 +17,7 @@ from datetime import timezone
 from eventsourcing.domain import Aggregate
 
 from . import ENGINE_VERSION
+from . import clocks
 from .audit import GENESIS, event_hash
 from .games import decider_for
 from .randomness import Chance, commitment
@@ -52,6 +53,8 @@ class Chained(Aggregate.Event):
     prev: str
 
     def apply(self, game: "Game") -> None:
+        if isinstance(game, Game) and not isinstance(self, Game.Happened):
+            game._settle_clock()  # the batch before this event is complete (Happened events settle their own)
         self.apply_to(game)
         game.chain_head = event_hash(self)
 
@@ -61,6 +64,11 @@ class Chained(Aggregate.Event):
 
 class Game(Aggregate):
     """A game of any registered kind, played through its decider."""
+
+    # games stored (or snapshotted) before delays and clocks existed have none of these in their state
+    spectator_delay = None
+    time_control = None
+    _batch = None
 
     class Created(Aggregate.Created):
         game: str
@@ -77,6 +85,8 @@ class Game(Aggregate):
         seat_token_hashes: list
         referee_token_hash: str
         prev: str
+        spectator_delay: dict | None = None  # {"moves": N} or {"seconds": S} (service.spectator_delay); absent before
+        time_control: dict | None = None  # {"game_seconds"?, "move_seconds"?} (service.clocks); absent before
 
         def apply(self, game: "Game") -> None:
             game.chain_head = event_hash(self)
@@ -96,7 +106,13 @@ class Game(Aggregate):
             event = deciding.pop(0) if deciding else game.decider.decode_event(self.data)
             game._remember_chance(event)
             if deciding is not None:
-                return  # play() already holds the fold of these events (decider.step)
+                return  # play() already holds the fold of these events (decider.step) and keeps the clock
+            if self.actor != ENGINE or game._batch is None:  # a new batch: the opening, or a seat's move
+                game._settle_clock()
+                mover = None if self.actor == ENGINE else int(self.actor.split(":")[1])
+                move = game.decider.move_of(event) if mover is not None else None
+                game._batch = [clocks.ms(self.timestamp), self.originator_version, mover,
+                               bool(move and move.get("type") == "say")]
             game._fold(event, self.originator_version, self.actor, self.idempotency_key)
 
     class SeedRevealed(Chained):
@@ -173,10 +189,32 @@ class Game(Aggregate):
                 game._log_move(move, version)
             game.rewinds.append({"dispute": self.number, "to_version": self.to_version, "from_version": self.from_version,
                                  "at": self.originator_version})
+            game._batch = [clocks.ms(self.timestamp), self.originator_version, None, False]  # who acts changed
+
+    class TimeExpired(Chained):
+        """A seat ran out of time (service.clocks): recorded for the referee to rule on, like a dispute; the game
+        itself is not changed. `control` is `game` (turn 0) or `move` (turn: the version its turn began at)."""
+
+        number: int
+        seat: int
+        control: str
+        turn: int
+        used_ms: int
+        limit_ms: int
+
+        def apply_to(self, game: "Game") -> None:
+            game.clock = clocks.flagged(game.clock, self.seat, self.control, self.turn)
+            what = "its game time" if self.control == "game" else "its time for one move"
+            claim = (f"time expired: seat {self.seat} used {self.used_ms / 1000:.1f} s of {what} "
+                     f"({self.limit_ms / 1000:.0f} s)")
+            game.disputes.append({"number": self.number, "seat": self.seat, "version": self.originator_version,
+                                  "claim": claim, "filed_at": self.originator_version, "filed_time": _utc(self.timestamp),
+                                  "ruling": None, "time_expired": {"control": self.control, "turn": self.turn,
+                                                                   "used_ms": self.used_ms, "limit_ms": self.limit_ms}})
 
     def __init__(self, game: str, options: dict, players: list, dealer, starter, seed: str, seed_given: bool,
                  commitment: str, outcomes: dict, stacked: bool, engine_version: str, seat_token_hashes: list, referee_token_hash: str,
-                 prev: str):
+                 prev: str, spectator_delay: dict | None = None, time_control: dict | None = None):
         self.game = game
         self.options = dict(options)
         self.players = [dict(p) for p in players]
@@ -200,6 +238,10 @@ class Game(Aggregate):
         self.rewinds: list[dict] = []
         self.chain_head = GENESIS
         self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as ints)
+        self.spectator_delay = dict(spectator_delay) if spectator_delay else None
+        self.time_control = dict(time_control) if time_control else None
+        self.clock = clocks.initial(len(self.players))  # domain.clocks: replaced, never changed in place
+        self._batch: list | None = None  # [at_ms, version, mover, say] of the batch whose clock is not settled yet
 
     def __deepcopy__(self, memo: dict) -> "Game":
         """A copy for one command (the repository's cache hands out copies): states are immutable and shared,
@@ -214,7 +256,8 @@ class Game(Aggregate):
         return new
 
     @classmethod
-    def start(cls, record: Record, seat_token_hashes: list[str] | None = None, referee_token_hash: str = "") -> "Game":
+    def start(cls, record: Record, seat_token_hashes: list[str] | None = None, referee_token_hash: str = "",
+              spectator_delay: dict | None = None, time_control: dict | None = None) -> "Game":
         """Create a game from a validated set-up and play its opening (deal, first turn)."""
         setup = record.setup
         game = cls._create(
@@ -222,8 +265,10 @@ class Game(Aggregate):
             dealer=setup.dealer, starter=setup.starter, seed=record.seed, seed_given=record.seed_given,
             commitment=commitment(record.seed),
             outcomes=record.outcomes, stacked=record.stacked, engine_version=ENGINE_VERSION,
-            seat_token_hashes=list(seat_token_hashes or []), referee_token_hash=referee_token_hash, prev=GENESIS)
+            seat_token_hashes=list(seat_token_hashes or []), referee_token_hash=referee_token_hash, prev=GENESIS,
+            spectator_delay=spectator_delay, time_control=time_control)
         game._record_events(game.decider.start(setup, game.chance), None, None)
+        game._settle_clock()
         return game
 
     # -- what the game is played under -------------------------------------------------------
@@ -254,6 +299,7 @@ class Game(Aggregate):
         """Apply one move (cards as ints): one event per thing that happened; raises RuleViolation, adding nothing."""
         decider = self.decider
         events, state = decider.step(self.state, move, self.chance)
+        self._settle_clock()
         first_version = self.version + 1
         self._deciding = list(events)
         try:
@@ -261,6 +307,9 @@ class Game(Aggregate):
         finally:
             del self._deciding
         self.state = state
+        accepted = self._pending_events[-len(events)].timestamp
+        self._batch = [clocks.ms(accepted), first_version, move["seat"], move["type"] == "say"]
+        self._settle_clock()
         self._note_move(decider.move_of(events[0]), first_version, idempotency_key, seat_actor(move["seat"]))
         outcome = decider.outcome(state)
         if outcome.is_over:  # once per ending (a rewind past the end and a new ending tell it again)
@@ -281,6 +330,13 @@ class Game(Aggregate):
         self.trigger_event(Game.DisputeRuled, number=number, actor=REFEREE, decision=decision, remedy=remedy, note=note,
                            prev=self.chain_head)
 
+    def expire(self, seat: int, control: str, turn: int, used_ms: int, limit_ms: int) -> int:
+        """Record that a seat ran out of time (opens a dispute-like entry for the referee); returns its number."""
+        number = len(self.disputes) + 1
+        self.trigger_event(Game.TimeExpired, number=number, seat=seat, control=control, turn=turn, used_ms=used_ms,
+                           limit_ms=limit_ms, prev=self.chain_head)
+        return number
+
     def name_player(self, seat: int, name: str) -> None:
         """A seat's name from now on (a validated, non-empty text)."""
         self.trigger_event(Game.PlayerNamed, seat=seat, name=name, actor=seat_actor(seat), prev=self.chain_head)
@@ -290,6 +346,24 @@ class Game(Aggregate):
         self.trigger_event(Game.Rewound, number=number, to_version=earlier.version, from_version=self.version,
                            state=self.decider.dump_state(earlier.state), moves=[dict(m) for m in earlier.moves],
                            move_versions=list(earlier.move_versions), prev=self.chain_head)
+
+    # -- the clock ---------------------------------------------------------------------------
+
+    def clock_now(self) -> dict:
+        """The clock with the latest batch settled (domain.clocks), without changing the aggregate."""
+        batch = self.__dict__.get("_batch")
+        if "clock" not in self.__dict__:  # loaded from a snapshot taken before clocks: they start from here
+            self.clock = clocks.initial(len(self.players))
+        if not batch:
+            return self.clock
+        at_ms, version, mover, say = batch
+        to_act = [] if self.decider.outcome(self.state).is_over else list(self.decider.to_act(self.state))
+        return clocks.settle(self.clock, to_act, mover, say, at_ms, version)
+
+    def _settle_clock(self) -> None:
+        if self.__dict__.get("_batch"):
+            self.clock = self.clock_now()
+        self._batch = None
 
     # -- the fold ----------------------------------------------------------------------------
 

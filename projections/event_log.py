@@ -6,7 +6,8 @@ Each entry::
      "data": {...}, "rewound"?: true}
 
 `type` is `created`, the kind of a game event (`dealt`, `drew`, `attacked`, ...),
-`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled`, `rewound` or `player_named`; fields
+`move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled`, `rewound`, `player_named` or
+`time_expired` (a seat ran out of time: service.clocks; it opens an entry in the disputes); fields
 that do not apply to a type are null.
 
 Rules:
@@ -120,6 +121,10 @@ class _Reader:
             return {**base, "actor": "referee", "type": "rewound", "data": self._rewound(e)}
         if isinstance(e, Game.PlayerNamed):
             return {**base, "type": "player_named", "data": {"seat": e.seat, "name": e.name}}
+        if isinstance(e, Game.TimeExpired):
+            return {**base, "actor": "clock", "type": "time_expired",
+                    "data": {"number": e.number, "seat": e.seat, "control": e.control, "turn": e.turn,
+                             "used_ms": e.used_ms, "limit_ms": e.limit_ms}}
         return None  # an event class this log does not know: shown to nobody
 
     def refused(self, a) -> dict:
@@ -132,7 +137,8 @@ class _Reader:
         c = self.created
         data = {"game": c.game, "options": dict(c.options), "players": [dict(p) for p in c.players],
                 "dealer": c.dealer, "starter": c.starter, "seed_given": c.seed_given, "commitment": c.commitment,
-                "stacked": c.stacked}
+                "stacked": c.stacked, "spectator_delay": getattr(c, "spectator_delay", None),
+                "time_control": getattr(c, "time_control", None)}
         if self.viewer.is_referee:
             fmt = decider_for(c.game).format_card
             data["outcomes"] = {k: [fmt(x) for x in v] if isinstance(v, list) else v for k, v in c.outcomes.items()}

@@ -31,7 +31,7 @@ def generic(event: dict, names: list[str]) -> str:
 
 
 GAME_EVENT_EXCLUDED = frozenset({"created", "move_rejected", "seed_revealed", "dispute_filed", "dispute_ruled", "rewound",
-                                 "player_named"})
+                                 "player_named", "time_expired"})
 
 
 def narrate_entries(game: str, entries: list[dict], names: list[str]) -> list[dict]:

@@ -22,6 +22,7 @@ from typing import Any
 
 from domain.game import Game
 
+from .clocks import clock_view
 from .event_log import event_log
 from .ledger import disclosure_ledger, who_could_see
 from .registry import projection_for
@@ -52,7 +53,9 @@ def view(game: Game, viewer: Viewer, disclose_all: bool = False) -> dict:
         "disputes": copy.deepcopy(game.disputes),
         "rewinds": copy.deepcopy(game.rewinds),
         "table": projection_for(game.game).table(game.state, viewer, disclose_all),
+        "clock": clock_view(game),
     }
+    out["spectator_delay"] = dict(game.spectator_delay) if game.spectator_delay else None
     if game.seed_revealed:
         out["seed"] = game.seed
     return out

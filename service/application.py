@@ -29,7 +29,9 @@ from domain.players import MAX_NAME  # as a player's name at creation
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 from .group_commit import GroupCommit, WriteLock
+from .clocks import flag_due, parse_time_control, server_ms
 from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
+from .spectator_delay import parse_delay
 from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 
 # what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
@@ -206,14 +208,16 @@ class Referee(Application):
         for key in ("game", "options", "players", "seed", "deck", "dealer", "starter", "outcomes"):
             if key in spec and spec[key] is not None:
                 doc[key] = spec[key]
+        delay = parse_delay(spec.get("spectator_delay"))
+        control = parse_time_control(spec.get("time_control"))
         record = _validated(doc)
-        return self._start(record)
+        return self._start(record, delay, control)
 
-    def _start(self, record: Record) -> dict:
+    def _start(self, record: Record, delay: dict | None = None, control: dict | None = None) -> dict:
         referee = new_token()
         tokens = [seat_token(referee, seat) for seat in range(len(record.setup.names))]
         try:
-            game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee))
+            game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee), delay, control)
         except InvalidSetup as e:
             raise BadInput(str(e), field=e.field) from None
         self.save(game)
@@ -255,6 +259,7 @@ class Referee(Application):
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
             move = _parsed_move(raw_move, seat, game)
+            flag_due(game, server_ms())  # a late move: its flag is recorded first, in the same save
             first = game.version + 1
             try:
                 game.play(move, idempotency_key)
@@ -294,6 +299,10 @@ class Referee(Application):
             return dict(game.disputes[number - 1])
 
         return self._command(game_id, body)
+
+    def check_clocks(self, game_id: UUID, now_ms: int) -> list[int]:
+        """Record the time flags of a game due at `now_ms` (service.clocks); returns their numbers (none: nothing written)."""
+        return self._command(game_id, lambda game: {"flags": flag_due(game, now_ms)})["flags"]
 
     def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:
         """A seat's name from now on: 1 to 64 printable characters (spaces around it dropped); returns {seat, name, version}."""
@@ -338,6 +347,9 @@ class Referee(Application):
             dispute = game.disputes[number - 1]
             if dispute["ruling"] is not None:
                 raise Conflict(f"dispute {number} was already ruled {dispute['ruling']['decision']}")
+            if remedy == "rewind" and dispute.get("time_expired") is not None:
+                raise BadInput(f"remedy: entry {number} is a time flag, which changed nothing: there is no move to rewind",
+                               field="remedy")
             if remedy == "rewind" and dispute.get("attempt") is not None:
                 raise BadInput(f"remedy: dispute {number} is against a refused attempt, which changed nothing: "
                                "there is no move to rewind", field="remedy")

@@ -22,6 +22,7 @@ from typing import Any, Callable
 from uuid import UUID
 
 from domain import json_limits
+from domain.audit import event_hash
 from domain.game import Game
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
@@ -34,6 +35,8 @@ from .archives import is_archive, verify_archive  # noqa: F401  (record archives
 from .balance import ReportError, balance_report, report_of  # noqa: F401  (balance reports, for the CLI)
 from .simulation import BotMoveError, PlanError, RecordSink, default_workers, make_plan, run as simulate  # noqa: F401
 from .stores import DEFAULT_URL
+from .clocks import ClockWatch, server_ms
+from .spectator_delay import Cut, spectator_cut
 from .integrity import report_ok, verify_game
 from .verification import check_evidence, game_ids, reverify
 
@@ -69,6 +72,8 @@ class Arbiter:
         self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process
         self._feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber
         self._feed_guard = threading.Lock()
+        self._delays: dict[UUID, dict | None] = {}  # each game's spectator delay (from its Created event; never changes)
+        self._clock_watch: ClockWatch | None = None
 
     # -- access ------------------------------------------------------------------------------
 
@@ -136,6 +141,25 @@ class Arbiter:
             self.app.game(parse_game_id(game_id))  # 404 before 401
             raise Unauthorized("a bearer token is required")
         return self.viewer(game_id, token)
+
+    def _spectator_cut(self, gid: UUID) -> Cut | None:
+        """Where a spectator of this game stands (service.spectator_delay), or None when spectators are not delayed."""
+        if gid not in self._delays:
+            created = next(iter(self.app.read_events(gid, lte=1)), None)
+            if not isinstance(created, Game.Created):
+                raise NotFound(f"no game with id {gid}")
+            self._delays[gid] = getattr(created, "spectator_delay", None)
+        delay = self._delays[gid]
+        if not delay:
+            return None
+        return spectator_cut(self.app.stored_events(gid), delay, server_ms())
+
+    def watch_clocks(self) -> ClockWatch:
+        """Start (once) this process's watcher of time controls (service.clocks), which flags seats out of time."""
+        with self._feed_guard:
+            if self._clock_watch is None:
+                self._clock_watch = ClockWatch(self.app).start()
+        return self._clock_watch
 
     # -- commands ----------------------------------------------------------------------------
 
@@ -269,15 +293,24 @@ class Arbiter:
             self._catalogue = Catalogue.for_app(self.app)
         self._catalogue.catch_up()
         try:
-            return self._catalogue.list(status=status, game=game, limit=limit, offset=offset)
+            rows = self._catalogue.list(status=status, game=game, limit=limit, offset=offset)
         except ValueError as e:
             raise BadInput(str(e)) from None
+        for row in rows:  # a delayed game's position is shown as its spectators see it
+            cut = self._spectator_cut(UUID(row["id"])) if row["status"] == "in_progress" else None
+            if cut is not None:
+                row["version"], row["chain_head"] = cut.version, event_hash(cut.events[-1])
+        return rows
 
     def public(self, game_id: Any) -> dict:
         """The public summary and spectator view."""
         from projections.views import view
 
-        return view(self.app.game(parse_game_id(game_id)), SPECTATOR)
+        gid = parse_game_id(game_id)
+        cut = self._spectator_cut(gid)
+        if cut is not None:
+            return _delayed(view(self.app.game(gid, cut.version), SPECTATOR), cut)
+        return view(self.app.game(gid), SPECTATOR)
 
     def player_names(self, game_id: Any) -> list[str]:
         """The players' names in seat order (public)."""
@@ -306,13 +339,22 @@ class Arbiter:
         from projections.views import view_at
 
         _position(version, "version")
-        return view_at(self.app, parse_game_id(game_id), version, SPECTATOR)
+        gid = parse_game_id(game_id)
+        cut = self._spectator_cut(gid)
+        if cut is not None and version > cut.version:
+            raise NotFound(f"game {gid}: version {version} is not shown to spectators yet (they follow this game "
+                           f"{_delay_words(cut.delay)} behind)", field="version")
+        return view_at(self.app, gid, version, SPECTATOR)
 
     def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
         """The event log after version `after`, as the caller may see it."""
         viewer = self.viewer(game_id, token)
         _position(after, "after")
         gid = parse_game_id(game_id)
+        if viewer == SPECTATOR:
+            cut = self._spectator_cut(gid)
+            if cut is not None:
+                return self._log_tail(gid, viewer, after, upto=cut.version) if after < cut.version else []
         ended = after > 0 and self.app.game(gid).seed_revealed
         return self._log_tail(gid, viewer, after, ended=ended)
 
@@ -362,15 +404,19 @@ class Arbiter:
         game = self.app.game(gid)
         viewer = self.viewer(game_id, token)
         partial = not (viewer.is_referee or game.outcome.is_over)
+        cut = self._spectator_cut(gid) if viewer == SPECTATOR and partial else None
+        if cut is not None:
+            audit = self._audit_of(gid, self.app.game(gid, cut.version), viewer, partial, cut.events)
+            return {**audit, "partial": partial, "spectator_delay": cut.as_dict()}
         return {**self._audit_of(gid, game, viewer, partial), "partial": partial}
 
-    def _audit_of(self, gid: UUID, game: Game, viewer: Viewer, partial: bool) -> dict:
+    def _audit_of(self, gid: UUID, game: Game, viewer: Viewer, partial: bool, stored: list | None = None) -> dict:
         """The audit of a loaded game: whole (the referee's log, refused attempts included), or `partial` as `viewer`
         may see it now; every game event narrated in words."""
         from projections.narration import narrate_entries
         from projections.views import disclosure_ledger, event_log
 
-        stored = self.app.stored_events(gid)
+        stored = self.app.stored_events(gid) if stored is None else stored
         if partial:
             entries = event_log(stored, viewer)
             disclosures = [d for d in disclosure_ledger(stored)
@@ -465,6 +511,24 @@ class Arbiter:
         if evidence is not None and evidence.get("ok") is not None:
             doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
         return doc
+
+
+def _delayed(view: dict, cut: Cut) -> dict:
+    """A delayed spectator's view: the game as at the cut; its clock stands still at that moment."""
+    view["spectator_delay"], view["delayed"] = cut.as_dict(), True
+    view["clock"] = {**view["clock"], "as_of": _iso_ms(cut.as_of_ms), "frozen": True}
+    return view
+
+
+def _delay_words(delay: dict) -> str:
+    (key, n), = delay.items()
+    return f"{n} {key[:-1] if n == 1 else key}"
+
+
+def _iso_ms(at_ms: int) -> str:
+    from datetime import datetime, timezone
+
+    return datetime.fromtimestamp(at_ms / 1000, tz=timezone.utc).isoformat()
 
 
 def deleted_report(gid: UUID, checkpoint: dict) -> dict:

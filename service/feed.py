@@ -27,8 +27,11 @@ from typing import Any, Callable, Iterable
 from uuid import UUID
 
 from domain.game import Game
-from projections.viewers import Viewer
+from projections.viewers import SPECTATOR, Viewer
 from projections.views import event_log
+
+from .clocks import server_ms
+from .spectator_delay import Held
 
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
 LISTEN_TIMEOUT = 1.0  # PostgreSQL: a read also happens this often without a NOTIFY (a missed one costs a second)
@@ -103,6 +106,7 @@ class _Channel:
     def __init__(self, created: Any, ended: bool):
         self.created, self.ended = created, ended
         self.subscriptions: list[Subscription] = []
+        self.held: Held | None = None  # a delayed game's events its spectators may not see yet (service.spectator_delay)
 
 
 class Feed:
@@ -129,6 +133,9 @@ class Feed:
             if channel is None:
                 channel = self._channels[game_id] = _Channel(created, ended)
             channel.ended = channel.ended or ended
+            delay = getattr(created, "spectator_delay", None)
+            if viewer == SPECTATOR and delay and not channel.ended and channel.held is None:
+                channel.held = Held(created, delay, self.app.read_events(game_id), server_ms())
             channel.subscriptions.append(sub)
         return sub
 
@@ -178,6 +185,7 @@ class Feed:
                         waiter, close = self._listener()
                     waiter()
                     self._pull()
+                    self._release_due()
                 except Exception:  # noqa: BLE001 - the follower must outlive a dropped connection; it reads again
                     log.exception("the live feed could not read the notification log; retrying in a second")
                     self._stopped.wait(1.0)
@@ -190,7 +198,7 @@ class Feed:
         """How to wait for news, and how to stop: PostgreSQL LISTEN on the library's channel, else a short sleep."""
         channel = getattr(self.app.recorder, "channel_name", None)
         if channel is None:
-            return (lambda: self._stopped.wait(self.poll_seconds)), None
+            return (lambda: self._stopped.wait(min(self.poll_seconds, self._until_release()))), None
         from psycopg import sql
 
         from .stores import connect, persistence_env
@@ -199,7 +207,7 @@ class Feed:
         conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))
 
         def wait() -> None:
-            for _ in conn.notifies(timeout=LISTEN_TIMEOUT, stop_after=1):
+            for _ in conn.notifies(timeout=min(LISTEN_TIMEOUT, self._until_release()), stop_after=1):
                 pass
 
         return wait, conn.close
@@ -234,6 +242,10 @@ class Feed:
                 channel.ended = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
             after = events[0].originator_version - 1
             per_viewer: dict[Viewer, list[Entry]] = {}
+            held = channel.held
+            if held is not None:  # spectators of a delayed game get these once they are old enough (_release_due)
+                held.add(events, lambda gt, lte, gid=game_id: self.app.read_events(gid, gt=gt, lte=lte))
+                subscriptions = [sub for sub in subscriptions if sub.viewer != SPECTATOR]
             for sub in subscriptions:
                 entries = per_viewer.get(sub.viewer)
                 if entries is None:
@@ -241,6 +253,31 @@ class Feed:
                         event_log([channel.created, *events], sub.viewer, after=after, ended=ended))
                 sub.give(entries)
                 self.delivered += len(entries)
+
+
+    def _release_due(self) -> None:
+        """Give each delayed game's spectators what has become visible (the only timer: this follower's sleep)."""
+        now = server_ms()
+        with self._lock:
+            channels = [c for c in self._channels.values() if c.held is not None]
+        for channel in channels:
+            due = channel.held.due(now)
+            if due is None:
+                continue
+            after, events, ended = due
+            with self._lock:
+                spectators = [sub for sub in channel.subscriptions if sub.viewer == SPECTATOR]
+            entries = as_entries(event_log([channel.created, *events], SPECTATOR, after=after, ended=ended))
+            for sub in spectators:
+                sub.give(entries)
+                self.delivered += len(entries)
+
+    def _until_release(self) -> float:
+        """Seconds until a held event becomes visible to spectators (a long time if none is waiting)."""
+        with self._lock:
+            times = [c.held.next_ms() for c in self._channels.values() if c.held is not None]
+        times = [t for t in times if t is not None]
+        return max(0.0, (min(times) - server_ms()) / 1000) if times else 3600.0
 
 
 def _quietly(close: Callable[[], None] | None) -> None:

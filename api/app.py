@@ -47,6 +47,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(pages)
 
+    from .desk_page import desk
+
+    app.register_blueprint(desk)
+
     from .bot_routes import bots_blp
 
     app.register_blueprint(bots_blp)

@@ -104,3 +104,7 @@ class Decider(Protocol):
     def disclosed(self, state: Any, event: dict) -> tuple[dict[int, list[int]], list[int]]: ...  # (private, public)
     def dump_state(self, state: Any) -> dict: ...
     def load_state(self, data: dict) -> Any: ...
+
+    # optional: `forced_pass(state) -> dict | None`, the pass of the seat to act that the table's `auto_pass`
+    # option lets the service make, only where every seat can see it is forced (docs/desk.md); games without it
+    # refuse the option

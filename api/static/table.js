@@ -74,6 +74,7 @@
     let seen = root.dataset.version || "0";
     let lost = false;
     let wait = 1000;
+    let pending = null;  // the "Reconnecting…" notice waits a moment: a stream whose time is up is back within a second
 
     function show(text) { state.textContent = text; state.hidden = !text; document.body.classList.toggle("offline", !!text); }
 
@@ -87,11 +88,13 @@
       };
       source.onopen = () => {
         wait = 1000;
+        clearTimeout(pending);
+        pending = null;
         if (lost) { lost = false; show(""); refresh(); }
       };
       source.onerror = () => {
         lost = true;
-        show("Reconnecting…");
+        if (pending === null && state.hidden) pending = setTimeout(() => { pending = null; if (lost) show("Reconnecting…"); }, 2000);
         if (source.readyState === EventSource.CLOSED) {  // refused, not retried by the browser: try again later
           setTimeout(connect, wait);
           wait = Math.min(wait * 2, 30000);

@@ -64,3 +64,20 @@ def test_the_exported_record_holds_the_pass_as_a_move_and_replays_to_the_stored_
     verdict = json.loads(result.output)
     assert verdict["final"] == verdict_of(game, None)["final"]
     assert (verdict["status"], verdict["moves_applied"]) == ("in_progress", len(EMPTYING) + 1)
+
+
+def test_the_audit_page_marks_the_pass_automatic(tmp_path):
+    from api import create_app
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}"})
+    facade = app.extensions["arbiter"]
+    created = facade.create_game({"game": "el-royale", "options": {"edition": "revised", "auto_pass": True},
+                                  "players": [{"name": "Ann"}, {"name": "Bob"}], "seed": "00ff",
+                                  "deck": stacked_deck(HANDS), "dealer": 0, "starter": 0})
+    for seat, kind, cards in EMPTYING:
+        facade.move(created["id"], created["seats"][seat]["token"], {"type": kind} | ({"cards": cards} if cards else {}))
+    client = app.test_client()
+    client.get(f"/join/{created['id']}/{created['referee_token']}")
+    page = client.get(f"/games/{created['id']}/audit")
+    assert page.status_code == 200
+    assert page.text.count('class="tag automatic"') == 1

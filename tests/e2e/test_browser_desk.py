@@ -110,12 +110,15 @@ def test_the_desk_lists_open_disputes_first_filters_by_player_and_opens_a_table_
     server.ok("POST", f"/api/v1/games/{disputed.id}/disputes", {"version": version, "claim": "that attack was out of turn"},
               disputed.tokens[1])
     newest = create(server, "batallion", ["Quentin", "Rosa", "Sven"])
+    server.ok("GET", f"/api/v1/games/{quiet['id']}/audit/verify")  # a verification run keeps its verdict on the row
 
     page = people.page("/desk", width=1280, height=900)
     rows = desk_rows(page)
     assert rows[0] == disputed.id, "the game with an open dispute comes first"
     assert rows.index(newest["id"]) < rows.index(quiet["id"]), "then the newest"
     expect(page.locator(f'tr[data-id="{disputed.id}"] .badge.open')).to_have_text("1 open")
+    expect(page.locator(f'tr[data-id="{quiet["id"]}"] .badge.ok')).to_have_text("intact")
+    expect(page.locator(f'tr[data-id="{newest["id"]}"] .integrity')).to_have_text("not verified yet")
     shot(page, "desk-1280")
 
     page.locator("input[name=player]").fill("rOsA")

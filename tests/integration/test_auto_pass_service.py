@@ -81,3 +81,16 @@ def test_the_audit_page_marks_the_pass_automatic(tmp_path):
     page = client.get(f"/games/{created['id']}/audit")
     assert page.status_code == 200
     assert page.text.count('class="tag automatic"') == 1
+
+
+def test_the_lobby_s_auto_pass_box_creates_a_table_with_the_option(tmp_path):
+    from api import create_app
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'l.db'}"})
+    client = app.test_client()
+    form = {"game": "el-royale", "el-royale.edition": "revised", "el-royale.auto_pass": "true", "name": ["Ann", "Bob"]}
+    assert client.post("/", data=form).status_code == 303
+    unticked = {k: v for k, v in form.items() if k != "el-royale.auto_pass"}
+    assert client.post("/", data=unticked).status_code == 303
+    rows = app.extensions["arbiter"].catalogue()
+    assert [r["options"].get("auto_pass") for r in rows] == [True, None]

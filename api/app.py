@@ -52,6 +52,9 @@ def create_app(config: dict | None = None) -> Flask:
     from .rules_pages import rules
 
     app.register_blueprint(rules)
+    from .desk_page import desk
+
+    app.register_blueprint(desk)
 
     from .bot_routes import bots_blp
 

@@ -203,6 +203,8 @@ def links(game_id: str):
 
 def _scalar(value: str):
     value = value.strip()
+    if value == "true":  # a ticked checkbox of a game's options (El Royale's auto_pass)
+        return True
     return int(value) if value.isdigit() and len(value) < 7 else value
 
 

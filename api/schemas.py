@@ -141,6 +141,13 @@ class View(Schema):
     delayed = fields.Boolean(metadata={"description": "true in a spectator's view shown behind the game"})
 
 
+class Integrity(Schema):
+    ok = fields.Boolean(required=True)
+    version = fields.Integer(allow_none=True, metadata={"description": "the game's length when it was verified"})
+    checked_at = fields.String(required=True)
+    problem = fields.String(allow_none=True, metadata={"description": "the first failed check, in words"})
+
+
 class CatalogueRow(Schema):
     id = fields.String(required=True)
     game = fields.String(required=True)
@@ -156,6 +163,10 @@ class CatalogueRow(Schema):
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True)
     stacked = fields.Boolean(required=True)
+    disputes = fields.Integer(metadata={"description": "how many disputes were filed"})
+    open_disputes = fields.Integer(metadata={"description": "how many of them await a ruling"})
+    integrity = fields.Nested(Integrity, allow_none=True, metadata={
+        "description": "the latest verification's verdict (GET /games/{id}/audit/verify, `arbiter verify`), or null"})
 
 
 class Audit(Schema):
@@ -219,6 +230,14 @@ class CatalogueQuery(Schema):
     game = fields.String(validate=validate.OneOf(sorted(DECIDERS)))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=500))
     offset = fields.Integer(load_default=0, validate=POSITION)
+    player = fields.String(validate=validate.Regexp(r"^[^\n\r\x00]{1,64}$", error="must be 1 to 64 characters on one line"),
+                           metadata={"description": "only games with a player whose name contains this (any case)"})
+    open_disputes = fields.Boolean(metadata={"description": "true: only games with a dispute awaiting a ruling; "
+                                                            "false: only games without one"})
+    tampered = fields.Boolean(metadata={"description": "true: only games whose latest verification failed; false: the "
+                                                       "others (verified intact, or never verified)"})
+    order = fields.String(load_default="created", validate=validate.OneOf(["created", "desk"]), metadata={
+        "description": "`created` (creation order) or `desk` (games with open disputes first, then the newest)"})
 
 
 class DisputeRequest(Schema):

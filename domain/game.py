@@ -100,6 +100,7 @@ class Game(Aggregate):
         clause: str
         engine_version: str
         idempotency_key: str | None
+        automatic: bool = False  # a move the service made for its seat (a forced pass, the table's `auto_pass`)
 
         def apply_to(self, game: "Game") -> None:
             deciding = game.__dict__.get("_deciding")
@@ -295,15 +296,16 @@ class Game(Aggregate):
 
     # -- commands ----------------------------------------------------------------------------
 
-    def play(self, move: dict, idempotency_key: str | None = None) -> list[dict]:
-        """Apply one move (cards as ints): one event per thing that happened; raises RuleViolation, adding nothing."""
+    def play(self, move: dict, idempotency_key: str | None = None, automatic: bool = False) -> list[dict]:
+        """Apply one move (cards as ints): one event per thing that happened; raises RuleViolation, adding nothing.
+        `automatic`: the service makes the move for its seat (marked on its first event)."""
         decider = self.decider
         events, state = decider.step(self.state, move, self.chance)
         self._settle_clock()
         first_version = self.version + 1
         self._deciding = list(events)
         try:
-            self._record_events(events, seat_actor(move["seat"]), idempotency_key)
+            self._record_events(events, seat_actor(move["seat"]), idempotency_key, automatic)
         finally:
             del self._deciding
         self.state = state
@@ -316,6 +318,19 @@ class Game(Aggregate):
             self.trigger_event(Game.SeedRevealed, seed=self.seed, result=outcome.result, winner=outcome.winner_json(),
                                scores=None if outcome.scores is None else list(outcome.scores), prev=self.chain_head)
         return events
+
+    def play_forced(self, limit: int = 1000) -> int:
+        """Make every pass the game's rules force in public view, as the table's `auto_pass` option asks (the
+        decider's optional `forced_pass`); each is the seat's move, marked automatic. Returns how many were made."""
+        forced = getattr(self.decider, "forced_pass", None)
+        made = 0
+        while forced is not None and made < limit:
+            move = forced(self.state)
+            if move is None:
+                break
+            self.play(move, automatic=True)
+            made += 1
+        return made
 
     def file_dispute(self, seat: int, against_version: int, claim: str, attempt: int | None = None) -> int:
         """A seat disputes the move at a version (or the refusal of its attempt number `attempt`, met at that
@@ -367,12 +382,14 @@ class Game(Aggregate):
 
     # -- the fold ----------------------------------------------------------------------------
 
-    def _record_events(self, events: list[dict], actor: str | None, idempotency_key: str | None) -> None:
+    def _record_events(self, events: list[dict], actor: str | None, idempotency_key: str | None,
+                       automatic: bool = False) -> None:
         trigger, happened, clause_of, encode = self.trigger_event, Game.Happened, self.decider.clause_of, self.decider.encode_event
         for i, e in enumerate(events):
             mover = actor if (i == 0 and actor) else ENGINE
             trigger(happened, kind=e["type"], data=encode(e), actor=mover, clause=clause_of(e),
-                    engine_version=ENGINE_VERSION, idempotency_key=idempotency_key if i == 0 else None, prev=self.chain_head)
+                    engine_version=ENGINE_VERSION, idempotency_key=idempotency_key if i == 0 else None,
+                    automatic=automatic and i == 0, prev=self.chain_head)
 
     def _fold(self, event: dict, version: int, actor: str, idempotency_key: str | None) -> None:
         self.state = self.decider.evolve(self.state, event)

@@ -15,6 +15,10 @@ Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
     version      the game's latest version (the number of stored events)
     chain_head   domain.audit.event_hash of the game's latest event
     stacked      whether the deck was fixed by the creator
+    disputes     how many disputes were filed
+    open_disputes  how many of them await a ruling
+    integrity    what the latest verification run found (written by ``Catalogue.mark``, never by the fold):
+                 {"ok", "version", "checked_at", "problem"}, or None when the game was never verified
 
 How it is kept
 --------------
@@ -52,9 +56,15 @@ What ends a game is the generic ``SeedRevealed`` event, which carries the outcom
 winner, scores) for any game; a ``Rewound`` event takes the game back to the outcome of the
 state it restores (normally in progress again). No game's own event kinds are read here.
 
-The table is ``game_catalogue2`` (tracking key ``<app>:catalogue2``): the first layout had an
-El Royale ``edition`` column; a new name makes every store rebuild the catalogue from its
-events on first use, and leaves the old table alone.
+The table is ``game_catalogue3`` (tracking key ``<app>:catalogue3``): the first layout had an
+El Royale ``edition`` column, the second no dispute counts; a new name makes every store rebuild
+the catalogue from its events on first use, and leaves the old tables alone.
+
+The referee's desk filters here, in SQL, never by loading games (``Query``): by game, status,
+a player's name (``names``, a stored search key: each name case-folded between newlines), open
+disputes and the latest verification's verdict (``tampered``); ``order="desk"`` lists games with
+open disputes first, then the newest. A verification run records its verdict on the row
+(``mark``): the catalogue never verifies anything itself, so the filter costs nothing.
 """
 
 from __future__ import annotations
@@ -65,6 +75,7 @@ import logging
 import weakref
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
@@ -81,16 +92,75 @@ from domain.game import Chained, Game
 from domain.games import decider_for
 
 log = logging.getLogger("arbiter.catalogue")
-TABLE = "game_catalogue2"
+TABLE = "game_catalogue3"
 BATCH = 200
 STATUSES = ("in_progress", "finished")
 COLUMNS = ("id", "game", "options", "players", "status", "result", "winner", "scores", "created_at", "finished_at",
-           "version", "chain_head", "stacked")
-# Stored columns: the public ones plus `seq`, the notification id of the game's Created event (list order).
-_STORED = ("id", "seq") + COLUMNS[1:]
+           "version", "chain_head", "stacked", "disputes", "open_disputes")
+# Stored columns: the public ones plus `seq`, the notification id of the game's Created event (list order), and
+# `names`, the players' names as a search key. `tampered` and `integrity` are written by `mark` only.
+_STORED = ("id", "seq") + COLUMNS[1:] + ("names",)
+ORDERS = ("created", "desk")
+MAX_PLAYER_QUERY = 64
 
 Row = dict[str, Any]
-_JSON = ("options", "players", "winner", "scores")  # columns holding JSON
+_JSON = ("options", "players", "winner", "scores", "integrity")  # columns holding JSON
+_SELECTED = _STORED + ("tampered", "integrity")  # what a read returns: the fold's columns and the latest verification's
+
+
+@dataclass(frozen=True)
+class Query:
+    """Which rows, in which order: every filter left None matches every row."""
+
+    status: str | None = None
+    game: str | None = None
+    player: str | None = None  # part of a player's name, in any case
+    open_disputes: bool | None = None  # True: a dispute awaits a ruling; False: none does
+    tampered: bool | None = None  # True: the latest verification failed; False: it passed, or there was none
+    order: str = "created"  # "created": creation order; "desk": open disputes first, then the newest
+
+    def pattern(self) -> str | None:
+        """The player filter as a LIKE pattern on `names` (backslash escapes)."""
+        if self.player is None:
+            return None
+        text = self.player.casefold().replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        return f"%{text}%"
+
+    def matches(self, row: Row) -> bool:
+        """Whether a stored row passes the filters (the in-memory view's test; the SQL views say the same in SQL)."""
+        return ((self.status is None or row["status"] == self.status) and (self.game is None or row["game"] == self.game)
+                and (self.player is None or self.player.casefold() in names_key(row["players"]))
+                and (self.open_disputes is None or (row["open_disputes"] > 0) == self.open_disputes)
+                and (self.tampered is None or bool(row.get("tampered")) == self.tampered))
+
+    def sort(self, rows: list[Row]) -> list[Row]:
+        """Rows in this query's order."""
+        if self.order == "desk":
+            return sorted(rows, key=lambda r: (r["open_disputes"] == 0, -r["seq"]))
+        return sorted(rows, key=lambda r: r["seq"])
+
+    def sql(self, mark: str) -> tuple[str, list]:
+        """The WHERE and ORDER BY of this query (`mark`: the driver's placeholder) and its parameters."""
+        where, params = [], []
+        for column, value in (("status", self.status), ("game", self.game)):
+            if value is not None:
+                where.append(f"{column} = {mark}")
+                params.append(value)
+        if self.player is not None:
+            where.append(f"names LIKE {mark} ESCAPE '\\'")
+            params.append(self.pattern())
+        if self.open_disputes is not None:
+            where.append("open_disputes > 0" if self.open_disputes else "open_disputes = 0")
+        if self.tampered is not None:
+            where.append(f"tampered = {mark}")
+            params.append(self.tampered)
+        order = "(open_disputes > 0) DESC, seq DESC" if self.order == "desk" else "seq"
+        return (" WHERE " + " AND ".join(where) if where else "") + f" ORDER BY {order}", params
+
+
+def names_key(players: list) -> str:
+    """The players' names as the player filter searches them: each case-folded, between newlines."""
+    return "\n" + "\n".join(str(p.get("name", "")).casefold() for p in players) + "\n"
 
 
 # -- the fold -------------------------------------------------------------------------------------
@@ -122,7 +192,8 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
                 "options": copy.deepcopy(dict(event.options or {})), "players": [dict(p) for p in event.players],
                 "status": "in_progress", "result": None, "winner": None, "scores": None,
                 "created_at": _utc_iso(event.timestamp), "finished_at": None,
-                "version": event.originator_version, "chain_head": event_hash(event), "stacked": bool(event.stacked)}
+                "version": event.originator_version, "chain_head": event_hash(event), "stacked": bool(event.stacked),
+                "disputes": 0, "open_disputes": 0}
     if row is None or not isinstance(event, Chained) or event.originator_version <= row["version"]:
         return row
     new = dict(row)
@@ -131,6 +202,10 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
     if isinstance(event, Game.SeedRevealed):
         new.update(status="finished", result=event.result, winner=copy.deepcopy(event.winner),
                    scores=None if event.scores is None else list(event.scores), finished_at=_utc_iso(event.timestamp))
+    elif isinstance(event, Game.DisputeFiled):
+        new.update(disputes=row["disputes"] + 1, open_disputes=row["open_disputes"] + 1)
+    elif isinstance(event, Game.DisputeRuled):
+        new["open_disputes"] = max(0, row["open_disputes"] - 1)
     elif isinstance(event, Game.PlayerNamed):
         players = [dict(p) for p in row["players"]]
         players[event.seat]["name"] = event.name
@@ -168,7 +243,23 @@ def fold_batch(batch: Sequence[tuple[int, Any]], load: Callable[[str], Row | Non
 
 
 def _public(row: Row) -> dict:
-    return {k: copy.deepcopy(row[k]) for k in COLUMNS}
+    out = {k: copy.deepcopy(row[k]) for k in COLUMNS}
+    out["integrity"] = copy.deepcopy(row.get("integrity"))
+    return out
+
+
+def integrity_of(report: dict, version: int | None, checked_at: str) -> dict:
+    """What `mark` keeps of a verification report: its verdict, the version checked, when, and the first problem."""
+    problem = None
+    if not report.get("ok"):
+        for part in ("chain", "checkpoint", "deal", "evidence", "engine", "catalogue"):
+            found = report.get(part) or {}
+            text = found.get("problem") or found.get("status")
+            if found.get("ok") is False or found.get("consistent") is False or found.get("same") is False:
+                problem = f"{part}: {text}" if text else part
+                break
+    return {"ok": bool(report.get("ok")), "version": version, "checked_at": checked_at,
+            "problem": (problem or "a check failed")[:300] if not report.get("ok") else None}
 
 
 # -- the views: the library's tracking recorders plus our table -----------------------------------
@@ -189,8 +280,12 @@ class CatalogueView(TrackingRecorder, ABC):
         """The row of one game."""
 
     @abstractmethod
-    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
-        """Rows in creation order, filtered."""
+    def select_rows(self, query: Query, limit: int, offset: int) -> list[dict]:
+        """Rows filtered and ordered as the query says."""
+
+    @abstractmethod
+    def mark(self, game_id: str, integrity: dict) -> bool:
+        """Keep a verification's verdict on a game's row (False when there is no row)."""
 
 
 class POPOCatalogueView(POPOTrackingRecorder, CatalogueView):
@@ -222,29 +317,39 @@ class POPOCatalogueView(POPOTrackingRecorder, CatalogueView):
             row = self._rows.get(game_id)
             return None if row is None else _public(row)
 
-    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
+    def select_rows(self, query: Query, limit: int, offset: int) -> list[dict]:
         with self._database_lock:
-            rows = sorted(self._rows.values(), key=lambda r: r["seq"])
-            rows = [r for r in rows if (status is None or r["status"] == status) and (game is None or r["game"] == game)]
+            rows = query.sort([r for r in self._rows.values() if query.matches(r)])
             return [_public(r) for r in rows[offset:offset + limit]]
+
+    def mark(self, game_id: str, integrity: dict) -> bool:
+        with self._database_lock:
+            row = self._rows.get(game_id)
+            if row is None:
+                return False
+            self._rows[game_id] = {**row, "tampered": not integrity["ok"], "integrity": copy.deepcopy(integrity)}
+            return True
 
 
 _POPO_VIEWS: "weakref.WeakKeyDictionary[Any, POPOCatalogueView]" = weakref.WeakKeyDictionary()
 
 
 def _sql_params(row: Row) -> dict:
-    out = {k: row[k] for k in _STORED}
+    out = {k: row[k] for k in _STORED if k != "names"}
     for key in _JSON:
-        out[key] = None if row[key] is None else json.dumps(row[key])
+        if key in out:
+            out[key] = None if row[key] is None else json.dumps(row[key])
+    out["names"] = names_key(row["players"])
     return out
 
 
 def _row_from_sql(r: Any) -> Row:
-    row = {k: r[k] for k in _STORED}
+    row = {k: r[k] for k in _SELECTED}
     for key in _JSON:
         if isinstance(row[key], str):
             row[key] = json.loads(row[key])
     row["stacked"] = bool(row["stacked"])
+    row["tampered"] = bool(row["tampered"])
     return row
 
 
@@ -256,7 +361,9 @@ class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
             f"CREATE TABLE IF NOT EXISTS {TABLE} ("
             "id TEXT PRIMARY KEY, seq INTEGER NOT NULL, game TEXT NOT NULL, options TEXT NOT NULL, players TEXT NOT NULL, "
             "status TEXT NOT NULL, result TEXT, winner TEXT, scores TEXT, created_at TEXT NOT NULL, finished_at TEXT, "
-            "version INTEGER NOT NULL, chain_head TEXT NOT NULL, stacked INTEGER NOT NULL)",
+            "version INTEGER NOT NULL, chain_head TEXT NOT NULL, stacked INTEGER NOT NULL, "
+            "disputes INTEGER NOT NULL, open_disputes INTEGER NOT NULL, names TEXT NOT NULL, "
+            "tampered INTEGER NOT NULL DEFAULT 0, integrity TEXT)",
             f"CREATE UNIQUE INDEX IF NOT EXISTS {TABLE}_seq_idx ON {TABLE} (seq)",
             f"CREATE INDEX IF NOT EXISTS {TABLE}_status_idx ON {TABLE} (status, seq)",
             f"CREATE INDEX IF NOT EXISTS {TABLE}_game_idx ON {TABLE} (game, seq)",
@@ -264,7 +371,7 @@ class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
 
     _UPSERT = (f"INSERT INTO {TABLE} ({', '.join(_STORED)}) VALUES ({', '.join(':' + c for c in _STORED)}) "
                f"ON CONFLICT (id) DO UPDATE SET {', '.join(f'{c}=excluded.{c}' for c in _STORED if c != 'id')}")
-    _SELECT = f"SELECT {', '.join(_STORED)} FROM {TABLE}"
+    _SELECT = f"SELECT {', '.join(_SELECTED)} FROM {TABLE}"
 
     def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
         # The first statement is a write (the tracking insert): SQLite takes the write lock
@@ -285,18 +392,17 @@ class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
             r = c.fetchone()
             return None if r is None else _public(_row_from_sql(r))
 
-    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
-        where, params = [], []
-        if status is not None:
-            where.append("status = ?")
-            params.append(status)
-        if game is not None:
-            where.append("game = ?")
-            params.append(game)
-        statement = self._SELECT + (" WHERE " + " AND ".join(where) if where else "") + " ORDER BY seq LIMIT ? OFFSET ?"
+    def select_rows(self, query: Query, limit: int, offset: int) -> list[dict]:
+        clauses, params = query.sql("?")
         with self.datastore.transaction(commit=False) as c:
-            c.execute(statement, (*params, limit, offset))
+            c.execute(self._SELECT + clauses + " LIMIT ? OFFSET ?", (*params, limit, offset))
             return [_public(_row_from_sql(r)) for r in c.fetchall()]
+
+    def mark(self, game_id: str, integrity: dict) -> bool:
+        with self.datastore.transaction(commit=True) as c:
+            c.execute(f"UPDATE {TABLE} SET tampered = ?, integrity = ? WHERE id = ?",
+                      (not integrity["ok"], json.dumps(integrity), game_id))
+            return c.sqlite_cursor.rowcount > 0  # the library's cursor wrapper does not pass rowcount on
 
 
 class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
@@ -310,13 +416,16 @@ class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
             "CREATE TABLE IF NOT EXISTS {0}.{1} ("
             "id text PRIMARY KEY, seq bigint NOT NULL UNIQUE, game text NOT NULL, options jsonb NOT NULL, "
             "players jsonb NOT NULL, status text NOT NULL, result text, winner jsonb, scores jsonb, created_at text NOT NULL, "
-            "finished_at text, version bigint NOT NULL, chain_head text NOT NULL, stacked boolean NOT NULL)"
+            "finished_at text, version bigint NOT NULL, chain_head text NOT NULL, stacked boolean NOT NULL, "
+            "disputes bigint NOT NULL, open_disputes bigint NOT NULL, names text NOT NULL, "
+            "tampered boolean NOT NULL DEFAULT false, integrity jsonb)"
         ).format(schema, table))
         for suffix, cols in (("status_idx", "status, seq"), ("game_idx", "game, seq")):
             self.sql_create_statements.append(SQL("CREATE INDEX IF NOT EXISTS {0} ON {1}.{2} (" + cols + ")").format(
                 Identifier(f"{table_name}_{suffix}"), schema, table))
         self._select = SQL("SELECT {0} FROM {1}.{2}").format(
-            SQL(", ").join(Identifier(c) for c in _STORED), schema, table)
+            SQL(", ").join(Identifier(c) for c in _SELECTED), schema, table)
+        self._mark = SQL("UPDATE {0}.{1} SET tampered = %s, integrity = %s WHERE id = %s").format(schema, table)
         self._upsert = SQL("INSERT INTO {0}.{1} ({2}) VALUES ({3}) ON CONFLICT (id) DO UPDATE SET {4}").format(
             schema, table, SQL(", ").join(Identifier(c) for c in _STORED),
             SQL(", ").join(SQL("%({})s".format(c)) for c in _STORED),
@@ -333,9 +442,11 @@ class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
 
             rows = fold_batch(batch, load, lambda nid: self._insert_tracking(curs, Tracking(tracking_name, nid)))
             for row in rows.values():
-                params = {k: row[k] for k in _STORED}
+                params = {k: row[k] for k in _STORED if k != "names"}
                 for key in _JSON:
-                    params[key] = None if row[key] is None else Jsonb(row[key])
+                    if key in params:
+                        params[key] = None if row[key] is None else Jsonb(row[key])
+                params["names"] = names_key(row["players"])
                 curs.execute(self._upsert, params, prepare=True)
 
     def select_row(self, game_id: str) -> dict | None:
@@ -344,21 +455,16 @@ class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
             r = curs.fetchone()
             return None if r is None else _public(_row_from_sql(r))
 
-    def select_rows(self, status: str | None, game: str | None, limit: int, offset: int) -> list[dict]:
-        where, params = [], []
-        if status is not None:
-            where.append(SQL("status = %s"))
-            params.append(status)
-        if game is not None:
-            where.append(SQL("game = %s"))
-            params.append(game)
-        statement = self._select
-        if where:
-            statement += SQL(" WHERE ") + SQL(" AND ").join(where)
-        statement += SQL(" ORDER BY seq LIMIT %s OFFSET %s")
+    def select_rows(self, query: Query, limit: int, offset: int) -> list[dict]:
+        clauses, params = query.sql("%s")  # fixed column names and placeholders only: the values are parameters
         with self.datastore.transaction(commit=False) as curs:
-            curs.execute(statement, (*params, limit, offset))
+            curs.execute(self._select + SQL(clauses + " LIMIT %s OFFSET %s"), (*params, limit, offset))
             return [_public(_row_from_sql(r)) for r in curs.fetchall()]
+
+    def mark(self, game_id: str, integrity: dict) -> bool:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.execute(self._mark, (not integrity["ok"], Jsonb(integrity), game_id))
+            return curs.rowcount > 0
 
 
 # -- the catalogue ---------------------------------------------------------------------------------
@@ -434,14 +540,35 @@ class Catalogue:
             return None
         return self.view.select_row(key)
 
-    def list(self, status: str | None = None, game: str | None = None, limit: int = 100, offset: int = 0) -> list[dict]:
-        """Rows in the order the games were created, optionally only one status and/or game."""
+    def list(self, status: str | None = None, game: str | None = None, limit: int = 100, offset: int = 0,
+             player: str | None = None, open_disputes: bool | None = None, tampered: bool | None = None,
+             order: str = "created") -> list[dict]:
+        """Rows in the order the games were created (`order="desk"`: open disputes first, then the newest),
+        optionally only one status, game, player (part of a name, any case), with or without open disputes,
+        tampered or not (as the latest verification found)."""
         if status is not None and status not in STATUSES:
             raise ValueError(f"status: expected one of {', '.join(STATUSES)}")
         for name, value in (("limit", limit), ("offset", offset)):
             if not isinstance(value, int) or isinstance(value, bool) or value < 0:
                 raise ValueError(f"{name}: must be an integer of at least 0")
-        return self.view.select_rows(status, game, limit, offset)
+        if order not in ORDERS:
+            raise ValueError(f"order: expected one of {', '.join(ORDERS)}")
+        if player is not None and (not isinstance(player, str) or not 1 <= len(player) <= MAX_PLAYER_QUERY
+                                   or "\n" in player or "\x00" in player):
+            raise ValueError(f"player: must be 1 to {MAX_PLAYER_QUERY} characters on one line")
+        for name, value in (("open_disputes", open_disputes), ("tampered", tampered)):
+            if value is not None and not isinstance(value, bool):
+                raise ValueError(f"{name}: must be true or false")
+        query = Query(status=status, game=game, player=player, open_disputes=open_disputes, tampered=tampered, order=order)
+        return self.view.select_rows(query, limit, offset)
+
+    def mark(self, game_id: UUID | str, integrity: dict) -> bool:
+        """Keep what a verification run found (`integrity_of`) on the game's row; False when it has no row yet."""
+        try:
+            key = str(UUID(str(game_id)))
+        except ValueError:
+            return False
+        return self.view.mark(key, integrity)
 
 
 def _decoded(mapper: Any, notification: Any) -> Any:

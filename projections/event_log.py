@@ -103,7 +103,10 @@ class _Reader:
                 "engine_version": getattr(e, "engine_version", None), "prev": e.prev}
         if isinstance(e, Game.Happened):
             data = {k: v for k, v in e.data.items() if k != "type"}
-            return {**base, "type": e.kind, "data": self.projection.redact(e.kind, data, self.viewer, self.n)}
+            entry = {**base, "type": e.kind, "data": self.projection.redact(e.kind, data, self.viewer, self.n)}
+            if getattr(e, "automatic", False):  # made by the service for its seat (a forced pass): public, as the pass is
+                entry["automatic"] = True
+            return entry
         if isinstance(e, Game.Created):
             return {**base, "type": "created", "data": self._created()}
         if isinstance(e, Game.SeedRevealed):

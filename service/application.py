@@ -268,6 +268,7 @@ class Referee(Application):
                 attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, idempotency_key)
                 return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
+            game.play_forced()  # the table's auto_pass: the passes its rules force now, in the same save
             # the move's events as saved, and the chain's head: the answer needs no second read of the store
             return {"version": game.version, "first_version": first, "replayed": False,
                     "events": list(game.pending_events), "chain_head": game.chain_head}

@@ -16,6 +16,7 @@ integer columns hold it.
 from __future__ import annotations
 
 import hmac
+import logging
 import os
 import threading
 from typing import Any, Callable
@@ -284,23 +285,28 @@ class Arbiter:
 
     # -- queries -----------------------------------------------------------------------------
 
-    def catalogue(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0) -> list[dict]:
-        """The game catalogue (a read model in the database), caught up first."""
-        from projections.catalogue import Catalogue
-
+    def catalogue(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0,
+                  **desk: Any) -> list[dict]:
+        """The game catalogue (a read model in the database), caught up first; `desk` takes the referee's desk's
+        filters and order (player, open_disputes, tampered, order: projections.catalogue.Catalogue.list)."""
         _position(offset, "offset")
-        if self._catalogue is None:
-            self._catalogue = Catalogue.for_app(self.app)
-        self._catalogue.catch_up()
         try:
-            rows = self._catalogue.list(status=status, game=game, limit=limit, offset=offset)
+            rows = self._caught_up().list(status=status, game=game, limit=limit, offset=offset, **desk)
         except ValueError as e:
-            raise BadInput(str(e)) from None
+            raise BadInput(str(e), field=str(e).split(":", 1)[0]) from None
         for row in rows:  # a delayed game's position is shown as its spectators see it
             cut = self._spectator_cut(UUID(row["id"])) if row["status"] == "in_progress" else None
             if cut is not None:
                 row["version"], row["chain_head"] = cut.version, event_hash(cut.events[-1])
         return rows
+
+    def _caught_up(self):
+        from projections.catalogue import Catalogue
+
+        if self._catalogue is None:
+            self._catalogue = Catalogue.for_app(self.app)
+        self._catalogue.catch_up()
+        return self._catalogue
 
     def public(self, game_id: Any) -> dict:
         """The public summary and spectator view."""
@@ -454,7 +460,22 @@ class Arbiter:
             out["chain"] = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
         out["checkpoint"] = checkpoint
         out["ok"] = report_ok(out) and checkpoint["ok"] is not False
+        self._mark_verified(gid, out)
         return out
+
+    def _mark_verified(self, gid: UUID, report: dict) -> None:
+        """Keep the verdict on the game's catalogue row, so that the desk filters on it without verifying anything.
+        A catalogue that cannot take it (a damaged store) leaves the report as it is: the report is the verdict."""
+        from datetime import datetime, timezone
+
+        from projections.catalogue import integrity_of
+
+        try:
+            mark = integrity_of(report, report["chain"].get("length"), datetime.now(timezone.utc).isoformat())
+            self._caught_up().mark(gid, mark)
+        except Exception as e:  # noqa: BLE001 - the verification's answer never depends on the catalogue's write
+            logging.getLogger("arbiter.catalogue").warning("verification of %s not kept on the catalogue (%s)",
+                                                           gid, type(e).__name__)
 
     def verify_receipt(self, receipt: Any) -> dict:
         """Does the store still hold what a receipt says? `intact`, `truncated`, `rewritten` or `deleted`;

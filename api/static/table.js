@@ -60,8 +60,47 @@
     swap(await response.text(), !(response.ok && form.classList.contains("say")), !response.ok);
   });
 
+  // The live stream. EventSource reconnects by itself when the server ends a stream (its time is up, a restart)
+  // and sends Last-Event-ID, so nothing is missed; while it is away the page says so, and once it is back the
+  // panel is fetched again (whatever happened meanwhile shows even if the resumed stream has nothing new).
+  // A stream the browser gave up on (an error answer) is opened again after the last version seen, backing off.
   if (window.EventSource) {
-    const source = new EventSource(root.dataset.liveUrl);
-    source.onmessage = refresh;  // the pages' stream sends every event of any game unnamed
+    const state = document.createElement("p");
+    state.id = "live-state";
+    state.className = "live-state";
+    state.setAttribute("role", "status");
+    state.hidden = true;
+    root.before(state);
+    let seen = root.dataset.version || "0";
+    let lost = false;
+    let wait = 1000;
+    let pending = null;  // the "Reconnecting…" notice waits a moment: a stream whose time is up is back within a second
+
+    function show(text) { state.textContent = text; state.hidden = !text; document.body.classList.toggle("offline", !!text); }
+
+    function connect() {
+      const url = new URL(root.dataset.liveUrl, location.href);
+      url.searchParams.set("after", seen);
+      const source = new EventSource(url);
+      source.onmessage = (event) => {  // the pages' stream sends every event of any game unnamed
+        if (event.lastEventId) seen = event.lastEventId;
+        refresh();
+      };
+      source.onopen = () => {
+        wait = 1000;
+        clearTimeout(pending);
+        pending = null;
+        if (lost) { lost = false; show(""); refresh(); }
+      };
+      source.onerror = () => {
+        lost = true;
+        if (pending === null && state.hidden) pending = setTimeout(() => { pending = null; if (lost) show("Reconnecting…"); }, 2000);
+        if (source.readyState === EventSource.CLOSED) {  // refused, not retried by the browser: try again later
+          setTimeout(connect, wait);
+          wait = Math.min(wait * 2, 30000);
+        }
+      };
+    }
+    connect();
   }
 })();

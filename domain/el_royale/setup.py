@@ -23,6 +23,7 @@ class Setup:
     battle_limit: int | None = None
     dealer: int | None = None
     starter: int | None = None
+    auto_pass: bool = False  # the service passes for a seat whose pass is forced in public view (auto_pass.py)
 
     @property
     def n(self) -> int:
@@ -39,6 +40,8 @@ class Setup:
         out: dict = {"edition": self.edition}
         if self.battle_limit is not None:
             out["battle_limit"] = self.battle_limit
+        if self.auto_pass:
+            out["auto_pass"] = True
         return out
 
     def players(self) -> list[dict]:
@@ -53,9 +56,13 @@ def configure(options: dict | None, players: list, dealer=None, starter=None) ->
     options = {} if options is None else options
     if not isinstance(options, dict):
         raise InvalidSetup("options", "must be an object")
-    unknown = set(options) - {"edition", "battle_limit"}
+    unknown = set(options) - {"edition", "battle_limit", "auto_pass"}
     if unknown:
-        raise InvalidSetup("options", f"unknown El Royale option(s): {', '.join(sorted(unknown))}; known: edition, battle_limit")
+        raise InvalidSetup("options", f"unknown El Royale option(s): {', '.join(sorted(unknown))}; "
+                                      "known: edition, battle_limit, auto_pass")
+    auto_pass = options.get("auto_pass", False)
+    if not isinstance(auto_pass, bool):
+        raise InvalidSetup("options.auto_pass", "must be true or false")
     edition = options.get("edition", "revised")
     if edition not in EDITIONS:
         raise InvalidSetup("options.edition", f"{edition!r} is not an edition: 'revised' or 'classic'")
@@ -77,7 +84,7 @@ def configure(options: dict | None, players: list, dealer=None, starter=None) ->
     for field, value in (("dealer", dealer), ("starter", starter)):
         if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n):
             raise InvalidSetup(field, f"must be a seat number from 0 to {n - 1}")
-    return Setup(tuple(names), team_names, team_of, edition, limit, dealer, starter)
+    return Setup(tuple(names), team_names, team_of, edition, limit, dealer, starter, auto_pass)
 
 
 def _teams(teams: list) -> tuple[tuple[str, ...] | None, tuple[int, ...] | None]:

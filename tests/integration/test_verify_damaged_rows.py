@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from api.cli import main
-from projections.catalogue import Catalogue
+from projections.catalogue import TABLE as CATALOGUE_TABLE, Catalogue
 from tests.integration.service_support import RawEvents, new_game, play, play_to_end
 
 STORES = ["sqlite", "postgres"]
@@ -180,14 +180,14 @@ def _catalogue_sql(kind: str, url: str, statement: str, *params):
         import sqlite3
 
         with sqlite3.connect(url[len("sqlite:///"):]) as conn:
-            conn.execute(statement.replace("%s", "?").replace("{table}", "game_catalogue2"), params)
+            conn.execute(statement.replace("%s", "?").replace("{table}", CATALOGUE_TABLE), params)
     else:
         import psycopg
         from urllib.parse import parse_qs, urlparse
 
         schema = parse_qs(urlparse(url).query)["schema"][0]
         with psycopg.connect(url.split("?", 1)[0], autocommit=True) as conn:
-            conn.execute(statement.replace("{table}", f'"{schema}".game_catalogue2'), params)
+            conn.execute(statement.replace("{table}", f'"{schema}".{CATALOGUE_TABLE}'), params)
 
 
 @pytest.mark.parametrize("column, value", [("status", "finished"), ("version", 3), ("players", '[{"name": "Mallory"}]')])

@@ -1,0 +1,68 @@
+"""The referee's desk (`GET /desk`): every game of the store on one page, filtered on the catalogue.
+
+The desk shows public facts only (the game, its options, status and result, the players' names, how many
+disputes were filed and how many await a ruling, what the latest verification found) and, for each game, the
+links to its table, replay, audit and disputes: what those pages then show is decided by the token the browser
+holds for that game, exactly as when they are opened any other way. So the desk needs no token of its own and
+can show no card: it never loads a game, it reads catalogue rows (projections.catalogue), which hold no card.
+
+Filters are query parameters (a bookmarkable address): `game`, `status`, `player` (part of a name, any case),
+`disputes` (`open` or `none`), `integrity` (`tampered` or `clean`), `page`. Bad values are named on the page
+(422), which keeps the form as it was.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from service.errors import BadInput, ServiceError
+
+from .routes import arbiter
+
+desk = Blueprint("desk", __name__, template_folder="templates")
+PAGE = 50
+CHOICES = {"disputes": {"": None, "open": True, "none": False}, "integrity": {"": None, "tampered": True, "clean": False}}
+STATUSES = {"": None, "in_progress": "in_progress", "finished": "finished"}
+
+
+def desk_filters(args) -> dict:
+    """The catalogue filters a desk address stands for; raises BadInput naming the parameter at fault."""
+    facade_args: dict = {"order": "desk"}
+    kinds = {k["id"] for k in arbiter().games()}
+    game = args.get("game", "")
+    if game and game not in kinds:
+        raise BadInput(f"game: no game called {game[:40]!r}; expected one of {', '.join(sorted(kinds))}", field="game")
+    facade_args["game"] = game or None
+    status = args.get("status", "")
+    if status not in STATUSES:
+        raise BadInput("status: expected in_progress or finished", field="status")
+    facade_args["status"] = STATUSES[status]
+    player = args.get("player", "").strip()
+    if player:
+        facade_args["player"] = player  # its length and characters are the catalogue's to check
+    for name, values in CHOICES.items():
+        value = args.get(name, "")
+        if value not in values:
+            raise BadInput(f"{name}: expected one of {', '.join(v for v in values if v)}", field=name)
+    facade_args["open_disputes"] = CHOICES["disputes"][args.get("disputes", "")]
+    facade_args["tampered"] = CHOICES["integrity"][args.get("integrity", "")]
+    page = args.get("page", "1")
+    if not page.isdigit() or not 1 <= int(page) <= 100_000:
+        raise BadInput("page: must be a whole number from 1", field="page")
+    facade_args["offset"] = (int(page) - 1) * PAGE
+    return facade_args
+
+
+@desk.get("/desk")
+def desk_page():
+    """All games, open disputes first, with the filters of the address."""
+    facade = arbiter()
+    error, games, page = None, [], 1
+    try:
+        filters = desk_filters(request.args)
+        page = filters["offset"] // PAGE + 1
+        games = facade.catalogue(limit=PAGE + 1, **filters)  # one more than shown: is there a next page?
+    except ServiceError as e:
+        error = e
+    return render_template("desk.html", games=games[:PAGE], more=len(games) > PAGE, page=page, error=error,
+                           args=request.args, kinds=facade.games()), (error.status if error else 200)

@@ -68,6 +68,10 @@ class Game(Aggregate):
     # games stored (or snapshotted) before delays and clocks existed have none of these in their state
     spectator_delay = None
     time_control = None
+    # the version of the last event that changed the position (a move, the engine's steps, the end, a rewind): disputes,
+    # rulings, names, flags and table talk do not, so they never make a seat's `expected_version` stale; None in
+    # games snapshotted before it was kept (then every event counts)
+    position_version = None
     _batch = None
 
     class Created(Aggregate.Created):
@@ -90,6 +94,7 @@ class Game(Aggregate):
 
         def apply(self, game: "Game") -> None:
             game.chain_head = event_hash(self)
+            game.position_version = self.originator_version
 
     class Happened(Chained):
         """One domain event of the game (its `kind` is the decider's event type)."""
@@ -106,12 +111,14 @@ class Game(Aggregate):
             deciding = game.__dict__.get("_deciding")
             event = deciding.pop(0) if deciding else game.decider.decode_event(self.data)
             game._remember_chance(event)
+            move = game.decider.move_of(event) if self.actor != ENGINE else None
+            if move is None or move.get("type") != "say":  # table talk changes nothing a seat decides on
+                game.position_version = self.originator_version
             if deciding is not None:
                 return  # play() already holds the fold of these events (decider.step) and keeps the clock
             if self.actor != ENGINE or game._batch is None:  # a new batch: the opening, or a seat's move
                 game._settle_clock()
                 mover = None if self.actor == ENGINE else int(self.actor.split(":")[1])
-                move = game.decider.move_of(event) if mover is not None else None
                 game._batch = [clocks.ms(self.timestamp), self.originator_version, mover,
                                bool(move and move.get("type") == "say")]
             game._fold(event, self.originator_version, self.actor, self.idempotency_key)
@@ -129,6 +136,7 @@ class Game(Aggregate):
 
         def apply_to(self, game: "Game") -> None:
             game.seed_revealed = True
+            game.position_version = self.originator_version
 
     class DisputeFiled(Chained):
         """A seat disputes the move at a version, or (`attempt`) the refusal of its own attempt met at that version."""
@@ -191,6 +199,7 @@ class Game(Aggregate):
             game.rewinds.append({"dispute": self.number, "to_version": self.to_version, "from_version": self.from_version,
                                  "at": self.originator_version})
             game._batch = [clocks.ms(self.timestamp), self.originator_version, None, False]  # who acts changed
+            game.position_version = self.originator_version
 
     class TimeExpired(Chained):
         """A seat ran out of time (service.clocks): recorded for the referee to rule on, like a dispute; the game
@@ -283,6 +292,12 @@ class Game(Aggregate):
     def chance(self) -> Chance:
         """The game's randomness: its seed and any fixed outcomes of its record."""
         return Chance(self.seed, self.outcomes)
+
+    def current_for(self, expected_version: int) -> bool:
+        """Whether a seat that decided at `expected_version` still sees the position as it is: only events that change
+        the position since then make it stale (a dispute, a ruling, a name, a flag or table talk do not)."""
+        since = self.version if self.position_version is None else self.position_version
+        return since <= expected_version <= self.version
 
     @property
     def setup(self):

@@ -255,7 +255,7 @@ class Referee(Application):
             attempts = self.attempts(game_id) if idempotency_key else None  # read only when it can matter
             if idempotency_key and attempts is not None and idempotency_key in attempts.answers:
                 return _replayed(attempts.answers[idempotency_key], seat, idempotency_key)
-            if expected_version is not None and expected_version != game.version:
+            if expected_version is not None and not game.current_for(expected_version):
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
             move = _parsed_move(raw_move, seat, game)

@@ -241,3 +241,35 @@ def test_a_refused_attempt_never_costs_another_seat_its_move(referee, game_id):
     answer = referee.submit_move(game_id, seat, raw_move(move), expected_version=version)
     assert answer["first_version"] == version + 1
     assert check_chain(referee, game_id)["ok"] is True
+
+
+def test_disputes_rulings_names_and_table_talk_never_make_the_seat_to_act_reload(referee, game_id):
+    """Only a change of position makes `expected_version` stale: another seat's dispute, the referee's ruling on it,
+    a new name and a remark at the table all add events, and the seat to act still plays at the version it saw."""
+    version, _ = disputed_move(referee, game_id)
+    game = referee.game(game_id)
+    seat, seen = game.state.to_act, game.version
+    bystander = next(s for s in range(3) if s != seat)
+    number = referee.file_dispute(game_id, bystander, version, "that was not legal")["number"]
+    referee.rule_dispute(game_id, number, "rejected", "none", "it was")
+    referee.name_player(game_id, bystander, "Bea")
+    referee.submit_move(game_id, bystander, {"type": "say", "text": "hurry up"})
+    assert referee.game(game_id).version == seen + 4
+    move = next(m for m in legal_moves(referee.game(game_id).state) if m["type"] != "say")
+    answer = referee.submit_move(game_id, seat, raw_move(move), expected_version=seen)
+    assert answer["first_version"] == seen + 5
+    chain = check_chain(referee, game_id)
+    assert chain["ok"] is True, chain["problems"]
+
+
+def test_a_move_by_the_engine_or_a_seat_since_the_version_seen_makes_it_stale(referee, game_id):
+    """The position moved on: a move sent with the version before it is refused with 409 and writes nothing."""
+    game = referee.game(game_id)
+    seen = game.version
+    move = next(m for m in legal_moves(game.state) if m["type"] != "say")
+    referee.submit_move(game_id, move["seat"], raw_move(move))
+    after = referee.game(game_id)
+    following = next(m for m in legal_moves(after.state) if m["type"] != "say")
+    with pytest.raises(Conflict):
+        referee.submit_move(game_id, following["seat"], raw_move(following), expected_version=seen)
+    assert referee.game(game_id).version == after.version

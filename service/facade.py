@@ -75,6 +75,9 @@ class Arbiter:
         self._feed_guard = threading.Lock()
         self._delays: dict[UUID, dict | None] = {}  # each game's spectator delay (from its Created event; never changes)
         self._clock_watch: ClockWatch | None = None
+        # called with a game's id right after a move (through this process) ended it: what runs games in series
+        # (service.tournaments) creates the next one at once; a failing listener never fails the move
+        self.game_over_listeners: list[Callable[[UUID], None]] = []
 
     # -- access ------------------------------------------------------------------------------
 
@@ -218,7 +221,16 @@ class Arbiter:
             events = self._log_of(gid, Viewer.of_seat(seat), result["events"], first - 1, ended=False)
             ended = any(e["type"] == "seed_revealed" for e in events)
             receipt = self.evidence.answer(gid, first, last, "end" if ended else None, result["chain_head"])
+            if ended:
+                self._game_over(gid)
         return {"version": last, "events": events, "replayed": result["replayed"], "receipt": receipt}
+
+    def _game_over(self, gid: UUID) -> None:
+        for listener in list(self.game_over_listeners):
+            try:
+                listener(gid)
+            except Exception:  # noqa: BLE001 - the move is stored and answered whatever a listener meets
+                logging.getLogger("arbiter").exception("after game %s ended, %r failed", gid, listener)
 
     def _move_end(self, gid: UUID, first: int) -> int:
         """The version of a move's last event (its own and the automatic ones that followed it)."""

@@ -53,6 +53,7 @@ class Tournaments:
         self._standings: Standings | None = None
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._guard = threading.Lock()
+        arbiter.game_over_listeners.append(self.game_over)
 
     # -- loading and access ------------------------------------------------------------------
 
@@ -245,6 +246,13 @@ class Tournaments:
 
         self._command(tid, body)
 
+    def game_over(self, game_id: UUID) -> None:
+        """A game just ended: if it belongs to a tournament, create what is now due there (the table's next game,
+        the end of the tournament) at once, instead of on the next read."""
+        owner = self._caught_up().view.select(f"g:{game_id}")
+        if owner is not None:
+            self.advance(owner["tournament"])
+
     def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any) -> None:
         settings = t.settings
         decider = decider_for(settings["game"])
@@ -277,13 +285,16 @@ class Tournaments:
 
     def _doc(self, t: Tournament) -> dict:
         """The standings document of a tournament, from the materialised projection (caught up first)."""
-        if self._standings is None:
-            self._standings = Standings.for_app(self.app)
-        self._standings.catch_up()
-        doc = self._standings.get(str(t.id))
+        doc = self._caught_up().get(str(t.id))
         if doc is None:
             raise NotFound(f"no tournament with id {t.id}")
         return doc
+
+    def _caught_up(self) -> Standings:
+        if self._standings is None:
+            self._standings = Standings.for_app(self.app)
+        self._standings.catch_up()
+        return self._standings
 
     def standings(self, tournament_id: Any) -> dict:
         tid = parse_tournament_id(tournament_id)
@@ -292,9 +303,7 @@ class Tournaments:
 
     def list(self) -> list[dict]:
         """Every tournament: id, name, game, format, players, status."""
-        if self._standings is None:
-            self._standings = Standings.for_app(self.app)
-        self._standings.catch_up()
+        self._caught_up()
         return [{"id": d["id"], "name": d["settings"]["name"], "game": d["settings"]["game"],
                  "format": d["settings"]["format"], "players": len(d["players"]),
                  "status": "finished" if d["finished"] else ("playing" if d["games"] or d["rounds"] else "entering")}

@@ -13,7 +13,7 @@ from projections.standings import Standings, fold_all
 from service.errors import BadInput, Conflict, Forbidden, Unauthorized
 from service.facade import Arbiter
 from service.tournaments import Tournaments
-from tests.tournament_support import finish
+from tests.tournament_support import _bot_move, finish
 
 
 @pytest.fixture(params=["sqlite"])
@@ -42,6 +42,11 @@ def run(desk: Tournaments, spec: dict, watch=None) -> tuple[str, str, dict]:
                             watch(view)
                         finish(desk.app, g["game_id"])
     raise AssertionError("the tournament did not end")
+
+
+def stored_games(desk: Tournaments, tid: str) -> list[str]:
+    """The tournament's games as its stored events have them (no read through the tournament's views, which advance)."""
+    return [g["game_id"] for g in desk._load(UUID(tid)).games()]
 
 
 def games_of(view: dict) -> list[dict]:
@@ -191,3 +196,29 @@ def test_the_public_tournament_view_shows_no_token_and_no_seed_of_a_game_in_prog
         assert secret.split(".")[-1] not in text
     with pytest.raises(Forbidden):
         list(desk.bundle(tid))  # nobody's but the director's while it runs
+
+
+def test_the_move_that_ends_a_game_creates_the_tables_next_game_at_once_without_anyone_reading(desk):
+    """A match of two Small Battle games: the seat's last move of game 1, through the facade, leaves game 2 stored
+    with the dealer and starter its rules give, before any page, API call or standings read of the tournament."""
+    import random
+
+    created = desk.create({"name": "SB", "game": "small-battle", "options": {}, "players": ["Ann", "Bob"],
+                           "format": "match", "games_per_table": 2})
+    tid, token = created["id"], created["director_token"]
+    desk.start_round(tid, token)
+    first = stored_games(desk, tid)
+    assert len(first) == 1
+    seats = {s["seat"]: s["token"] for s in desk.links(tid, token)["games"][0]["seats"]}
+    gid, rng, bots = UUID(first[0]), random.Random(3), {}
+    while True:
+        game = desk.app.game(gid)
+        raw = _bot_move(game.game, game.decider, game.state, bots, dict(game.options), game.players, rng)
+        seat = raw.pop("seat")
+        answer = desk.arbiter.move(str(gid), seats[seat], raw)
+        if any(e["type"] == "seed_revealed" for e in answer["events"]):
+            break
+        assert stored_games(desk, tid) == first, "the next game was created before this one ended"
+    after = stored_games(desk, tid)
+    assert len(after) == 2 and after[0] == first[0]
+    assert desk.app.game(UUID(after[1])).outcome.is_over is False

@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 
-.PHONY: test unit integration e2e fuzz run bench records clean
+.PHONY: test unit integration e2e fuzz run bench records screenshots clean
 
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -29,6 +29,10 @@ e2e: $(STAMP)
 fuzz: $(STAMP)
 	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-500} HYPOTHESIS_PROFILE=dev $(BIN)/pytest \
 		tests/integration/test_api_schema.py tests/integration/test_api_fuzz_stores.py -k every_operation
+
+# the README's pictures: lobby, table, replay, audit and desk at 1280 and 390 px, into docs/screenshots/
+screenshots: $(STAMP)
+	ARBITER_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/test_screenshots.py
 
 records: $(STAMP)
 	../shared/records/check $(BIN)/arbiter

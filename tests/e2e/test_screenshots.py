@@ -1,0 +1,69 @@
+"""The pages a referee and a player use most, at a desktop's width (1280 px) and a phone's (390 px): each answers,
+shows its heading and fits the width (nothing to scroll sideways). Each is photographed on the way: into
+test-artifacts/screens/ normally, into docs/screenshots/ (shown in the README) with `make screenshots`, which sets
+ARBITER_SCREENSHOTS.
+
+The game is El Royale's worked example 4 with names (as in tests/e2e/test_browser.py, whose server and browser this
+module shares), part played, with a refused attempt and a dispute so that the replay and the audit show them.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from tests.e2e.test_browser import ARTIFACTS, EX4_MOVES, chromium, people, server  # noqa: F401
+
+WIDTHS = {"1280": (1280, 800), "390": (390, 844)}
+
+
+def screens_dir() -> Path:
+    where = Path(os.environ.get("ARBITER_SCREENSHOTS") or ARTIFACTS / "screens")
+    where.mkdir(parents=True, exist_ok=True)
+    return where
+
+
+@pytest.fixture(scope="module")
+def studied_game(server):
+    """A named four-seat game five moves in (still being played), with a refused attempt and a dispute filed by a seat."""
+    game = server.create_stacked()
+    for seat, name in enumerate(["Ana", "Ben", "Cleo", "Dev"]):
+        server.ok("POST", f"/api/v1/games/{game.id}/name", {"name": name}, game.tokens[seat])
+    versions = [game.move(seat, kind, cards) for seat, kind, cards in EX4_MOVES[:5]]
+    view = game.referee_view()
+    idle = next(s for s in range(4) if s not in view["table"].get("to_act_seats", [view["table"].get("to_act")]))
+    status, _ = server.call("POST", f"/api/v1/games/{game.id}/moves", {"type": "take", "cards": []}, game.tokens[idle])
+    assert status in (409, 422), status
+    server.ok("POST", f"/api/v1/games/{game.id}/disputes", {"version": versions[2], "claim": "that card was not mine"},
+              game.tokens[1])
+    return game, versions
+
+
+def pages(game, versions) -> dict[str, tuple[str, str | None]]:
+    """name -> (path, the identity that opens it: a seat's or the referee's link first, or None for anyone)."""
+    return {
+        "lobby": ("/", None),
+        "table": (f"/games/{game.id}", game.join_url(0)),
+        "replay": (f"/games/{game.id}/replay?version={versions[3]}", game.join_url()),
+        "audit": (f"/games/{game.id}/audit", game.join_url()),
+        "desk": ("/desk", None),
+    }
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("name", ["lobby", "table", "replay", "audit", "desk"])
+def test_each_main_page_answers_shows_its_heading_and_fits_a_desktop_and_a_phone(people, studied_game, name, width):
+    game, versions = studied_game
+    path, identity = pages(game, versions)[name]
+    w, h = WIDTHS[width]
+    page = people.page(identity or path, width=w, height=h)
+    if identity:
+        answer = page.goto(path)
+        assert answer.status == 200, f"{path} -> {answer.status}"
+    page.locator("main h1, main h2").first.wait_for()
+    assert page.locator("main").inner_text().strip(), f"{name}: an empty page"
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"{name} at {width} px scrolls sideways by {overflow} px"
+    page.screenshot(path=str(screens_dir() / f"{name}-{width}.png"), full_page=False)

@@ -109,8 +109,10 @@ def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_l
 @click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
               help="The checkpoint log (default beside the database).")
 @click.option("--create-store", is_flag=True, help="Start an empty event store when none exists at the URL.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes verifying --all  [default: one per core]")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log, create_store) -> None:
+                   checkpoint_log, create_store, workers) -> None:
     """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
     engine, catalogue row; with --receipt, what the receipts say.
 
@@ -133,8 +135,13 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
     _existing_store(database_url, create_store)
     arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
-        ids = [game_id] if game_id else arbiter.game_ids()
         reports = []
+        bulk = verify_all and head is None and kept_length is None
+        if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/verify_cli.py)
+            from .verify_cli import verify_all_reports
+
+            reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
+        ids = [] if bulk else [game_id] if game_id else arbiter.game_ids()
         for gid in ids:
             report = arbiter.verify(gid, head, kept_length, full=True)
             if as_json:  # one line per game as soon as it is checked

@@ -54,8 +54,11 @@ class ChainReport:
         return {"ok": self.ok, "length": self.length, "head": self.head, "broken_at": self.broken_at, "problem": self.problem}
 
 
-def verify_chain(events: Iterable[Any], kept_head: str | None = None, kept_length: int | None = None) -> ChainReport:
+def verify_chain(events: Iterable[Any], kept_head: str | None = None, kept_length: int | None = None,
+                 hashes: list[str] | None = None) -> ChainReport:
     """Check versions run 1, 2, 3 ... and each `prev` is its predecessor's hash; optionally against a kept head.
+
+    `hashes`: the hashes of the first events, where the caller has computed them already (the others are computed).
 
     A kept head (with the log length it was published at, if known) must be the hash of that
     event: a log shorter than what was published is truncated; a different hash means a change.
@@ -70,7 +73,7 @@ def verify_chain(events: Iterable[Any], kept_head: str | None = None, kept_lengt
             return ChainReport(False, version - 1, heads[-1], version,
                                f"event {version} does not follow event {version - 1}: its recorded predecessor hash differs "
                                "(an event was changed, swapped or inserted)")
-        heads.append(event_hash(event))
+        heads.append(hashes[version - 1] if hashes is not None and version <= len(hashes) else event_hash(event))
     head = heads[-1]
     if kept_head is None:
         return ChainReport(True, version, head)

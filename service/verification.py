@@ -39,12 +39,18 @@ def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
 
 def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None) -> dict:
     """check_chain's report from rows already read (service.integrity reads them once for every check)."""
+    return chain_report_of(app, game_id, reading, kept_head, kept_length)
+
+
+def chain_report_of(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None,
+                    attempt_rows: list | None = None) -> dict:
+    """chain_report, with the attempts stream's rows already read in bulk (`attempt_rows`)."""
     if reading.unreadable is None:
-        report = verify_chain(reading.events, kept_head, kept_length)
+        report = verify_chain(reading.events, kept_head, kept_length, reading.hashes)
     else:  # the log cannot be read to its end: a kept head cannot be compared with it
-        report = verify_chain(reading.events)
+        report = verify_chain(reading.events, hashes=reading.hashes)
     damage = list(reading.damage)
-    attempts = _attempts_problem(app, game_id)
+    attempts = _attempts_problem(app, game_id, attempt_rows)
     if attempts:
         damage.append(attempts)
     problems = sorted(damage, key=lambda d: (d.version is None, d.version or 0))
@@ -60,9 +66,9 @@ def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str |
     return out
 
 
-def _attempts_problem(app: Referee, game_id: UUID) -> Damage | None:
+def _attempts_problem(app: Referee, game_id: UUID, rows: list | None = None) -> Damage | None:
     """A damaged row or a break in the chain of the game's refused attempts (their own stream, domain.attempts), if any."""
-    reading = read_stream(app, attempts_id(game_id), ATTEMPT_EVENTS, name="refused attempt entry")
+    reading = read_stream(app, attempts_id(game_id), ATTEMPT_EVENTS, name="refused attempt entry", rows=rows)
     if reading.damage:
         return Damage(None, reading.damage[0].problem)
     report = verify_chain(reading.events)

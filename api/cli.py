@@ -228,3 +228,8 @@ from .cli_simulate import report_command, simulate_command  # noqa: E402  (self-
 
 main.add_command(simulate_command)
 main.add_command(report_command)
+
+
+from .import_cli import import_command  # noqa: E402  (`arbiter import`: records loaded in bulk, issue 11)
+
+main.add_command(import_command)

@@ -234,4 +234,4 @@ def reverify(app: Referee, game_id: UUID, game: Game | None = None) -> dict:
     elif not same_state:
         differs.append("the final position would differ")
     return {"id": str(game_id), "played_under": game.engine_version, "current_engine": ENGINE_VERSION,
-            "moves": len(game.moves), "same": not differs, "differences": differs}
+            "moves": game.move_count, "same": not differs, "differences": differs}

@@ -31,7 +31,16 @@ _encode = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=F
 def event_hash(event: Any) -> str:
     """The chain hash of one domain event (a `Game` event object)."""
     fields = dict(event.__dict__)
-    kind = type(event).__qualname__
+    for name in ("timestamp", "originator_id"):  # what _plain would write, without a call back from the encoder
+        value = fields.get(name)
+        if value is not None and not isinstance(value, (str, int, float, list, tuple, dict)):
+            fields[name] = _plain(value)
+    return fields_hash(fields, type(event).__qualname__)
+
+
+def fields_hash(fields: dict, kind: str) -> str:
+    """event_hash of an event given as its fields (a new dict the caller gives up; timestamp and id may be given as
+    their text already) and its class's qualified name."""
     if kind.endswith("Created"):
         for secret in _SECRET_FIELDS:
             fields.pop(secret, None)

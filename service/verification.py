@@ -117,6 +117,9 @@ def _decisions(decider, events: list) -> list[tuple[Any, list]]:
     return out
 
 
+PENDING = "pending: the seed is revealed when the game ends"
+
+
 def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
     """The fair-deal check (contract §4), for any game: every random step re-decided from the revealed seed.
 
@@ -136,7 +139,7 @@ def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
            "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": [], "fair": None,
            "consistent": None}
     if revealed is None:
-        out["status"] = "pending: the seed is revealed when the game ends"
+        out["status"] = PENDING
         return out
     if commitment(revealed) != created.commitment:
         out.update(fair=False, consistent=False, status="the revealed seed does not match the commitment")
@@ -175,6 +178,11 @@ def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
     if resumed:
         problems.append(f"play resumed after a rewind once the seed had been revealed (version {reveal_at}): "
                         "every later draw was known in advance")
+    return deal_verdict(out, created, problems)
+
+
+def deal_verdict(out: dict, created: Any, problems: list[str]) -> dict:
+    """check_deal's conclusion: consistent and fair (or not), and the status that says why."""
     out["consistent"] = not problems
     out["fair"] = not problems and not created.stacked and not created.seed_given and not created.outcomes
     if problems:

@@ -1,7 +1,7 @@
 """The common stored game verified in one pass with the bare decider: the report service.integrity would give, faster.
 
 A game qualifies when its rows are plain: versions 1..n, only Created, Happened and SeedRevealed events,
-each row decoding to its class's fields, no refused attempts. For such a game one pass does what the
+each row decoding to its class's fields, the refused attempts' own stream intact. For such a game one pass does what the
 separate checks of service.integrity each do again: it hashes every event once for the chain, and
 re-decides the game from its Created event with the bare decider — the opening, then every stored move,
 each compared event for event with what the store holds, the seed revealed where the game ended — so
@@ -29,7 +29,7 @@ from domain.randomness import Chance, commitment
 from domain.rules import RuleViolation
 
 from .stored_rows import _plain_event, _shape_ok, _snapshots
-from .verification import PENDING, check_evidence, deal_verdict
+from .verification import PENDING, _attempts_problem, check_evidence, deal_verdict
 
 _CREATED, _HAPPENED, _REVEALED = get_topic(Game.Created), get_topic(Game.Happened), get_topic(Game.SeedRevealed)
 _GAME_TOPIC = get_topic(Game)
@@ -86,8 +86,8 @@ def _events(app: Any, rows: Any) -> list:
 
 
 def _report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -> dict:
-    if rows.attempts:
-        raise _Unusual
+    if rows.attempts and _attempts_problem(app, game_id, rows.attempts) is not None:
+        raise _Unusual  # the refused attempts' own rows and chain, checked as the detailed road does
     events = _events(app, rows)
     created = events[0]
     if created.game not in DECIDERS:

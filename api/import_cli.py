@@ -27,7 +27,7 @@ def import_command(files: tuple[str, ...], database_url: str | None, as_json: bo
     (exit 2, each invalid record named). Exit 1 when a record has an illegal move (its game is stored up to it,
     with the refusal), else 0.
     """
-    from service.bulk_import import import_files, sources
+    from service.bulk_import import import_files, sources, validate
     from service.errors import ServiceError
     from service.facade import Arbiter
     from service.stores import StoreURLError
@@ -36,8 +36,9 @@ def import_command(files: tuple[str, ...], database_url: str | None, as_json: bo
     worst, games, moves = EXIT_OK, 0, 0
     try:
         paths = sources(list(files))
+        validate(paths)  # before the store is opened: an invalid record leaves no trace
         arbiter = Arbiter(database_url, key_file, checkpoint_log)
-        for line in import_files(arbiter, paths):
+        for line in import_files(arbiter, paths, validated=True):
             games += 1
             moves += line["moves_applied"]
             if line["status"] == "illegal":

@@ -15,6 +15,7 @@ latest signed checkpoint, provenance). What changes is the reading around it:
 from __future__ import annotations
 
 import os
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Iterator
@@ -115,7 +116,15 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None) -
     from .facade import Arbiter
 
     arbiter = Arbiter(database_url, key_file, checkpoint_log)
-    _worker.update(arbiter=arbiter, catalogue=Catalogue.for_app(arbiter.app), log=arbiter.evidence.log.report())
+    for attempt in range(5):  # the first opening of a catalogue records its migration: two at once can collide
+        try:
+            catalogue = Catalogue.for_app(arbiter.app)
+            break
+        except Exception:
+            if attempt == 4:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    _worker.update(arbiter=arbiter, catalogue=catalogue, log=arbiter.evidence.log.report())
 
 
 def _verify_batch(ids: list[str]) -> list[dict]:
@@ -161,7 +170,16 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
         return
     import multiprocessing
 
-    context = multiprocessing.get_context("fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn")
+    _open(database_url, key_file, checkpoint_log)  # here first: the catalogue's tables exist before the workers start
+    _worker.clear()
+
+    # forkserver: workers forked from a clean server process, not from this one (whose threads, connections and
+    # locks a fork would copy half-way); the server imports the verifier once for all of them
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload(["service.facade", "service.archive_verify", "service.fast_verify",
+                                        "projections.catalogue"])
     with ProcessPoolExecutor(min(workers, len(batches)), mp_context=context, initializer=_open,
                              initargs=(database_url, key_file, checkpoint_log)) as pool:
         for reports in pool.map(_verify_batch, batches):

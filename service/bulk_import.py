@@ -215,11 +215,13 @@ def _line(where: str, game_id: Any, referee_token: str, verdict: dict) -> dict:
     return {"source": where, "id": str(game_id), "referee_token": f"{prefix}.{referee_token}", **verdict}
 
 
-def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROWS_PER_TRANSACTION) -> Iterator[dict]:
-    """Import every record of `files` (validated first: ImportRefused, nothing written); yields one line a record:
-    {source, id, referee_token, status, moves_applied, result, winner, illegal, final}, in the files' order,
-    each once its transaction is committed."""
-    validate(files)
+def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROWS_PER_TRANSACTION,
+                 validated: bool = False) -> Iterator[dict]:
+    """Import every record of `files` (validated first unless `validated`: ImportRefused, nothing written); yields
+    one line a record: {source, id, referee_token, status, moves_applied, result, winner, illegal, final}, in the
+    files' order, each once its transaction is committed."""
+    if not validated:
+        validate(files)
     app = arbiter.app
     pending: list[tuple[str, Built]] = []
     rows: list = []

@@ -27,8 +27,8 @@ from pathlib import Path
 from typing import Any, Iterator
 from uuid import uuid4
 
-from domain import ENGINE_VERSION
-from domain.audit import GENESIS, event_hash
+from domain import ENGINE_VERSION, json_limits
+from domain.audit import GENESIS, fields_hash
 from domain.game import ENGINE, Game, seat_actor
 from domain.randomness import commitment
 from domain.records import InvalidRecord, Record, Replay, parse
@@ -38,6 +38,8 @@ from .errors import BadInput
 
 EXPECTED_SUFFIX = ".expected.json"  # the verdicts kept beside sample records: not records
 ROWS_PER_TRANSACTION = 20_000
+_GAME_TOPIC = "domain.game:Game"
+_CREATED, _HAPPENED, _REVEALED = (f"domain.game:Game.{name}" for name in ("Created", "Happened", "SeedRevealed"))
 MAX_LISTED = 20  # invalid records named in the refusal
 
 
@@ -70,31 +72,32 @@ def sources(paths: list[str]) -> list[str]:
     return out
 
 
-def documents(files: list[str]) -> Iterator[tuple[str, Any]]:
-    """(where, the decoded JSON document or the exception that stopped it) for every record of the files:
-    a `.jsonl` file gives one a non-empty line (where = file:line), any other file one."""
-    loads = json.loads
+def documents(files: list[str]) -> Iterator[tuple[str, Any, bool]]:
+    """(where, the decoded JSON document or the exception that stopped it, whether its text surely keeps the JSON
+    bounds) for every record of the files: a `.jsonl` file gives one a non-empty line (where = file:line), any
+    other file one."""
     for path in files:
         try:
             with open(path, "rb") as f:
                 if path.endswith(".jsonl"):
                     for number, line in enumerate(f, 1):
                         if line.strip():
-                            yield f"{path}:{number}", _decoded(loads, line)
+                            yield f"{path}:{number}", *_decoded(line)
                 else:
-                    yield path, _decoded(loads, f.read())
+                    yield path, *_decoded(f.read())
         except OSError as e:
-            yield path, e
+            yield path, e, False
 
 
-def _decoded(loads, text: bytes) -> Any:
+def _decoded(raw: bytes) -> tuple[Any, bool]:
     try:
-        return loads(text)
+        text = raw.decode("utf-8")
+        return json.loads(text), json_limits.screened(text)
     except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        return e
+        return e, False
 
 
-def _problem(doc: Any) -> tuple[Record | None, str | None]:
+def _problem(doc: Any, screened: bool = False) -> tuple[Record | None, str | None]:
     """The validated record of a document, or what is wrong with it (the words `arbiter replay` uses)."""
     if isinstance(doc, OSError):
         return None, f"cannot be read: {doc.strerror or doc}"
@@ -105,7 +108,7 @@ def _problem(doc: Any) -> tuple[Record | None, str | None]:
     if isinstance(doc, RecursionError):
         return None, "not a record: nested too deeply"
     try:
-        record = parse(doc)
+        record = parse(doc, checked=screened)
         record.decider.start(record.setup, record.chance)  # a set-up outcome the rules refuse makes it invalid
     except InvalidRecord as e:
         return None, str(e)
@@ -119,9 +122,9 @@ def _problem(doc: Any) -> tuple[Record | None, str | None]:
 def validate(files: list[str]) -> int:
     """Read and validate every record; returns how many; raises ImportRefused naming every invalid one."""
     problems, total = [], 0
-    for where, doc in documents(files):
+    for where, doc, screened in documents(files):
         total += 1
-        _, problem = _problem(doc)
+        _, problem = _problem(doc, screened)
         if problem:
             problems.append(f"{where}: {problem}")
     if problems:
@@ -150,6 +153,35 @@ def _event(cls: type, fields: dict) -> Any:
     return event
 
 
+class _Rows:
+    """One game's stored rows and chain, made as Application.save would make them: the mapper's own transcoder
+    writes each event's state (its fields but id and version, the timestamp as the transcoder encodes a datetime),
+    and the chain hash is domain.audit's, computed from the same fields."""
+
+    def __init__(self, mapper: Any, game_id: Any):
+        from eventsourcing.persistence import StoredEvent
+
+        self.mapper, self.game_id, self.oid = mapper, game_id, str(game_id)
+        self.direct = mapper.compressor is None and mapper.cipher is None
+        self.encode, self.stored = mapper.transcoder.encode, StoredEvent
+        self.rows: list = []
+        self.head = GENESIS
+
+    def add(self, cls: type, topic: str, version: int, fields: dict) -> None:
+        """Append the event of class `cls` at `version` with `fields` (timestamp included, as a datetime)."""
+        stamp = fields["timestamp"]
+        text = stamp.isoformat()
+        if self.direct:
+            state = dict(fields)
+            state["timestamp"] = {"_type_": "datetime_iso", "_data_": text}
+            self.rows.append(self.stored(self.game_id, version, topic, self.encode(state)))
+        else:
+            self.rows.append(self.mapper.to_stored_event(_event(cls, {"originator_id": self.game_id,
+                                                                      "originator_version": version, **fields})))
+        hashed = {"originator_id": self.oid, "originator_version": version, **fields, "timestamp": text}
+        self.head = fields_hash(hashed, cls.__qualname__)
+
+
 def build(record: Record, mapper: Any) -> Built | None:
     """The stored rows of a record's game as the service writes them (Game.start, then Game.play for every move),
     decided by the bare decider; None when a move is illegal (that record takes the service's own road)."""
@@ -161,29 +193,25 @@ def build(record: Record, mapper: Any) -> Built | None:
     gid = uuid4()
     now = datetime.now
     utc = timezone.utc
-    created = _event(Game.Created, {
-        "originator_id": gid, "originator_version": 1, "timestamp": now(utc), "originator_topic": "domain.game:Game",
+    out = _Rows(mapper, gid)
+    out.add(Game.Created, _CREATED, 1, {
+        "timestamp": now(utc), "originator_topic": _GAME_TOPIC,
         "game": record.game, "options": setup.options(), "players": setup.players(), "dealer": setup.dealer,
         "starter": setup.starter, "seed": record.seed, "seed_given": record.seed_given,
         "commitment": commitment(record.seed), "outcomes": record.outcomes, "stacked": record.stacked,
         "engine_version": ENGINE_VERSION, "seat_token_hashes": [token_hash(t) for t in tokens],
         "referee_token_hash": token_hash(referee), "prev": GENESIS})
-    to_stored = mapper.to_stored_event
-    rows = [to_stored(created)]
-    head = event_hash(created)
     version = 1
-    happened, encode, clause_of = Game.Happened, d.encode_event, d.clause_of
+    happened, encode, clause_of, add = Game.Happened, d.encode_event, d.clause_of, out.add
 
     def record_events(events: list, actor: str | None) -> None:
-        nonlocal head, version
+        nonlocal version
         for i, e in enumerate(events):
             version += 1
-            event = _event(happened, {
-                "originator_id": gid, "originator_version": version, "timestamp": now(utc), "prev": head,
-                "kind": e["type"], "data": encode(e), "actor": actor if (i == 0 and actor) else ENGINE,
-                "clause": clause_of(e), "engine_version": ENGINE_VERSION, "idempotency_key": None})
-            rows.append(to_stored(event))
-            head = event_hash(event)
+            add(happened, _HAPPENED, version, {
+                "timestamp": now(utc), "prev": out.head, "kind": e["type"], "data": encode(e),
+                "actor": actor if (i == 0 and actor) else ENGINE, "clause": clause_of(e),
+                "engine_version": ENGINE_VERSION, "idempotency_key": None})
 
     state = d.initial_state(setup)
     opening = d.start(setup, chance)
@@ -200,14 +228,11 @@ def build(record: Record, mapper: Any) -> Built | None:
         outcome = outcome_of(state)
         if outcome.is_over:
             version += 1
-            event = _event(Game.SeedRevealed, {
-                "originator_id": gid, "originator_version": version, "timestamp": now(utc), "prev": head,
-                "seed": record.seed, "result": outcome.result, "winner": outcome.winner_json(),
-                "scores": None if outcome.scores is None else list(outcome.scores)})
-            rows.append(to_stored(event))
-            head = event_hash(event)
+            add(Game.SeedRevealed, _REVEALED, version, {
+                "timestamp": now(utc), "prev": out.head, "seed": record.seed, "result": outcome.result,
+                "winner": outcome.winner_json(), "scores": None if outcome.scores is None else list(outcome.scores)})
     verdict = Replay(record, state, [], len(record.moves), None).verdict()
-    return Built(gid, rows, referee, tokens, head, verdict)
+    return Built(gid, out.rows, referee, tokens, out.head, verdict)
 
 
 def _line(where: str, game_id: Any, referee_token: str, verdict: dict) -> dict:
@@ -243,8 +268,8 @@ def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROW
         rows.clear()
 
     mapper = app.mapper
-    for where, doc in documents(files):
-        record = parse(doc)
+    for where, doc, screened in documents(files):
+        record = parse(doc, checked=screened)
         built = build(record, mapper)
         if built is None:  # an illegal move: the service's own import stores the game and the refusal
             yield from flush()

@@ -12,10 +12,13 @@ Measured:
                 single worker. Also over a second, smaller store made through the service itself
                 (`Arbiter.import_record`: snapshots, a caught-up catalogue), to show those take the same pass.
                 Target >= 100,000 events/s with every core.
-  raw read      the reference: the same rows read with one SELECT and decoded with `json.loads`, one process.
-  replay        `arbiter replay ARCHIVE --json` as a whole process (start-up, imports, parsing, verdicts), moves/s;
-                beside python-chess `push_san` over a file of random games' SAN moves, also a whole process
-                (`python -c`: import chess, read, push every move). Target >= 3x python-chess.
+  raw read      the reference: the same rows read with one SELECT and decoded with `json.loads`, one process;
+                and the floor of the chain check alone (read, decode, hash every event), one process.
+  replay        `arbiter replay SAMPLE.jsonl --json` as a whole process (start-up, imports, parsing, verdicts),
+                moves/s, over bench.verify's corpus (100 random 4-player El Royale games) as a JSON Lines archive;
+                beside python-chess `push_san` over bench.verify's chess corpus (50 random games' SAN moves), also a
+                whole process (`python -c`: import chess, read, push every move). Target >= 3x python-chess. The
+                season archive is replayed too, for information (bots' games: fewer passes, more work a move).
 
 Every timing is the best of `repeat` passes (the median is kept too); the machine's load average is recorded
 before and after, since other work on a shared machine slows every figure (compare the ratios).
@@ -44,7 +47,8 @@ MIX = [
     ("four-virtues", 2, {"target": 300}, 12, 2),
 ]
 SERVICE_GAMES = (60, 8)  # games of the service-made store (full, quick)
-CHESS_GAMES = (400, 20)
+CHESS_GAMES = (50, 10)  # bench.verify's chess corpus (seed 2026, at most 200 plies a game)
+SAMPLE_GAMES = (100, 10)  # bench.verify's El Royale corpus, the archive `replay` is measured on
 TARGETS = {"import_moves_per_s": 20_000, "verify_events_per_s": 100_000, "replay_vs_chess": 3.0}
 CHESS_SCRIPT = """
 import json, sys
@@ -93,6 +97,18 @@ def build_archive(path: Path, quick: bool) -> tuple[int, int]:
     return games, moves
 
 
+def sample_archive(path: Path, games: int) -> int:
+    """bench.verify's corpus (random 4-player El Royale games, domain.autoplay) as a JSON Lines archive."""
+    from bench.verify import FULL, el_royale_corpus
+    from domain.records import to_document
+
+    corpus = el_royale_corpus(games, FULL["el_royale_seed"])
+    with open(path, "w") as f:
+        for r in corpus:
+            f.write(json.dumps(to_document(r.game, r.setup, r.seed, r.outcomes, r.moves), separators=(",", ":")) + "\n")
+    return sum(len(r.moves) for r in corpus)
+
+
 def chess_file(path: Path, games: int) -> int:
     from bench.verify import chess_corpus
 
@@ -119,6 +135,30 @@ def raw_read(url: str) -> int:
         conn.close()
 
 
+def read_and_hash(url: str) -> int:
+    """The floor of the chain check alone: every row read, decoded with json.loads and hashed as domain.audit hashes
+    an event (canonical JSON, SHA-256), one process; no shape check, no decider, no report."""
+    import sqlite3
+    import uuid
+
+    from domain.audit import fields_hash
+
+    path = url.removeprefix("sqlite:///")
+    conn = sqlite3.connect(path)
+    try:
+        loads, n = json.loads, 0
+        for oid, version, topic, state in conn.execute(
+                "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"):
+            fields = loads(state)
+            fields["timestamp"] = fields["timestamp"]["_data_"]
+            fields["originator_id"], fields["originator_version"] = str(uuid.UUID(oid)), version
+            fields_hash(fields, topic.rsplit(":", 1)[1])
+            n += 1
+        return n
+    finally:
+        conn.close()
+
+
 def run(cfg: dict) -> dict:
     from service.archive_verify import default_workers, stored_events, verify_all
     from service.bulk_import import import_files
@@ -137,17 +177,19 @@ def run(cfg: dict) -> dict:
 
         # -- import -------------------------------------------------------------------------
         _log("import ...")
-        times = []
+        times, cpus = [], []
         for i in range(repeat):
             url = f"sqlite:///{tmp / f'import{i}.db'}"
             arbiter = Arbiter(url, str(tmp / "bench.key"), str(tmp / f"import{i}.checkpoints.jsonl"))
             gc.collect()
-            start = time.perf_counter()
+            start, cpu = time.perf_counter(), time.process_time()
             lines = list(import_files(arbiter, [str(archive)]))
             times.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
             assert len(lines) == games and all(line["status"] != "illegal" for line in lines)
         store = f"sqlite:///{tmp / 'import0.db'}"
-        out["import"] = {"seconds": min(times), "median_s": statistics.median(times), "moves_per_s": moves / min(times)}
+        out["import"] = {"seconds": min(times), "median_s": statistics.median(times), "moves_per_s": moves / min(times),
+                         "cpu_s": min(cpus), "moves_per_cpu_s": moves / min(cpus)}
 
         # -- verify --------------------------------------------------------------------------
         arbiter = Arbiter(store, str(tmp / "bench.key"), str(tmp / "import0.checkpoints.jsonl"))
@@ -158,6 +200,7 @@ def run(cfg: dict) -> dict:
 
         _log("verify, raw read ...")
         rows_best, _, rows = best_of(repeat, lambda: raw_read(store))
+        hashed_best, _, _ = best_of(repeat, lambda: read_and_hash(store))
         one_best, one_median, reports = best_of(repeat, lambda: verify(1))
         assert all(r["ok"] for r in reports), "an imported game does not verify clean"
         events = sum(stored_events(r) for r in reports)
@@ -170,7 +213,8 @@ def run(cfg: dict) -> dict:
                          "one_worker_s": one_best, "one_worker_events_per_s": events / one_best,
                          "one_worker_cpu_s": cpu, "events_per_cpu_s": events / cpu,
                          "all_workers_s": all_best, "all_workers_events_per_s": events / all_best,
-                         "raw_read_s": rows_best, "raw_read_rows_per_s": rows / rows_best}
+                         "raw_read_s": rows_best, "raw_read_rows_per_s": rows / rows_best,
+                         "read_and_hash_rows_per_s": rows / hashed_best}
 
         _log("verify a store made through the service (snapshots, catalogue) ...")
         service_url = f"sqlite:///{tmp / 'service.db'}"
@@ -206,11 +250,14 @@ def run(cfg: dict) -> dict:
                                        "detailed": counts["detailed"]}
 
         # -- replay, whole process -------------------------------------------------------------
-        _log("replay and python-chess, whole process ...")
+        _log("replay and python-chess, whole process (building bench.verify's corpus) ...")
         chess_path = tmp / "chess.jsonl"
         plies = chess_file(chess_path, CHESS_GAMES[1 if quick else 0])
+        sample = tmp / "sample.jsonl"
+        sample_moves = sample_archive(sample, SAMPLE_GAMES[1 if quick else 0])
         arbiter_bin = str(Path(sys.executable).with_name("arbiter"))
-        replay_cmd = [arbiter_bin, "replay", str(archive), "--json"]
+        replay_cmd = [arbiter_bin, "replay", str(sample), "--json"]
+        season_cmd = [arbiter_bin, "replay", str(archive), "--json"]
         chess_cmd = [sys.executable, "-c", CHESS_SCRIPT, str(chess_path)]
 
         def whole(cmd: list[str]) -> float:
@@ -220,14 +267,18 @@ def run(cfg: dict) -> dict:
                 raise SystemExit(f"bench: {cmd[0]} failed: {done.stderr.decode()[-500:]}")
             return time.perf_counter() - start
 
-        replay_times, chess_times = [], []
-        for _ in range(repeat):  # interleaved, so drift hits both alike
+        replay_times, chess_times, season_times = [], [], []
+        for _ in range(max(repeat, 3)):  # interleaved, so drift hits all alike
             replay_times.append(whole(replay_cmd))
             chess_times.append(whole(chess_cmd))
+            season_times.append(whole(season_cmd))
         startup = min(whole([arbiter_bin, "replay", "--help"]) for _ in range(3))
-        out["replay"] = {"moves": moves, "seconds": min(replay_times), "moves_per_s": moves / min(replay_times),
+        out["replay"] = {"moves": sample_moves, "seconds": min(replay_times),
+                         "moves_per_s": sample_moves / min(replay_times),
                          "chess_plies": plies, "chess_seconds": min(chess_times),
-                         "chess_moves_per_s": plies / min(chess_times), "arbiter_startup_s": startup}
+                         "chess_moves_per_s": plies / min(chess_times), "arbiter_startup_s": startup,
+                         "season_moves": moves, "season_seconds": min(season_times),
+                         "season_moves_per_s": moves / min(season_times)}
         out["replay"]["ratio"] = out["replay"]["moves_per_s"] / out["replay"]["chess_moves_per_s"]
     out["load_after"] = load()
     out["targets"] = {
@@ -252,17 +303,24 @@ def print_table(r: dict) -> None:
     t = Table(title="best of the passes")
     for col in ("what", "measured", "reference (same run)", "ratio"):
         t.add_column(col)
-    t.add_row("import (bare decider, bulk rows)", f"{i['moves_per_s']:,.0f} moves/s", "", "")
+    t.add_row("import (bare decider, bulk rows)", f"{i['moves_per_s']:,.0f} moves/s "
+              f"({i['moves_per_cpu_s']:,.0f}/CPU-s)", "", "")
     t.add_row("verify --all, 1 worker", f"{v['one_worker_events_per_s']:,.0f} events/s "
               f"({v['events_per_cpu_s']:,.0f}/CPU-s)", f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
               f"{v['one_worker_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
+    t.add_row("floor: read + json.loads + chain hash, 1 process", f"{v['read_and_hash_rows_per_s']:,.0f} rows/s",
+              f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
+              f"{v['read_and_hash_rows_per_s'] / v['raw_read_rows_per_s']:.2f}x")
     t.add_row(f"verify --all, {r['workers']} workers", f"{v['all_workers_events_per_s']:,.0f} events/s",
               f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
               f"{v['all_workers_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
     t.add_row(f"verify, store made by the service ({s['games']} games, 1 worker)", f"{s['events_per_s']:,.0f} events/s",
               f"{s['one_pass']} games in one pass, {s['detailed']} detailed", "")
-    t.add_row("arbiter replay ARCHIVE --json (whole process)", f"{p['moves_per_s']:,.0f} moves/s",
+    t.add_row("arbiter replay SAMPLE.jsonl --json (whole process)", f"{p['moves_per_s']:,.0f} moves/s",
               f"python-chess push_san {p['chess_moves_per_s']:,.0f} moves/s (whole process)", f"{p['ratio']:.2f}x")
+    t.add_row("arbiter replay SEASON.jsonl --json (whole process)", f"{p['season_moves_per_s']:,.0f} moves/s",
+              f"python-chess push_san {p['chess_moves_per_s']:,.0f} moves/s (whole process)",
+              f"{p['season_moves_per_s'] / p['chess_moves_per_s']:.2f}x")
     c.print(t)
     tt = Table(title="targets")
     for col in ("target", "required", "measured", "verdict"):

@@ -138,7 +138,8 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
         out["engine"] = _guarded("the replay", lambda: reverify(app, game_id, reading.aggregate),
                                  {"same": False, "differences": ["the replay could not run"]}) if intact else None
     if catalogue:
-        out["catalogue"] = _guarded("the catalogue row", lambda: check_catalogue(app, game_id, events, *(() if rows is None else (rows.catalogue,))),
+        bulk_row = () if rows is None else (rows.catalogue,)  # the row read in bulk, else check_catalogue reads it
+        out["catalogue"] = _guarded("the catalogue row", lambda: check_catalogue(app, game_id, events, *bulk_row),
                                     {"problem": None}) \
             if readable else {"ok": None, "problem": "not checked (stored events unreadable)"}
     out["provenance"] = provenance(created) if isinstance(getattr(created, "game", None), str) else []

@@ -26,7 +26,8 @@ from eventsourcing.utils import get_topic
 from domain.attempts import Attempts
 from domain.game import Game
 
-GAME_EVENTS = (Game.Created, Game.Happened, Game.SeedRevealed, Game.DisputeFiled, Game.DisputeRuled, Game.Rewound)
+GAME_EVENTS = (Game.Created, Game.Happened, Game.SeedRevealed, Game.DisputeFiled, Game.DisputeRuled, Game.PlayerNamed,
+               Game.Rewound)
 ATTEMPT_EVENTS = (Attempts.Opened, Attempts.Refused)
 
 

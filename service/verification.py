@@ -231,7 +231,9 @@ def reverify(app: Referee, game_id: UUID, game: Game | None = None) -> dict:
     """Replay a stored game's moves with the current engine and say whether its outcome would differ
     (`game`: the game already folded from its events, else loaded from the store)."""
     game = app.game(game_id) if game is None else game
-    result = replay(parse(game.to_record(reveal_seed=True)))
+    doc = game.to_record(reveal_seed=True)
+    doc["players"] = game.setup.players()  # as set up: a name given at the table (PlayerNamed) is no move to re-decide
+    result = replay(parse(doc))
     now = result.state
     same_state = now == game.state
     differs = []

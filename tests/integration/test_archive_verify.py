@@ -171,3 +171,14 @@ def test_verify_all_reports_a_damaged_game_with_exit_1_and_the_others_clean(stor
     reports = {r["id"]: r for r in map(json.loads, result.stdout.splitlines())}
     assert reports[ids[2]]["ok"] is False and reports[ids[2]]["checkpoint"]["finding"] == "truncated"
     assert all(r["ok"] for gid, r in reports.items() if gid != ids[2])
+
+
+def test_a_seat_that_named_itself_at_the_table_verifies_clean_on_both_roads(stores, facades, tmp_path):
+    url = stores.url("sqlite")
+    arbiter = facades(url, **evidence(tmp_path))
+    table = new_table(arbiter, 3, SHORT)
+    arbiter.name_seat(table.id, table.tokens[0], "Zed")
+    table.play(5)
+    (expected,) = one_by_one(arbiter, [table.id])
+    assert expected["ok"] is True, expected["chain"]["problem"]
+    assert list(verify_all(url, [table.id], workers=1, **evidence(tmp_path))) == [expected]

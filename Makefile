@@ -42,7 +42,7 @@ run: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.floor && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate
+	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.archive && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.floor && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate
 
 clean:
 	rm -rf $(VENV) .pytest_cache .hypothesis

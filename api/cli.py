@@ -18,7 +18,26 @@ def _exit_code(verdict: dict) -> int:
     return EXIT_ILLEGAL if verdict["status"] == "illegal" else EXIT_OK
 
 
-@click.group()
+class _LazyGroup(click.Group):
+    """A group whose commands in LAZY are imported only when run or listed: `arbiter replay` starts without rich."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted(set(super().list_commands(ctx)) | set(LAZY))
+
+    def get_command(self, ctx: click.Context, name: str):
+        if name in LAZY and name not in self.commands:
+            import importlib
+
+            module, attr = LAZY[name].split(":")
+            self.add_command(getattr(importlib.import_module(module, __package__), attr), name)
+        return super().get_command(ctx, name)
+
+
+LAZY = {"backup": ".evidence_cli:backup_command", "simulate": ".cli_simulate:simulate_command",
+        "report": ".cli_simulate:report_command", "import": ".import_cli:import_command"}
+
+
+@click.group(cls=_LazyGroup)
 @click.version_option(package_name="arbiter")
 def main() -> None:
     """arbiter: a referee for card battles you can trust more than a person at the table."""
@@ -32,7 +51,8 @@ def replay_command(records: tuple[str, ...], as_json: bool) -> None:
 
     Files ending in .expected.json (the verdicts kept beside sample records) are skipped, so that
     `arbiter replay dir/*.json` verifies the records of a directory; a `.jsonl` file is an archive of records."""
-    from service.facade import is_archive, verify_file
+    from service.archives import is_archive
+    from service.records import verify_file
 
     worst = EXIT_OK
     out = sys.stdout
@@ -60,7 +80,7 @@ def replay_command(records: tuple[str, ...], as_json: bool) -> None:
 
 def _archive_verdicts(path: str, out) -> int:
     """Verify every record of a JSON Lines archive: one verdict line a game (always JSON); the worst exit code."""
-    from service.facade import verify_archive
+    from service.archives import verify_archive
 
     worst = EXIT_OK
     for verdict in verify_archive(path):
@@ -74,7 +94,7 @@ def _archive_verdicts(path: str, out) -> int:
 @click.option("-o", "--output", type=click.File("w"), default="-", help="Where to write the record (default stdout).")
 def export_command(record: str, output) -> None:
     """Play a record through the event-sourced game and write the game back out as a record."""
-    from service.facade import InvalidRecord, export_file
+    from service.records import InvalidRecord, export_file
 
     try:
         doc, warning = export_file(record)
@@ -109,8 +129,10 @@ def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_l
 @click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
               help="The checkpoint log (default beside the database).")
 @click.option("--create-store", is_flag=True, help="Start an empty event store when none exists at the URL.")
+@click.option("--workers", type=click.IntRange(1, 64), default=None,
+              help="Processes verifying --all  [default: one per core]")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log, create_store) -> None:
+                   checkpoint_log, create_store, workers) -> None:
     """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
     engine, catalogue row; with --receipt, what the receipts say.
 
@@ -133,8 +155,13 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
     _existing_store(database_url, create_store)
     arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
-        ids = [game_id] if game_id else arbiter.game_ids()
         reports = []
+        bulk = verify_all and head is None and kept_length is None
+        if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/verify_cli.py)
+            from .verify_cli import verify_all_reports
+
+            reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
+        ids = [] if bulk else [game_id] if game_id else arbiter.game_ids()
         for gid in ids:
             report = arbiter.verify(gid, head, kept_length, full=True)
             if as_json:  # one line per game as soon as it is checked
@@ -211,13 +238,3 @@ def serve_command(host: str, port: int, database_url: str, workers: int | None, 
     banner = f"(store: {database_url.split('@')[-1]}, {workers} worker(s) x {threads} threads, {worker_class})"
     serve(host, port, database_url, workers, threads, worker_class, banner)
 
-
-from .evidence_cli import backup_command  # noqa: E402  (registered here: `arbiter backup`)
-
-main.add_command(backup_command)
-
-
-from .cli_simulate import report_command, simulate_command  # noqa: E402  (self-play and balance reports, issue 16)
-
-main.add_command(simulate_command)
-main.add_command(report_command)

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import re
+from itertools import accumulate
 from typing import Any
 
 MAX_INT = 2**53 - 1
@@ -87,6 +88,26 @@ def loads(text: str | bytes) -> Any:
         raise LimitError("", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
     check(doc)
     return doc
+
+
+_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_SUSPECT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")  # U+0000, or a surrogate (paired or not)
+_SUSPECT_NUMBER = re.compile(r"\d{%d,}|[.eE]|NaN|Infinity" % (_MAX_DIGITS - 1))  # long, fractional or not finite
+_BRACKET = re.compile(r"[\[\]{}]")
+_DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
+
+
+def screened(text: str) -> bool:
+    """Whether the JSON text `text` surely keeps every bound, seen from the text alone (regular expressions, no walk
+    of the decoded document): no U+0000 or surrogate escape, no number of 16 digits or more, no fraction or
+    exponent, no NaN or Infinity, nesting within MAX_DEPTH. False means "not sure": `check` decides."""
+    if "\x00" in text or _SUSPECT_ESCAPE.search(text):
+        return False
+    bare = _STRING.sub("", text)
+    if _SUSPECT_NUMBER.search(bare):
+        return False
+    brackets = _BRACKET.findall(bare)
+    return not brackets or max(accumulate(map(_DEPTH.__getitem__, brackets))) <= MAX_DEPTH
 
 
 def _too_deep_at(text: str | bytes) -> str:

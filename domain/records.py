@@ -7,6 +7,7 @@ an `illegal` verdict (exit 1).
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,11 +53,15 @@ def load(path: str) -> Record:
             text = f.read()
     except OSError as e:
         raise InvalidRecord(f"cannot read {path}: {e.strerror}") from None
-    try:
-        doc = json_limits.loads(text)
-    except json_limits.LimitError as e:
-        raise InvalidRecord(str(e)) from None
-    return parse(doc)
+    try:  # a text that surely keeps the bounds is read by the plain parser; any other by json_limits, which names why
+        decoded = text.decode("utf-8")
+        doc = json.loads(decoded) if json_limits.screened(decoded) else json_limits.loads(text)
+    except ValueError:
+        try:
+            doc = json_limits.loads(text)
+        except json_limits.LimitError as e:
+            raise InvalidRecord(str(e)) from None
+    return parse(doc, checked=True)  # within the bounds either way
 
 
 def _card(decider: Any, value: Any, where: str) -> int:
@@ -76,12 +81,14 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def parse(doc: Any) -> Record:
-    """Validate a record document (contract §2); raises InvalidRecord naming what is wrong."""
+def parse(doc: Any, checked: bool = False) -> Record:
+    """Validate a record document (contract §2); raises InvalidRecord naming what is wrong (`checked`: the caller
+    knows the document keeps json_limits' bounds already)."""
     if not isinstance(doc, dict):
         raise InvalidRecord("a record must be a JSON object")
     try:
-        json_limits.check(doc)
+        if not checked:
+            json_limits.check(doc)
     except json_limits.LimitError as e:
         raise InvalidRecord(str(e)) from None
     if doc.get("format") != FORMAT:

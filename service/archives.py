@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Iterator
 
+from domain import json_limits
 from domain.records import InvalidRecord, parse, replay
 
 from .bundles import is_bundle_header, verify_bundle
@@ -40,7 +41,7 @@ def verify_archive(path: str) -> Iterator[dict]:
         if not line.strip():
             continue
         try:
-            yield replay(parse(json.loads(line))).verdict()
+            yield replay(parse(json.loads(line), checked=json_limits.screened(line))).verdict()
         except json.JSONDecodeError as e:
             yield {"status": "invalid", "error": f"line {number}: not JSON: {e}"}
         except InvalidRecord as e:

@@ -184,6 +184,11 @@ class CheckpointLog:
 
     def append(self, game: str, version: int, head: str, reason: str) -> dict:
         """Sign and append a checkpoint of `game` at `version` with chain head `head`; returns it."""
+        return self.append_many([(game, version, head, reason)])[0]
+
+    def append_many(self, checkpoints: list[tuple[str, int, str, str]]) -> list[dict]:
+        """Sign and append several checkpoints (game, version, head, reason) under one lock and one sync (a bulk
+        import); returns them."""
         key = self._key()
 
         def make(last: bytes | None) -> bytes:
@@ -195,11 +200,15 @@ class CheckpointLog:
                 except (ValueError, KeyError, TypeError):
                     log.error("arbiter: the checkpoint log %s ends with a line that is not a checkpoint", self.storage)
                     seq = 0
-            doc = {"format": FORMAT, "seq": seq, "prev": prev, "game": game, "version": version, "head": head,
-                   "at": now(), "reason": reason}
-            return canonical(key.sign(doc))
+            lines = []
+            for game, version, head, reason in checkpoints:
+                doc = {"format": FORMAT, "seq": seq, "prev": prev, "game": game, "version": version, "head": head,
+                       "at": now(), "reason": reason}
+                lines.append(canonical(key.sign(doc)))
+                seq, prev = seq + 1 if seq else 0, line_hash(lines[-1])
+            return b"\n".join(lines)
 
-        return json.loads(self.storage.append(make))
+        return [json.loads(line) for line in self.storage.append(make).split(b"\n")]
 
     def report(self) -> LogReport:
         """The log checked line by line: seq, prev, fields and signature (only lines added since the last call)."""

@@ -165,15 +165,17 @@ class Evidence:
                 break
         return out
 
-    def check_game(self, game_id: UUID, chain: dict | None) -> dict:
+    def check_game(self, game_id: UUID, chain: dict | None, log_report=None, heads: list | None = None) -> dict:
         """A game held against its latest checkpoint: {ok, finding, status, checkpoint, log}.
 
         `chain` is the game's chain report (None: no event of the game is stored). Findings: `intact`,
         `truncated` (the store ends before the signed version: a deletion or a rolled-back database),
         `rewritten`, `deleted`, `unchecked` (the chain is broken anyway) and `none` (no checkpoint yet).
         A broken log makes every game's check fail: what follows the broken line cannot be trusted.
+        `log_report` (the log's report, read once for many games) and `heads` (the game's chain hashes by version
+        from 1, computed while verifying it) spare re-reading the log and the row.
         """
-        report = self.log.report()
+        report = self.log.report() if log_report is None else log_report
         cp = report.latest.get(str(game_id))
         out = {"checkpoint": _summary(cp), "log": report.as_dict()}
         if cp is None:
@@ -188,7 +190,8 @@ class Evidence:
             finding, ok, status = "truncated", False, (
                 f"truncated or rolled back: the store ends at version {chain['length']}, but checkpoint {cp['seq']} "
                 f"signed version {cp['version']} at {cp['at']}: {receipts.gone(chain['length'] + 1, cp['version'])}")
-        elif self.head_at(game_id, cp["version"]) != cp["head"]:
+        elif (heads[cp["version"] - 1] if heads and 1 <= cp["version"] <= len(heads) else
+              self.head_at(game_id, cp["version"])) != cp["head"]:
             finding, ok, status = "rewritten", False, (
                 f"rewritten: the store's head at version {cp['version']} differs from the one checkpoint {cp['seq']} "
                 f"signed at {cp['at']}")

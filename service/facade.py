@@ -447,26 +447,28 @@ class Arbiter:
                 "engine_version": game.engine_version, "entries": narrate_entries(game.game, entries, names),
                 "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds}
 
-    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False) -> dict:
+    def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False,
+               rows: Any = None, log_report: Any = None) -> dict:
         """Check a stored game: its rows and hash chain (optionally against a kept head), its latest signed checkpoint,
         its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
 
         Never raises for a damaged game: `ok` says whether every integrity check passed, `provenance` how the game
         was set up (service.integrity). A store that ends before, or differs at, the version a checkpoint signed
         breaks the chain's verdict too; a game the log knows but the store lost is reported as deleted.
+        `rows` and `log_report`: the game's rows and the checkpoint log's report read in bulk (service.archive_verify).
         """
         gid = parse_game_id(game_id)
         if kept_length is not None:
             _position(kept_length, "length")
         try:
-            out = verify_game(self.app, gid, kept_head, kept_length, replay=full, catalogue=full)
+            out = verify_game(self.app, gid, kept_head, kept_length, replay=full, catalogue=full, rows=rows)
         except NotFound:
-            checkpoint = self.evidence.check_game(gid, None)
+            checkpoint = self.evidence.check_game(gid, None, log_report)
             if checkpoint["finding"] != "deleted":
                 raise
             return deleted_report(gid, checkpoint)
         chain = out["chain"]
-        checkpoint = self.evidence.check_game(gid, chain)
+        checkpoint = self.evidence.check_game(gid, chain, log_report, getattr(rows, "heads", None))
         if checkpoint["finding"] in ("truncated", "rewritten") and chain.get("ok"):
             broken_at = min(chain["length"] + 1, checkpoint["checkpoint"]["version"])
             out["chain"] = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}

@@ -23,7 +23,7 @@ from domain.games import DECIDERS, decider_for
 from .application import Referee
 from .errors import NotFound
 from .stored_rows import read_game
-from .verification import chain_report, check_deal, check_evidence, reverify
+from .verification import chain_report_of, check_deal, check_evidence, reverify
 
 
 def provenance(created: Any) -> list[str]:
@@ -46,15 +46,20 @@ def provenance(created: Any) -> list[str]:
     return out
 
 
-def check_catalogue(app: Referee, game_id: UUID, events: list) -> dict:
-    """Whether the game's catalogue row (projections.catalogue) is what the game's events make of it at the row's version.
+_NO_ROW = object()
+
+
+def check_catalogue(app: Referee, game_id: UUID, events: list, row: Any = _NO_ROW) -> dict:
+    """Whether the game's catalogue row (projections.catalogue) is what the game's events make of it at the row's version
+    (`row`: the row already read in bulk, None for none; else it is read here).
 
     A row not there yet (the catalogue catches up when it is read) is not a problem: `ok` is None.
     """
     from projections.catalogue import COLUMNS, Catalogue, evolve
 
     try:
-        row = Catalogue.for_app(app).get(game_id)
+        if row is _NO_ROW:
+            row = Catalogue.for_app(app).get(game_id)
     except Exception as e:
         return {"ok": False, "problem": f"the catalogue row cannot be read ({type(e).__name__})"}
     if row is None:
@@ -66,13 +71,25 @@ def check_catalogue(app: Referee, game_id: UUID, events: list) -> dict:
         return {"ok": False, "problem": f"the catalogue row is at version {str(version)[:20]} but the game has "
                                         f"{len(events)} events"}
     expected = None
-    for event in events[:version]:
+    for event in _catalogue_events(events[:version]):
         expected = evolve(expected, event, 0)
     wrong = [column for column in COLUMNS if copy.deepcopy(expected.get(column)) != row.get(column)]
     if wrong:
         return {"ok": False, "problem": f"the catalogue row differs from the game's events at version {version} "
                                         f"(column {', '.join(wrong)})"}
     return {"ok": True, "problem": None}
+
+
+def _catalogue_events(events: list) -> list:
+    """The events whose fold gives the same catalogue row as all of `events`: when the game holds only its Created,
+    Happened and SeedRevealed events, a Happened event changes nothing but the version and chain head, which the
+    last event sets anyway; so the fold needs the Created event, the SeedRevealed events and the last one."""
+    kinds = (Game.Created, Game.Happened, Game.SeedRevealed)
+    if len(events) < 3 or not all(type(e) in kinds and getattr(e, "originator_version", None) == i
+                                  for i, e in enumerate(events, 1)):
+        return events
+    last = len(events) - 1
+    return [e for i, e in enumerate(events) if i == 0 or i == last or type(e) is Game.SeedRevealed]
 
 
 def _guarded(what: str, check: Callable[[], Any], fallback: dict) -> Any:
@@ -85,15 +102,25 @@ def _guarded(what: str, check: Callable[[], Any], fallback: dict) -> Any:
 
 
 def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None,
-                replay: bool = False, catalogue: bool = False) -> dict:
-    """Every check of one stored game as one report (never raises, but NotFound for a game with no rows)."""
-    reading = read_game(app, game_id)
+                replay: bool = False, catalogue: bool = False, rows: Any = None) -> dict:
+    """Every check of one stored game as one report (never raises, but NotFound for a game with no rows).
+
+    `rows`: the game's rows read in bulk already (service.archive_verify.GameRows), else each is read here; a game
+    whose rows are plain is then checked in one pass (service.fast_verify), any other takes the road below."""
+    if rows is not None and kept_head is None and kept_length is None:
+        from .fast_verify import fast_report
+
+        fast = fast_report(app, game_id, rows, replay, catalogue)
+        if fast is not None:
+            return fast
+    reading = read_game(app, game_id, rows.events, rows.snapshots) if rows is not None else read_game(app, game_id)
     if not reading.events and reading.unreadable is None:
         raise NotFound(f"no game with id {game_id}")
     events = reading.events
     created = events[0] if events and isinstance(events[0], Game.Created) else None
     out: dict = {"id": str(game_id), "game": getattr(created, "game", None)}
-    out["chain"] = _guarded("the chain", lambda: chain_report(app, game_id, reading, kept_head, kept_length),
+    attempt_rows = rows.attempts if rows is not None else None
+    out["chain"] = _guarded("the chain", lambda: chain_report_of(app, game_id, reading, kept_head, kept_length, attempt_rows),
                             {"length": len(events), "head": "", "broken_at": None, "problem": "the chain could not be checked",
                              "problems": []})
     readable = reading.unreadable is None and created is not None
@@ -111,10 +138,14 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
         out["engine"] = _guarded("the replay", lambda: reverify(app, game_id, reading.aggregate),
                                  {"same": False, "differences": ["the replay could not run"]}) if intact else None
     if catalogue:
-        out["catalogue"] = _guarded("the catalogue row", lambda: check_catalogue(app, game_id, events), {"problem": None}) \
+        bulk_row = () if rows is None else (rows.catalogue,)  # the row read in bulk, else check_catalogue reads it
+        out["catalogue"] = _guarded("the catalogue row", lambda: check_catalogue(app, game_id, events, *bulk_row),
+                                    {"problem": None}) \
             if readable else {"ok": None, "problem": "not checked (stored events unreadable)"}
     out["provenance"] = provenance(created) if isinstance(getattr(created, "game", None), str) else []
     out["ok"] = report_ok(out)
+    if rows is not None:  # the chain heads the checkpoint check asks for, without reading the rows again
+        rows.heads = reading.hashes
     return out
 
 

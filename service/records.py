@@ -5,10 +5,11 @@ The CLI calls these; they answer in simple types (verdict dicts, lines of text, 
 
 from __future__ import annotations
 
-from domain.game import Game
 from domain.records import InvalidRecord, Record, load, replay
 from domain.rules import InvalidSetup, RuleViolation
-from projections.narration import describe
+
+# domain.game (eventsourcing) and projections.narration are imported where they are needed: `arbiter replay --json`
+# verifies records with the bare decider alone, and starts faster without them
 
 __all__ = ["InvalidRecord", "verify_file", "export_file"]
 
@@ -32,6 +33,8 @@ def verify_file(path: str, with_account: bool = False) -> tuple[dict, dict | Non
 
 
 def _account(record: Record, events: list[dict], verdict: dict) -> dict:
+    from projections.narration import describe
+
     d = record.decider
     names = list(record.setup.names)
     lines, move_no = [], -1
@@ -52,6 +55,8 @@ def _account(record: Record, events: list[dict], verdict: dict) -> dict:
 def export_file(path: str) -> tuple[dict, str | None]:
     """Play a record through the event-sourced game and give the game back as a record, with a warning
     naming the first illegal move (the export stops before it); raises InvalidRecord."""
+    from domain.game import Game
+
     record = load(path)
     try:
         game = Game.start(record)

@@ -39,12 +39,18 @@ def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
 
 def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None) -> dict:
     """check_chain's report from rows already read (service.integrity reads them once for every check)."""
+    return chain_report_of(app, game_id, reading, kept_head, kept_length)
+
+
+def chain_report_of(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None,
+                    attempt_rows: list | None = None) -> dict:
+    """chain_report, with the attempts stream's rows already read in bulk (`attempt_rows`)."""
     if reading.unreadable is None:
-        report = verify_chain(reading.events, kept_head, kept_length)
+        report = verify_chain(reading.events, kept_head, kept_length, reading.hashes)
     else:  # the log cannot be read to its end: a kept head cannot be compared with it
-        report = verify_chain(reading.events)
+        report = verify_chain(reading.events, hashes=reading.hashes)
     damage = list(reading.damage)
-    attempts = _attempts_problem(app, game_id)
+    attempts = _attempts_problem(app, game_id, attempt_rows)
     if attempts:
         damage.append(attempts)
     problems = sorted(damage, key=lambda d: (d.version is None, d.version or 0))
@@ -60,9 +66,9 @@ def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str |
     return out
 
 
-def _attempts_problem(app: Referee, game_id: UUID) -> Damage | None:
+def _attempts_problem(app: Referee, game_id: UUID, rows: list | None = None) -> Damage | None:
     """A damaged row or a break in the chain of the game's refused attempts (their own stream, domain.attempts), if any."""
-    reading = read_stream(app, attempts_id(game_id), ATTEMPT_EVENTS, name="refused attempt entry")
+    reading = read_stream(app, attempts_id(game_id), ATTEMPT_EVENTS, name="refused attempt entry", rows=rows)
     if reading.damage:
         return Damage(None, reading.damage[0].problem)
     report = verify_chain(reading.events)
@@ -111,6 +117,9 @@ def _decisions(decider, events: list) -> list[tuple[Any, list]]:
     return out
 
 
+PENDING = "pending: the seed is revealed when the game ends"
+
+
 def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
     """The fair-deal check (contract §4), for any game: every random step re-decided from the revealed seed.
 
@@ -130,7 +139,7 @@ def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
            "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": [], "fair": None,
            "consistent": None}
     if revealed is None:
-        out["status"] = "pending: the seed is revealed when the game ends"
+        out["status"] = PENDING
         return out
     if commitment(revealed) != created.commitment:
         out.update(fair=False, consistent=False, status="the revealed seed does not match the commitment")
@@ -169,6 +178,11 @@ def check_deal(app: Referee, game_id: UUID, events: list | None = None) -> dict:
     if resumed:
         problems.append(f"play resumed after a rewind once the seed had been revealed (version {reveal_at}): "
                         "every later draw was known in advance")
+    return deal_verdict(out, created, problems)
+
+
+def deal_verdict(out: dict, created: Any, problems: list[str]) -> dict:
+    """check_deal's conclusion: consistent and fair (or not), and the status that says why."""
     out["consistent"] = not problems
     out["fair"] = not problems and not created.stacked and not created.seed_given and not created.outcomes
     if problems:
@@ -217,7 +231,9 @@ def reverify(app: Referee, game_id: UUID, game: Game | None = None) -> dict:
     """Replay a stored game's moves with the current engine and say whether its outcome would differ
     (`game`: the game already folded from its events, else loaded from the store)."""
     game = app.game(game_id) if game is None else game
-    result = replay(parse(game.to_record(reveal_seed=True)))
+    doc = game.to_record(reveal_seed=True)
+    doc["players"] = game.setup.players()  # as set up: a name given at the table (PlayerNamed) is no move to re-decide
+    result = replay(parse(doc))
     now = result.state
     same_state = now == game.state
     differs = []
@@ -228,4 +244,4 @@ def reverify(app: Referee, game_id: UUID, game: Game | None = None) -> dict:
     elif not same_state:
         differs.append("the final position would differ")
     return {"id": str(game_id), "played_under": game.engine_version, "current_engine": ENGINE_VERSION,
-            "moves": len(game.moves), "same": not differs, "differences": differs}
+            "moves": game.move_count, "same": not differs, "differences": differs}

@@ -1,0 +1,356 @@
+"""Archive speed (issue 11 part 3): `arbiter import`, `arbiter verify --all` and `arbiter replay`, each beside its
+reference measured in the same run.
+
+Corpus (built before any timing, fixed seed): bots play a season's mix through `service.simulation` — El Royale
+(4 players), Batallion (4 players), Small Battle, The Four Virtues — written as one JSON Lines archive of records.
+
+Measured:
+  import        `service.bulk_import.import_files` of the archive into a fresh SQLite file (validation, the bare
+                decider, the rows, the checkpoints): moves/s. Target >= 20,000 moves/s.
+  verify        `service.archive_verify.verify_all` over every game of that store (what `arbiter verify --all`
+                runs), with 1 worker and with one per core: stored events/s (wall), and per CPU-second of the
+                single worker. Also over a second, smaller store made through the service itself
+                (`Arbiter.import_record`: snapshots, a caught-up catalogue), to show those take the same pass.
+                Target >= 100,000 events/s with every core.
+  raw read      the reference: the same rows read with one SELECT and decoded with `json.loads`, one process;
+                and the floor of the chain check alone (read, decode, hash every event), one process.
+  replay        `arbiter replay SAMPLE.jsonl --json` as a whole process (start-up, imports, parsing, verdicts),
+                moves/s, over bench.verify's corpus (100 random 4-player El Royale games) as a JSON Lines archive;
+                beside python-chess `push_san` over bench.verify's chess corpus (50 random games' SAN moves), also a
+                whole process (`python -c`: import chess, read, push every move). Target >= 3x python-chess. The
+                season archive is replayed too, for information (bots' games: fewer passes, more work a move).
+
+Every timing is the best of `repeat` passes (the median is kept too); the machine's load average is recorded
+before and after, since other work on a shared machine slows every figure (compare the ratios).
+
+Usage:  python -m bench.archive [--quick] [--json] [--repeat N] [--workers W]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# (game, players, options, games at full size, at --quick)
+MIX = [
+    ("el-royale", 4, {"edition": "revised"}, 300, 16),
+    ("batallion", 4, {"variants": []}, 150, 10),
+    ("small-battle", 2, {}, 300, 16),
+    ("four-virtues", 2, {"target": 300}, 12, 2),
+]
+SERVICE_GAMES = (60, 8)  # games of the service-made store (full, quick)
+CHESS_GAMES = (50, 10)  # bench.verify's chess corpus (seed 2026, at most 200 plies a game)
+SAMPLE_GAMES = (100, 10)  # bench.verify's El Royale corpus, the archive `replay` is measured on
+TARGETS = {"import_moves_per_s": 20_000, "verify_events_per_s": 100_000, "replay_vs_chess": 3.0}
+CHESS_SCRIPT = """
+import json, sys
+import chess
+n = 0
+with open(sys.argv[1]) as f:
+    for line in f:
+        push = chess.Board().push_san
+        for san in json.loads(line):
+            push(san)
+            n += 1
+print(n)
+"""
+
+
+def _log(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
+
+
+def load() -> str:
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
+def best_of(repeat: int, fn) -> tuple[float, float, object]:
+    """(best, median, last result) of `repeat` timed calls of fn."""
+    times, result = [], None
+    for _ in range(repeat):
+        gc.collect()
+        start = time.perf_counter()
+        result = fn()
+        times.append(time.perf_counter() - start)
+    return min(times), statistics.median(times), result
+
+
+def build_archive(path: Path, quick: bool) -> tuple[int, int]:
+    from service.simulation import make_plan, run
+
+    games = moves = 0
+    with open(path, "w") as f:
+        for game, players, options, full, small in MIX:
+            plan = make_plan(game, players, small if quick else full, ("heuristic",), options, "bench-archive")
+            for doc in run(plan, 1):
+                f.write(json.dumps(doc, separators=(",", ":")) + "\n")
+                games += 1
+                moves += len(doc["moves"])
+    return games, moves
+
+
+def sample_archive(path: Path, games: int) -> int:
+    """bench.verify's corpus (random 4-player El Royale games, domain.autoplay) as a JSON Lines archive."""
+    from bench.verify import FULL, el_royale_corpus
+    from domain.records import to_document
+
+    corpus = el_royale_corpus(games, FULL["el_royale_seed"])
+    with open(path, "w") as f:
+        for r in corpus:
+            f.write(json.dumps(to_document(r.game, r.setup, r.seed, r.outcomes, r.moves), separators=(",", ":")) + "\n")
+    return sum(len(r.moves) for r in corpus)
+
+
+def chess_file(path: Path, games: int) -> int:
+    from bench.verify import chess_corpus
+
+    corpus = chess_corpus(games, 200, 2026)
+    with open(path, "w") as f:
+        for sans, _ in corpus:
+            f.write(json.dumps(sans) + "\n")
+    return sum(len(s) for s, _ in corpus)
+
+
+def raw_read(url: str) -> int:
+    """The reference: every stored row's state decoded with json.loads, one query, one process."""
+    import sqlite3
+
+    path = url.removeprefix("sqlite:///")
+    conn = sqlite3.connect(path)
+    try:
+        loads, n = json.loads, 0
+        for (state,) in conn.execute("SELECT state FROM stored_events ORDER BY rowid"):
+            loads(state)
+            n += 1
+        return n
+    finally:
+        conn.close()
+
+
+def read_and_hash(url: str) -> int:
+    """The floor of the chain check alone: every row read, decoded with json.loads and hashed as domain.audit hashes
+    an event (canonical JSON, SHA-256), one process; no shape check, no decider, no report."""
+    import sqlite3
+    import uuid
+
+    from domain.audit import fields_hash
+
+    path = url.removeprefix("sqlite:///")
+    conn = sqlite3.connect(path)
+    try:
+        loads, n, ids = json.loads, 0, {}
+        for oid, version, topic, state in conn.execute(
+                "SELECT originator_id, originator_version, topic, state FROM stored_events ORDER BY rowid"):
+            fields = loads(state)
+            fields["timestamp"] = fields["timestamp"]["_data_"]
+            text = ids.get(oid) or ids.setdefault(oid, str(uuid.UUID(oid)))  # once a game, as the verifier does
+            fields["originator_id"], fields["originator_version"] = text, version
+            fields_hash(fields, topic.rsplit(":", 1)[1])
+            n += 1
+        return n
+    finally:
+        conn.close()
+
+
+def run(cfg: dict) -> dict:
+    from service.archive_verify import default_workers, stored_events, verify_all
+    from service.bulk_import import import_files
+    from service.facade import Arbiter
+
+    quick, repeat = cfg["quick"], cfg["repeat"]
+    workers = cfg["workers"] or default_workers()
+    out: dict = {"config": cfg, "load_before": load(), "cpu_count": os.cpu_count(), "workers": workers}
+    with tempfile.TemporaryDirectory(prefix="arbiter-bench-archive-") as tmp:
+        tmp = Path(tmp)
+        archive = tmp / "season.jsonl"
+        _log("building the archive (bots play the season) ...")
+        games, moves = build_archive(archive, quick)
+        out["archive"] = {"games": games, "moves": moves, "bytes": archive.stat().st_size}
+        _log(f"  {games} games, {moves:,} moves")
+
+        # -- import -------------------------------------------------------------------------
+        _log("import ...")
+        times, cpus = [], []
+        for i in range(repeat):
+            url = f"sqlite:///{tmp / f'import{i}.db'}"
+            arbiter = Arbiter(url, str(tmp / "bench.key"), str(tmp / f"import{i}.checkpoints.jsonl"))
+            gc.collect()
+            start, cpu = time.perf_counter(), time.process_time()
+            lines = list(import_files(arbiter, [str(archive)]))
+            times.append(time.perf_counter() - start)
+            cpus.append(time.process_time() - cpu)
+            assert len(lines) == games and all(line["status"] != "illegal" for line in lines)
+        store = f"sqlite:///{tmp / 'import0.db'}"
+        out["import"] = {"seconds": min(times), "median_s": statistics.median(times), "moves_per_s": moves / min(times),
+                         "cpu_s": min(cpus), "moves_per_cpu_s": moves / min(cpus)}
+
+        # -- verify --------------------------------------------------------------------------
+        arbiter = Arbiter(store, str(tmp / "bench.key"), str(tmp / "import0.checkpoints.jsonl"))
+        ids = arbiter.game_ids()
+
+        def verify(w: int, url: str = store, log: str = "import0", gids=ids) -> list:
+            return list(verify_all(url, gids, str(tmp / "bench.key"), str(tmp / f"{log}.checkpoints.jsonl"), w))
+
+        _log("verify, raw read ...")
+        rows_best, _, rows = best_of(repeat, lambda: raw_read(store))
+        hashed_best, _, _ = best_of(repeat, lambda: read_and_hash(store))
+        one_best, one_median, reports = best_of(repeat, lambda: verify(1))
+        assert all(r["ok"] for r in reports), "an imported game does not verify clean"
+        events = sum(stored_events(r) for r in reports)
+        cpu0 = time.process_time()
+        verify(1)
+        cpu = time.process_time() - cpu0
+        all_best, all_median, again = best_of(repeat, lambda: verify(workers))
+        assert again == reports, "the workers' reports differ from one process's"
+        out["verify"] = {"games": len(reports), "events": events, "rows": rows,
+                         "one_worker_s": one_best, "one_worker_events_per_s": events / one_best,
+                         "one_worker_cpu_s": cpu, "events_per_cpu_s": events / cpu,
+                         "all_workers_s": all_best, "all_workers_events_per_s": events / all_best,
+                         "raw_read_s": rows_best, "raw_read_rows_per_s": rows / rows_best,
+                         "read_and_hash_rows_per_s": rows / hashed_best}
+
+        _log("verify a store made through the service (snapshots, catalogue) ...")
+        service_url = f"sqlite:///{tmp / 'service.db'}"
+        made = Arbiter(service_url, str(tmp / "bench.key"), str(tmp / "service.checkpoints.jsonl"))
+        with open(archive) as f:
+            docs = [json.loads(line) for line in f]
+        step = max(1, len(docs) // SERVICE_GAMES[1 if quick else 0])
+        for doc in docs[::step]:
+            made.import_record(doc)
+        from projections.catalogue import Catalogue
+
+        Catalogue.for_app(made.app).catch_up()
+        service_ids = made.game_ids()
+        from service import fast_verify
+
+        counts = {"fast": 0, "detailed": 0}
+        real = fast_verify.fast_report
+
+        def counting(*a, **k):
+            report = real(*a, **k)
+            counts["fast" if report is not None else "detailed"] += 1
+            return report
+
+        fast_verify.fast_report = counting
+        try:
+            best, _, service_reports = best_of(1, lambda: verify(1, service_url, "service", service_ids))
+        finally:
+            fast_verify.fast_report = real
+        assert all(r["ok"] for r in service_reports)
+        service_events = sum(stored_events(r) for r in service_reports)
+        out["verify_service_store"] = {"games": len(service_reports), "events": service_events, "seconds": best,
+                                       "events_per_s": service_events / best, "one_pass": counts["fast"],
+                                       "detailed": counts["detailed"]}
+
+        # -- replay, whole process -------------------------------------------------------------
+        _log("replay and python-chess, whole process (building bench.verify's corpus) ...")
+        chess_path = tmp / "chess.jsonl"
+        plies = chess_file(chess_path, CHESS_GAMES[1 if quick else 0])
+        sample = tmp / "sample.jsonl"
+        sample_moves = sample_archive(sample, SAMPLE_GAMES[1 if quick else 0])
+        arbiter_bin = str(Path(sys.executable).with_name("arbiter"))
+        replay_cmd = [arbiter_bin, "replay", str(sample), "--json"]
+        season_cmd = [arbiter_bin, "replay", str(archive), "--json"]
+        chess_cmd = [sys.executable, "-c", CHESS_SCRIPT, str(chess_path)]
+
+        def whole(cmd: list[str]) -> float:
+            start = time.perf_counter()
+            done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            if done.returncode not in (0, 1):
+                raise SystemExit(f"bench: {cmd[0]} failed: {done.stderr.decode()[-500:]}")
+            return time.perf_counter() - start
+
+        replay_times, chess_times, season_times = [], [], []
+        for _ in range(max(repeat, 3)):  # interleaved, so drift hits all alike
+            replay_times.append(whole(replay_cmd))
+            chess_times.append(whole(chess_cmd))
+            season_times.append(whole(season_cmd))
+        startup = min(whole([arbiter_bin, "replay", "--help"]) for _ in range(3))
+        out["replay"] = {"moves": sample_moves, "seconds": min(replay_times),
+                         "moves_per_s": sample_moves / min(replay_times),
+                         "chess_plies": plies, "chess_seconds": min(chess_times),
+                         "chess_moves_per_s": plies / min(chess_times), "arbiter_startup_s": startup,
+                         "season_moves": moves, "season_seconds": min(season_times),
+                         "season_moves_per_s": moves / min(season_times)}
+        out["replay"]["ratio"] = out["replay"]["moves_per_s"] / out["replay"]["chess_moves_per_s"]
+    out["load_after"] = load()
+    out["targets"] = {
+        "import": {"target": TARGETS["import_moves_per_s"], "measured": out["import"]["moves_per_s"]},
+        "verify": {"target": TARGETS["verify_events_per_s"], "measured": out["verify"]["all_workers_events_per_s"]},
+        "replay": {"target": TARGETS["replay_vs_chess"], "measured": out["replay"]["ratio"]},
+    }
+    for t in out["targets"].values():
+        t["met"] = t["measured"] >= t["target"]
+    return out
+
+
+def print_table(r: dict) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    c = Console()
+    a, v, s, p, i = r["archive"], r["verify"], r["verify_service_store"], r["replay"], r["import"]
+    c.print(f"[bold]arbiter archive benchmark[/bold]: {a['games']} games, {a['moves']:,} moves "
+            f"({a['bytes'] / 1e6:.1f} MB of records); {r['cpu_count']} CPUs, {r['workers']} workers; "
+            f"load average before {r['load_before']}, after {r['load_after']}")
+    t = Table(title="best of the passes")
+    for col in ("what", "measured", "reference (same run)", "ratio"):
+        t.add_column(col)
+    t.add_row("import (bare decider, bulk rows)", f"{i['moves_per_s']:,.0f} moves/s "
+              f"({i['moves_per_cpu_s']:,.0f}/CPU-s)", "", "")
+    t.add_row("verify --all, 1 worker", f"{v['one_worker_events_per_s']:,.0f} events/s "
+              f"({v['events_per_cpu_s']:,.0f}/CPU-s)", f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
+              f"{v['one_worker_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
+    t.add_row("floor: read + json.loads + chain hash, 1 process", f"{v['read_and_hash_rows_per_s']:,.0f} rows/s",
+              f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
+              f"{v['read_and_hash_rows_per_s'] / v['raw_read_rows_per_s']:.2f}x")
+    t.add_row(f"verify --all, {r['workers']} workers", f"{v['all_workers_events_per_s']:,.0f} events/s",
+              f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
+              f"{v['all_workers_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
+    t.add_row(f"verify, store made by the service ({s['games']} games, 1 worker)", f"{s['events_per_s']:,.0f} events/s",
+              f"{s['one_pass']} games in one pass, {s['detailed']} detailed", "")
+    t.add_row("arbiter replay SAMPLE.jsonl --json (whole process)", f"{p['moves_per_s']:,.0f} moves/s",
+              f"python-chess push_san {p['chess_moves_per_s']:,.0f} moves/s (whole process)", f"{p['ratio']:.2f}x")
+    t.add_row("arbiter replay SEASON.jsonl --json (whole process)", f"{p['season_moves_per_s']:,.0f} moves/s",
+              f"python-chess push_san {p['chess_moves_per_s']:,.0f} moves/s (whole process)",
+              f"{p['season_moves_per_s'] / p['chess_moves_per_s']:.2f}x")
+    c.print(t)
+    tt = Table(title="targets")
+    for col in ("target", "required", "measured", "verdict"):
+        tt.add_column(col)
+    for name, unit, key in (("import", "moves/s", "import"), ("verify --all", "events/s", "verify"),
+                            ("replay vs python-chess", "x", "replay")):
+        row = r["targets"][key]
+        tt.add_row(name, f">= {row['target']:,}{'' if unit == 'x' else ' '}{unit}", f"{row['measured']:,.2f}",
+                   "[green]PASS[/green]" if row["met"] else "[red]MISS[/red]")
+    c.print(tt)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.archive", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="a small archive, one pass (a smoke run)")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON (progress on stderr)")
+    parser.add_argument("--repeat", type=int, default=None, help="timed passes (default 3, 1 with --quick)")
+    parser.add_argument("--workers", type=int, default=None, help="verify workers (default: one per core)")
+    args = parser.parse_args(argv)
+    cfg = {"quick": args.quick, "repeat": args.repeat or (1 if args.quick else 3), "workers": args.workers}
+    if cfg["repeat"] < 1:
+        parser.error("--repeat must be at least 1")
+    result = run(cfg)
+    if args.json:
+        print(json.dumps(result, indent=2))
+    else:
+        print_table(result)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,201 @@
+"""`arbiter verify --all` at archive speed: the same report for every game, read in bulk, on every core.
+
+Each game's report is the one `Arbiter.verify(game, full=True)` gives (service.integrity: rows, hash
+chain, snapshots, refused attempts, deal, evidence, the engine re-deciding every move, catalogue row,
+latest signed checkpoint, provenance). What changes is the reading around it:
+
+- the rows of a batch of games (their events, their refused-attempts streams, their snapshots) come
+  from one query per table, ordered by notification id, instead of three queries per game;
+- the checkpoint log is read and checked once per worker, not once per game, and a checkpoint's head is
+  compared with the hash the chain check computed, not with a row read and hashed again;
+- the batches are spread over worker processes (one per core by default); reports come back in the
+  store's order of creation.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, Iterator
+from uuid import UUID
+
+BATCH = 64  # games per query and per task: large enough to amortise a query, small enough to balance the workers
+
+
+@dataclass
+class GameRows:
+    """One game's stored rows, read in bulk (each list in version order), and its catalogue row (None for none)."""
+
+    events: list = field(default_factory=list)
+    attempts: list = field(default_factory=list)
+    snapshots: list = field(default_factory=list)
+    catalogue: Any = None
+    heads: list | None = None  # filled by the verification: the chain hash of each version
+
+
+def _quoted(name: str) -> str:
+    return ".".join(f'"{part}"' for part in name.split("."))
+
+
+def select_rows(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
+    """Every stored row of the streams `ids`, by stream, each in version order: one query (two on huge batches).
+
+    SQLite and PostgreSQL are read with one `IN` / `= ANY` query ordered by notification id; any other
+    recorder (the in-memory one) stream by stream through its own select_events.
+    """
+    from eventsourcing.persistence import StoredEvent
+
+    out: dict[UUID, list] = {i: [] for i in ids}
+    if not ids:
+        return out
+    kind = type(recorder).__module__
+    if kind == "eventsourcing.sqlite":
+        by_hex = {i.hex: i for i in ids}
+        marks = ",".join("?" * len(ids))
+        order = "rowid" if hasattr(recorder, "select_notifications") else "originator_id, originator_version"
+        statement = (f"SELECT originator_id, originator_version, topic, state FROM {_quoted(recorder.events_table_name)} "
+                     f"WHERE originator_id IN ({marks}) ORDER BY {order}")
+        with recorder.datastore.transaction(commit=False) as c:
+            c.execute(statement, list(by_hex))
+            for row in c.fetchall():
+                out[by_hex[row[0]]].append(StoredEvent(by_hex[row[0]], row[1], row[2], row[3]))
+    elif kind == "eventsourcing.postgres":
+        from psycopg.sql import SQL, Identifier
+
+        order = SQL("notification_id") if hasattr(recorder, "select_notifications") else SQL("originator_id, originator_version")
+        statement = SQL("SELECT originator_id, originator_version, topic, state FROM {schema}.{table} "
+                        "WHERE originator_id = ANY(%s) ORDER BY {order}").format(
+            schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name), order=order)
+        with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
+            curs.execute(statement, (ids,))
+            for row in curs.fetchall():
+                out[row["originator_id"]].append(StoredEvent(row["originator_id"], row["originator_version"],
+                                                             row["topic"], bytes(row["state"])))
+    else:
+        for i in ids:
+            out[i] = list(recorder.select_events(i))
+    for rows in out.values():  # notification order is version order for an append-only stream; make sure of it
+        if any(rows[k].originator_version >= rows[k + 1].originator_version for k in range(len(rows) - 1)):
+            rows.sort(key=lambda r: r.originator_version)
+    return out
+
+
+def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, GameRows]:
+    """The rows of a batch of games: events and refused attempts (one query), snapshots (one query), catalogue rows."""
+    from domain.attempts import attempts_id
+
+    attempts = {gid: attempts_id(gid) for gid in ids}
+    events = select_rows(app.recorder, ids + list(attempts.values()))
+    snapshots = select_rows(app.snapshots.recorder, ids) if app.snapshots is not None else {}
+    out = {}
+    for gid in ids:
+        rows = GameRows(events[gid], events[attempts[gid]], snapshots.get(gid, []))
+        if catalogue is not None:
+            try:
+                rows.catalogue = catalogue.get(gid)
+            except Exception:  # an unreadable catalogue: the check reads it itself and reports why
+                rows.catalogue = _UNREAD
+        out[gid] = rows
+    return out
+
+
+_UNREAD = object()
+
+
+# -- one process's share -------------------------------------------------------------------------
+
+_worker: dict = {}
+
+
+def _open(database_url: str, key_file: str | None, checkpoint_log: str | None) -> None:
+    """A worker's own facade (its own connections), catalogue and checkpoint log report."""
+    from projections.catalogue import Catalogue
+
+    from .facade import Arbiter
+
+    arbiter = Arbiter(database_url, key_file, checkpoint_log)
+    for attempt in range(5):  # the first opening of a catalogue records its migration: two at once can collide
+        try:
+            catalogue = Catalogue.for_app(arbiter.app)
+            break
+        except Exception:
+            if attempt == 4:
+                raise
+            time.sleep(0.05 * (attempt + 1))
+    _worker.update(arbiter=arbiter, catalogue=catalogue, log=arbiter.evidence.log.report())
+
+
+def _verify_batch(ids: list[str]) -> list[dict]:
+    """The reports of a batch of games (ids as the facade lists them), in order."""
+    from .facade import parse_game_id
+
+    arbiter, log = _worker["arbiter"], _worker["log"]
+    gids = [parse_game_id(i) for i in ids]
+    batch = read_batch(arbiter.app, gids, _worker["catalogue"])
+    reports = []
+    for gid in gids:
+        rows = batch[gid]
+        if rows.catalogue is _UNREAD:
+            rows.catalogue = None
+            reports.append(arbiter.verify(gid, full=True, log_report=log))  # the slow road names the catalogue's fault
+        elif not rows.events:
+            reports.append(arbiter.verify(gid, full=True, log_report=log))  # deleted: the log knows it, the store not
+        else:
+            reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log))
+    return reports
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not on Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def verify_all(database_url: str, ids: list[str], key_file: str | None = None, checkpoint_log: str | None = None,
+               workers: int | None = None, batch: int = BATCH) -> Iterator[dict]:
+    """The report of every game of `ids`, in that order, verified by `workers` processes (1: in this process)."""
+    workers = default_workers() if workers is None else workers
+    batches = [ids[k:k + batch] for k in range(0, len(ids), batch)]
+    if workers <= 1 or len(batches) <= 1:
+        _open(database_url, key_file, checkpoint_log)
+        try:
+            for b in batches:
+                yield from _verify_batch(b)
+        finally:
+            _worker.clear()
+        return
+    import multiprocessing
+
+    _open(database_url, key_file, checkpoint_log)  # here first: the catalogue's tables exist before the workers start
+    _worker.clear()
+
+    # forkserver: workers forked from a clean server process, not from this one (whose threads, connections and
+    # locks a fork would copy half-way); the server imports the verifier once for all of them
+    methods = multiprocessing.get_all_start_methods()
+    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
+    if "forkserver" in methods:
+        context.set_forkserver_preload(["service.facade", "service.archive_verify", "service.fast_verify",
+                                        "projections.catalogue"])
+    with ProcessPoolExecutor(min(workers, len(batches)), mp_context=context, initializer=_open,
+                             initargs=(database_url, key_file, checkpoint_log)) as pool:
+        for reports in pool.map(_verify_batch, batches):
+            yield from reports
+
+
+def stored_events(report: dict) -> int:
+    """How many stored events a report covers (for progress and speed figures)."""
+    return (report.get("chain") or {}).get("length") or 0
+
+
+def count_events(app: Any) -> int:
+    """The number of rows in the store's log (events of games and of refused attempts): what a full pass reads."""
+    recorder = app.recorder
+    try:
+        return int(recorder.max_notification_id() or 0)
+    except Exception:  # a recorder without a notification log: progress shows games only
+        return 0
+

@@ -1,0 +1,284 @@
+"""`arbiter import`: recorded games (files, directories, JSON Lines archives) loaded into the store in bulk.
+
+What an imported game is, is what `POST /records` makes of a record (Referee.import_record): a new game
+with fresh tokens, the record's moves played by the engine, the seed revealed once the game is over, a
+signed checkpoint (reason `import`). A record with an illegal move is stored up to that move with the
+refusal in the game's refused-attempts stream, as `POST /records` does, and its verdict says `illegal`.
+
+All or nothing for invalid input: every record is read and validated first; if any is invalid (not JSON,
+not a record, a set-up the rules refuse) nothing is written and every invalid record is named. Running
+the same import twice imports the games twice (each import is a new game with its own id and tokens).
+
+How it is fast: each game's events are decided once by the bare decider (no aggregate objects), each
+event is hashed into the chain as the aggregate would, mapped to its stored row by the application's
+own mapper, and rows are written through the library's recorder in large transactions (many games
+each), so the rows are exactly the ones the service writes. Checkpoints of a transaction's games are
+appended to the log under one lock and one sync. Imported games get no snapshots: a snapshot only
+spares a replay (the first load of a long imported game replays it once; later moves take snapshots
+as usual).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+from uuid import uuid4
+
+from domain import ENGINE_VERSION, json_limits
+from domain.audit import GENESIS, fields_hash
+from domain.game import ENGINE, Game, seat_actor
+from domain.randomness import commitment
+from domain.records import InvalidRecord, Record, Replay, parse
+from domain.rules import InvalidSetup, RuleViolation
+
+from .errors import BadInput
+
+EXPECTED_SUFFIX = ".expected.json"  # the verdicts kept beside sample records: not records
+ROWS_PER_TRANSACTION = 20_000
+_GAME_TOPIC = "domain.game:Game"
+_CREATED, _HAPPENED, _REVEALED = (f"domain.game:Game.{name}" for name in ("Created", "Happened", "SeedRevealed"))
+MAX_LISTED = 20  # invalid records named in the refusal
+
+
+class ImportRefused(BadInput):
+    """Some records are invalid: nothing was imported (`problems` names each)."""
+
+    def __init__(self, problems: list[str], total: int):
+        shown = problems[:MAX_LISTED]
+        more = f"\n... and {len(problems) - len(shown)} more" if len(problems) > len(shown) else ""
+        super().__init__(f"{len(problems)} of {total} record(s) invalid, nothing imported:\n" + "\n".join(shown) + more)
+        self.problems = problems
+
+
+def sources(paths: list[str]) -> list[str]:
+    """The files to read: each file given, and in each directory given its records (`*.json`, not the expected
+    verdicts beside samples) and archives (`*.jsonl`), in name order; raises BadInput for a path that is neither."""
+    out: list[str] = []
+    for path in paths:
+        p = Path(path)
+        if p.is_dir():
+            found = sorted(str(f) for f in p.iterdir() if f.is_file() and (f.name.endswith(".jsonl") or (
+                f.name.endswith(".json") and not f.name.endswith(EXPECTED_SUFFIX))))
+            if not found:
+                raise BadInput(f"{path}: a directory with no record (*.json) or archive (*.jsonl) in it", field="files")
+            out.extend(found)
+        elif p.is_file():
+            out.append(str(p))
+        else:
+            raise BadInput(f"{path}: no such file or directory", field="files")
+    return out
+
+
+def documents(files: list[str]) -> Iterator[tuple[str, Any, bool]]:
+    """(where, the decoded JSON document or the exception that stopped it, whether its text surely keeps the JSON
+    bounds) for every record of the files: a `.jsonl` file gives one a non-empty line (where = file:line), any
+    other file one."""
+    for path in files:
+        try:
+            with open(path, "rb") as f:
+                if path.endswith(".jsonl"):
+                    for number, line in enumerate(f, 1):
+                        if line.strip():
+                            yield f"{path}:{number}", *_decoded(line)
+                else:
+                    yield path, *_decoded(f.read())
+        except OSError as e:
+            yield path, e, False
+
+
+def _decoded(raw: bytes) -> tuple[Any, bool]:
+    try:
+        text = raw.decode("utf-8")
+        return json.loads(text), json_limits.screened(text)
+    except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
+        return e, False
+
+
+def _problem(doc: Any, screened: bool = False) -> tuple[Record | None, str | None]:
+    """The validated record of a document, or what is wrong with it (the words `arbiter replay` uses)."""
+    if isinstance(doc, OSError):
+        return None, f"cannot be read: {doc.strerror or doc}"
+    if isinstance(doc, UnicodeDecodeError):
+        return None, "not UTF-8 text"
+    if isinstance(doc, json.JSONDecodeError):
+        return None, f"not JSON: {doc}"
+    if isinstance(doc, RecursionError):
+        return None, "not a record: nested too deeply"
+    try:
+        record = parse(doc, checked=screened)
+        record.decider.start(record.setup, record.chance)  # a set-up outcome the rules refuse makes it invalid
+    except InvalidRecord as e:
+        return None, str(e)
+    except InvalidSetup as e:
+        return None, str(e)
+    except RecursionError:
+        return None, "not a record: nested too deeply"
+    return record, None
+
+
+def validate(files: list[str]) -> int:
+    """Read and validate every record; returns how many; raises ImportRefused naming every invalid one."""
+    problems, total = [], 0
+    for where, doc, screened in documents(files):
+        total += 1
+        _, problem = _problem(doc, screened)
+        if problem:
+            problems.append(f"{where}: {problem}")
+    if problems:
+        raise ImportRefused(problems, total)
+    if not total:
+        raise BadInput("no record to import: the files hold none", field="files")
+    return total
+
+
+@dataclass
+class Built:
+    """One record made into a game's events: its id, stored rows, tokens, chain head and verdict."""
+
+    game_id: Any
+    rows: list
+    referee_token: str
+    tokens: list[str]
+    head: str
+    verdict: dict
+
+
+def _event(cls: type, fields: dict) -> Any:
+    """An event object of `cls` holding `fields` (what the aggregate's trigger_event makes, without the aggregate)."""
+    event = object.__new__(cls)
+    event.__dict__.update(fields)
+    return event
+
+
+class _Rows:
+    """One game's stored rows and chain, made as Application.save would make them: the mapper's own transcoder
+    writes each event's state (its fields but id and version, the timestamp as the transcoder encodes a datetime),
+    and the chain hash is domain.audit's, computed from the same fields."""
+
+    def __init__(self, mapper: Any, game_id: Any):
+        from eventsourcing.persistence import StoredEvent
+
+        self.mapper, self.game_id, self.oid = mapper, game_id, str(game_id)
+        self.direct = mapper.compressor is None and mapper.cipher is None
+        self.encode, self.stored = mapper.transcoder.encode, StoredEvent
+        self.rows: list = []
+        self.head = GENESIS
+
+    def add(self, cls: type, topic: str, version: int, fields: dict) -> None:
+        """Append the event of class `cls` at `version` with `fields` (timestamp included, as a datetime)."""
+        stamp = fields["timestamp"]
+        text = stamp.isoformat()
+        if self.direct:
+            state = dict(fields)
+            state["timestamp"] = {"_type_": "datetime_iso", "_data_": text}
+            self.rows.append(self.stored(self.game_id, version, topic, self.encode(state)))
+        else:
+            self.rows.append(self.mapper.to_stored_event(_event(cls, {"originator_id": self.game_id,
+                                                                      "originator_version": version, **fields})))
+        hashed = {"originator_id": self.oid, "originator_version": version, **fields, "timestamp": text}
+        self.head = fields_hash(hashed, cls.__qualname__)
+
+
+def build(record: Record, mapper: Any) -> Built | None:
+    """The stored rows of a record's game as the service writes them (Game.start, then Game.play for every move),
+    decided by the bare decider; None when a move is illegal (that record takes the service's own road)."""
+    from .application import new_token, seat_token, token_hash
+
+    d, setup, chance = record.decider, record.setup, record.chance
+    referee = new_token()
+    tokens = [seat_token(referee, seat) for seat in range(len(setup.names))]
+    gid = uuid4()
+    now = datetime.now
+    utc = timezone.utc
+    out = _Rows(mapper, gid)
+    out.add(Game.Created, _CREATED, 1, {
+        "timestamp": now(utc), "originator_topic": _GAME_TOPIC,
+        "game": record.game, "options": setup.options(), "players": setup.players(), "dealer": setup.dealer,
+        "starter": setup.starter, "seed": record.seed, "seed_given": record.seed_given,
+        "commitment": commitment(record.seed), "outcomes": record.outcomes, "stacked": record.stacked,
+        "engine_version": ENGINE_VERSION, "seat_token_hashes": [token_hash(t) for t in tokens],
+        "referee_token_hash": token_hash(referee), "prev": GENESIS})
+    version = 1
+    happened, encode, clause_of, add = Game.Happened, d.encode_event, d.clause_of, out.add
+
+    def record_events(events: list, actor: str | None) -> None:
+        nonlocal version
+        for i, e in enumerate(events):
+            version += 1
+            add(happened, _HAPPENED, version, {
+                "timestamp": now(utc), "prev": out.head, "kind": e["type"], "data": encode(e),
+                "actor": actor if (i == 0 and actor) else ENGINE, "clause": clause_of(e),
+                "engine_version": ENGINE_VERSION, "idempotency_key": None})
+
+    state = d.initial_state(setup)
+    opening = d.start(setup, chance)
+    for e in opening:
+        state = d.evolve(state, e)
+    record_events(opening, None)
+    step, outcome_of = d.step, d.outcome
+    for move in record.moves:
+        try:
+            events, state = step(state, move, chance)
+        except RuleViolation:
+            return None
+        record_events(events, seat_actor(move["seat"]))
+        outcome = outcome_of(state)
+        if outcome.is_over:
+            version += 1
+            add(Game.SeedRevealed, _REVEALED, version, {
+                "timestamp": now(utc), "prev": out.head, "seed": record.seed, "result": outcome.result,
+                "winner": outcome.winner_json(), "scores": None if outcome.scores is None else list(outcome.scores)})
+    verdict = Replay(record, state, [], len(record.moves), None).verdict()
+    return Built(gid, out.rows, referee, tokens, out.head, verdict)
+
+
+def _line(where: str, game_id: Any, referee_token: str, verdict: dict) -> dict:
+    prefix = game_id.hex
+    return {"source": where, "id": str(game_id), "referee_token": f"{prefix}.{referee_token}", **verdict}
+
+
+def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROWS_PER_TRANSACTION,
+                 validated: bool = False) -> Iterator[dict]:
+    """Import every record of `files` (validated first unless `validated`: ImportRefused, nothing written); yields
+    one line a record: {source, id, referee_token, status, moves_applied, result, winner, illegal, final}, in the
+    files' order, each once its transaction is committed."""
+    if not validated:
+        validate(files)
+    app = arbiter.app
+    pending: list[tuple[str, Built]] = []
+    rows: list = []
+
+    def flush() -> Iterator[dict]:
+        if rows:
+            app.recorder.insert_events(rows)
+            checkpoints = [(str(b.game_id), len(b.rows), b.head, "import") for _, b in pending]
+            try:
+                arbiter.evidence.log.append_many(checkpoints)
+            except OSError as e:  # as Evidence.checkpoint: the games are stored; the log's failure is logged
+                from . import keys
+
+                keys.log.error("arbiter: checkpoints of %d imported games not written to %s: %s", len(checkpoints),
+                               arbiter.evidence.log.storage, e)
+        for where, b in pending:
+            yield _line(where, b.game_id, b.referee_token, b.verdict)
+        pending.clear()
+        rows.clear()
+
+    mapper = app.mapper
+    for where, doc, screened in documents(files):
+        record = parse(doc, checked=screened)
+        built = build(record, mapper)
+        if built is None:  # an illegal move: the service's own import stores the game and the refusal
+            yield from flush()
+            done = arbiter.import_record(doc)
+            yield {"source": where, "id": done["id"], "referee_token": done["referee_token"], **done["verdict"]}
+            continue
+        pending.append((where, built))
+        rows.extend(built.rows)
+        if len(rows) >= rows_per_transaction:
+            yield from flush()
+    yield from flush()
+

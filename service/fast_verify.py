@@ -1,0 +1,274 @@
+"""The common stored game verified in one pass with the bare decider: the report service.integrity would give, faster.
+
+A game qualifies when its rows are plain: versions 1..n, only Created, Happened and SeedRevealed events,
+each row decoding to its class's fields, the refused attempts' own stream intact. For such a game one pass does what the
+separate checks of service.integrity each do again: it hashes every event once for the chain, and
+re-decides the game from its Created event with the bare decider — the opening, then every stored move,
+each compared event for event with what the store holds, the seed revealed where the game ended — so
+the re-decision is both the fair-deal check (each random step against the revealed seed) and the
+engine's replay. Snapshots are compared with the game as the aggregate would hold it at their version.
+
+Anything the pass does not expect (a broken chain, an event the engine would not produce, a move it
+refuses, a snapshot that differs, a game with disputes or rewinds) makes it answer None, and the game
+takes the detailed road (service.integrity), which finds and names the problem. So the fast pass can
+only say "all is well" where every check agrees, and never has to word a finding itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.utils import get_topic
+
+from domain import ENGINE_VERSION
+from domain.audit import GENESIS, fields_hash
+from domain.game import ENGINE, Game, _pack_move
+from domain.games import DECIDERS
+from domain.randomness import Chance, commitment
+from domain.rules import RuleViolation
+
+from .stored_rows import _plain_event, _shape_ok, _snapshots
+from .verification import PENDING, _attempts_problem, check_evidence, deal_verdict
+
+_CREATED, _HAPPENED, _REVEALED = get_topic(Game.Created), get_topic(Game.Happened), get_topic(Game.SeedRevealed)
+_GAME_TOPIC = get_topic(Game)
+
+
+class _Unusual(Exception):
+    """The game is not one the fast pass checks: the detailed road takes it."""
+
+
+class _Recording:
+    """The chance of a re-decision whose stored events hold random outcomes: hands out the record's outcomes and
+    notes, per label, whether the revealed seed alone gives the same (service.verification._SeedCheck's notes)."""
+
+    def __init__(self, chance: Chance, seed: str):
+        self.chance, self.seeded, self.checked = chance, Chance(seed), []
+
+    def shuffle(self, label, items):
+        got = self.chance.shuffle(label, items)
+        self.checked.append((label, got == self.seeded.shuffle(label, items)))
+        return got
+
+    def randbelow(self, label, n):
+        got = self.chance.randbelow(label, n)
+        self.checked.append((label, got == self.seeded.randbelow(label, n)))
+        return got
+
+    def salt(self, label):
+        return self.chance.salt(label)
+
+
+def fast_report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -> dict | None:
+    """service.integrity.verify_game's report for a plain game (module docstring), or None for any other."""
+    try:
+        return _report(app, game_id, rows, replay, catalogue)
+    except _Unusual:
+        return None
+    except Exception:  # data the pass did not expect: the detailed road reports it
+        return None
+
+
+def _events(app: Any, rows: Any) -> list:
+    mapper, events = app.mapper, []
+    topics = (_CREATED, _HAPPENED, _REVEALED)
+    for version, row in enumerate(rows.events, 1):
+        if row.originator_version != version or row.topic not in topics:
+            raise _Unusual
+        event = _plain_event(mapper, row)
+        if event is None or not _shape_ok(event, row.topic):
+            raise _Unusual
+        events.append(event)
+    if not events or events[0].__class__ is not Game.Created or events[0].originator_topic != _GAME_TOPIC:
+        raise _Unusual
+    return events
+
+
+def _report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -> dict:
+    if rows.attempts and _attempts_problem(app, game_id, rows.attempts) is not None:
+        raise _Unusual  # the refused attempts' own rows and chain, checked as the detailed road does
+    events = _events(app, rows)
+    created = events[0]
+    if created.game not in DECIDERS:
+        raise _Unusual
+    hashes, head = [], GENESIS
+    oid = str(game_id)
+    for event in events:  # event_hash, with the id written once for all the game's events
+        fields = event.__dict__
+        if fields["prev"] != head:
+            raise _Unusual
+        fields = dict(fields)
+        fields["timestamp"] = fields["timestamp"].isoformat()
+        fields["originator_id"] = oid
+        head = fields_hash(fields, event.__class__.__qualname__)
+        hashes.append(head)
+    snapshots, unreadable = _snapshots(app, game_id, rows.snapshots)
+    if unreadable or any(v > len(events) for v in snapshots):
+        raise _Unusual
+    deal, moves = _redecide(created, events, hashes, snapshots)
+    from .integrity import check_catalogue, provenance, report_ok
+
+    out: dict = {"id": str(game_id), "game": created.game,
+                 "chain": {"ok": True, "length": len(events), "head": head, "broken_at": None, "problem": None,
+                           "problems": []},
+                 "deal": deal}
+    evidence = check_evidence(app, game_id, events)
+    if evidence is not None:
+        out["evidence"] = evidence
+    if replay:
+        out["engine"] = {"id": str(game_id), "played_under": created.engine_version, "current_engine": ENGINE_VERSION,
+                         "moves": moves, "same": True, "differences": []}
+    if catalogue:
+        out["catalogue"] = check_catalogue(app, game_id, events, rows.catalogue)
+    out["provenance"] = provenance(created)
+    out["ok"] = report_ok(out)
+    rows.heads = hashes
+    return out
+
+
+def _redecide(created: Any, events: list, hashes: list, snapshots: dict) -> tuple[dict, int]:
+    """Decide the game again from its Created event and hold every stored event against the engine's; returns the
+    deal report and the number of moves. Raises _Unusual wherever the store and the engine part."""
+    d = DECIDERS[created.game]
+    setup = d.configure(dict(created.options), [dict(p) for p in created.players], created.dealer, created.starter)
+    chance = Chance(created.seed, created.outcomes)
+    revealed = next((e.seed for e in events if e.__class__ is Game.SeedRevealed), None)
+    if revealed is not None and (revealed != created.seed or commitment(revealed) != created.commitment):
+        raise _Unusual
+    fixed = set(created.outcomes)
+    if created.dealer is not None:
+        fixed.add("dealer")
+    if created.starter is not None:
+        fixed.add("starter")
+    shadow = _Shadow(created, d) if snapshots else None
+    shuffles: list[dict] = []
+    decode, chance_of, move_of, clause_of = d.decode_event, d.chance_of, d.move_of, d.clause_of
+
+    # the stored game cut into decisions: the opening, then each move with the engine's events after it
+    decisions: list[list] = [[]]
+    for event in events[1:]:
+        if event.__class__ is Game.Happened:
+            if event.actor != ENGINE:
+                decisions.append([])
+            decisions[-1].append((event, decode(event.data)))
+        else:
+            decisions[-1].append((event, None))  # SeedRevealed: checked after the move it follows
+
+    state = d.initial_state(setup)
+    moves = 0
+    for number, stored in enumerate(decisions):
+        happened = [(e, de) for e, de in stored if de is not None]
+        if not happened:
+            raise _Unusual  # a decision with no event of the game (a reveal with no move before it)
+        random = revealed is not None and any(chance_of(de) for _, de in happened)
+        using = _Recording(chance, revealed) if random else chance
+        if number == 0:
+            decided = d.start(setup, using)
+            before = state
+            for e in decided:
+                state = d.evolve(state, e)
+            move, actor = None, None
+        else:
+            first = happened[0][0]
+            move = move_of(happened[0][1])
+            if move is None or first.actor != f"seat:{move['seat']}":
+                raise _Unusual
+            before = state
+            try:
+                decided, state = d.step(state, move, using)
+            except RuleViolation:
+                raise _Unusual from None
+            moves += 1
+            actor = first.actor
+        if len(decided) != len(happened):
+            raise _Unusual
+        for (event, stored_event), mine in zip(happened, decided):  # (actors: the cut above gives a move's events
+            if stored_event != mine or event.kind != mine["type"] or event.clause != clause_of(mine):  # to the engine)
+                raise _Unusual
+        reveals = [e for e, de in stored if de is None] if len(stored) != len(happened) else ()
+        last = number == len(decisions) - 1  # an ended game refuses every later move, so only the last can end it
+        outcome = d.outcome(state) if reveals or last else None
+        if outcome is not None and outcome.is_over and number > 0:
+            if len(reveals) != 1 or stored[-1][0] is not reveals[0] or reveals[0].seed != created.seed \
+                    or reveals[0].result != outcome.result or reveals[0].winner != outcome.winner_json() \
+                    or reveals[0].scores != (None if outcome.scores is None else list(outcome.scores)):
+                raise _Unusual
+        elif reveals:
+            raise _Unusual
+        if isinstance(using, _Recording):
+            version = happened[0][0].originator_version
+            for label, ok in using.checked:
+                if not ok and label not in fixed:
+                    raise _Unusual  # a shuffle that is not the seed's: the detailed road names it
+                shuffles.append({"label": label, "version": version, "fixed_by_record": label in fixed,
+                                 "verified": ok or label in fixed})
+        if shadow is not None:
+            shadow.decision(before, happened, reveals, move, actor, hashes, snapshots)
+    if shadow is not None and snapshots:
+        raise _Unusual  # a snapshot at a version the pass did not meet
+    out = {"commitment": created.commitment, "seed": revealed, "stacked": created.stacked,
+           "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": shuffles,
+           "fair": None, "consistent": None}
+    if revealed is None:
+        out["status"] = PENDING
+        return out, moves
+    return deal_verdict(out, created, []), moves
+
+
+class _Shadow:
+    """The game as the aggregate holds it after each event (what a snapshot stores), for the versions snapshots
+    were taken at: the decider's state, the move log, the answers to idempotency keys, the outcomes of chance."""
+
+    def __init__(self, created: Any, d: Any):
+        self.created, self.d = created, d
+        self.move_log: list[str] = []
+        self.answers: dict = {}
+        self.chance_results: dict = {}
+        self.seed_revealed = False
+        self.version = 1
+
+    def _log(self, move: dict, version: int) -> None:
+        line = _pack_move(move, version)
+        if self.move_log and self.move_log[-1].count("\n") < 99:
+            self.move_log[-1] += "\n" + line
+        else:
+            self.move_log.append(line)
+
+    def decision(self, state: Any, happened: list, reveals: list, move: Any, actor: Any, hashes: list,
+                 snapshots: dict) -> None:
+        d, created = self.d, self.created
+        for event, decoded in happened:
+            state = d.evolve(state, decoded)
+            for label, value in d.chance_of(decoded).items():
+                if (label == "dealer" and created.dealer is not None) or (label == "starter" and created.starter is not None):
+                    continue
+                self.chance_results[label] = value
+            if event.actor != ENGINE:
+                noted = d.move_of(decoded)
+                if noted is not None:
+                    self._log(noted, event.originator_version)
+                    if event.idempotency_key:
+                        self.answers[event.idempotency_key] = {"version": event.originator_version, "rejected": False,
+                                                               "actor": event.actor}
+            self._check(event.originator_version, state, hashes, snapshots)
+        for event in reveals:
+            self.seed_revealed = True
+            self._check(event.originator_version, state, hashes, snapshots)
+
+    def _check(self, version: int, state: Any, hashes: list, snapshots: dict) -> None:
+        snapshot = snapshots.pop(version, None)
+        if snapshot is None:
+            return
+        c = self.created
+        mine = {"game": c.game, "options": dict(c.options), "players": [dict(p) for p in c.players], "dealer": c.dealer,
+                "starter": c.starter, "seed": c.seed, "seed_given": c.seed_given, "commitment": c.commitment,
+                "outcomes": {k: list(v) if isinstance(v, list) else v for k, v in c.outcomes.items()},
+                "stacked": c.stacked, "engine_version": c.engine_version, "seat_token_hashes": list(c.seat_token_hashes),
+                "referee_token_hash": c.referee_token_hash, "state": state, "move_log": list(self.move_log),
+                "answers": self.answers, "seed_revealed": self.seed_revealed, "disputes": [], "rewinds": [],
+                "chain_head": hashes[version - 1], "chance_results": self.chance_results}
+        taken = snapshot.mutate(None)
+        theirs = {k: v for k, v in vars(taken).items() if not k.startswith("_")}
+        if mine != theirs:
+            raise _Unusual

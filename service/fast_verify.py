@@ -23,12 +23,13 @@ from eventsourcing.utils import get_topic
 
 from domain import ENGINE_VERSION
 from domain.audit import GENESIS, fields_hash
+from domain import clocks
 from domain.game import ENGINE, Game, _pack_move
 from domain.games import DECIDERS
 from domain.randomness import Chance, commitment
 from domain.rules import RuleViolation
 
-from .stored_rows import _plain_event, _shape_ok, _snapshots
+from .stored_rows import _plain_event, _settled_fields, _shape_ok, _snapshots
 from .verification import PENDING, _attempts_problem, check_evidence, deal_verdict
 
 _CREATED, _HAPPENED, _REVEALED = get_topic(Game.Created), get_topic(Game.Happened), get_topic(Game.SeedRevealed)
@@ -227,6 +228,9 @@ class _Shadow:
         self.chance_results: dict = {}
         self.seed_revealed = False
         self.version = 1
+        self.position_version = 1  # Game.position_version: the Created event, then each event that moves the position
+        self.clock = clocks.initial(len(created.players))  # settled after the last decision (domain.clocks)
+        self.batch: tuple | None = None  # (at_ms, version, mover, say) of the decision being met, as Game folds it
 
     def _log(self, move: dict, version: int) -> None:
         line = _pack_move(move, version)
@@ -238,8 +242,13 @@ class _Shadow:
     def decision(self, state: Any, happened: list, reveals: list, move: Any, actor: Any, hashes: list,
                  snapshots: dict) -> None:
         d, created = self.d, self.created
+        first = happened[0][0]
+        self.batch = (clocks.ms(first.timestamp), first.originator_version,
+                      None if move is None else move["seat"], bool(move and move["type"] == "say"))
         for event, decoded in happened:
             state = d.evolve(state, decoded)
+            if event.actor == ENGINE or move is None or move["type"] != "say":
+                self.position_version = event.originator_version
             for label, value in d.chance_of(decoded).items():
                 if (label == "dealer" and created.dealer is not None) or (label == "starter" and created.starter is not None):
                     continue
@@ -252,9 +261,20 @@ class _Shadow:
                         self.answers[event.idempotency_key] = {"version": event.originator_version, "rejected": False,
                                                                "actor": event.actor}
             self._check(event.originator_version, state, hashes, snapshots)
+        self.clock = self._settled(state)
+        self.batch = None
         for event in reveals:
             self.seed_revealed = True
+            self.position_version = event.originator_version
             self._check(event.originator_version, state, hashes, snapshots)
+
+    def _settled(self, state: Any) -> dict:
+        """The clock with the decision being met settled at `state` (Game.clock_now at that version)."""
+        if self.batch is None:
+            return self.clock
+        d = self.d
+        to_act = [] if d.outcome(state).is_over else list(d.to_act(state))
+        return clocks.settle(self.clock, to_act, self.batch[2], self.batch[3], self.batch[0], self.batch[1])
 
     def _check(self, version: int, state: Any, hashes: list, snapshots: dict) -> None:
         snapshot = snapshots.pop(version, None)
@@ -267,8 +287,9 @@ class _Shadow:
                 "stacked": c.stacked, "engine_version": c.engine_version, "seat_token_hashes": list(c.seat_token_hashes),
                 "referee_token_hash": c.referee_token_hash, "state": state, "move_log": list(self.move_log),
                 "answers": self.answers, "seed_revealed": self.seed_revealed, "disputes": [], "rewinds": [],
-                "chain_head": hashes[version - 1], "chance_results": self.chance_results}
-        taken = snapshot.mutate(None)
-        theirs = {k: v for k, v in vars(taken).items() if not k.startswith("_")}
-        if mine != theirs:
+                "chain_head": hashes[version - 1], "chance_results": self.chance_results,
+                "spectator_delay": dict(c.spectator_delay) if getattr(c, "spectator_delay", None) else None,
+                "time_control": dict(c.time_control) if getattr(c, "time_control", None) else None,
+                "clock": self._settled(state), "position_version": self.position_version}
+        if _settled_fields(snapshot.mutate(None)) != mine:
             raise _Unusual

@@ -200,7 +200,7 @@ def build(record: Record, mapper: Any) -> Built | None:
         "starter": setup.starter, "seed": record.seed, "seed_given": record.seed_given,
         "commitment": commitment(record.seed), "outcomes": record.outcomes, "stacked": record.stacked,
         "engine_version": ENGINE_VERSION, "seat_token_hashes": [token_hash(t) for t in tokens],
-        "referee_token_hash": token_hash(referee), "prev": GENESIS})
+        "referee_token_hash": token_hash(referee), "prev": GENESIS, "spectator_delay": None, "time_control": None})
     version = 1
     happened, encode, clause_of, add = Game.Happened, d.encode_event, d.clause_of, out.add
 
@@ -211,7 +211,7 @@ def build(record: Record, mapper: Any) -> Built | None:
             add(happened, _HAPPENED, version, {
                 "timestamp": now(utc), "prev": out.head, "kind": e["type"], "data": encode(e),
                 "actor": actor if (i == 0 and actor) else ENGINE, "clause": clause_of(e),
-                "engine_version": ENGINE_VERSION, "idempotency_key": None})
+                "engine_version": ENGINE_VERSION, "idempotency_key": None, "automatic": False})
 
     state = d.initial_state(setup)
     opening = d.start(setup, chance)

@@ -29,7 +29,7 @@ row of its game (``evolve``, a pure function). Every applied notification writes
 tracking record (the library's ``Tracking``) in the SAME transaction as the row
 changes, through the library's tracking recorders, which we subclass:
 
-- ``memory://`` -> ``POPOCatalogueView(POPOTrackingRecorder)``: a dict in the process,
+- ``memory://`` -> ``POPOCatalogueView(MemoryRows)``: a dict in the process,
   one per application object (two ``Catalogue`` objects of one app share it);
 - ``sqlite:///`` -> ``SQLiteCatalogueView(SQLiteTrackingRecorder)`` on the application's
   own ``SQLiteDatastore``: table ``game_catalogue2`` in the events' database file, tracking
@@ -81,7 +81,7 @@ from typing import Any
 from uuid import UUID
 
 from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking, TrackingRecorder
-from eventsourcing.popo import POPOApplicationRecorder, POPOTrackingRecorder
+from eventsourcing.popo import POPOApplicationRecorder
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
@@ -90,6 +90,8 @@ from psycopg.types.json import Jsonb
 from domain.audit import event_hash
 from domain.game import Chained, Game
 from domain.games import decider_for
+
+from .memory_rows import MemoryRows
 
 log = logging.getLogger("arbiter.catalogue")
 TABLE = "game_catalogue3"
@@ -288,29 +290,10 @@ class CatalogueView(TrackingRecorder, ABC):
         """Keep a verification's verdict on a game's row (False when there is no row)."""
 
 
-class POPOCatalogueView(POPOTrackingRecorder, CatalogueView):
+class POPOCatalogueView(MemoryRows, CatalogueView):
     """In-process rows (memory://): the state of one application object's catalogue."""
 
-    def __init__(self) -> None:
-        super().__init__()
-        self._rows: dict[str, Row] = {}
-
-    def create_table(self) -> None:
-        pass
-
-    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
-        with self._database_lock:
-            def check(nid: int) -> None:
-                self._assert_tracking_uniqueness(Tracking(tracking_name, nid))
-                self._insert_tracking(Tracking(tracking_name, nid))
-
-            before = self._max_tracking_ids[tracking_name]
-            try:
-                rows = fold_batch(batch, self._rows.get, check)
-            except BaseException:
-                self._max_tracking_ids[tracking_name] = before  # roll back
-                raise
-            self._rows.update(rows)
+    fold = staticmethod(fold_batch)
 
     def select_row(self, game_id: str) -> dict | None:
         with self._database_lock:

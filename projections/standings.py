@@ -28,7 +28,7 @@ from typing import Any, Callable, Sequence
 
 from eventsourcing.utils import get_topic
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
-from eventsourcing.popo import POPOApplicationRecorder, POPOTrackingRecorder
+from eventsourcing.popo import POPOApplicationRecorder
 from eventsourcing.postgres import PostgresApplicationRecorder, PostgresTrackingRecorder
 from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
 from psycopg.sql import SQL, Identifier
@@ -38,6 +38,8 @@ from domain.game import Game
 from domain.games import decider_for
 from domain.tournament.aggregate import Tournament
 from domain.tournament.standings import rank_by_of, standings
+
+from .memory_rows import MemoryRows
 
 log = logging.getLogger("arbiter.standings")
 TABLE = "tournament_standings"
@@ -156,27 +158,11 @@ class StandingsView(TrackingRecorder, ABC):
     def select_tournaments(self) -> list[Doc]: ...
 
 
-class POPOStandingsView(POPOTrackingRecorder, StandingsView):
-    def __init__(self) -> None:
-        super().__init__()
-        self._rows: dict[str, Doc] = {}
+class POPOStandingsView(MemoryRows, StandingsView):
+    fold = staticmethod(fold_batch)
 
-    def create_table(self) -> None:
-        pass
-
-    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
-        with self._database_lock:
-            def check(nid: int) -> None:
-                self._assert_tracking_uniqueness(Tracking(tracking_name, nid))
-                self._insert_tracking(Tracking(tracking_name, nid))
-
-            before = self._max_tracking_ids[tracking_name]
-            try:
-                rows = fold_batch(batch, self._rows.get, check)
-            except BaseException:
-                self._max_tracking_ids[tracking_name] = before
-                raise
-            self._rows.update(copy.deepcopy(rows))
+    def stored(self, rows: dict[str, Doc]) -> dict[str, Doc]:
+        return copy.deepcopy(rows)
 
     def select(self, key: str) -> Doc | None:
         with self._database_lock:

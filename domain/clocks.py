@@ -21,6 +21,7 @@ or `move` (turn = the version at which the seat became to act), so each is recor
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any, Sequence
 
 
 def initial(n: int) -> dict:
@@ -53,6 +54,14 @@ def settle(clock: dict, to_act: list[int], mover: int | None, say: bool, at_ms: 
     running.sort()
     return {"used_ms": used, "running": running, "changed_ms": at_ms if changed or clock["changed_ms"] is None else
             clock["changed_ms"], "flags": [list(f) for f in clock["flags"]]}
+
+
+def settled(clock: dict, decider: Any, state: Any, batch: Sequence) -> dict:
+    """The clock with a batch `(at_ms, version, mover, say)` settled at the game's `state` (nobody acts once the
+    game is over): what a fold of the events holds at that version once the batch is complete."""
+    at_ms, version, mover, say = batch
+    to_act = [] if decider.outcome(state).is_over else list(decider.to_act(state))
+    return settle(clock, to_act, mover, say, at_ms, version)
 
 
 def flagged(clock: dict, seat: int, control: str, turn: int) -> dict:

@@ -386,9 +386,7 @@ class Game(Aggregate):
             self.clock = clocks.initial(len(self.players))
         if not batch:
             return self.clock
-        at_ms, version, mover, say = batch
-        to_act = [] if self.decider.outcome(self.state).is_over else list(self.decider.to_act(self.state))
-        return clocks.settle(self.clock, to_act, mover, say, at_ms, version)
+        return clocks.settled(self.clock, self.decider, self.state, batch)
 
     def _settle_clock(self) -> None:
         if self.__dict__.get("_batch"):

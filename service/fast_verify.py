@@ -272,9 +272,7 @@ class _Shadow:
         """The clock with the decision being met settled at `state` (Game.clock_now at that version)."""
         if self.batch is None:
             return self.clock
-        d = self.d
-        to_act = [] if d.outcome(state).is_over else list(d.to_act(state))
-        return clocks.settle(self.clock, to_act, self.batch[2], self.batch[3], self.batch[0], self.batch[1])
+        return clocks.settled(self.clock, self.d, state, self.batch)
 
     def _check(self, version: int, state: Any, hashes: list, snapshots: dict) -> None:
         snapshot = snapshots.pop(version, None)

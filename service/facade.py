@@ -73,7 +73,6 @@ class Arbiter:
         self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process
         self._feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber
         self._feed_guard = threading.Lock()
-        self._delays: dict[UUID, dict | None] = {}  # each game's spectator delay (from its Created event; never changes)
         self._clock_watch: ClockWatch | None = None
         # called with a game's id right after a move (through this process) ended it: what runs games in series
         # (service.tournaments) creates the next one at once; a failing listener never fails the move
@@ -148,12 +147,7 @@ class Arbiter:
 
     def _spectator_cut(self, gid: UUID) -> Cut | None:
         """Where a spectator of this game stands (service.spectator_delay), or None when spectators are not delayed."""
-        if gid not in self._delays:
-            created = next(iter(self.app.read_events(gid, lte=1)), None)
-            if not isinstance(created, Game.Created):
-                raise NotFound(f"no game with id {gid}")
-            self._delays[gid] = getattr(created, "spectator_delay", None)
-        delay = self._delays[gid]
+        delay = getattr(self._created_event(gid), "spectator_delay", None)
         if not delay:
             return None
         return spectator_cut(self.app.stored_events(gid), delay, server_ms())

@@ -303,11 +303,10 @@ class Tournaments:
 
     def list(self) -> list[dict]:
         """Every tournament: id, name, game, format, players, status."""
-        self._caught_up()
         return [{"id": d["id"], "name": d["settings"]["name"], "game": d["settings"]["game"],
                  "format": d["settings"]["format"], "players": len(d["players"]),
                  "status": "finished" if d["finished"] else ("playing" if d["games"] or d["rounds"] else "entering")}
-                for d in self._standings.tournaments()]
+                for d in self._caught_up().tournaments()]
 
     def view(self, tournament_id: Any, with_clocks: bool = True) -> dict:
         """The tournament as anyone may see it: settings, players, rounds with tables, pairings and games (status,

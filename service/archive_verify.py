@@ -17,50 +17,59 @@ from __future__ import annotations
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
 from typing import Any, Iterator
 from uuid import UUID
 
 BATCH = 64  # games per query and per task: large enough to amortise a query, small enough to balance the workers
 
 
-@dataclass
 class GameRows:
-    """One game's stored rows, read in bulk (each list in version order), and its catalogue row (None for none)."""
+    """One game's stored rows, read in bulk, and its catalogue row (None for none).
 
-    events: list = field(default_factory=list)
-    attempts: list = field(default_factory=list)
-    snapshots: list = field(default_factory=list)
-    catalogue: Any = None
-    heads: list | None = None  # filled by the verification: the chain hash of each version
+    `raw`: the game's event rows as (version, topic, state), in version order (what the one-pass check reads);
+    `events`: the same as the library's StoredEvent objects (what the detailed road reads), made when first asked for.
+    """
+
+    __slots__ = ("game_id", "raw", "attempts", "snapshots", "catalogue", "heads", "_events")
+
+    def __init__(self, game_id: UUID, raw: list, attempts: list, snapshots: list, catalogue: Any = None):
+        self.game_id, self.raw, self.attempts, self.snapshots, self.catalogue = game_id, raw, attempts, snapshots, catalogue
+        self.heads: list | None = None  # filled by the verification: the chain hash of each version
+        self._events: list | None = None
+
+    @property
+    def events(self) -> list:
+        if self._events is None:
+            from eventsourcing.persistence import StoredEvent
+
+            self._events = [StoredEvent(self.game_id, v, topic, state) for v, topic, state in self.raw]
+        return self._events
 
 
 def _quoted(name: str) -> str:
     return ".".join(f'"{part}"' for part in name.split("."))
 
 
-def select_rows(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
-    """Every stored row of the streams `ids`, by stream, each in version order: one query (two on huge batches).
+def select_raw(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
+    """Every stored row of the streams `ids` as (version, topic, state), by stream, each in version order: one query.
 
     SQLite and PostgreSQL are read with one `IN` / `= ANY` query ordered by notification id; any other
     recorder (the in-memory one) stream by stream through its own select_events.
     """
-    from eventsourcing.persistence import StoredEvent
-
     out: dict[UUID, list] = {i: [] for i in ids}
     if not ids:
         return out
     kind = type(recorder).__module__
     if kind == "eventsourcing.sqlite":
-        by_hex = {i.hex: i for i in ids}
+        by_hex = {i.hex: out[i] for i in ids}
         marks = ",".join("?" * len(ids))
         order = "rowid" if hasattr(recorder, "select_notifications") else "originator_id, originator_version"
         statement = (f"SELECT originator_id, originator_version, topic, state FROM {_quoted(recorder.events_table_name)} "
                      f"WHERE originator_id IN ({marks}) ORDER BY {order}")
         with recorder.datastore.transaction(commit=False) as c:
             c.execute(statement, list(by_hex))
-            for row in c.fetchall():
-                out[by_hex[row[0]]].append(StoredEvent(by_hex[row[0]], row[1], row[2], row[3]))
+            for oid, version, topic, state in c.fetchall():
+                by_hex[oid].append((version, topic, state))
     elif kind == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 
@@ -71,15 +80,21 @@ def select_rows(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
         with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(statement, (ids,))
             for row in curs.fetchall():
-                out[row["originator_id"]].append(StoredEvent(row["originator_id"], row["originator_version"],
-                                                             row["topic"], bytes(row["state"])))
+                out[row["originator_id"]].append((row["originator_version"], row["topic"], bytes(row["state"])))
     else:
         for i in ids:
-            out[i] = list(recorder.select_events(i))
+            out[i] = [(r.originator_version, r.topic, r.state) for r in recorder.select_events(i)]
     for rows in out.values():  # notification order is version order for an append-only stream; make sure of it
-        if any(rows[k].originator_version >= rows[k + 1].originator_version for k in range(len(rows) - 1)):
-            rows.sort(key=lambda r: r.originator_version)
+        if any(rows[k][0] >= rows[k + 1][0] for k in range(len(rows) - 1)):
+            rows.sort(key=lambda r: r[0])
     return out
+
+
+def select_rows(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
+    """select_raw's rows as the library's StoredEvent objects."""
+    from eventsourcing.persistence import StoredEvent
+
+    return {i: [StoredEvent(i, v, topic, state) for v, topic, state in rows] for i, rows in select_raw(recorder, ids).items()}
 
 
 def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, GameRows]:
@@ -87,11 +102,13 @@ def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, G
     from domain.attempts import attempts_id
 
     attempts = {gid: attempts_id(gid) for gid in ids}
-    events = select_rows(app.recorder, ids + list(attempts.values()))
+    events = select_raw(app.recorder, ids + list(attempts.values()))
     snapshots = select_rows(app.snapshots.recorder, ids) if app.snapshots is not None else {}
     out = {}
     for gid in ids:
-        rows = GameRows(events[gid], events[attempts[gid]], snapshots.get(gid, []))
+        attempt_rows = events[attempts[gid]]
+        rows = GameRows(gid, events[gid], _stored(attempts[gid], attempt_rows) if attempt_rows else [],
+                        snapshots.get(gid, []))
         if catalogue is not None:
             try:
                 rows.catalogue = catalogue.get(gid)
@@ -99,6 +116,12 @@ def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, G
                 rows.catalogue = _UNREAD
         out[gid] = rows
     return out
+
+
+def _stored(stream_id: UUID, raw: list) -> list:
+    from eventsourcing.persistence import StoredEvent
+
+    return [StoredEvent(stream_id, v, topic, state) for v, topic, state in raw]
 
 
 _UNREAD = object()
@@ -140,7 +163,7 @@ def _verify_batch(ids: list[str]) -> list[dict]:
         if rows.catalogue is _UNREAD:
             rows.catalogue = None
             reports.append(arbiter.verify(gid, full=True, log_report=log))  # the slow road names the catalogue's fault
-        elif not rows.events:
+        elif not rows.raw:
             reports.append(arbiter.verify(gid, full=True, log_report=log))  # deleted: the log knows it, the store not
         else:
             reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log))

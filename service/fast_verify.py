@@ -8,10 +8,15 @@ each compared event for event with what the store holds, the seed revealed where
 the re-decision is both the fair-deal check (each random step against the revealed seed) and the
 engine's replay. Snapshots are compared with the game as the aggregate would hold it at their version.
 
+The pass works on each row's decoded fields (service.plain_rows: one JSON decoding, the chain hash computed on
+the same dict) and builds event objects only for the few events the report needs (the Created event, the
+revealed seed, the last event).
+
 Anything the pass does not expect (a broken chain, an event the engine would not produce, a move it
-refuses, a snapshot that differs, a game with disputes or rewinds) makes it answer None, and the game
-takes the detailed road (service.integrity), which finds and names the problem. So the fast pass can
-only say "all is well" where every check agrees, and never has to word a finding itself.
+refuses, a snapshot that differs, a game with disputes or rewinds, a row the fast decoding does not take)
+makes it answer None, and the game takes the detailed road (service.integrity), which finds and names the
+problem. So the fast pass can only say "all is well" where every check agrees, and never has to word a
+finding itself.
 """
 
 from __future__ import annotations
@@ -19,25 +24,19 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.utils import get_topic
-
 from domain import ENGINE_VERSION
-from domain.audit import GENESIS, fields_hash
 from domain import clocks
+from domain.audit import GENESIS
 from domain.game import ENGINE, Game, _pack_move
 from domain.games import DECIDERS
 from domain.randomness import Chance, commitment
 from domain.rules import RuleViolation
 
-from .stored_rows import _plain_event, _settled_fields, _shape_ok, _snapshots
-from .verification import PENDING, _attempts_problem, check_evidence, deal_verdict
+from .plain_rows import HAPPENED, REVEALED, Unusual, decode_game, event_of, timestamp_of
+from .stored_rows import _settled_fields, _snapshots
+from .verification import PENDING, _attempts_problem, deal_verdict, evidence_report
 
-_CREATED, _HAPPENED, _REVEALED = get_topic(Game.Created), get_topic(Game.Happened), get_topic(Game.SeedRevealed)
-_GAME_TOPIC = get_topic(Game)
-
-
-class _Unusual(Exception):
-    """The game is not one the fast pass checks: the detailed road takes it."""
+_Unusual = Unusual  # the name the detailed road's tests know
 
 
 class _Recording:
@@ -65,78 +64,66 @@ def fast_report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: boo
     """service.integrity.verify_game's report for a plain game (module docstring), or None for any other."""
     try:
         return _report(app, game_id, rows, replay, catalogue)
-    except _Unusual:
+    except Unusual:
         return None
     except Exception:  # data the pass did not expect: the detailed road reports it
         return None
 
 
-def _events(app: Any, rows: Any) -> list:
-    mapper, events = app.mapper, []
-    topics = (_CREATED, _HAPPENED, _REVEALED)
-    for version, row in enumerate(rows.events, 1):
-        if row.originator_version != version or row.topic not in topics:
-            raise _Unusual
-        event = _plain_event(mapper, row)
-        if event is None or not _shape_ok(event, row.topic):
-            raise _Unusual
-        events.append(event)
-    if not events or events[0].__class__ is not Game.Created or events[0].originator_topic != _GAME_TOPIC:
-        raise _Unusual
-    return events
-
-
 def _report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -> dict:
+    if app.mapper.cipher is not None or app.mapper.compressor is not None:
+        raise Unusual  # rows the plain decoding cannot read: the mapper's road
     if rows.attempts and _attempts_problem(app, game_id, rows.attempts) is not None:
-        raise _Unusual  # the refused attempts' own rows and chain, checked as the detailed road does
-    events = _events(app, rows)
-    created = events[0]
+        raise Unusual  # the refused attempts' own rows and chain, checked as the detailed road does
+    plain = decode_game(game_id, rows.raw)  # every row decoded, shape-checked and hashed; the chain followed
+    fields, hashes, created, reveals = plain.fields, plain.hashes, plain.created, plain.reveals
     if created.game not in DECIDERS:
-        raise _Unusual
-    hashes, head = [], GENESIS
-    oid = str(game_id)
-    for event in events:  # event_hash, with the id written once for all the game's events
-        fields = event.__dict__
-        if fields["prev"] != head:
-            raise _Unusual
-        fields = dict(fields)
-        fields["timestamp"] = fields["timestamp"].isoformat()
-        fields["originator_id"] = oid
-        head = fields_hash(fields, event.__class__.__qualname__)
-        hashes.append(head)
+        raise Unusual
     snapshots, unreadable = _snapshots(app, game_id, rows.snapshots)
-    if unreadable or any(v > len(events) for v in snapshots):
-        raise _Unusual
-    deal, moves = _redecide(created, events, hashes, snapshots)
-    from .integrity import check_catalogue, provenance, report_ok
+    if unreadable or any(v > len(fields) for v in snapshots):
+        raise Unusual
+    kind = fields[-1]["class"]
+    last = created if len(fields) == 1 else reveals[-1] if kind == REVEALED else event_of(Game.Happened, fields[-1], game_id)
+    deal, moves, decoded = _redecide(created, fields, reveals, hashes, snapshots)
+    from .integrity import catalogue_report, provenance, report_ok
 
     out: dict = {"id": str(game_id), "game": created.game,
-                 "chain": {"ok": True, "length": len(events), "head": head, "broken_at": None, "problem": None,
+                 "chain": {"ok": True, "length": len(fields), "head": hashes[-1], "broken_at": None, "problem": None,
                            "problems": []},
                  "deal": deal}
-    evidence = check_evidence(app, game_id, events)
+    evidence = evidence_report(DECIDERS[created.game], decoded, reveals[0].seed if reveals else None)
     if evidence is not None:
         out["evidence"] = evidence
     if replay:
         out["engine"] = {"id": str(game_id), "played_under": created.engine_version, "current_engine": ENGINE_VERSION,
                          "moves": moves, "same": True, "differences": []}
     if catalogue:
-        out["catalogue"] = check_catalogue(app, game_id, events, rows.catalogue)
+        row = rows.catalogue
+        if row is not None and (row.get("version").__class__ is not int or row["version"] != len(fields)):
+            raise Unusual  # a row behind or beyond the game: the detailed road says which
+        out["catalogue"] = catalogue_report(row, _catalogue_events(created, reveals, last))
     out["provenance"] = provenance(created)
     out["ok"] = report_ok(out)
     rows.heads = hashes
     return out
 
 
-def _redecide(created: Any, events: list, hashes: list, snapshots: dict) -> tuple[dict, int]:
+def _catalogue_events(created: Any, reveals: list, last: Any) -> list:
+    """The events whose fold gives the catalogue row of the whole game (integrity._catalogue_events of a plain game)."""
+    out = [created] + [e for e in reveals if e is not last]
+    return out if last is created else out + [last]
+
+
+def _redecide(created: Any, fields: list, reveals: list, hashes: list, snapshots: dict) -> tuple[dict, int, list]:
     """Decide the game again from its Created event and hold every stored event against the engine's; returns the
-    deal report and the number of moves. Raises _Unusual wherever the store and the engine part."""
+    deal report, the number of moves and the game's events decoded by its decider. Raises Unusual wherever the store
+    and the engine part."""
     d = DECIDERS[created.game]
     setup = d.configure(dict(created.options), [dict(p) for p in created.players], created.dealer, created.starter)
     chance = Chance(created.seed, created.outcomes)
-    revealed = next((e.seed for e in events if e.__class__ is Game.SeedRevealed), None)
+    revealed = reveals[0].seed if reveals else None
     if revealed is not None and (revealed != created.seed or commitment(revealed) != created.commitment):
-        raise _Unusual
+        raise Unusual
     fixed = set(created.outcomes)
     if created.dealer is not None:
         fixed.add("dealer")
@@ -148,20 +135,24 @@ def _redecide(created: Any, events: list, hashes: list, snapshots: dict) -> tupl
 
     # the stored game cut into decisions: the opening, then each move with the engine's events after it
     decisions: list[list] = [[]]
-    for event in events[1:]:
-        if event.__class__ is Game.Happened:
-            if event.actor != ENGINE:
+    decoded: list = []
+    for f in fields[1:]:
+        if f["class"] == HAPPENED:
+            if f["actor"] != ENGINE:
                 decisions.append([])
-            decisions[-1].append((event, decode(event.data)))
+            event = decode(f["data"])
+            decoded.append(event)
+            decisions[-1].append((f, event))
         else:
-            decisions[-1].append((event, None))  # SeedRevealed: checked after the move it follows
+            decisions[-1].append((f, None))  # SeedRevealed: checked after the move it follows
 
     state = d.initial_state(setup)
     moves = 0
+    last_decision = len(decisions) - 1
     for number, stored in enumerate(decisions):
-        happened = [(e, de) for e, de in stored if de is not None]
-        if not happened:
-            raise _Unusual  # a decision with no event of the game (a reveal with no move before it)
+        happened = [(f, de) for f, de in stored if de is not None] if len(stored) != 1 else stored
+        if not happened or happened[0][1] is None:
+            raise Unusual  # a decision with no event of the game (a reveal with no move before it)
         random = revealed is not None and any(chance_of(de) for _, de in happened)
         using = _Recording(chance, revealed) if random else chance
         if number == 0:
@@ -173,53 +164,54 @@ def _redecide(created: Any, events: list, hashes: list, snapshots: dict) -> tupl
         else:
             first = happened[0][0]
             move = move_of(happened[0][1])
-            if move is None or first.actor != f"seat:{move['seat']}":
-                raise _Unusual
+            if move is None or first["actor"] != f"seat:{move['seat']}":
+                raise Unusual
             before = state
             try:
                 decided, state = d.step(state, move, using)
             except RuleViolation:
-                raise _Unusual from None
+                raise Unusual from None
             moves += 1
-            actor = first.actor
+            actor = first["actor"]
         if len(decided) != len(happened):
-            raise _Unusual
-        for (event, stored_event), mine in zip(happened, decided):  # (actors: the cut above gives a move's events
-            if stored_event != mine or event.kind != mine["type"] or event.clause != clause_of(mine):  # to the engine)
-                raise _Unusual
-        reveals = [e for e, de in stored if de is None] if len(stored) != len(happened) else ()
-        last = number == len(decisions) - 1  # an ended game refuses every later move, so only the last can end it
-        outcome = d.outcome(state) if reveals or last else None
+            raise Unusual
+        for (f, stored_event), mine in zip(happened, decided):  # (actors: the cut above gives a move's events
+            if stored_event != mine or f["kind"] != mine["type"] or f["clause"] != clause_of(mine):  # to the engine)
+                raise Unusual
+        met = [f for f, de in stored if de is None] if len(stored) != len(happened) else ()
+        # an ended game refuses every later move, so only the last decision can end it
+        outcome = d.outcome(state) if met or number == last_decision else None
         if outcome is not None and outcome.is_over and number > 0:
-            if len(reveals) != 1 or stored[-1][0] is not reveals[0] or reveals[0].seed != created.seed \
-                    or reveals[0].result != outcome.result or reveals[0].winner != outcome.winner_json() \
-                    or reveals[0].scores != (None if outcome.scores is None else list(outcome.scores)):
-                raise _Unusual
-        elif reveals:
-            raise _Unusual
+            if len(met) != 1 or stored[-1][0] is not met[0] or met[0]["seed"] != created.seed \
+                    or met[0]["result"] != outcome.result or met[0]["winner"] != outcome.winner_json() \
+                    or met[0]["scores"] != (None if outcome.scores is None else list(outcome.scores)):
+                raise Unusual
+        elif met:
+            raise Unusual
         if isinstance(using, _Recording):
-            version = happened[0][0].originator_version
+            version = happened[0][0]["originator_version"]
             for label, ok in using.checked:
                 if not ok and label not in fixed:
-                    raise _Unusual  # a shuffle that is not the seed's: the detailed road names it
+                    raise Unusual  # a shuffle that is not the seed's: the detailed road names it
                 shuffles.append({"label": label, "version": version, "fixed_by_record": label in fixed,
                                  "verified": ok or label in fixed})
         if shadow is not None:
-            shadow.decision(before, happened, reveals, move, actor, hashes, snapshots)
+            shadow.decision(before, happened, met, move, actor, hashes, snapshots)
     if shadow is not None and snapshots:
-        raise _Unusual  # a snapshot at a version the pass did not meet
+        raise Unusual  # a snapshot at a version the pass did not meet
     out = {"commitment": created.commitment, "seed": revealed, "stacked": created.stacked,
            "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": shuffles,
            "fair": None, "consistent": None}
     if revealed is None:
         out["status"] = PENDING
-        return out, moves
-    return deal_verdict(out, created, []), moves
+        return out, moves, decoded
+    return deal_verdict(out, created, []), moves, decoded
 
 
 class _Shadow:
     """The game as the aggregate holds it after each event (what a snapshot stores), for the versions snapshots
-    were taken at: the decider's state, the move log, the answers to idempotency keys, the outcomes of chance."""
+    were taken at: the decider's state, the move log, the answers to idempotency keys, the outcomes of chance.
+    Events are met as their rows' decoded fields (service.plain_rows)."""
 
     def __init__(self, created: Any, d: Any):
         self.created, self.d = created, d
@@ -243,30 +235,31 @@ class _Shadow:
                  snapshots: dict) -> None:
         d, created = self.d, self.created
         first = happened[0][0]
-        self.batch = (clocks.ms(first.timestamp), first.originator_version,
+        self.batch = (clocks.ms(timestamp_of(first)), first["originator_version"],
                       None if move is None else move["seat"], bool(move and move["type"] == "say"))
-        for event, decoded in happened:
+        for f, decoded in happened:
+            version = f["originator_version"]
             state = d.evolve(state, decoded)
-            if event.actor == ENGINE or move is None or move["type"] != "say":
-                self.position_version = event.originator_version
+            if f["actor"] == ENGINE or move is None or move["type"] != "say":
+                self.position_version = version
             for label, value in d.chance_of(decoded).items():
                 if (label == "dealer" and created.dealer is not None) or (label == "starter" and created.starter is not None):
                     continue
                 self.chance_results[label] = value
-            if event.actor != ENGINE:
+            if f["actor"] != ENGINE:
                 noted = d.move_of(decoded)
                 if noted is not None:
-                    self._log(noted, event.originator_version)
-                    if event.idempotency_key:
-                        self.answers[event.idempotency_key] = {"version": event.originator_version, "rejected": False,
-                                                               "actor": event.actor}
-            self._check(event.originator_version, state, hashes, snapshots)
+                    self._log(noted, version)
+                    if f["idempotency_key"]:
+                        self.answers[f["idempotency_key"]] = {"version": version, "rejected": False,
+                                                              "actor": f["actor"]}
+            self._check(version, state, hashes, snapshots)
         self.clock = self._settled(state)
         self.batch = None
-        for event in reveals:
+        for f in reveals:
             self.seed_revealed = True
-            self.position_version = event.originator_version
-            self._check(event.originator_version, state, hashes, snapshots)
+            self.position_version = f["originator_version"]
+            self._check(f["originator_version"], state, hashes, snapshots)
 
     def _settled(self, state: Any) -> dict:
         """The clock with the decision being met settled at `state` (Game.clock_now at that version)."""
@@ -290,4 +283,4 @@ class _Shadow:
                 "time_control": dict(c.time_control) if getattr(c, "time_control", None) else None,
                 "clock": self._settled(state), "position_version": self.position_version}
         if _settled_fields(snapshot.mutate(None)) != mine:
-            raise _Unusual
+            raise Unusual

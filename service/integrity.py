@@ -55,7 +55,7 @@ def check_catalogue(app: Referee, game_id: UUID, events: list, row: Any = _NO_RO
 
     A row not there yet (the catalogue catches up when it is read) is not a problem: `ok` is None.
     """
-    from projections.catalogue import COLUMNS, Catalogue, evolve
+    from projections.catalogue import Catalogue
 
     try:
         if row is _NO_ROW:
@@ -70,12 +70,22 @@ def check_catalogue(app: Referee, game_id: UUID, events: list, row: Any = _NO_RO
     if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= len(events):
         return {"ok": False, "problem": f"the catalogue row is at version {str(version)[:20]} but the game has "
                                         f"{len(events)} events"}
+    return catalogue_report(row, _catalogue_events(events[:version]))
+
+
+def catalogue_report(row: dict | None, events: list) -> dict:
+    """check_catalogue's verdict on a row (None: none yet) at the version of the last of `events`, the events whose
+    fold gives the row (_catalogue_events)."""
+    from projections.catalogue import COLUMNS, evolve
+
+    if row is None:
+        return {"ok": None, "problem": None}
     expected = None
-    for event in _catalogue_events(events[:version]):
+    for event in events:
         expected = evolve(expected, event, 0)
     wrong = [column for column in COLUMNS if copy.deepcopy(expected.get(column)) != row.get(column)]
     if wrong:
-        return {"ok": False, "problem": f"the catalogue row differs from the game's events at version {version} "
+        return {"ok": False, "problem": f"the catalogue row differs from the game's events at version {row['version']} "
                                         f"(column {', '.join(wrong)})"}
     return {"ok": True, "problem": None}
 

@@ -204,13 +204,22 @@ def check_evidence(app: Referee, game_id: UUID, events: list | None = None) -> d
     if not events:
         raise NotFound(f"no game with id {game_id}")
     decider = decider_for(events[0].game)
+    if getattr(decider, "honesty", None) is None:
+        return None
+    revealed = next((e.seed for e in events if isinstance(e, Game.SeedRevealed)), None)
+    return evidence_report(decider, [decider.decode_event(e.data) for e in events if isinstance(e, Game.Happened)]
+                           if revealed is not None else [], revealed)
+
+
+def evidence_report(decider: Any, decoded: list, revealed: str | None) -> dict | None:
+    """check_evidence's report from the game's Happened events decoded already (`decoded`, in order) and its revealed
+    seed (None while the game goes on)."""
     check = getattr(decider, "honesty", None)
     if check is None:
         return None
-    revealed = next((e.seed for e in events if isinstance(e, Game.SeedRevealed)), None)
     if revealed is None:
         return {"ok": None, "status": "pending: checked once the game ends and its seed is revealed"}
-    report = check([decider.decode_event(e.data) for e in events if isinstance(e, Game.Happened)], revealed)
+    report = check(decoded, revealed)
     report["status"] = "every commitment and every strike checks" if report["ok"] else "; ".join(report["problems"])
     return report
 

@@ -289,6 +289,11 @@ class CatalogueView(TrackingRecorder, ABC):
     def mark(self, game_id: str, integrity: dict) -> bool:
         """Keep a verification's verdict on a game's row (False when there is no row)."""
 
+    def mark_many(self, marks: Sequence[tuple[str, dict]]) -> None:
+        """`mark` for many games (game id, integrity), all in one transaction where the store has them."""
+        for game_id, integrity in marks:
+            self.mark(game_id, integrity)
+
 
 class POPOCatalogueView(MemoryRows, CatalogueView):
     """In-process rows (memory://): the state of one application object's catalogue."""
@@ -387,6 +392,11 @@ class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
                       (not integrity["ok"], json.dumps(integrity), game_id))
             return c.sqlite_cursor.rowcount > 0  # the library's cursor wrapper does not pass rowcount on
 
+    def mark_many(self, marks: Sequence[tuple[str, dict]]) -> None:
+        with self.datastore.transaction(commit=True) as c:
+            c.executemany(f"UPDATE {TABLE} SET tampered = ?, integrity = ? WHERE id = ?",
+                          [(not integrity["ok"], json.dumps(integrity), game_id) for game_id, integrity in marks])
+
 
 class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
     """Tables `game_catalogue2` and `game_catalogue2_tracking` in the application's schema."""
@@ -448,6 +458,10 @@ class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
         with self.datastore.transaction(commit=True) as curs:
             curs.execute(self._mark, (not integrity["ok"], Jsonb(integrity), game_id))
             return curs.rowcount > 0
+
+    def mark_many(self, marks: Sequence[tuple[str, dict]]) -> None:
+        with self.datastore.transaction(commit=True) as curs:
+            curs.executemany(self._mark, [(not integrity["ok"], Jsonb(integrity), game_id) for game_id, integrity in marks])
 
 
 # -- the catalogue ---------------------------------------------------------------------------------
@@ -552,6 +566,17 @@ class Catalogue:
         except ValueError:
             return False
         return self.view.mark(key, integrity)
+
+    def mark_many(self, marks: Sequence[tuple[UUID | str, dict]]) -> None:
+        """`mark` for many games (game id, integrity) at once: one transaction (a game with no row is left alone)."""
+        keyed = []
+        for game_id, integrity in marks:
+            try:
+                keyed.append((str(UUID(str(game_id))), integrity))
+            except ValueError:
+                continue
+        if keyed:
+            self.view.mark_many(keyed)
 
 
 def _decoded(mapper: Any, notification: Any) -> Any:

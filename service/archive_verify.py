@@ -14,6 +14,7 @@ latest signed checkpoint, provenance). What changes is the reading around it:
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from concurrent.futures import ProcessPoolExecutor
@@ -26,7 +27,7 @@ BATCH = 64  # games per query and per task: large enough to amortise a query, sm
 class GameRows:
     """One game's stored rows, read in bulk, and its catalogue row (None for none).
 
-    `raw`: the game's event rows as (version, topic, state), in version order (what the one-pass check reads);
+    `raw`: the game's event rows as (stream id, version, topic, state), in version order (what the one-pass check reads);
     `events`: the same as the library's StoredEvent objects (what the detailed road reads), made when first asked for.
     """
 
@@ -42,7 +43,7 @@ class GameRows:
         if self._events is None:
             from eventsourcing.persistence import StoredEvent
 
-            self._events = [StoredEvent(self.game_id, v, topic, state) for v, topic, state in self.raw]
+            self._events = [StoredEvent(self.game_id, v, topic, state) for _, v, topic, state in self.raw]
         return self._events
 
 
@@ -51,10 +52,11 @@ def _quoted(name: str) -> str:
 
 
 def select_raw(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
-    """Every stored row of the streams `ids` as (version, topic, state), by stream, each in version order: one query.
+    """Every stored row of the streams `ids` as (stream id, version, topic, state), by stream, each in version order:
+    one query.
 
-    SQLite and PostgreSQL are read with one `IN` / `= ANY` query ordered by notification id; any other
-    recorder (the in-memory one) stream by stream through its own select_events.
+    SQLite and PostgreSQL are read with one `IN` / `= ANY` query in the order of the table's key (stream, version),
+    which needs no sort; any other recorder (the in-memory one) stream by stream through its own select_events.
     """
     out: dict[UUID, list] = {i: [] for i in ids}
     if not ids:
@@ -63,30 +65,26 @@ def select_raw(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
     if kind == "eventsourcing.sqlite":
         by_hex = {i.hex: out[i] for i in ids}
         marks = ",".join("?" * len(ids))
-        order = "rowid" if hasattr(recorder, "select_notifications") else "originator_id, originator_version"
         statement = (f"SELECT originator_id, originator_version, topic, state FROM {_quoted(recorder.events_table_name)} "
-                     f"WHERE originator_id IN ({marks}) ORDER BY {order}")
+                     f"WHERE originator_id IN ({marks}) ORDER BY originator_id, originator_version")  # the key's order
         with recorder.datastore.transaction(commit=False) as c:
             c.execute(statement, list(by_hex))
-            for oid, version, topic, state in c.fetchall():
-                by_hex[oid].append((version, topic, state))
+            for row in c.fetchall():
+                by_hex[row[0]].append(row)
     elif kind == "eventsourcing.postgres":
         from psycopg.sql import SQL, Identifier
 
-        order = SQL("notification_id") if hasattr(recorder, "select_notifications") else SQL("originator_id, originator_version")
         statement = SQL("SELECT originator_id, originator_version, topic, state FROM {schema}.{table} "
-                        "WHERE originator_id = ANY(%s) ORDER BY {order}").format(
-            schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name), order=order)
+                        "WHERE originator_id = ANY(%s) ORDER BY originator_id, originator_version").format(
+            schema=Identifier(recorder.datastore.schema), table=Identifier(recorder.events_table_name))
         with recorder.datastore.get_connection() as conn, conn.cursor() as curs:
             curs.execute(statement, (ids,))
             for row in curs.fetchall():
-                out[row["originator_id"]].append((row["originator_version"], row["topic"], bytes(row["state"])))
+                oid = row["originator_id"]
+                out[oid].append((oid, row["originator_version"], row["topic"], bytes(row["state"])))
     else:
         for i in ids:
-            out[i] = [(r.originator_version, r.topic, r.state) for r in recorder.select_events(i)]
-    for rows in out.values():  # notification order is version order for an append-only stream; make sure of it
-        if any(rows[k][0] >= rows[k + 1][0] for k in range(len(rows) - 1)):
-            rows.sort(key=lambda r: r[0])
+            out[i] = [(i, r.originator_version, r.topic, r.state) for r in recorder.select_events(i)]
     return out
 
 
@@ -94,7 +92,7 @@ def select_rows(recorder: Any, ids: list[UUID]) -> dict[UUID, list]:
     """select_raw's rows as the library's StoredEvent objects."""
     from eventsourcing.persistence import StoredEvent
 
-    return {i: [StoredEvent(i, v, topic, state) for v, topic, state in rows] for i, rows in select_raw(recorder, ids).items()}
+    return {i: [StoredEvent(i, v, topic, state) for _, v, topic, state in rows] for i, rows in select_raw(recorder, ids).items()}
 
 
 def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, GameRows]:
@@ -121,7 +119,7 @@ def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, G
 def _stored(stream_id: UUID, raw: list) -> list:
     from eventsourcing.persistence import StoredEvent
 
-    return [StoredEvent(stream_id, v, topic, state) for v, topic, state in raw]
+    return [StoredEvent(stream_id, v, topic, state) for _, v, topic, state in raw]
 
 
 _UNREAD = object()
@@ -151,22 +149,37 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None) -
 
 
 def _verify_batch(ids: list[str]) -> list[dict]:
-    """The reports of a batch of games (ids as the facade lists them), in order."""
+    """The reports of a batch of games (ids as the facade lists them), in order.
+
+    The cyclic garbage collector waits until the batch is done: a batch makes a few hundred thousand short-lived
+    dicts and lists (rows, events, states), freed by their reference counts, and the collections those allocations
+    would set off (each scanning every object the process holds) cost more than the whole check of a row."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return _batch_reports(ids)
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def _batch_reports(ids: list[str]) -> list[dict]:
     from .facade import parse_game_id
 
     arbiter, log = _worker["arbiter"], _worker["log"]
     gids = [parse_game_id(i) for i in ids]
     batch = read_batch(arbiter.app, gids, _worker["catalogue"])
-    reports = []
+    reports, marks = [], []
     for gid in gids:
         rows = batch[gid]
         if rows.catalogue is _UNREAD:
-            rows.catalogue = None
-            reports.append(arbiter.verify(gid, full=True, log_report=log))  # the slow road names the catalogue's fault
-        elif not rows.raw:
-            reports.append(arbiter.verify(gid, full=True, log_report=log))  # deleted: the log knows it, the store not
+            rows.catalogue = None  # the slow road reads the row itself and names its fault
+            reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
+        elif not rows.raw:  # deleted: the log knows it, the store not
+            reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
         else:
-            reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log))
+            reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
+    arbiter.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
     return reports
 
 

@@ -442,14 +442,16 @@ class Arbiter:
                 "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds}
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False,
-               rows: Any = None, log_report: Any = None) -> dict:
+               rows: Any = None, log_report: Any = None, marks: list | None = None) -> dict:
         """Check a stored game: its rows and hash chain (optionally against a kept head), its latest signed checkpoint,
         its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
 
         Never raises for a damaged game: `ok` says whether every integrity check passed, `provenance` how the game
         was set up (service.integrity). A store that ends before, or differs at, the version a checkpoint signed
         breaks the chain's verdict too; a game the log knows but the store lost is reported as deleted.
-        `rows` and `log_report`: the game's rows and the checkpoint log's report read in bulk (service.archive_verify).
+        `rows` and `log_report`: the game's rows and the checkpoint log's report read in bulk (service.archive_verify);
+        `marks`: a list the report is added to instead of keeping its verdict on the catalogue row right away, for the
+        caller to keep many at once (`mark_verified`).
         """
         gid = parse_game_id(game_id)
         if kept_length is not None:
@@ -468,7 +470,10 @@ class Arbiter:
             out["chain"] = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
         out["checkpoint"] = checkpoint
         out["ok"] = report_ok(out) and checkpoint["ok"] is not False
-        self._mark_verified(gid, out)
+        if marks is None:
+            self._mark_verified(gid, out)
+        else:
+            marks.append(out)
         return out
 
     def _mark_verified(self, gid: UUID, report: dict) -> None:
@@ -484,6 +489,22 @@ class Arbiter:
         except Exception as e:  # noqa: BLE001 - the verification's answer never depends on the catalogue's write
             logging.getLogger("arbiter.catalogue").warning("verification of %s not kept on the catalogue (%s)",
                                                            gid, type(e).__name__)
+
+    def mark_verified(self, reports: list[dict]) -> None:
+        """Keep the verdicts of the reports `verify(..., marks=...)` set aside on their catalogue rows, in one
+        transaction (one catch-up first); where that fails, game by game as `verify` does."""
+        from datetime import datetime, timezone
+
+        from projections.catalogue import integrity_of
+
+        if not reports:
+            return
+        try:
+            at = datetime.now(timezone.utc).isoformat()
+            self._caught_up().mark_many([(r["id"], integrity_of(r, r["chain"].get("length"), at)) for r in reports])
+        except Exception:  # noqa: BLE001 - each game's own write, and its own warning, below
+            for report in reports:
+                self._mark_verified(parse_game_id(report["id"]), report)
 
     def verify_receipt(self, receipt: Any) -> dict:
         """Does the store still hold what a receipt says? `intact`, `truncated`, `rewritten` or `deleted`;

@@ -114,7 +114,7 @@ def _checked(cls: type, topic: str, fields: dict, version: int, game_id: UUID, o
 
 
 def decode_game(game_id: UUID, raw: list) -> PlainGame:
-    """A plain game's rows `raw` ((version, topic, state) in version order) decoded, checked and hashed, the chain
+    """A plain game's rows `raw` ((stream id, version, topic, state) in version order) decoded, checked and hashed, the chain
     followed from the genesis; raises Unusual for a game that is not plain or whose chain breaks."""
     if not raw:
         raise Unusual
@@ -125,7 +125,7 @@ def decode_game(game_id: UUID, raw: list) -> PlainGame:
     created = None
     head = GENESIS
     version = 0
-    for version_stored, topic, state in raw:
+    for _, version_stored, topic, state in raw:
         version += 1
         if version_stored != version or state.__class__ is not bytes or state.count(_MARK) != 1:
             raise Unusual

@@ -139,6 +139,28 @@ def test_parallel_verify_finds_the_same_problems_as_one_by_one_on_a_tampered_sto
     assert list(verify_all(url, ids, workers=1, **evidence(tmp_path))) == expected
 
 
+@pytest.mark.parametrize("kind", STORES)
+def test_verify_all_keeps_each_verdict_on_the_catalogue_as_verifying_game_by_game_does(kind, stores, facades, tmp_path):
+    url = stores.url(kind)
+    arbiter = facades(url, **evidence(tmp_path))
+    ids = season(arbiter, docs=12)
+    _tamper(kind, url, ids)
+    fresh = facades(url, **evidence(tmp_path))
+    ids = fresh.game_ids()
+    reports = list(verify_all(url, ids, workers=2, batch=4, **evidence(tmp_path)))  # marks kept a batch at a time
+    marked = {row["id"]: row["integrity"] for row in fresh.catalogue(limit=1000)}
+    one_by_one(fresh, ids)  # each game's verdict kept on its own
+    again = {row["id"]: row["integrity"] for row in fresh.catalogue(limit=1000)}
+    deleted = {r["id"] for r in reports if r.get("checkpoint", {}).get("finding") == "deleted"}
+    assert deleted and all(marked[r["id"]] is None for r in reports if r["id"] in deleted)  # as game by game: unmarked
+    for report in reports:
+        if report["id"] not in deleted:
+            assert marked[report["id"]]["ok"] is report["ok"]
+            assert {**marked[report["id"]], "checked_at": None} == {**again[report["id"]], "checked_at": None}
+    assert {row["id"] for row in fresh.catalogue(tampered=True, limit=1000)} == \
+        {r["id"] for r in reports if not r["ok"] and r["id"] not in deleted}
+
+
 def test_verify_all_json_prints_one_report_a_game_as_json_lines(stores, facades, tmp_path):
     url = stores.url("sqlite")
     arbiter = facades(url)

@@ -130,8 +130,9 @@ _UNREAD = object()
 _worker: dict = {}
 
 
-def _open(database_url: str, key_file: str | None, checkpoint_log: str | None) -> None:
-    """A worker's own facade (its own connections), catalogue and checkpoint log report."""
+def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, log_report: Any = None) -> None:
+    """A worker's own facade (its own connections), catalogue and checkpoint log report (`log_report`: the report
+    the parent made, else the log is checked here)."""
     from projections.catalogue import Catalogue
 
     from .facade import Arbiter
@@ -145,7 +146,8 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None) -
             if attempt == 4:
                 raise
             time.sleep(0.05 * (attempt + 1))
-    _worker.update(arbiter=arbiter, catalogue=catalogue, log=arbiter.evidence.log.report())
+    _worker.update(arbiter=arbiter, catalogue=catalogue,
+                   log=arbiter.evidence.log.report() if log_report is None else log_report)
 
 
 def _verify_batch(ids: list[str]) -> list[dict]:
@@ -204,22 +206,33 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
         finally:
             _worker.clear()
         return
-    import multiprocessing
-
+    context = _workers_context()  # the workers' server starts now, and imports while this process opens the store
     _open(database_url, key_file, checkpoint_log)  # here first: the catalogue's tables exist before the workers start
+    log = _worker["log"]  # the checkpoint log checked once, here, for every worker: all hold games against the same log
     _worker.clear()
-
-    # forkserver: workers forked from a clean server process, not from this one (whose threads, connections and
-    # locks a fork would copy half-way); the server imports the verifier once for all of them
-    methods = multiprocessing.get_all_start_methods()
-    context = multiprocessing.get_context("forkserver" if "forkserver" in methods else "spawn")
-    if "forkserver" in methods:
-        context.set_forkserver_preload(["service.facade", "service.archive_verify", "service.fast_verify",
-                                        "projections.catalogue"])
     with ProcessPoolExecutor(min(workers, len(batches)), mp_context=context, initializer=_open,
-                             initargs=(database_url, key_file, checkpoint_log)) as pool:
+                             initargs=(database_url, key_file, checkpoint_log, log)) as pool:
         for reports in pool.map(_verify_batch, batches):
             yield from reports
+
+
+def _workers_context() -> Any:
+    """The multiprocessing context of the workers, its server started.
+
+    forkserver: workers forked from a clean server process, not from this one (whose threads, connections and locks a
+    fork would copy half-way); the server imports the verifier once for all of them. It is started before anything
+    else is done, so that its imports (a quarter of a second) run beside this process's own opening of the store."""
+    import multiprocessing
+
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    from multiprocessing import forkserver
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["service.facade", "service.archive_verify", "service.fast_verify",
+                                    "projections.catalogue"])
+    forkserver.ensure_running()
+    return context
 
 
 def stored_events(report: dict) -> int:

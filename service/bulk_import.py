@@ -21,6 +21,7 @@ as usual).
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -34,6 +35,7 @@ from domain.randomness import commitment
 from domain.records import InvalidRecord, Record, Replay, parse
 from domain.rules import InvalidSetup, RuleViolation
 
+from .canonical_json import chain_hash, plain, stored
 from .errors import BadInput
 
 EXPECTED_SUFFIX = ".expected.json"  # the verdicts kept beside sample records: not records
@@ -154,32 +156,51 @@ def _event(cls: type, fields: dict) -> Any:
 
 
 class _Rows:
-    """One game's stored rows and chain, made as Application.save would make them: the mapper's own transcoder
-    writes each event's state (its fields but id and version, the timestamp as the transcoder encodes a datetime),
-    and the chain hash is domain.audit's, computed from the same fields."""
+    """One game's stored rows and chain, made as Application.save would make them: each event's state is what the
+    mapper's own transcoder writes (its fields but id and version, the timestamp as the transcoder encodes a
+    datetime), and the chain hash is domain.audit's, computed from the same fields. For plain fields (JSON types
+    only, no float: service.canonical_json) both are written by orjson, byte for byte the same."""
 
     def __init__(self, mapper: Any, game_id: Any):
-        from eventsourcing.persistence import StoredEvent
+        from eventsourcing.persistence import JSONTranscoder, StoredEvent
 
         self.mapper, self.game_id, self.oid = mapper, game_id, str(game_id)
         self.direct = mapper.compressor is None and mapper.cipher is None
+        self.orjson = self.direct and type(mapper.transcoder) is JSONTranscoder  # the transcoder orjson writes as
         self.encode, self.stored = mapper.transcoder.encode, StoredEvent
         self.rows: list = []
         self.head = GENESIS
 
     def add(self, cls: type, topic: str, version: int, fields: dict) -> None:
-        """Append the event of class `cls` at `version` with `fields` (timestamp included, as a datetime)."""
-        stamp = fields["timestamp"]
-        text = stamp.isoformat()
+        """Append the event of class `cls` at `version` with `fields` (the timestamp as isoformat's text, _utc_now)."""
+        text = fields["timestamp"]
+        hashed = {"originator_id": self.oid, "originator_version": version, **fields}
         if self.direct:
             state = dict(fields)
             state["timestamp"] = {"_type_": "datetime_iso", "_data_": text}
+            if self.orjson and plain(fields):
+                self.rows.append(self.stored(self.game_id, version, topic, stored(state)))
+                self.head = chain_hash(hashed, cls.__qualname__)
+                return
             self.rows.append(self.stored(self.game_id, version, topic, self.encode(state)))
         else:
-            self.rows.append(self.mapper.to_stored_event(_event(cls, {"originator_id": self.game_id,
-                                                                      "originator_version": version, **fields})))
-        hashed = {"originator_id": self.oid, "originator_version": version, **fields, "timestamp": text}
+            self.rows.append(self.mapper.to_stored_event(_event(cls, {
+                "originator_id": self.game_id, "originator_version": version, **fields,
+                "timestamp": datetime.fromisoformat(text)})))
         self.head = fields_hash(hashed, cls.__qualname__)
+
+
+_second: tuple[int, str] = (-1, "")  # the last second _utc_now met, and its text
+
+
+def _utc_now() -> str:
+    """The time now, as `datetime.now(timezone.utc).isoformat()` writes it (the text a stored timestamp holds), made
+    without a datetime: the date and time of the second once a second, the microseconds (if any) added."""
+    global _second
+    second, micro = divmod(time.time_ns() // 1000, 1_000_000)
+    if second != _second[0]:
+        _second = (second, datetime.fromtimestamp(second, timezone.utc).isoformat()[:19])
+    return f"{_second[1]}.{micro:06d}+00:00" if micro else f"{_second[1]}+00:00"
 
 
 def build(record: Record, mapper: Any) -> Built | None:
@@ -191,11 +212,10 @@ def build(record: Record, mapper: Any) -> Built | None:
     referee = new_token()
     tokens = [seat_token(referee, seat) for seat in range(len(setup.names))]
     gid = uuid4()
-    now = datetime.now
-    utc = timezone.utc
+    now = _utc_now
     out = _Rows(mapper, gid)
     out.add(Game.Created, _CREATED, 1, {
-        "timestamp": now(utc), "originator_topic": _GAME_TOPIC,
+        "timestamp": now(), "originator_topic": _GAME_TOPIC,
         "game": record.game, "options": setup.options(), "players": setup.players(), "dealer": setup.dealer,
         "starter": setup.starter, "seed": record.seed, "seed_given": record.seed_given,
         "commitment": commitment(record.seed), "outcomes": record.outcomes, "stacked": record.stacked,
@@ -209,7 +229,7 @@ def build(record: Record, mapper: Any) -> Built | None:
         for i, e in enumerate(events):
             version += 1
             add(happened, _HAPPENED, version, {
-                "timestamp": now(utc), "prev": out.head, "kind": e["type"], "data": encode(e),
+                "timestamp": now(), "prev": out.head, "kind": e["type"], "data": encode(e),
                 "actor": actor if (i == 0 and actor) else ENGINE, "clause": clause_of(e),
                 "engine_version": ENGINE_VERSION, "idempotency_key": None, "automatic": False})
 
@@ -229,7 +249,7 @@ def build(record: Record, mapper: Any) -> Built | None:
         if outcome.is_over:
             version += 1
             add(Game.SeedRevealed, _REVEALED, version, {
-                "timestamp": now(utc), "prev": out.head, "seed": record.seed, "result": outcome.result,
+                "timestamp": now(), "prev": out.head, "seed": record.seed, "result": outcome.result,
                 "winner": outcome.winner_json(), "scores": None if outcome.scores is None else list(outcome.scores)})
     verdict = Replay(record, state, [], len(record.moves), None).verdict()
     return Built(gid, out.rows, referee, tokens, out.head, verdict)

@@ -206,7 +206,7 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
         finally:
             _worker.clear()
         return
-    context = _workers_context()  # the workers' server starts now, and imports while this process opens the store
+    context = start_workers()  # the workers' server starts now (if not yet), and imports while this process opens the store
     _open(database_url, key_file, checkpoint_log)  # here first: the catalogue's tables exist before the workers start
     log = _worker["log"]  # the checkpoint log checked once, here, for every worker: all hold games against the same log
     _worker.clear()
@@ -216,8 +216,8 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
             yield from reports
 
 
-def _workers_context() -> Any:
-    """The multiprocessing context of the workers, its server started.
+def start_workers() -> Any:
+    """The multiprocessing context of verify_all's workers, its server started (a caller may start it early).
 
     forkserver: workers forked from a clean server process, not from this one (whose threads, connections and locks a
     fork would copy half-way); the server imports the verifier once for all of them. It is started before anything

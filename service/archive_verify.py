@@ -102,16 +102,19 @@ def read_batch(app: Any, ids: list[UUID], catalogue: Any = None) -> dict[UUID, G
     attempts = {gid: attempts_id(gid) for gid in ids}
     events = select_raw(app.recorder, ids + list(attempts.values()))
     snapshots = select_rows(app.snapshots.recorder, ids) if app.snapshots is not None else {}
+    rows_of: Any = None
+    if catalogue is not None:
+        try:
+            rows_of = catalogue.get_many(ids)  # one query for the batch's catalogue rows
+        except Exception:  # an unreadable catalogue: each game's check reads its row itself and reports why
+            rows_of = _UNREAD
     out = {}
     for gid in ids:
         attempt_rows = events[attempts[gid]]
         rows = GameRows(gid, events[gid], _stored(attempts[gid], attempt_rows) if attempt_rows else [],
                         snapshots.get(gid, []))
-        if catalogue is not None:
-            try:
-                rows.catalogue = catalogue.get(gid)
-            except Exception:  # an unreadable catalogue: the check reads it itself and reports why
-                rows.catalogue = _UNREAD
+        if rows_of is not None:
+            rows.catalogue = _UNREAD if rows_of is _UNREAD else rows_of.get(str(gid))
         out[gid] = rows
     return out
 

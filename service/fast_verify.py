@@ -41,19 +41,23 @@ _Unusual = Unusual  # the name the detailed road's tests know
 
 class _Recording:
     """The chance of a re-decision whose stored events hold random outcomes: hands out the record's outcomes and
-    notes, per label, whether the revealed seed alone gives the same (service.verification._SeedCheck's notes)."""
+    notes, per label, whether the revealed seed alone gives the same (service.verification._SeedCheck's notes).
+    The revealed seed is the game's own (checked before): a label the record does not fix is drawn from that seed
+    by both, so it is drawn once and is the seed's; a fixed one is held against the seed's draw."""
 
     def __init__(self, chance: Chance, seed: str):
-        self.chance, self.seeded, self.checked = chance, Chance(seed), []
+        if seed != chance.seed:
+            raise Unusual
+        self.chance, self.fixed, self.seeded, self.checked = chance, chance.outcomes, Chance(seed), []
 
     def shuffle(self, label, items):
         got = self.chance.shuffle(label, items)
-        self.checked.append((label, got == self.seeded.shuffle(label, items)))
+        self.checked.append((label, self.fixed.get(label) is None or got == self.seeded.shuffle(label, items)))
         return got
 
     def randbelow(self, label, n):
         got = self.chance.randbelow(label, n)
-        self.checked.append((label, got == self.seeded.randbelow(label, n)))
+        self.checked.append((label, self.fixed.get(label) is None or got == self.seeded.randbelow(label, n)))
         return got
 
     def salt(self, label):

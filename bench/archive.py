@@ -8,12 +8,15 @@ Measured:
   import        `service.bulk_import.import_files` of the archive into a fresh SQLite file (validation, the bare
                 decider, the rows, the checkpoints): moves/s. Target >= 20,000 moves/s.
   verify        `service.archive_verify.verify_all` over every game of that store (what `arbiter verify --all`
-                runs), with 1 worker and with one per core: stored events/s (wall), and per CPU-second of the
-                single worker. Also over a second, smaller store made through the service itself
+                runs), with 1 worker and with one per core: stored events/s (wall), per CPU-second of the
+                single worker, and the CPU an event costs all processes together (the workers' own CPU, start-up
+                included, reported by each worker; the parent's). Also over a second, smaller store made through the service itself
                 (`Arbiter.import_record`: snapshots, a caught-up catalogue), to show those take the same pass.
                 Target >= 100,000 events/s with every core.
   raw read      the reference: the same rows read with one SELECT and decoded with `json.loads`, one process;
-                and the floor of the chain check alone (read, decode, hash every event), one process.
+                the floor of the chain check alone (read, decode, hash every event as domain.audit does), one
+                process; and the floor prototype of the whole check (`floor`: read, decode with orjson, hash
+                with orjson, re-decide every game with the bare decider), one process.
   replay        `arbiter replay SAMPLE.jsonl --json` as a whole process (start-up, imports, parsing, verdicts),
                 moves/s, over bench.verify's corpus (100 random 4-player El Royale games) as a JSON Lines archive;
                 beside python-chess `push_san` over bench.verify's chess corpus (50 random games' SAN moves), also a
@@ -160,6 +163,76 @@ def read_and_hash(url: str) -> int:
         conn.close()
 
 
+def floor(url: str) -> int:
+    """The prototype of verify's irreducible work, one process: every row read (one SELECT), decoded (orjson), hashed
+    into its game's chain (canonical JSON by orjson, SHA-256; each `prev` held against it), and every game re-decided
+    by its bare decider (`step` for every move, each stored event decoded by the game's codec and compared with the
+    engine's). No shape check, no snapshot, no report, no catalogue, no checkpoint; the cyclic GC off as in a batch."""
+    import hashlib
+    import sqlite3
+    import uuid
+
+    import orjson
+
+    from domain.game import ENGINE
+    from domain.games import DECIDERS
+    from domain.randomness import Chance
+
+    path = url.removeprefix("sqlite:///")
+    conn = sqlite3.connect(path)
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        games: dict = {}
+        loads, dumps, sort, sha256 = orjson.loads, orjson.dumps, orjson.OPT_SORT_KEYS, hashlib.sha256
+        for oid, version, topic, state in conn.execute("SELECT originator_id, originator_version, topic, state "
+                                                        "FROM stored_events ORDER BY originator_id, originator_version"):
+            fields = loads(state)
+            fields["timestamp"] = fields["timestamp"]["_data_"]
+            game = games.get(oid)
+            if game is None:
+                game = games[oid] = {"id": str(uuid.UUID(oid)), "head": "", "events": []}
+            if fields["prev"] != game["head"]:
+                raise SystemExit(f"bench: the chain of {oid} breaks at {version}")
+            kind = topic.rsplit(":", 1)[1]
+            hashed = dict(fields, originator_id=game["id"], originator_version=version, **{"class": kind})
+            if kind == "Game.Created":
+                del hashed["seed"]
+            game["head"] = sha256(dumps(hashed, option=sort)).hexdigest()
+            game["events"].append((kind, fields))
+        n = 0
+        for game in games.values():
+            events = game["events"]
+            n += len(events)
+            kind, c = events[0]
+            if kind != "Game.Created":
+                continue  # a refused attempts' stream: hashed, nothing to decide
+            d = DECIDERS[c["game"]]
+            setup = d.configure(dict(c["options"]), [dict(p) for p in c["players"]], c["dealer"], c["starter"])
+            chance = Chance(c["seed"], c["outcomes"])
+            decisions: list = [[]]
+            for kind, f in events[1:]:
+                if kind == "Game.Happened":
+                    if f["actor"] != ENGINE:
+                        decisions.append([])
+                    decisions[-1].append(d.decode_event(f["data"]))
+            state = d.initial_state(setup)
+            for i, stored in enumerate(decisions):
+                if i == 0:
+                    decided = d.start(setup, chance)
+                    for e in decided:
+                        state = d.evolve(state, e)
+                else:
+                    decided, state = d.step(state, d.move_of(stored[0]), chance)
+                if decided != stored:
+                    raise SystemExit(f"bench: the engine decides {game['id']} differently at decision {i}")
+        return n
+    finally:
+        if enabled:
+            gc.enable()
+        conn.close()
+
+
 def run(cfg: dict) -> dict:
     from service.archive_verify import default_workers, stored_events, verify_all
     from service.bulk_import import import_files
@@ -190,18 +263,38 @@ def run(cfg: dict) -> dict:
             assert len(lines) == games and all(line["status"] != "illegal" for line in lines)
         store = f"sqlite:///{tmp / 'import0.db'}"
         out["import"] = {"seconds": min(times), "median_s": statistics.median(times), "moves_per_s": moves / min(times),
-                         "cpu_s": min(cpus), "moves_per_cpu_s": moves / min(cpus)}
+                         "cpu_s": min(cpus), "moves_per_cpu_s": moves / min(cpus), "cpu_us_per_move": min(cpus) / moves * 1e6}
 
         # -- verify --------------------------------------------------------------------------
         arbiter = Arbiter(store, str(tmp / "bench.key"), str(tmp / "import0.checkpoints.jsonl"))
         ids = arbiter.game_ids()
+        from projections.catalogue import Catalogue
+
+        # caught up first, as any read of the catalogue leaves it: else the first pass sees no rows (the catalogue
+        # check says `ok: null`) and catches up as it keeps its verdicts, and later passes' reports differ from it
+        Catalogue.for_app(arbiter.app).catch_up()
+
+        cpu_of: dict = {}
 
         def verify(w: int, url: str = store, log: str = "import0", gids=ids) -> list:
-            return list(verify_all(url, gids, str(tmp / "bench.key"), str(tmp / f"{log}.checkpoints.jsonl"), w))
+            cpu = {}
+            reports = list(verify_all(url, gids, str(tmp / "bench.key"), str(tmp / f"{log}.checkpoints.jsonl"), w,
+                                      cpu=cpu))
+            cpu_of[w] = min(cpu_of.get(w, float("inf")), sum(cpu["workers"].values()) + cpu["here"])
+            return reports
 
         _log("verify, raw read ...")
         rows_best, _, rows = best_of(repeat, lambda: raw_read(store))
         hashed_best, _, _ = best_of(repeat, lambda: read_and_hash(store))
+        floor_cpu = []
+
+        def timed_floor() -> int:
+            start = time.process_time()
+            n = floor(store)
+            floor_cpu.append(time.process_time() - start)
+            return n
+
+        floor_best, _, _ = best_of(repeat, timed_floor)
         one_best, one_median, reports = best_of(repeat, lambda: verify(1))
         assert all(r["ok"] for r in reports), "an imported game does not verify clean"
         events = sum(stored_events(r) for r in reports)
@@ -213,9 +306,12 @@ def run(cfg: dict) -> dict:
         out["verify"] = {"games": len(reports), "events": events, "rows": rows,
                          "one_worker_s": one_best, "one_worker_events_per_s": events / one_best,
                          "one_worker_cpu_s": cpu, "events_per_cpu_s": events / cpu,
+                         "one_worker_cpu_us_per_event": cpu_of[1] / events * 1e6,
                          "all_workers_s": all_best, "all_workers_events_per_s": events / all_best,
+                         "all_workers_cpu_us_per_event": cpu_of[workers] / events * 1e6,
                          "raw_read_s": rows_best, "raw_read_rows_per_s": rows / rows_best,
-                         "read_and_hash_rows_per_s": rows / hashed_best}
+                         "read_and_hash_rows_per_s": rows / hashed_best,
+                         "floor_rows_per_s": rows / floor_best, "floor_cpu_us_per_row": min(floor_cpu) / rows * 1e6}
 
         _log("verify a store made through the service (snapshots, catalogue) ...")
         service_url = f"sqlite:///{tmp / 'service.db'}"
@@ -305,14 +401,19 @@ def print_table(r: dict) -> None:
     for col in ("what", "measured", "reference (same run)", "ratio"):
         t.add_column(col)
     t.add_row("import (bare decider, bulk rows)", f"{i['moves_per_s']:,.0f} moves/s "
-              f"({i['moves_per_cpu_s']:,.0f}/CPU-s)", "", "")
+              f"({i['moves_per_cpu_s']:,.0f}/CPU-s, {i['cpu_us_per_move']:.1f} µs CPU a move)", "", "")
     t.add_row("verify --all, 1 worker", f"{v['one_worker_events_per_s']:,.0f} events/s "
-              f"({v['events_per_cpu_s']:,.0f}/CPU-s)", f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
+              f"({v['events_per_cpu_s']:,.0f}/CPU-s, {v['one_worker_cpu_us_per_event']:.1f} µs an event)", f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
               f"{v['one_worker_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
     t.add_row("floor: read + json.loads + chain hash, 1 process", f"{v['read_and_hash_rows_per_s']:,.0f} rows/s",
               f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
               f"{v['read_and_hash_rows_per_s'] / v['raw_read_rows_per_s']:.2f}x")
-    t.add_row(f"verify --all, {r['workers']} workers", f"{v['all_workers_events_per_s']:,.0f} events/s",
+    t.add_row("floor prototype: read, orjson decode, chain hash, re-decide, 1 process",
+              f"{v['floor_rows_per_s']:,.0f} rows/s ({v['floor_cpu_us_per_row']:.1f} µs CPU a row)",
+              f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
+              f"{v['floor_rows_per_s'] / v['raw_read_rows_per_s']:.2f}x")
+    t.add_row(f"verify --all, {r['workers']} workers", f"{v['all_workers_events_per_s']:,.0f} events/s "
+              f"({v['all_workers_cpu_us_per_event']:.1f} µs CPU an event, every process)",
               f"raw json.loads read {v['raw_read_rows_per_s']:,.0f} rows/s",
               f"{v['all_workers_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
     t.add_row(f"verify, store made by the service ({s['games']} games, 1 worker)", f"{s['events_per_s']:,.0f} events/s",

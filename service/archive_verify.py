@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import gc
 import os
+import resource
 import time
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any, Iterator
@@ -153,6 +154,13 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, l
                    log=arbiter.evidence.log.report() if log_report is None else log_report)
 
 
+def _worker_batch(ids: list[str]) -> tuple[list[dict], int, float]:
+    """A worker's reports of a batch, its process id and the CPU seconds it has used so far (start-up included)."""
+    reports = _verify_batch(ids)
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return reports, os.getpid(), usage.ru_utime + usage.ru_stime
+
+
 def _verify_batch(ids: list[str]) -> list[dict]:
     """The reports of a batch of games (ids as the facade lists them), in order.
 
@@ -197,10 +205,15 @@ def default_workers() -> int:
 
 
 def verify_all(database_url: str, ids: list[str], key_file: str | None = None, checkpoint_log: str | None = None,
-               workers: int | None = None, batch: int = BATCH) -> Iterator[dict]:
-    """The report of every game of `ids`, in that order, verified by `workers` processes (1: in this process)."""
+               workers: int | None = None, batch: int = BATCH, cpu: dict | None = None) -> Iterator[dict]:
+    """The report of every game of `ids`, in that order, verified by `workers` processes (1: in this process).
+
+    `cpu`: a dict given to be filled, once every report is out, with the CPU seconds each verifying process used
+    (`workers`: {process id: seconds, start-up included}) and this process's own (`here`), for benchmarks."""
     workers = default_workers() if workers is None else workers
     batches = [ids[k:k + batch] for k in range(0, len(ids), batch)]
+    used: dict[int, float] = {}
+    started = time.process_time()
     if workers <= 1 or len(batches) <= 1:
         _open(database_url, key_file, checkpoint_log)
         try:
@@ -208,6 +221,8 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
                 yield from _verify_batch(b)
         finally:
             _worker.clear()
+        if cpu is not None:
+            cpu.update(workers={}, here=time.process_time() - started)
         return
     context = start_workers()  # the workers' server starts now (if not yet), and imports while this process opens the store
     _open(database_url, key_file, checkpoint_log)  # here first: the catalogue's tables exist before the workers start
@@ -215,8 +230,11 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
     _worker.clear()
     with ProcessPoolExecutor(min(workers, len(batches)), mp_context=context, initializer=_open,
                              initargs=(database_url, key_file, checkpoint_log, log)) as pool:
-        for reports in pool.map(_verify_batch, batches):
+        for reports, pid, seconds in pool.map(_worker_batch, batches):
+            used[pid] = max(seconds, used.get(pid, 0.0))
             yield from reports
+    if cpu is not None:
+        cpu.update(workers=used, here=time.process_time() - started)
 
 
 def start_workers() -> Any:

@@ -14,9 +14,9 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
                        workers: int | None) -> list[dict]:
     """Verify every game the store or the checkpoint log knows; each report printed as a JSON line as soon as it
     is ready with `as_json`. A progress bar (games, stored events, ETA) goes to stderr when stderr is a terminal."""
-    from service.archive_verify import count_events, start_workers, stored_events, verify_all
+    from service.archive_verify import count_events, default_workers, start_workers, stored_events, verify_all
 
-    if workers != 1:
+    if (workers or default_workers()) > 1:
         start_workers()  # the workers' server imports the verifier while this process lists the games
     ids = arbiter.game_ids()
     total = count_events(arbiter.app)

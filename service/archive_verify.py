@@ -5,11 +5,17 @@ chain, snapshots, refused attempts, deal, evidence, the engine re-deciding every
 latest signed checkpoint, provenance). What changes is the reading around it:
 
 - the rows of a batch of games (their events, their refused-attempts streams, their snapshots) come
-  from one query per table, ordered by notification id, instead of three queries per game;
-- the checkpoint log is read and checked once per worker, not once per game, and a checkpoint's head is
-  compared with the hash the chain check computed, not with a row read and hashed again;
-- the batches are spread over worker processes (one per core by default); reports come back in the
-  store's order of creation.
+  from one query per table, in the order of the table's key (no sort), instead of three queries per game,
+  and stay plain tuples until the detailed road asks for the library's StoredEvent objects (a plain game
+  is checked on the tuples: service.fast_verify, service.plain_rows); the batch's catalogue rows come
+  from one query too;
+- the checkpoint log is read and checked once, in the parent, and handed to every worker; a checkpoint's
+  head is compared with the hash the chain check computed, not with a row read and hashed again;
+- the verdicts are kept on the catalogue rows a batch per transaction, not a transaction per game;
+- the cyclic garbage collector waits while a batch is checked;
+- the batches are spread over worker processes (one per core by default), forked by a server that starts
+  (and imports the verifier) while the parent lists the games and opens the store; reports come back in
+  the store's order of creation.
 """
 
 from __future__ import annotations
@@ -183,16 +189,18 @@ def _batch_reports(ids: list[str]) -> list[dict]:
     gids = [parse_game_id(i) for i in ids]
     batch = read_batch(arbiter.app, gids, _worker["catalogue"])
     reports, marks = [], []
-    for gid in gids:
-        rows = batch[gid]
-        if rows.catalogue is _UNREAD:
-            rows.catalogue = None  # the slow road reads the row itself and names its fault
-            reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
-        elif not rows.raw:  # deleted: the log knows it, the store not
-            reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
-        else:
-            reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
-    arbiter.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
+    try:
+        for gid in gids:
+            rows = batch[gid]
+            if rows.catalogue is _UNREAD:
+                rows.catalogue = None  # the slow road reads the row itself and names its fault
+                reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
+            elif not rows.raw:  # deleted: the log knows it, the store not
+                reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
+            else:
+                reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
+    finally:
+        arbiter.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
     return reports
 
 

@@ -152,11 +152,15 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log), game_id, receipt_file, as_json))
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
+    bulk = verify_all and head is None and kept_length is None
+    if bulk:
+        from .verify_cli import start_early
+
+        start_early(workers)  # the workers' server imports the verifier while this process opens the store
     _existing_store(database_url, create_store)
     arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
         reports = []
-        bulk = verify_all and head is None and kept_length is None
         if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/verify_cli.py)
             from .verify_cli import verify_all_reports
 

@@ -14,16 +14,16 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
                        workers: int | None) -> list[dict]:
     """Verify every game the store or the checkpoint log knows; each report printed as a JSON line as soon as it
     is ready with `as_json`. A progress bar (games, stored events, ETA) goes to stderr when stderr is a terminal."""
-    from service.archive_verify import count_events, default_workers, start_workers, stored_events, verify_all
+    from service.archive_verify import count_events, stored_events, verify_all
 
-    if (workers or default_workers()) > 1:
-        start_workers()  # the workers' server imports the verifier while this process lists the games
+    start_early(workers)  # (if the command has not already)
     ids = arbiter.game_ids()
     total = count_events(arbiter.app)
     reports: list[dict] = []
     started = time.perf_counter()
     with _progress(total, len(ids)) as advance:
-        for report in verify_all(arbiter.app.database_url, ids, key_file, checkpoint_log, workers):
+        for report in verify_all(arbiter.app.database_url, ids, key_file, checkpoint_log, workers,
+                                 log_report=arbiter.evidence.log.report()):  # checked already, to list the games
             if as_json:
                 sys.stdout.write(json.dumps(report) + "\n")
             reports.append(report)
@@ -36,6 +36,15 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
         click.echo(f"verified {len(reports)} game(s), {events:,} stored events in {elapsed:.1f} s "
                    f"({events / elapsed if elapsed else 0:,.0f} events/s)", err=True)
     return reports
+
+
+def start_early(workers: int | None) -> None:
+    """Start the server the workers of `verify --all` are forked from, when there will be more than one: it imports
+    the verifier (a quarter of a second) while this process opens the store and lists the games."""
+    from service.archive_verify import default_workers, start_workers
+
+    if (workers or default_workers()) > 1:
+        start_workers()
 
 
 class _progress:

@@ -213,17 +213,19 @@ def default_workers() -> int:
 
 
 def verify_all(database_url: str, ids: list[str], key_file: str | None = None, checkpoint_log: str | None = None,
-               workers: int | None = None, batch: int = BATCH, cpu: dict | None = None) -> Iterator[dict]:
+               workers: int | None = None, batch: int = BATCH, cpu: dict | None = None,
+               log_report: Any = None) -> Iterator[dict]:
     """The report of every game of `ids`, in that order, verified by `workers` processes (1: in this process).
 
-    `cpu`: a dict given to be filled, once every report is out, with the CPU seconds each verifying process used
+    `log_report`: the checkpoint log's report the caller has made already (its own facade's), else the log is checked
+    here. `cpu`: a dict given to be filled, once every report is out, with the CPU seconds each verifying process used
     (`workers`: {process id: seconds, start-up included}) and this process's own (`here`), for benchmarks."""
     workers = default_workers() if workers is None else workers
     batches = [ids[k:k + batch] for k in range(0, len(ids), batch)]
     used: dict[int, float] = {}
     started = time.process_time()
     if workers <= 1 or len(batches) <= 1:
-        _open(database_url, key_file, checkpoint_log)
+        _open(database_url, key_file, checkpoint_log, log_report)
         try:
             for b in batches:
                 yield from _verify_batch(b)
@@ -233,8 +235,9 @@ def verify_all(database_url: str, ids: list[str], key_file: str | None = None, c
             cpu.update(workers={}, here=time.process_time() - started)
         return
     context = start_workers()  # the workers' server starts now (if not yet), and imports while this process opens the store
-    _open(database_url, key_file, checkpoint_log)  # here first: the catalogue's tables exist before the workers start
-    log = _worker["log"]  # the checkpoint log checked once, here, for every worker: all hold games against the same log
+    _open(database_url, key_file, checkpoint_log, log_report)  # here first: the catalogue's tables exist before the
+    log = _worker["log"]  # workers start; the checkpoint log checked once, here, for every worker: all hold games
+    # against the same log
     _worker.clear()
     with ProcessPoolExecutor(min(workers, len(batches)), mp_context=context, initializer=_open,
                              initargs=(database_url, key_file, checkpoint_log, log)) as pool:

@@ -55,7 +55,7 @@ The ratios of moves/s to the two references are printed beside them. The clients
 CPU (their CPU seconds over wall time x cores) is printed too: it is taken from the server.
 
 Usage:  python -m bench.api [--quick] [--json] [--repeat N] [--clients C] [--client-procs P]
-                            [--workers W] [--threads T] [--moves M] [--keepalive] [--server-env KEY=VALUE]
+                            [--workers W] [--threads T] [--moves M] [--keepalive] [--server-env KEY=VALUE] [--profile DIR]
                             [--postgres URL | --no-postgres]
 """
 
@@ -418,9 +418,16 @@ def check_games(port: int, jobs: list[dict]) -> None:
         raise SystemExit(f"bench: the audit chain of game {jobs[0]['game']} does not verify: {verified}")
 
 
-def _timed(server: Server, jobs: list[dict], cfg: dict) -> dict:
+def _timed(server: Server, jobs: list[dict], cfg: dict, profile: str | None = None) -> dict:
+    """One timed phase; `profile` (a label): each worker sampled by py-spy meanwhile, into cfg["profile"]."""
+    from bench import pyspy
+
     before = server.workers_cpu()
-    result = run_clients(server.port, jobs, cfg["client_procs"], cfg["keepalive"])
+    spies = pyspy.start(list(before), cfg["profile"], profile) if profile and cfg.get("profile") else []
+    try:
+        result = run_clients(server.port, jobs, cfg["client_procs"], cfg["keepalive"])
+    finally:
+        pyspy.stop(spies)
     after = server.workers_cpu()
     result["worker_cpu_s"] = sorted(round(after[p] - before[p], 2) for p in before
                                     if before.get(p) is not None and after.get(p) is not None)
@@ -445,7 +452,7 @@ def bench_store(store: str, url: str, games: list[dict], cfg: dict, log_dir: str
         for rep in range(cfg["repeat"]):
             _log(f"[{store}] repetition {rep + 1}/{cfg['repeat']}: creating {len(games)} games, then moves and health ...")
             jobs = create_games(server.port, games)
-            moves.append(_timed(server, jobs, cfg))
+            moves.append(_timed(server, jobs, cfg, f"moves-{store}-{rep + 1}"))
             check_games(server.port, jobs)
             health.append(_timed(server, health_jobs, cfg))
             flask.append(_timed(server, flask_jobs, cfg))
@@ -472,7 +479,8 @@ def summary(reps: list[dict]) -> dict:
             "p99_ms": _ms(lat, 0.99), "max_ms": 1000 * max(lat), "latency_samples": len(lat),
             "wall_s": [r["wall_s"] for r in reps], "worker_cpu_s": reps[best]["worker_cpu_s"],
             "client_cpu_s": reps[best]["client_cpu_s"],
-            "client_share": sum(reps[best]["client_cpu_s"]) / (reps[best]["wall_s"] * (os.cpu_count() or 1))}
+            "client_share": sum(reps[best]["client_cpu_s"]) / (reps[best]["wall_s"] * (os.cpu_count() or 1)),
+            "worker_cpu_ms_per_request": 1000 * sum(x for r in reps for x in r["worker_cpu_s"]) / sum(r["requests"] for r in reps)}
 
 
 # --------------------------------------------------------------------------- the run
@@ -568,17 +576,19 @@ def print_table(result: dict) -> None:
 
     table = Table(title="requests per second and latency")
     for col in ("store", "phase", "requests", "best /s", "median /s", "p50 ms", "p90 ms", "p99 ms", "max ms",
-                "worker CPU s", "client CPU s", "clients' share"):
+                "worker CPU s", "CPU ms/req", "client CPU s", "clients' share"):
         table.add_column(col, justify="left" if col in ("store", "phase") else "right")
     for store, r in result["stores"].items():
         for phase, label in PHASES:
             p = r[phase]
             table.add_row(store, label, f"{p['requests_per_rep']:,}", f"{p['best_rate']:,.0f}", f"{p['median_rate']:,.0f}",
                           f"{p['p50_ms']:.1f}", f"{p['p90_ms']:.1f}", f"{p['p99_ms']:.1f}", f"{p['max_ms']:.0f}",
-                          " + ".join(f"{x:.1f}" for x in p["worker_cpu_s"]), " + ".join(f"{x:.1f}" for x in p["client_cpu_s"]),
+                          " + ".join(f"{x:.2f}" for x in p["worker_cpu_s"]), f"{p['worker_cpu_ms_per_request']:.2f}",
+                          " + ".join(f"{x:.1f}" for x in p["client_cpu_s"]),
                           f"{100 * p['client_share']:.0f} %")
     console.print(table)
     console.print("CPU s: used by each gunicorn worker / each client process during the best repetition's phase; "
+                  "CPU ms/req: the workers' CPU over every repetition / its requests; "
                   "clients' share: their CPU over wall time x cores.")
     for store, r in result["stores"].items():
         console.print(f"{store}: moves/s = {r['vs_health']:.2f}x the loop's /health, {r['vs_flask']:.2f}x Flask's /keys")
@@ -610,6 +620,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
                         help="an environment variable for the server, for experiments (repeatable), "
                              "e.g. PYTHONOPTIMIZE=1")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="sample each worker with py-spy during the timed moves phases (raw files in DIR) and "
+                             "print where their CPU went (bench.pyspy); profiling slows the server a little")
     parser.add_argument("--keepalive", action="store_true",
                         help="one keep-alive connection per client (default: a new connection for every request)")
     pg = parser.add_mutually_exclusive_group()
@@ -627,6 +640,7 @@ def main(argv: list[str] | None = None) -> int:
             cfg[key] = value
     cfg["client_procs"] = min(cfg["client_procs"], cfg["clients"])
     cfg["keepalive"] = args.keepalive
+    cfg["profile"] = args.profile
     cfg["server_env"] = {}
     for item in args.server_env:
         key, sep, value = item.partition("=")
@@ -641,6 +655,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
     else:
         print_table(result)
+    if args.profile:
+        from bench import pyspy
+
+        for store in result["stores"]:
+            files = sorted(Path(args.profile).glob(f"moves-{store}-*.txt"))
+            print(f"\n== where the workers' CPU went during the {store} moves (py-spy, {len(files)} files in {args.profile})")
+            print(pyspy.report(pyspy.read(files)))
     return 0
 
 

@@ -10,11 +10,13 @@ from service.errors import Unauthorized
 from service.facade import Arbiter
 
 from . import schemas as s
+from .fast_dump import compile_dump, json_response
 from .links import with_links
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
 LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
 ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal"}
+MOVE_RESULT = compile_dump(s.MoveResult())  # a move's answer, as flask-smorest would dump it (api.fast_dump)
 
 
 def arbiter() -> Arbiter:
@@ -96,7 +98,7 @@ class Moves(MethodView):
         key = request.headers.get("Idempotency-Key")
         if key and "idempotency_key" not in move:
             move["idempotency_key"] = key
-        return arbiter().move(game_id, bearer(), move)
+        return json_response(MOVE_RESULT(arbiter().move(game_id, bearer(), move)))
 
 
 @blp.route("/games/<game_id>/events")

@@ -271,12 +271,13 @@ def worker_pids(master: int) -> list[int]:
     return sorted(pids)
 
 
-def cpu_seconds(pid: int) -> float | None:
+def cpu_seconds(pid: int, kernel_only: bool = False) -> float | None:
+    """A process's CPU seconds so far, user + system (or system alone), from /proc; None where unavailable."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return ((0 if kernel_only else int(fields[11])) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -322,8 +323,8 @@ class Server:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def workers_cpu(self) -> dict[int, float | None]:
-        return {pid: cpu_seconds(pid) for pid in worker_pids(self.proc.pid)} if self.proc else {}
+    def workers_cpu(self, kernel_only: bool = False) -> dict[int, float | None]:
+        return {pid: cpu_seconds(pid, kernel_only) for pid in worker_pids(self.proc.pid)} if self.proc else {}
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -422,13 +423,15 @@ def _timed(server: Server, jobs: list[dict], cfg: dict, profile: str | None = No
     """One timed phase; `profile` (a label): each worker sampled by py-spy meanwhile, into cfg["profile"]."""
     from bench import pyspy
 
-    before = server.workers_cpu()
+    before, before_sys = server.workers_cpu(), server.workers_cpu(kernel_only=True)
     spies = pyspy.start(list(before), cfg["profile"], profile) if profile and cfg.get("profile") else []
     try:
         result = run_clients(server.port, jobs, cfg["client_procs"], cfg["keepalive"])
     finally:
         pyspy.stop(spies)
-    after = server.workers_cpu()
+    after, after_sys = server.workers_cpu(), server.workers_cpu(kernel_only=True)
+    result["worker_sys_s"] = round(sum(after_sys[p] - before_sys[p] for p in before_sys
+                                       if before_sys.get(p) is not None and after_sys.get(p) is not None), 2)
     result["worker_cpu_s"] = sorted(round(after[p] - before[p], 2) for p in before
                                     if before.get(p) is not None and after.get(p) is not None)
     return result
@@ -480,7 +483,8 @@ def summary(reps: list[dict]) -> dict:
             "wall_s": [r["wall_s"] for r in reps], "worker_cpu_s": reps[best]["worker_cpu_s"],
             "client_cpu_s": reps[best]["client_cpu_s"],
             "client_share": sum(reps[best]["client_cpu_s"]) / (reps[best]["wall_s"] * (os.cpu_count() or 1)),
-            "worker_cpu_ms_per_request": 1000 * sum(x for r in reps for x in r["worker_cpu_s"]) / sum(r["requests"] for r in reps)}
+            "worker_cpu_ms_per_request": 1000 * sum(x for r in reps for x in r["worker_cpu_s"]) / sum(r["requests"] for r in reps),
+            "worker_sys_share": sum(r["worker_sys_s"] for r in reps) / (sum(x for r in reps for x in r["worker_cpu_s"]) or 1)}
 
 
 # --------------------------------------------------------------------------- the run

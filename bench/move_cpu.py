@@ -149,10 +149,13 @@ def main(argv: list[str] | None = None) -> int:
             threads = [threading.Thread(target=play, args=(share, statements is not None and args.threads == 1))
                        for share in shares]
             cpu0, wall0 = time.process_time(), time.perf_counter()
-            for t in threads:
-                t.start()
-            for t in threads:
-                t.join()
+            if args.threads == 1:  # in this thread: what cProfile sees
+                play(shares[0], statements is not None)
+            else:
+                for t in threads:
+                    t.start()
+                for t in threads:
+                    t.join()
             cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
             if profiler is not None:
                 profiler.disable()

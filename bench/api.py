@@ -47,7 +47,10 @@ which is CLOCK_MONOTONIC on Linux and so comparable across processes), and the l
 phases); the headline rate is the BEST repetition (the median is also given); the latency percentiles
 pool every timed request of every repetition. One untimed warm-up of both phases runs first on each
 server. Also reported: the CPU seconds each gunicorn worker and each client process used while timing
-(from /proc; blank where not available).
+(from /proc; blank where not available), the workers' CPU per request over every repetition ("CPU ms/req", the
+number to compare on a shared machine, where rates swing with the neighbours and the disk) and its kernel share.
+`--profile DIR` samples each worker with py-spy during the timed moves and prints where the CPU went
+(bench.pyspy).
 
 Targets (issue 11 part 2; 2-core machine; reported as PASS/MISS, never asserted):
   moves/s >= 1,000 on SQLite and >= 700 on PostgreSQL          p99 move latency <= 50 ms

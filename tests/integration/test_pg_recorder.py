@@ -135,3 +135,22 @@ def test_a_follower_reading_during_concurrent_inserts_sees_every_notification_on
     stored = [n.id for n in app.recorder.select_notifications(start=None, limit=10_000)]
     assert len(stored) == threads * sum(1 + i % 2 for i in range(per_thread))
     assert seen == stored  # every id once, in order, none skipped
+
+
+def test_select_events_gives_what_the_library_gives_for_every_shape_of_arguments(stores):
+    from eventsourcing.postgres import PostgresApplicationRecorder
+
+    app = _referee(stores)
+    gid = uuid.uuid4()
+    _insert(app, _events(gid, 1, 7))
+    _insert(app, _events(uuid.uuid4(), 1, 3))
+    for gt in (None, 0, 3, 7):
+        for lte in (None, 2, 5, 9):
+            for desc in (False, True):
+                for limit in (None, 1, 4):
+                    kw = dict(gt=gt, lte=lte, desc=desc, limit=limit)
+                    mine = app.recorder.select_events(gid, **kw)
+                    theirs = PostgresApplicationRecorder.select_events(app.recorder, gid, **kw)
+                    assert mine == theirs, kw
+                    assert all(isinstance(e.state, bytes) for e in mine)
+    assert app.recorder.select_events(uuid.uuid4()) == []

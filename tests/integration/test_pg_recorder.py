@@ -42,14 +42,15 @@ def _table(app):
                                    sql.Identifier(app.recorder.events_table_name))
 
 
-def test_an_insert_returns_its_notification_ids_in_the_order_of_its_events(stores):
+def test_an_insert_stores_its_events_and_returns_their_notification_ids_in_order(stores):
     app = _referee(stores)
-    gid = uuid.uuid4()
-    ids = _insert(app, _events(gid, 1, 3))
-    assert len(ids) == 3 and ids == sorted(ids) and ids[-1] - ids[0] == 2
-    stored = app.recorder.select_notifications(start=ids[0], limit=10)
-    assert [(n.id, n.originator_version, n.state) for n in stored] == \
-        [(i, v, f'{{"v": {v}}}'.encode()) for i, v in zip(ids, (1, 2, 3))]
+    for n in (1, 3, 8, 9, 40):  # up to 8: one parameter per value; more: four arrays
+        gid = uuid.uuid4()
+        ids = _insert(app, _events(gid, 1, n))
+        assert len(ids) == n and ids == sorted(ids) and ids[-1] - ids[0] == n - 1
+        stored = app.recorder.select_notifications(start=ids[0], limit=100)
+        assert [(n.id, n.originator_id, n.originator_version, n.topic, n.state) for n in stored] == \
+            [(i, gid, v, "test:Event", f'{{"v": {v}}}'.encode()) for i, v in zip(ids, range(1, n + 1))]
 
 
 def test_a_stale_version_fails_the_whole_insert_and_stores_none_of_it(stores):

@@ -7,10 +7,11 @@ What a move cannot do without, with the guarantees arbiter keeps, and nothing el
   2. for each event, the stored form arbiter writes (the event's fields with its cards as strings, the clause,
      the actor, a timestamp, the previous event's chain hash) as JSON, and the chain hash of the event
      (domain.audit.fields_hash, sha256 of its canonical JSON, as arbiter's chain);
-  3. ONE round trip: one prepared call, in autocommit, of a function that takes the EXCLUSIVE table lock
-     (notification ids committed in the order they are drawn: what a follower of the notification log needs),
-     NOTIFYs the channel and INSERTs the events RETURNING their notification ids, in one implicit transaction
-     (the same function service.pg_recorder gives arbiter). The (game, version) primary key is the version check:
+  3. ONE round trip: one prepared call, in autocommit, its values as binary parameters, of a function that
+     takes the EXCLUSIVE table lock (notification ids committed in the order they are drawn: what a follower of
+     the notification log needs), NOTIFYs the channel and INSERTs the events RETURNING their notification ids,
+     in one implicit transaction (the function service.pg_recorder gives arbiter, sent the same way). The
+     (game, version) primary key is the version check:
      a stale copy fails the insert, as arbiter's save does.
 
 What it leaves out of arbiter's move: eventsourcing's aggregate, mapper and transcoder (events as objects, then
@@ -61,7 +62,8 @@ class Floor:
 
         self.conn = conn
         self.cur = conn.cursor()
-        self.insert = sql.SQL("SELECT {}.floor_insert(%s, %s, %s, %s)").format(sql.Identifier(schema))
+        self.schema = sql.Identifier(schema)
+        self.inserts: dict[int, bytes] = {}  # the call for n events, as service.pg_recorder sends it
         self.d = decider_for(game)
         self.games: dict[uuid.UUID, list] = {}  # id -> [version, state, chance, seats, chain head]
         for g in corpus:
@@ -91,14 +93,22 @@ class Floor:
         versions, states = [], []
         for i, e in enumerate(events):
             version += 1
+            own = e["type"] != "seed_revealed"
             fields = {"originator_id": str(game_id), "originator_version": version, "timestamp": now,
-                      "kind": e["type"], "data": d.encode_event(e) if e["type"] != "seed_revealed" else {},
+                      "kind": e["type"], "data": d.encode_event(e) if own else {},
+                      "clause": d.clause_of(e) if own else None,
                       "actor": f"seat {seat}" if i == 0 else "engine", "prev": head}
             head = fields_hash(dict(fields), "Game.Happened")
             versions.append(version)
             states.append(json.dumps(fields, separators=(",", ":")).encode())
         n = len(events)
-        self.cur.execute(self.insert, ([game_id] * n, versions, [self.TOPIC] * n, states), prepare=True)
+        insert = self.inserts.get(n)
+        if insert is None:
+            arrays = [sql.SQL("ARRAY[{}]::{}[]").format(sql.SQL(", ").join([sql.SQL("%b")] * n), sql.SQL(t))
+                      for t in ("uuid", "bigint", "text", "bytea")]
+            insert = self.inserts[n] = (sql.SQL("SELECT {}.floor_insert(").format(self.schema)
+                                        + sql.SQL(", ").join(arrays) + sql.SQL(")")).as_bytes(self.conn)
+        self.cur.execute(insert, [game_id] * n + versions + [self.TOPIC] * n + states, prepare=True)
         if len(self.cur.fetchall()) != n:
             raise RuntimeError("floor: the insert did not return one notification id per event")
         g[0], g[1], g[4] = version, after, head

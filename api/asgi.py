@@ -63,6 +63,8 @@ class LiveStreams:
 
         async def until_handed_over(msg) -> None:
             if "subscription" in slot and msg["type"] == "http.response.body" and not msg.get("more_body"):
+                if msg.get("body"):
+                    await send({**msg, "more_body": True})
                 return  # the response goes on in pump()
             await send(msg)
 

@@ -9,13 +9,19 @@ thread runs the app and collects the whole answer, and the loop writes it: one c
 
 A body larger than `max_body` is not kept: the app sees its true length and refuses it (413) as it would have.
 Every answer of the app is finite here: a live stream is handed over to api.asgi, which goes on writing it.
+
+The crossing itself is a queue the request threads take jobs from and an asyncio future each job settles with
+`call_soon_threadsafe`: asyncio's `run_in_executor` (a concurrent Future with its condition, a work item, the
+pool's thread-count check, and a chain of callbacks copying one future's state into another) cost several times
+that per request. The answer goes out in two messages (its status and headers, then its whole body).
 """
 
 from __future__ import annotations
 
 import asyncio
 import io
-from concurrent.futures import ThreadPoolExecutor
+import queue
+import threading
 
 from a2wsgi.wsgi import build_environ
 
@@ -26,7 +32,38 @@ class ThreadedWSGI:
     def __init__(self, app, threads: int, max_body: int):
         self.app = app
         self.max_body = max_body
-        self.executor = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="WSGI")
+        self.threads = threads
+        self._jobs: queue.SimpleQueue = queue.SimpleQueue()
+        self._started: list[threading.Thread] = []
+        self._start_guard = threading.Lock()
+
+    def submit(self, environ: dict, loop: asyncio.AbstractEventLoop) -> asyncio.Future:
+        """Run the app on `environ` in a request thread; the future (of `loop`) gets (status, headers, body)."""
+        if len(self._started) < self.threads:
+            self._start()
+        future = loop.create_future()
+        self._jobs.put((environ, future, loop))
+        return future
+
+    def _start(self) -> None:
+        """The request threads, started by the first request (in the serving process, after any fork)."""
+        with self._start_guard:
+            while len(self._started) < self.threads:
+                thread = threading.Thread(target=self._serve, name=f"WSGI_{len(self._started)}", daemon=True)
+                thread.start()
+                self._started.append(thread)
+
+    def _serve(self) -> None:
+        while True:
+            environ, future, loop = self._jobs.get()
+            try:
+                answer, error = self._run(environ), None
+            except BaseException as e:  # noqa: BLE001 - raised on the loop, in the request's coroutine
+                answer, error = None, e
+            try:
+                loop.call_soon_threadsafe(_settle, future, answer, error)
+            except RuntimeError:  # the loop closed meanwhile: nobody waits for this answer
+                pass
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "lifespan":
@@ -51,12 +88,9 @@ class ThreadedWSGI:
             # the body as received, whole (de-chunked): its true length, which refuses it if over the limit
             environ["CONTENT_LENGTH"] = str(size)
             environ.pop("HTTP_TRANSFER_ENCODING", None)
-        loop = asyncio.get_running_loop()
-        status, headers, body = await loop.run_in_executor(self.executor, self._run, environ)
+        status, headers, body = await self.submit(environ, asyncio.get_running_loop())
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        # two messages, so that api.asgi can hold back the end of a stream it goes on writing
-        await send({"type": "http.response.body", "body": body, "more_body": True})
-        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        await send({"type": "http.response.body", "body": body, "more_body": False})  # api.asgi may hold back its end
 
     def _run(self, environ: dict) -> tuple[int, list, bytes]:
         started: list = []
@@ -78,6 +112,15 @@ class ThreadedWSGI:
         if not started:
             raise RuntimeError("the WSGI app returned without starting a response")
         return started[0], started[1], body
+
+
+def _settle(future: asyncio.Future, answer, error: BaseException | None) -> None:
+    if future.cancelled():  # the request's coroutine was cancelled (the client left)
+        return
+    if error is not None:
+        future.set_exception(error)
+    else:
+        future.set_result(answer)
 
 
 def _no_write(data: bytes) -> None:  # the WSGI write() callable: Flask never uses it

@@ -47,7 +47,10 @@ which is CLOCK_MONOTONIC on Linux and so comparable across processes), and the l
 phases); the headline rate is the BEST repetition (the median is also given); the latency percentiles
 pool every timed request of every repetition. One untimed warm-up of both phases runs first on each
 server. Also reported: the CPU seconds each gunicorn worker and each client process used while timing
-(from /proc; blank where not available).
+(from /proc; blank where not available), the workers' CPU per request over every repetition ("CPU ms/req", the
+number to compare on a shared machine, where rates swing with the neighbours and the disk) and its kernel share.
+`--profile DIR` samples each worker with py-spy during the timed moves and prints where the CPU went
+(bench.pyspy).
 
 Targets (issue 11 part 2; 2-core machine; reported as PASS/MISS, never asserted):
   moves/s >= 1,000 on SQLite and >= 700 on PostgreSQL          p99 move latency <= 50 ms
@@ -55,7 +58,7 @@ The ratios of moves/s to the two references are printed beside them. The clients
 CPU (their CPU seconds over wall time x cores) is printed too: it is taken from the server.
 
 Usage:  python -m bench.api [--quick] [--json] [--repeat N] [--clients C] [--client-procs P]
-                            [--workers W] [--threads T] [--moves M] [--keepalive] [--server-env KEY=VALUE]
+                            [--workers W] [--threads T] [--moves M] [--keepalive] [--server-env KEY=VALUE] [--profile DIR]
                             [--postgres URL | --no-postgres]
 """
 
@@ -271,12 +274,13 @@ def worker_pids(master: int) -> list[int]:
     return sorted(pids)
 
 
-def cpu_seconds(pid: int) -> float | None:
+def cpu_seconds(pid: int, kernel_only: bool = False) -> float | None:
+    """A process's CPU seconds so far, user + system (or system alone), from /proc; None where unavailable."""
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
         return None
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return ((0 if kernel_only else int(fields[11])) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def free_port() -> int:
@@ -322,8 +326,8 @@ class Server:
     def log(self) -> str:
         return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
 
-    def workers_cpu(self) -> dict[int, float | None]:
-        return {pid: cpu_seconds(pid) for pid in worker_pids(self.proc.pid)} if self.proc else {}
+    def workers_cpu(self, kernel_only: bool = False) -> dict[int, float | None]:
+        return {pid: cpu_seconds(pid, kernel_only) for pid in worker_pids(self.proc.pid)} if self.proc else {}
 
     def stop(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
@@ -418,10 +422,19 @@ def check_games(port: int, jobs: list[dict]) -> None:
         raise SystemExit(f"bench: the audit chain of game {jobs[0]['game']} does not verify: {verified}")
 
 
-def _timed(server: Server, jobs: list[dict], cfg: dict) -> dict:
-    before = server.workers_cpu()
-    result = run_clients(server.port, jobs, cfg["client_procs"], cfg["keepalive"])
-    after = server.workers_cpu()
+def _timed(server: Server, jobs: list[dict], cfg: dict, profile: str | None = None) -> dict:
+    """One timed phase; `profile` (a label): each worker sampled by py-spy meanwhile, into cfg["profile"]."""
+    from bench import pyspy
+
+    before, before_sys = server.workers_cpu(), server.workers_cpu(kernel_only=True)
+    spies = pyspy.start(list(before), cfg["profile"], profile) if profile and cfg.get("profile") else []
+    try:
+        result = run_clients(server.port, jobs, cfg["client_procs"], cfg["keepalive"])
+    finally:
+        pyspy.stop(spies)
+    after, after_sys = server.workers_cpu(), server.workers_cpu(kernel_only=True)
+    result["worker_sys_s"] = round(sum(after_sys[p] - before_sys[p] for p in before_sys
+                                       if before_sys.get(p) is not None and after_sys.get(p) is not None), 2)
     result["worker_cpu_s"] = sorted(round(after[p] - before[p], 2) for p in before
                                     if before.get(p) is not None and after.get(p) is not None)
     return result
@@ -445,7 +458,7 @@ def bench_store(store: str, url: str, games: list[dict], cfg: dict, log_dir: str
         for rep in range(cfg["repeat"]):
             _log(f"[{store}] repetition {rep + 1}/{cfg['repeat']}: creating {len(games)} games, then moves and health ...")
             jobs = create_games(server.port, games)
-            moves.append(_timed(server, jobs, cfg))
+            moves.append(_timed(server, jobs, cfg, f"moves-{store}-{rep + 1}"))
             check_games(server.port, jobs)
             health.append(_timed(server, health_jobs, cfg))
             flask.append(_timed(server, flask_jobs, cfg))
@@ -472,7 +485,9 @@ def summary(reps: list[dict]) -> dict:
             "p99_ms": _ms(lat, 0.99), "max_ms": 1000 * max(lat), "latency_samples": len(lat),
             "wall_s": [r["wall_s"] for r in reps], "worker_cpu_s": reps[best]["worker_cpu_s"],
             "client_cpu_s": reps[best]["client_cpu_s"],
-            "client_share": sum(reps[best]["client_cpu_s"]) / (reps[best]["wall_s"] * (os.cpu_count() or 1))}
+            "client_share": sum(reps[best]["client_cpu_s"]) / (reps[best]["wall_s"] * (os.cpu_count() or 1)),
+            "worker_cpu_ms_per_request": 1000 * sum(x for r in reps for x in r["worker_cpu_s"]) / sum(r["requests"] for r in reps),
+            "worker_sys_share": sum(r["worker_sys_s"] for r in reps) / (sum(x for r in reps for x in r["worker_cpu_s"]) or 1)}
 
 
 # --------------------------------------------------------------------------- the run
@@ -568,17 +583,19 @@ def print_table(result: dict) -> None:
 
     table = Table(title="requests per second and latency")
     for col in ("store", "phase", "requests", "best /s", "median /s", "p50 ms", "p90 ms", "p99 ms", "max ms",
-                "worker CPU s", "client CPU s", "clients' share"):
+                "worker CPU s", "CPU ms/req", "client CPU s", "clients' share"):
         table.add_column(col, justify="left" if col in ("store", "phase") else "right")
     for store, r in result["stores"].items():
         for phase, label in PHASES:
             p = r[phase]
             table.add_row(store, label, f"{p['requests_per_rep']:,}", f"{p['best_rate']:,.0f}", f"{p['median_rate']:,.0f}",
                           f"{p['p50_ms']:.1f}", f"{p['p90_ms']:.1f}", f"{p['p99_ms']:.1f}", f"{p['max_ms']:.0f}",
-                          " + ".join(f"{x:.1f}" for x in p["worker_cpu_s"]), " + ".join(f"{x:.1f}" for x in p["client_cpu_s"]),
+                          " + ".join(f"{x:.2f}" for x in p["worker_cpu_s"]), f"{p['worker_cpu_ms_per_request']:.2f}",
+                          " + ".join(f"{x:.1f}" for x in p["client_cpu_s"]),
                           f"{100 * p['client_share']:.0f} %")
     console.print(table)
     console.print("CPU s: used by each gunicorn worker / each client process during the best repetition's phase; "
+                  "CPU ms/req: the workers' CPU over every repetition / its requests; "
                   "clients' share: their CPU over wall time x cores.")
     for store, r in result["stores"].items():
         console.print(f"{store}: moves/s = {r['vs_health']:.2f}x the loop's /health, {r['vs_flask']:.2f}x Flask's /keys")
@@ -610,6 +627,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--server-env", action="append", default=[], metavar="KEY=VALUE",
                         help="an environment variable for the server, for experiments (repeatable), "
                              "e.g. PYTHONOPTIMIZE=1")
+    parser.add_argument("--profile", metavar="DIR",
+                        help="sample each worker with py-spy during the timed moves phases (raw files in DIR) and "
+                             "print where their CPU went (bench.pyspy); profiling slows the server a little")
     parser.add_argument("--keepalive", action="store_true",
                         help="one keep-alive connection per client (default: a new connection for every request)")
     pg = parser.add_mutually_exclusive_group()
@@ -627,6 +647,7 @@ def main(argv: list[str] | None = None) -> int:
             cfg[key] = value
     cfg["client_procs"] = min(cfg["client_procs"], cfg["clients"])
     cfg["keepalive"] = args.keepalive
+    cfg["profile"] = args.profile
     cfg["server_env"] = {}
     for item in args.server_env:
         key, sep, value = item.partition("=")
@@ -641,6 +662,13 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps(result, indent=2))
     else:
         print_table(result)
+    if args.profile:
+        from bench import pyspy
+
+        for store in result["stores"]:
+            files = sorted(Path(args.profile).glob(f"moves-{store}-*.txt"))
+            print(f"\n== where the workers' CPU went during the {store} moves (py-spy, {len(files)} files in {args.profile})")
+            print(pyspy.report(pyspy.read(files)))
     return 0
 
 

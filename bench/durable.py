@@ -18,6 +18,12 @@ with a note when the server cannot be reached):
                        prepared INSERT) into a table with the library's PostgreSQL layout. Each row is as
                        large as the average stored event (the ``state`` column of the events written
                        by (1) in the SQLite database).
+(2b) ``floor``        PostgreSQL only: the same moves through bench.durable_floor, the least a durable
+                       event-sourced move needs there (bare decider step, chain hash, one round trip: a
+                       prepared call that locks the table, NOTIFYs and INSERTs in one transaction), played
+                       the same way on fresh copies of the games, after each PostgreSQL ceiling pass.
+                       Also printed: CPU ms per move of submit_move and of the floor (time.process_time of
+                       the best pass), and the ceiling's rows/s in every pass (its own spread).
 (3) ``loads``          one game of about 100 and one of about 10,000 stored events (random legal play,
                        2 players, classic edition, one seed: the small game is a prefix of the large
                        one), stored through Referee.import_record (one save per game, snapshots every
@@ -459,15 +465,35 @@ def _filesystem(path: str) -> str:
         return "?"
 
 
-def timed(fn: Callable[[], Any]) -> tuple[float, Any]:
+def timed(fn: Callable[[], Any], cpu: list | None = None) -> tuple[float, Any]:
+    """Wall seconds of fn() and its result; its CPU seconds (this process) appended to `cpu` if given."""
     gc.collect()
+    c0 = time.process_time()
     t0 = time.perf_counter()
     out = fn()
-    return time.perf_counter() - t0, out
+    dt = time.perf_counter() - t0
+    if cpu is not None:
+        cpu.append(time.process_time() - c0)
+    return dt, out
 
 
 def summary(ts: list[float]) -> dict:
     return {"best_s": min(ts), "median_s": statistics.median(ts), "times_s": ts}
+
+
+def run_floor(conn, schema: str, corpus: list[dict], cpu: list | None = None) -> float:
+    """One pass of the PostgreSQL floor prototype (bench.durable_floor) over fresh copies of the corpus's games,
+    round robin like (1); checks every game ends at the expected version; returns wall seconds."""
+    from bench.durable_floor import Floor
+
+    floor = Floor(conn, schema, corpus, GAME)
+    ids = floor.ids()
+    plan = schedule(ids, corpus)
+    dt, _ = timed(lambda: [floor.move(*p) for p in plan], cpu)
+    for gid, g in zip(ids, corpus):
+        if floor.games[gid][0] != g["final_version"]:
+            raise SystemExit(f"bench: the floor's game ended at version {floor.games[gid][0]}, expected {g['final_version']}")
+    return dt
 
 
 def run(cfg: dict, postgres_base: str | None) -> dict:
@@ -506,21 +532,31 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     rows = ceiling_rows(cfg["ceiling_rows"], row_bytes, size["topic"], cfg["move_seed"])
     _log(f"ceilings: {len(rows):,} rows of {row_bytes} bytes (the mean stored event), one commit each; warm-up ...")
     run_sqlite_ceiling(os.path.join(tmp, "ceiling-warmup.db"), rows[:100], pragmas)
+    floor_conn = None
     if "postgres" in names:
         run_postgres_ceiling(stores, "raw_ceiling_warmup", rows[:100])
+        from bench import durable_floor
+
+        floor_conn = stores.pg_connect(autocommit=True)
+        durable_floor.setup(floor_conn, stores.schema)
+        _log("floor (PostgreSQL prototype): warm-up and checks (untimed) ...")
+        run_floor(floor_conn, stores.schema, corpus)
 
     # -- (1) durable moves and (2) ceilings: each store's moves then its ceiling, stores interleaved,
     #    every timed pass starting on a quiet disk (stores.quiesce: a PostgreSQL CHECKPOINT)
     move_times: dict[str, list[float]] = {s: [] for s in names}
     move_ids: dict[str, list] = {s: list(warm_ids[s]) for s in names}
     ceil_times: dict[str, list[float]] = {s: [] for s in names}
+    move_cpu: dict[str, list[float]] = {s: [] for s in names}
+    floor_times: list[float] = []
+    floor_cpu: list[float] = []
     for rep in range(cfg["repeat"]):
         _log(f"durable moves and ceilings: repetition {rep + 1}/{cfg['repeat']} ...")
         for s in names:
             ids = create_games(apps[s], corpus)
             plan = schedule(ids, corpus)
             stores.quiesce()
-            dt, answers = timed(lambda: run_moves(apps[s], plan))
+            dt, answers = timed(lambda: run_moves(apps[s], plan), move_cpu[s])
             check_moves(apps[s], ids, corpus, answers, s)
             move_times[s].append(dt)
             move_ids[s].extend(ids)
@@ -529,6 +565,10 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
                 ceil_times[s].append(run_sqlite_ceiling(os.path.join(tmp, f"ceiling-{rep}.db"), rows, pragmas))
             else:
                 ceil_times[s].append(run_postgres_ceiling(stores, f"raw_ceiling_{rep}", rows))
+                stores.quiesce()
+                floor_times.append(run_floor(floor_conn, stores.schema, corpus, floor_cpu))
+    if floor_conn is not None:
+        floor_conn.close()
     # -- (3) loads
     load_ids: dict[str, dict] = {}
     for s in names:
@@ -560,11 +600,20 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     for s in names:
         sm = summary(move_times[s])
         moves[s] = {**sm, "moves": n_moves, "events": n_events, "games": len(corpus),
-                    "moves_per_s": n_moves / sm["best_s"], "events_per_s": n_events / sm["best_s"]}
+                    "moves_per_s": n_moves / sm["best_s"], "events_per_s": n_events / sm["best_s"],
+                    "cpu_ms_per_move": 1000 * min(move_cpu[s]) / n_moves}
+    floor = None
+    if floor_times:
+        sm = summary(floor_times)
+        floor = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
+                 "cpu_ms_per_move": 1000 * min(floor_cpu) / n_moves,
+                 "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times["postgres"]))}
     ceilings = {}
     for s in names:
         sm = summary(ceil_times[s])
-        ceilings[s] = {**sm, "rows": len(rows), "row_bytes": row_bytes, "rows_per_s": len(rows) / sm["best_s"]}
+        ceilings[s] = {**sm, "rows": len(rows), "row_bytes": row_bytes, "rows_per_s": len(rows) / sm["best_s"],
+                       "rows_per_s_each": [len(rows) / t for t in ceil_times[s]],
+                       "spread": max(ceil_times[s]) / min(ceil_times[s])}
     loads = []
     for s in names:
         for case, key, version, expected in cases:
@@ -600,6 +649,7 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
                                       "padded_says": g["padded_says"]} for k, g in lgames.items()}},
         "moves": moves,
         "ceilings": ceilings,
+        "floor": floor,
         "loads": loads,
         "targets": targets,
         "notes": [n for n in [stores.postgres_note] if n],
@@ -643,6 +693,10 @@ def print_table(result: dict) -> None:
         ce = result["ceilings"][s]
         t.add_row(s, "submit_move", f"{mv['moves']:,} moves", f"{mv['best_s']:.3f}", f"{mv['median_s']:.3f}",
                   f"{mv['moves_per_s']:,.0f} moves", f"{1000 * mv['best_s'] / mv['moves']:.2f}")
+        fl = result.get("floor")
+        if s == "postgres" and fl:
+            t.add_row("", "floor (proto)", f"{fl['moves']:,} moves", f"{fl['best_s']:.3f}", f"{fl['median_s']:.3f}",
+                      f"{fl['moves_per_s']:,.0f} moves", f"{1000 * fl['best_s'] / fl['moves']:.2f}")
         t.add_row("", "", f"{mv['events']:,} events", "", "", f"{mv['events_per_s']:,.0f} events",
                   f"{1000 * mv['best_s'] / mv['events']:.2f}")
         t.add_row("", "raw insert", f"{ce['rows']:,} rows", f"{ce['best_s']:.3f}", f"{ce['median_s']:.3f}",
@@ -653,6 +707,17 @@ def print_table(result: dict) -> None:
                   f"bytes on average) per pass. Stored event: {size['mean_bytes']:.0f} bytes on average "
                   f"({size['min_bytes']}-{size['max_bytes']}); raw insert: one {result['ceilings']['sqlite']['row_bytes']}-byte "
                   "row per commit.")
+    for s, mv in result["moves"].items():
+        ce = result["ceilings"][s]
+        line = (f"{s}: submit_move CPU {mv['cpu_ms_per_move']:.3f} ms/move (best pass, this process); raw insert "
+                f"per pass: {', '.join(f'{r:,.0f}' for r in ce['rows_per_s_each'])} rows/s (slowest/fastest "
+                f"{ce['spread']:.2f}x)")
+        fl = result.get("floor")
+        if s == "postgres" and fl:
+            line += (f"; floor (bench.durable_floor: decider + chain hash + one locked-insert round trip) "
+                     f"{fl['vs_ceiling']:.2f}x the ceiling, CPU {fl['cpu_ms_per_move']:.3f} ms/move, submit_move "
+                     f"{mv['moves_per_s'] / fl['moves_per_s']:.2f}x the floor")
+        console.print(line)
 
     t = Table(title="(3) loading a game with a fresh Referee")
     for col, just in (("store", "left"), ("load", "left"), ("events", "right"), ("version", "right"),

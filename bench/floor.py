@@ -1,6 +1,6 @@
 """The floor of a move through this server stack: a prototype that does only what a move cannot do without.
 
-    python -m bench.floor [--quick] [--json] [--no-postgres | --postgres URL] [--workers W] [--threads T]
+    python -m bench.floor [--quick] [--json] [--no-postgres | --postgres URL] [--workers W] [--threads T] [--profile DIR]
 
 A plain Flask route (no flask-smorest, no marshmallow, no eventsourcing, no hash chain, no receipt, no
 checkpoint) on the same stack as `arbiter serve` (gunicorn, uvicorn workers, api.wsgi_bridge, the same
@@ -11,13 +11,18 @@ new connection per request). One move is:
   2. bring the worker's copy of the game up to date: SELECT the moves stored after its version (the other
      worker may have played some);
   3. decide: parse the move and run the bare El Royale decider (`step`) on the game's state;
-  4. INSERT one row (the game, its version, the move as JSON) and COMMIT: one transaction per move, as the
-     library does, on the same store (SQLite file in WAL mode with synchronous=FULL, or PostgreSQL);
+  4. INSERT one row (the game, its version, the move as JSON) and COMMIT it, with the moves that other request
+     threads store at the same moment (group commit, below), on the same kind of store (SQLite file in WAL mode
+     with synchronous=FULL, or PostgreSQL);
   5. answer {"version": ...}.
 
-Nothing is grouped: one commit per move, so this floor is also the disk's ceiling for one commit per move
-(bench.durable measures the raw insert+commit rate). Its moves/s bound what the full move path can reach on
-this machine without grouping commits; the difference between the two is arbiter's own cost per move.
+Moves that reach the store while another transaction is being written are grouped into the next one (the same
+service.group_commit.Batches as arbiter's group commit, and on SQLite the same lock file ordering the two
+workers' writes), so the floor commits as arbiter does. Its CPU per move (the workers' CPU over the moves) is
+the lowest a durable move can cost on this stack: HTTP, the loop, the request thread, Flask, the decider, one
+INSERT and a share of a COMMIT. The difference to arbiter's CPU per move is arbiter's own (flask-smorest,
+eventsourcing, the hash chain, receipts, checkpoints, the views of the answer). `--profile DIR` samples the
+floor's workers with py-spy (bench.pyspy) during the timed repetitions.
 """
 
 from __future__ import annotations
@@ -42,12 +47,17 @@ PG_SCHEMA = "CREATE TABLE IF NOT EXISTS floor_moves (game TEXT, version INTEGER,
 
 
 class Store:
-    """One connection per request thread; one transaction per write."""
+    """One connection per request thread; the inserts of concurrent moves share one transaction (group commit)."""
 
     def __init__(self, url: str):
+        from service.group_commit import Batches, WriteLock
+
         self.url = url
         self.local = threading.local()
         self.sqlite = url.startswith("sqlite:///")
+        across = WriteLock(url[len("sqlite:///"):] + ".write-lock") if self.sqlite else None  # as arbiter's workers
+        self.batches = Batches(self._write, across)
+        self.transactions = 0
 
     def conn(self):
         c = getattr(self.local, "conn", None)
@@ -70,18 +80,40 @@ class Store:
         return list(self.conn().execute(q.format(p="?" if self.sqlite else "%s"), (game, version)).fetchall())
 
     def insert(self, game: str, version: int, move: str) -> None:
+        """Store one move; returns once committed (with the moves of other threads), or raises its own error."""
+        mine = self.batches.submit((game, version, move))
+        if mine.error is not None:
+            raise mine.error
+
+    def _write(self, batch: list) -> None:
+        rows = [w.item for w in batch]
+        try:
+            self._insert(rows)
+        except Exception:  # noqa: BLE001 - one stale row refuses the whole transaction: each again on its own
+            if len(batch) == 1:
+                batch[0].error = sys.exc_info()[1]
+                return
+            for w in batch:
+                try:
+                    self._insert([w.item])
+                except Exception as e:  # noqa: BLE001
+                    w.error = e
+
+    def _insert(self, rows: list[tuple]) -> None:
         q = "INSERT INTO floor_moves (game, version, move) VALUES ({p}, {p}, {p})".format(p="?" if self.sqlite else "%s")
         c = self.conn()
+        self.transactions += 1
         if self.sqlite:
             c.execute("BEGIN")
             try:
-                c.execute(q, (game, version, move))
+                c.executemany(q, rows)
             except BaseException:
                 c.execute("ROLLBACK")
                 raise
             c.execute("COMMIT")
         else:
-            c.execute(q, (game, version, move), prepare=True)
+            with c.transaction():
+                c.cursor().executemany(q, rows)
 
 
 def create_floor_app(url: str, games: dict):
@@ -199,10 +231,21 @@ def bench_store(store: str, url: str, prepared: list[dict], cfg: dict, tmp: str)
                 time.sleep(0.1)
             jobs = [{"kind": "moves", "game": gid, "tokens": tokens, "moves": g["moves"]}
                     for (gid, (_, tokens)), g in zip(games.items(), prepared)]
-            before = {p: bench_api.cpu_seconds(p) for p in bench_api.worker_pids(proc.pid)}
-            result = bench_api.run_clients(port, jobs, cfg["client_procs"], False)
+            from bench import pyspy
+
+            pids = bench_api.worker_pids(proc.pid)
+            before = {p: bench_api.cpu_seconds(p) for p in pids}
+            before_sys = {p: bench_api.cpu_seconds(p, kernel_only=True) for p in pids}
+            spies = pyspy.start(pids, cfg["profile"], f"floor-{store}-{rep}") if rep and cfg.get("profile") else []
+            try:
+                result = bench_api.run_clients(port, jobs, cfg["client_procs"], False)
+            finally:
+                pyspy.stop(spies)
             after = {p: bench_api.cpu_seconds(p) for p in before}
+            after_sys = {p: bench_api.cpu_seconds(p, kernel_only=True) for p in before}
             result["worker_cpu_s"] = sorted(round(after[p] - before[p], 2) for p in before if before[p] is not None and after[p] is not None)
+            result["worker_sys_s"] = round(sum(after_sys[p] - before_sys[p] for p in before if before_sys[p] is not None
+                                               and after_sys[p] is not None), 2)
         finally:
             proc.terminate()
             proc.wait(30)
@@ -236,11 +279,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=8)
+    parser.add_argument("--profile", metavar="DIR", help="py-spy each worker during the timed repetitions (bench.pyspy)")
     pg = parser.add_mutually_exclusive_group()
     pg.add_argument("--postgres", default=os.environ.get(bench_api.POSTGRES_ENV, bench_api.DEFAULT_POSTGRES))
     pg.add_argument("--no-postgres", action="store_true")
     args = parser.parse_args(argv)
-    cfg = dict(bench_api.QUICK if args.quick else bench_api.FULL, workers=args.workers, threads=args.threads)
+    cfg = dict(bench_api.QUICK if args.quick else bench_api.FULL, workers=args.workers, threads=args.threads,
+               profile=args.profile)
     load_before = os.getloadavg()
     prepared = bench_api.corpus(cfg)
     tmp = tempfile.mkdtemp(prefix="arbiter-bench-floor-")
@@ -271,7 +316,15 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{store}: {r['error']}")
                 continue
             print(f"floor {store}: {r['best_rate']:,.0f} moves/s (median {r['median_rate']:,.0f}), p50 {r['p50_ms']:.1f} "
-                  f"p99 {r['p99_ms']:.1f} ms, worker CPU s {r['worker_cpu_s']}, clients' share {100 * r['client_share']:.0f} %")
+                  f"p99 {r['p99_ms']:.1f} ms, worker CPU s {r['worker_cpu_s']}, CPU {r['worker_cpu_ms_per_request']:.3f} ms/move "
+                  f"(sys {100 * r['worker_sys_share']:.0f} %), clients' share {100 * r['client_share']:.0f} %")
+        if args.profile:
+            from bench import pyspy
+
+            for store in out["stores"]:
+                files = sorted(Path(args.profile).glob(f"floor-{store}-*.txt"))
+                print(f"\n== where the floor's workers' CPU went ({store}, py-spy, {len(files)} files)")
+                print(pyspy.report(pyspy.read(files)))
     return 0
 
 

@@ -26,6 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
+from .group_commit import Batches
 from .keys import PublicKey, ServerKey, canonical
 
 FORMAT = "arbiter.checkpoint/1"
@@ -50,9 +51,7 @@ class FileStorage:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        self._queue: list[list] = []  # appends waiting for the next write: [make, line, error, done]
-        self._queue_lock = threading.Lock()
-        self._writer = threading.Lock()
+        self._batches = Batches(self._write)  # appends waiting for the next write (service.group_commit)
 
     def __str__(self) -> str:
         return str(self.path)
@@ -73,19 +72,12 @@ class FileStorage:
         Appends of this process's threads that arrive while another is being written go together in the next
         write, each line made on the one before it, with one fsync for all (group commit); each caller returns
         once its own line is synced, or raises its own `make`'s error."""
-        mine = [make, None, None, False]
-        with self._queue_lock:
-            self._queue.append(mine)
-        with self._writer:
-            if not mine[3]:
-                with self._queue_lock:
-                    batch, self._queue = self._queue, []
-                self._write(batch)
-        if mine[2] is not None:
-            raise mine[2]
-        return mine[1]
+        mine = self._batches.submit(make)
+        if mine.error is not None:
+            raise mine.error
+        return mine.result
 
-    def _write(self, batch: list[list]) -> None:
+    def _write(self, batch: list) -> None:
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with open(self.path, "a+b") as f:
@@ -94,10 +86,10 @@ class FileStorage:
                     last, lines = _last_line(f), []
                     for pending in batch:
                         try:
-                            pending[1] = last = pending[0](last)
+                            pending.result = last = pending.item(last)
                             lines.append(last + b"\n")
                         except Exception as e:  # noqa: BLE001 - that caller's own error; the others go on
-                            pending[2] = e
+                            pending.error = e
                     f.seek(0, os.SEEK_END)
                     f.write(b"".join(lines))
                     f.flush()
@@ -106,11 +98,8 @@ class FileStorage:
                     fcntl.flock(f.fileno(), fcntl.LOCK_UN)
         except Exception as e:  # noqa: BLE001 - nothing of this write is known to be kept: every caller hears it
             for pending in batch:
-                if pending[2] is None:
-                    pending[1], pending[2] = None, e
-        finally:
-            for pending in batch:
-                pending[3] = True
+                if pending.error is None:
+                    pending.result, pending.error = None, e
 
 
 class MemoryStorage:

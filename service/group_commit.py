@@ -7,6 +7,12 @@ transaction under way writes everything queued so far (its own events and any th
 that arrive while it writes queue for the next one. When a shared transaction fails (one caller's events were
 stale: IntegrityError), nothing of it was stored, and each caller's events are written again on their own, so
 only the stale caller sees the error. Inserts with a tracking record are never grouped.
+
+The waiting is `Batches`' (also the checkpoint log's, service.checkpoints): each waiting thread sleeps on a gate
+of its own that the writer opens once, when the thread's item is written or when it is the thread's turn to write
+the next batch. (Before, the waiters queued on the writer's lock: each woke in turn only to find its events
+written and pass the lock on, a chain of thread wake-ups, each needing the GIL, that the next batch's writer
+waited behind.)
 """
 
 from __future__ import annotations
@@ -17,14 +23,68 @@ import threading
 from typing import Any, Callable, ContextManager, Sequence
 
 
-class _Pending:
-    __slots__ = ("events", "ids", "error", "done")
+class Waiter:
+    """One caller's item in a batch: its result or error once `done`."""
 
-    def __init__(self, events: list) -> None:
-        self.events = events
-        self.ids: Sequence[int] | None = None
+    __slots__ = ("item", "result", "error", "done", "lead", "gate")
+
+    def __init__(self, item: Any) -> None:
+        self.item = item
+        self.result: Any = None
         self.error: BaseException | None = None
         self.done = False
+        self.lead = False
+        self.gate = threading.Lock()
+        self.gate.acquire()  # released once by a writer: done, or this caller's turn to write
+
+
+class Batches:
+    """Items submitted by threads at the same moment, written together by one of them (leader and followers)."""
+
+    def __init__(self, write: Callable[[list[Waiter]], None], around: Callable[[], ContextManager] | None = None):
+        self._write = write  # sets each waiter's result or error
+        self._around = around or contextlib.nullcontext  # held around each write (WriteLock: between processes)
+        self._lock = threading.Lock()
+        self._queue: list[Waiter] = []
+        self._writing = False
+
+    def submit(self, item: Any) -> Waiter:
+        """Queue `item`; return its waiter once written (raises only if this caller's own write could not start)."""
+        me = Waiter(item)
+        with self._lock:
+            self._queue.append(me)
+            lead = not self._writing
+            self._writing = True
+        if not lead:
+            me.gate.acquire()  # a writer opens it: written, or the next batch is this caller's to write
+            if me.done:
+                return me
+        batch: list[Waiter] = []
+        try:
+            with self._around():
+                with self._lock:
+                    batch, self._queue = self._queue, []
+                try:
+                    self._write(batch)
+                except BaseException as e:  # noqa: BLE001 - the write broke: no caller of this batch may think it stored
+                    for w in batch:
+                        if w.result is None and w.error is None:
+                            w.error = e
+                    raise
+        finally:
+            with self._lock:
+                if not batch and me in self._queue:  # the write never started: this caller's item is not written
+                    self._queue.remove(me)
+                for w in batch:
+                    w.done = True
+                    if w is not me:
+                        w.gate.release()
+                if self._queue:  # arrived during the write: the first of them writes the next batch
+                    self._queue[0].lead = True
+                    self._queue[0].gate.release()
+                else:
+                    self._writing = False
+        return me
 
 
 class GroupCommit:
@@ -32,54 +92,45 @@ class GroupCommit:
 
     def __init__(self, insert: Callable[..., Sequence[int] | None], across: Callable[[], ContextManager] | None = None):
         self._insert = insert
-        self._across = across or contextlib.nullcontext  # held around each write (WriteLock: between processes)
-        self._queue: list[_Pending] = []
-        self._queue_lock = threading.Lock()
-        self._writer = threading.Lock()
+        self._batches = Batches(self._write, across)
         self.transactions = 0  # counters, for benchmarks and tests
         self.grouped = 0
+
+    @property
+    def _queue(self) -> list[Waiter]:
+        return self._batches._queue
 
     def __call__(self, stored_events: Sequence[Any], **kwargs: Any) -> Sequence[int] | None:
         if any(v is not None for v in kwargs.values()):  # the library passes tracking=None on every save
             return self._insert(stored_events, **kwargs)
-        mine = _Pending(list(stored_events))
-        with self._queue_lock:
-            self._queue.append(mine)
-        with self._writer:
-            if not mine.done:  # an earlier writer did not take it: write everything queued now
-                with self._across():
-                    with self._queue_lock:
-                        batch, self._queue = self._queue, []
-                    self._write(batch)
+        mine = self._batches.submit(list(stored_events))
         if mine.error is not None:
             raise mine.error
         if not mine.done:  # cannot happen unless the writer itself broke: never report unsaved events as saved
             raise RuntimeError("group commit: the events were not written")
-        return mine.ids
+        return mine.result
 
-    def _write(self, batch: list[_Pending]) -> None:
+    def _write(self, batch: list[Waiter]) -> None:
         if len(batch) > 1:
             try:
-                ids = self._insert([e for p in batch for e in p.events])
+                ids = self._insert([e for w in batch for e in w.item])
             except Exception:  # noqa: BLE001 - nothing was stored: each caller's events go again on their own
                 pass
             else:
                 self.transactions += 1
                 self.grouped += len(batch)
                 start = 0
-                for p in batch:
-                    p.ids = None if ids is None else list(ids[start:start + len(p.events)])
-                    start += len(p.events)
-                    p.done = True
+                for w in batch:
+                    w.result = None if ids is None else list(ids[start:start + len(w.item)])
+                    start += len(w.item)
                 return
-        for p in batch:
+        for w in batch:
             try:
-                p.ids = self._insert(p.events)
+                w.result = self._insert(w.item)
                 self.transactions += 1
                 self.grouped += 1
             except BaseException as e:  # noqa: BLE001 - handed to its caller, who raises it
-                p.error = e
-            p.done = True
+                w.error = e
 
 
 class WriteLock:

@@ -39,7 +39,9 @@ def persistence_env(url: str) -> dict[str, str]:
                "POSTGRES_HOST": u.hostname or "127.0.0.1", "POSTGRES_PORT": str(u.port or 5432),
                "POSTGRES_USER": unquote(u.username or "postgres"), "POSTGRES_PASSWORD": unquote(u.password or ""),
                "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
-               "POSTGRES_LOCK_TIMEOUT": "5"}
+               "POSTGRES_LOCK_TIMEOUT": "5",
+               # the library's recorder with a one-round-trip insert that keeps its table lock (service.pg_recorder)
+               "APPLICATION_RECORDER_TOPIC": "service.pg_recorder:LockedInsertRecorder"}
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"][0]
         return env

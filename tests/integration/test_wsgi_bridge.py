@@ -76,8 +76,8 @@ def test_each_request_crosses_to_the_thread_pool_once():
 
     bridge = ThreadedWSGI(app, threads=2, max_body=100)
     submitted = []
-    real_submit = bridge.executor.submit
-    bridge.executor.submit = lambda *a, **k: submitted.append(1) or real_submit(*a, **k)
+    real_submit = bridge.submit
+    bridge.submit = lambda *a, **k: submitted.append(1) or real_submit(*a, **k)
     status, _, body = call(bridge, "POST", "/x", [b"12", b"34"])
     assert (status, body) == (200, b"ab")
     assert len(submitted) == 1 and calls[0].startswith("WSGI")

@@ -139,3 +139,42 @@ def test_a_write_lock_on_a_file_keeps_out_another_holder_until_released(tmp_path
         order.append("first released")
     t.join(5)
     assert order == ["first released", "second"]
+
+
+def test_many_threads_each_get_their_own_ids_and_every_event_is_stored_once():
+    import random
+    import time
+
+    store = FakeStore()
+    real = store.insert
+
+    def slow_insert(events, **kwargs):  # a commit that takes a while, so that callers pile up behind it
+        time.sleep(random.random() / 1000)
+        return real(events, **kwargs)
+
+    commit = GroupCommit(slow_insert)
+    batches = [[f"t{i}-{k}" for k in range(1 + i % 3)] for i in range(200)]
+    results, threads = _callers(commit, batches)
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(store.rows) == sorted(e for b in batches for e in b)
+    for batch, ids in zip(batches, results):
+        assert [store.rows[i - 1] for i in ids] == batch
+    assert len(store.transactions) < 200  # some were shared
+    assert not commit._queue and not commit._batches._writing
+
+
+def test_a_write_that_cannot_start_fails_its_caller_and_leaves_nothing_queued():
+    class Broken(Exception):
+        pass
+
+    def broken_lock():
+        raise Broken("no lock")
+
+    store = FakeStore()
+    commit = GroupCommit(store.insert, broken_lock)
+    with pytest.raises(Broken):
+        commit(["x"])
+    assert store.rows == [] and not commit._queue and not commit._batches._writing

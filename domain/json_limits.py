@@ -90,23 +90,41 @@ def loads(text: str | bytes) -> Any:
     return doc
 
 
-_STRING = re.compile(r'"(?:[^"\\]|\\.)*"', re.S)
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)  # a JSON string, escapes and all (unrolled: no backtracking)
 _SUSPECT_ESCAPE = re.compile(r"\\u(?:0000|[dD][89a-fA-F])")  # U+0000, or a surrogate (paired or not)
-_SUSPECT_NUMBER = re.compile(r"\d{%d,}|[.eE]|NaN|Infinity" % (_MAX_DIGITS - 1))  # long, fractional or not finite
+_LONG_NUMBER = re.compile(r"\d{%d}" % (_MAX_DIGITS - 1))  # 15 digits or more: near 2^53 - 1 (16 digits) or beyond
+_NOT_INTEGER = (".", "e", "E", "NaN", "Infinity")  # a fraction, an exponent, not finite (or true/false: not sure)
 _BRACKET = re.compile(r"[\[\]{}]")
 _DEPTH = {"[": 1, "{": 1, "]": -1, "}": -1}
+_KEEP_BRACKETS = str.maketrans("", "", "0123456789,:-+ \t\n\rnul")  # what else a JSON text without strings,
+# fractions, exponents and true/false holds: digits, separators, signs, white space, null
 
 
 def screened(text: str) -> bool:
-    """Whether the JSON text `text` surely keeps every bound, seen from the text alone (regular expressions, no walk
-    of the decoded document): no U+0000 or surrogate escape, no number of 16 digits or more, no fraction or
-    exponent, no NaN or Infinity, nesting within MAX_DEPTH. False means "not sure": `check` decides."""
+    """Whether the JSON text `text` surely keeps every bound, seen from the text alone (string operations and regular
+    expressions, no walk of the decoded document): no U+0000 or surrogate escape, no number of 15 digits or more, no
+    fraction or exponent, no NaN or Infinity, nesting within MAX_DEPTH. False means "not sure": `check` decides."""
     if "\x00" in text or _SUSPECT_ESCAPE.search(text):
         return False
-    bare = _STRING.sub("", text)
-    if _SUSPECT_NUMBER.search(bare):
+    # the text outside strings; without a backslash every string runs from one quote to the next
+    bare = _STRING.sub("", text) if "\\" in text else "".join(text.split('"')[::2])
+    if any(sign in bare for sign in _NOT_INTEGER) or _LONG_NUMBER.search(bare):
         return False
-    brackets = _BRACKET.findall(bare)
+    return _nests_within(bare)
+
+
+def _nests_within(bare: str) -> bool:
+    """Whether the brackets of a JSON text without strings nest at most MAX_DEPTH levels."""
+    nest = bare.translate(_KEEP_BRACKETS)
+    if len(nest) == nest.count("[") + nest.count("]") + nest.count("{") + nest.count("}"):
+        # each pass removes the empty arrays, then the empty objects: one or two levels, never more
+        for _ in range(MAX_DEPTH // 2):
+            if not nest:
+                return True
+            nest = nest.replace("[]", "").replace("{}", "")
+        if not nest:
+            return True
+    brackets = _BRACKET.findall(bare)  # deeper than the passes tell, or something else left: count exactly
     return not brackets or max(accumulate(map(_DEPTH.__getitem__, brackets))) <= MAX_DEPTH
 
 

@@ -130,8 +130,25 @@ def parse(doc: Any, checked: bool = False) -> Record:
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves: must be a list")
-    parsed = [parse_move(m, n, decider, f"moves[{i}]", index=i) for i, m in enumerate(moves)]
-    return Record(game, decider, setup, seed, seed_given, outcomes, stacked, parsed, options)
+    return Record(game, decider, setup, seed, seed_given, outcomes, stacked, _parse_moves(moves, n, decider), options)
+
+
+def _parse_moves(moves: list, n: int, decider: Any) -> list[dict]:
+    """parse_move of every move: a move whose seat and type are plainly right goes straight to the game's codec; any
+    other, or one the codec refuses, through parse_move, which names what is wrong."""
+    parse_own, types = decider.parse_move, decider.MOVE_TYPES
+    parsed = []
+    for i, m in enumerate(moves):
+        if type(m) is dict:
+            seat, kind = m.get("seat"), m.get("type")
+            if type(seat) is int and 0 <= seat < n and type(kind) is str and kind in types:
+                try:
+                    parsed.append(parse_own(m, n))
+                    continue
+                except (MalformedMove, RecursionError):
+                    pass
+        parsed.append(parse_move(m, n, decider, f"moves[{i}]", index=i))  # raises InvalidRecord, or parses as above
+    return parsed
 
 
 def _outcomes(decider: Any, value: Any) -> dict:

@@ -41,19 +41,32 @@ def window_eligible_mask(s: "State") -> int:
     return surviving  # ER-3.6 classic, or revised after another player added a card
 
 
-def window_closed(s: "State") -> bool:
-    """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card."""
-    return not window_eligible_mask(s) & ~s.passed
+def window_closed(s: "State", eligible: int | None = None) -> bool:
+    """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card (`eligible`: the
+    window_eligible_mask, when the caller has it)."""
+    return not (window_eligible_mask(s) if eligible is None else eligible) & ~s.passed
 
 
-def next_eligible(s: "State", answered: int) -> int | None:
+def next_eligible(s: "State", answered: int, eligible: int | None = None) -> int | None:
     """ER-3.3 R: the next eligible seat clockwise from the seat that answered (itself last)."""
-    n, eligible = s.n, window_eligible_mask(s)
-    for k in range(1, n + 1):
-        seat = (answered + k) % n
+    n = s.n
+    if eligible is None:
+        eligible = window_eligible_mask(s)
+    for seat in _AFTER[n][answered]:
         if (eligible >> seat) & 1:
             return seat
     return None
+
+
+class _Clockwise(dict):
+    """_AFTER[n][seat]: the seats clockwise after `seat` at a table of n, `seat` itself last (made once a size)."""
+
+    def __missing__(self, n: int) -> tuple[tuple[int, ...], ...]:
+        self[n] = after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+        return after
+
+
+_AFTER = _Clockwise()
 
 
 def may_claim(s: "State", seat: int) -> bool:

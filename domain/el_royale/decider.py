@@ -16,8 +16,8 @@ from ..randomness import Chance, OutcomeMismatch
 from ..rules import InvalidSetup, RuleViolation
 from . import clauses
 from .setup import HAND_SIZE, MAX_HOLDING, Setup
-from .state import (ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, SETTLE, TAKE, State, apply,
-                    initial_state, rank_count_in_pile)
+from .state import (APPLY, ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, SETTLE, TAKE, State, initial_state,
+                    rank_count_in_pile)
 
 # The phase's clause and the move types it allows (ER-3.12).
 PHASES = {
@@ -75,9 +75,7 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     if kind not in allowed:
         raise RuleViolation(clause, f"{kind} is not allowed now: {' or '.join(allowed)} expected")
     if kind == "pass":
-        event = {"type": "passed", "seat": seat}
-        events.append(event)
-        apply(s, event)
+        _emit(s, events, {"type": "passed", "seat": seat})
     elif kind == "concede":
         _emit(s, events, {"type": "conceded", "seat": seat})
     elif kind == "claim":
@@ -92,7 +90,8 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
             seats, team = clauses.winners(s, seat)
             _emit(s, events, {"type": "won", "by": "win", "seats": list(seats), "team": team})
             return events, s
-    _advance(s, events, chance)
+    if s.phase in _AUTOMATIC:
+        _advance(s, events, chance)
     return events, s
 
 
@@ -101,7 +100,7 @@ _PLAYED = {"attack": "attacked", "throw_in": "threw_in", "beat": "beat"}
 
 def _emit(s: State, events: list[dict], event: dict) -> None:
     events.append(event)
-    apply(s, event)
+    APPLY[event["type"]](s, event)  # state.apply without its check: the decider makes only known events
 
 
 def _checked_cards(hand: int, move: dict, kind: str) -> list[int]:
@@ -175,6 +174,9 @@ def _checked_take(s: State, seat: int, move: dict) -> list[int]:
     if cards and after > MAX_HOLDING:
         raise RuleViolation("ER-5.2", f"taking {len(cards)} card(s) would make {after} in hand: at most {MAX_HOLDING}")
     return cards
+
+
+_AUTOMATIC = frozenset({CLAIM, SETTLE, TAKE})  # the phases after which _advance may have something to do
 
 
 def _advance(s: State, events: list[dict], chance: Chance) -> None:

@@ -229,7 +229,7 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
         state = d.evolve(state, e)
     if keep_events:
         events.extend(opening)
-    step = d.step
+    step = getattr(d, "fold_step", d.step)  # the states before each move are not kept: a game may fold in place
     illegal = None
     applied = 0
     for i, move in enumerate(record.moves):

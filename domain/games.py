@@ -6,19 +6,45 @@ Everything else finds a game from here or by its id: the projections module
 
 from __future__ import annotations
 
-from typing import cast
+import importlib
+from typing import Iterator, Mapping
 
-from . import batallion, el_royale, four_virtues, small_battle
 from .rules import Decider
 
-DECIDERS: dict[str, Decider] = {
-    d.GAME: cast(Decider, d) for d in (
-        el_royale,
-        batallion,
-        small_battle,
-        four_virtues,
-    )
-}
+
+class _Registry(Mapping):
+    """Game id -> decider package, each package imported when first asked for: replaying an archive of one game
+    loads that game alone. Iterating gives the ids; items() and values() load every game."""
+
+    def __init__(self, games: tuple[str, ...]):
+        self._games = games
+        self._loaded: dict[str, Decider] = {}
+
+    def __getitem__(self, game: str) -> Decider:
+        try:
+            return self._loaded[game]
+        except KeyError:
+            if game not in self._games:
+                raise
+        self._loaded[game] = decider = importlib.import_module(f".{module_name(game)}", __package__)  # type: ignore
+        return decider
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._games
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._games)
+
+    def __len__(self) -> int:
+        return len(self._games)
+
+
+DECIDERS: Mapping[str, Decider] = _Registry((
+    "el-royale",
+    "batallion",
+    "small-battle",
+    "four-virtues",
+))
 KNOWN_GAMES = ("el-royale", "batallion", "four-virtues", "small-battle")
 
 

@@ -41,18 +41,27 @@ def window_eligible_mask(s: "State") -> int:
     return surviving  # ER-3.6 classic, or revised after another player added a card
 
 
-def window_closed(s: "State", eligible: int | None = None) -> bool:
-    """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card (`eligible`: the
-    window_eligible_mask, when the caller has it)."""
-    return not (window_eligible_mask(s) if eligible is None else eligible) & ~s.passed
+def window_closed(s: "State") -> bool:
+    """ER-3.3 R: a window closes once every eligible seat has passed since the most recent card."""
+    return not window_eligible_mask(s) & ~s.passed
 
 
-def next_eligible(s: "State", answered: int, eligible: int | None = None) -> int | None:
+def next_eligible(s: "State", answered: int) -> int | None:
     """ER-3.3 R: the next eligible seat clockwise from the seat that answered (itself last)."""
-    n = s.n
-    if eligible is None:
-        eligible = window_eligible_mask(s)
-    for seat in _AFTER[n][answered]:
+    eligible = window_eligible_mask(s)
+    for seat in _AFTER[s.n][answered]:
+        if (eligible >> seat) & 1:
+            return seat
+    return None
+
+
+def next_to_offer(s: "State", answered: int) -> int | None:
+    """ER-3.3 R after an answer in a window: None when the window closes (window_closed), else the next eligible seat
+    (next_eligible), from one reading of who is eligible."""
+    eligible = window_eligible_mask(s)
+    if not eligible & ~s.passed:
+        return None
+    for seat in _AFTER[s.n][answered]:
         if (eligible >> seat) & 1:
             return seat
     return None

@@ -67,7 +67,7 @@ def fold_step(state: State, move: dict, chance: Chance) -> tuple[list[dict], Sta
     An illegal move leaves it as it was: every check reads the state before anything is applied. The one rule checked
     after the move is applied is ER-2.3 (a fixed reshuffle outcome that does not fit the discard pile); when the record
     fixes an outcome beyond the opening's, this is step, on a copy."""
-    if not _OPENING_LABELS.issuperset(chance.outcomes):
+    if chance.outcomes and not _OPENING_LABELS.issuperset(chance.outcomes):
         return step(state, move, chance)
     return _decide(state, state, move, chance), state
 

@@ -114,11 +114,11 @@ def _open_window(s: State, phase: str, first_from: int, inclusive: bool) -> None
 
 def _offer_next(s: State, answered: int) -> None:
     """After an answer in a window: close it, or offer the next eligible seat clockwise (ER-3.3)."""
-    eligible = clauses.window_eligible_mask(s)
-    if clauses.window_closed(s, eligible):
+    seat = clauses.next_to_offer(s, answered)
+    if seat is None:
         _close_window(s)
     else:
-        s.to_act = clauses.next_eligible(s, answered, eligible)
+        s.to_act = seat
 
 
 def _close_window(s: State) -> None:

@@ -7,36 +7,40 @@ Everything else finds a game from here or by its id: the projections module
 from __future__ import annotations
 
 import importlib
-from typing import Iterator, Mapping
+from collections.abc import Iterator, Mapping, MutableMapping
 
 from .rules import Decider
 
 
-class _Registry(Mapping):
+class _Registry(MutableMapping):
     """Game id -> decider package, each package imported when first asked for: replaying an archive of one game
-    loads that game alone. Iterating gives the ids; items() and values() load every game."""
+    loads that game alone. Iterating gives the ids; items() and values() load every game. (Mutable, as a dict is:
+    tests take a game out.)"""
 
     def __init__(self, games: tuple[str, ...]):
-        self._games = games
-        self._loaded: dict[str, Decider] = {}
+        self._deciders: dict[str, Decider | None] = dict.fromkeys(games)  # None: not imported yet
 
     def __getitem__(self, game: str) -> Decider:
-        try:
-            return self._loaded[game]
-        except KeyError:
-            if game not in self._games:
-                raise
-        self._loaded[game] = decider = importlib.import_module(f".{module_name(game)}", __package__)  # type: ignore
-        return decider
+        decider = self._deciders[game]
+        if decider is None:
+            decider = importlib.import_module(f".{module_name(game)}", __package__)  # type: ignore[assignment]
+            self._deciders[game] = decider
+        return decider  # type: ignore[return-value]
+
+    def __setitem__(self, game: str, decider: Decider) -> None:
+        self._deciders[game] = decider
+
+    def __delitem__(self, game: str) -> None:
+        del self._deciders[game]
 
     def __contains__(self, game: object) -> bool:
-        return game in self._games
+        return game in self._deciders
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._games)
+        return iter(self._deciders)
 
     def __len__(self) -> int:
-        return len(self._games)
+        return len(self._deciders)
 
 
 DECIDERS: Mapping[str, Decider] = _Registry((

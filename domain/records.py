@@ -232,15 +232,18 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
     step = getattr(d, "fold_step", d.step)  # the states before each move are not kept: a game may fold in place
     illegal = None
     applied = 0
-    for i, move in enumerate(record.moves):
-        try:
-            new_events, state = step(state, move, chance)
-        except RuleViolation as v:
-            illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
-            break
+    try:
         if keep_events:
-            events.extend(new_events)
-        applied += 1
+            for move in record.moves:
+                new_events, state = step(state, move, chance)
+                events.extend(new_events)
+                applied += 1
+        else:
+            for move in record.moves:
+                state = step(state, move, chance)[1]
+                applied += 1
+    except RuleViolation as v:
+        illegal = {"move_index": applied, "rule": v.clause, "reason": v.reason}
     return Replay(record, state, events, applied, illegal)
 
 

@@ -141,9 +141,14 @@ def _passed(s: State, e: dict) -> None:
     if s.phase == CLAIM:
         s.queue = s.queue[1:]
         s.to_act = s.queue[0] if s.queue else None
+        return
+    seat = e["seat"]
+    s.passed |= 1 << seat
+    nxt = clauses.next_to_offer(s, seat)  # _offer_next, the commonest answer of all
+    if nxt is None:
+        _close_window(s)
     else:
-        s.passed |= 1 << e["seat"]
-        _offer_next(s, e["seat"])
+        s.to_act = nxt
 
 
 def _threw_in(s: State, e: dict) -> None:

@@ -3,7 +3,7 @@
 Cards are ints and sets of cards are bit masks (domain.cards). A State is never
 mutated once returned: ``evolve`` applies an event to a clone. ``decide`` works
 on one private clone per move for speed (``apply`` in place), which is the same
-fold.
+fold; replay's ``fold_step`` applies to the one state the replay owns.
 """
 
 from __future__ import annotations

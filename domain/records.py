@@ -55,7 +55,9 @@ def load(path: str) -> Record:
         raise InvalidRecord(f"cannot read {path}: {e.strerror}") from None
     try:  # a text that surely keeps the bounds is read by the plain parser; any other by json_limits, which names why
         decoded = text.decode("utf-8")
-        doc = json.loads(decoded) if json_limits.screened(decoded) else json_limits.loads(text)
+        checked, doc = json_limits.read_screened(decoded)
+        if not checked:
+            doc = json_limits.loads(text)
     except ValueError:
         try:
             doc = json_limits.loads(text)

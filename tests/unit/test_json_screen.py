@@ -85,3 +85,52 @@ def test_the_screen_counts_the_depth_exactly(levels, shape):
     doc = {"moves": [doc]}
     text = json.dumps(doc)
     assert json_limits.screened(text) == (levels + 1 <= json_limits.MAX_DEPTH) == _old_screened(text)
+
+
+# read_screened: orjson for a screened text must answer (or fail) exactly as json.loads does.
+def _answer(read, text):
+    try:
+        return "ok", repr(read(text))  # repr: the same values of the same types, dict keys in the same order
+    except RecursionError:
+        return "error", "RecursionError"
+    except json.JSONDecodeError as e:
+        return "error", f"JSONDecodeError {e}"
+
+
+big = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.text(max_size=6) | st.floats(allow_nan=True, allow_infinity=True),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=3), inner, max_size=4),
+    max_leaves=30)
+JSONISH = st.text(alphabet='{}[]":,0123456789-+.eE \n\\u\x00\x01tfalsenNIy\ud800\udc00\xe9\ufeffabcd', max_size=30)
+
+
+@st.composite
+def json_texts(draw):
+    """A JSON text (big integers, floats, NaN, duplicate keys, escapes, depth) or a near miss of one."""
+    doc = draw(big)
+    text = json.dumps(doc, ensure_ascii=draw(st.booleans()), indent=draw(st.sampled_from([None, 1])))
+    if draw(st.booleans()):  # a duplicate key, a number written otherwise, a lone surrogate escape, a deep nest
+        extra = draw(st.sampled_from(['{"a": 1, "b": [2], "a": 3}', "-0", "123456789012345678901234567890", "1E2",
+                                      '"\\ud800"', '"\\u0000"', "9223372036854775808", "-9223372036854775809",
+                                      "[" * 40 + "]" * 40, "\ufeff[1]", "[1,]", "18446744073709551616"]))
+        text = f"[{text}, {extra}]" if draw(st.booleans()) else extra
+    if draw(st.booleans()):  # a near miss: a character removed or put in
+        cut = draw(st.integers(min_value=0, max_value=len(text)))
+        text = text[:cut] + draw(JSONISH) + text[cut + draw(st.integers(min_value=0, max_value=1)):]
+    return text
+
+
+def _read(text):
+    checked, doc = json_limits.read_screened(text)
+    assert checked == json_limits.screened(text)
+    return doc if checked else json.loads(text)
+
+
+@given(json_texts() | JSONISH)
+def test_read_screened_answers_as_json_loads(text):
+    assert _answer(_read, text) == _answer(json.loads, text)
+
+
+def test_read_screened_leaves_an_unscreened_text_unread():
+    assert json_limits.read_screened('[1.5, {"a": NaN}]') == (False, None)
+    assert json_limits.read_screened('{"a": [1, {"b": "c"}], "a": 2}') == (True, {"a": 2})

@@ -232,6 +232,7 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
     if keep_events:
         events.extend(opening)
     step = getattr(d, "fold_step", d.step)  # the states before each move are not kept: a game may fold in place
+    fold = getattr(d, "fold_moves", None)  # a game's verdict-only loop over its ordinary moves (rules.Decider)
     illegal = None
     applied = 0
     try:
@@ -239,6 +240,14 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
             for move in record.moves:
                 new_events, state = step(state, move, chance)
                 events.extend(new_events)
+                applied += 1
+        elif fold is not None:  # the loop folds what it can, the step takes each move it leaves (and may raise)
+            moves, end = record.moves, len(record.moves)
+            while True:
+                state, applied = fold(state, moves, applied, chance)
+                if applied == end:
+                    break
+                state = step(state, moves[applied], chance)[1]
                 applied += 1
         else:
             for move in record.moves:

@@ -1,244 +1,41 @@
-"""The `arbiter` command line: verify and narrate recorded games, export them, serve the app."""
+"""The `arbiter` console entry point (`main`): the click group of api/commands.py, with one fast road.
+
+Why the fast road: `arbiter replay ARCHIVE.jsonl --json` is measured as a whole process against python-chess
+(bench/archive.py), and importing click alone costs ~15 ms CPU of a ~130 ms run. So `main()`, called with no
+arguments as the console script does, runs the plain form `arbiter replay FILES [--json]` (api/replay_cli.py,
+`plain_replay` says exactly which command lines) without importing click, through the very function the click
+command calls: the same lines out, the same exit codes. Every other command line (--help, any other option, any
+command line click would answer with a message of its own) goes to click as before.
+
+`main` otherwise behaves as the click group itself (attributes are the group's), so `CliRunner().invoke(main, ...)`
+and `main.commands` work as they did.
+"""
 
 from __future__ import annotations
 
-import json
 import sys
 
-import click
+
+class _Entry:
+    """The click group `api.commands.group`, imported when first needed, with the plain replay's fast road."""
+
+    def __call__(self, *args, **kwargs):
+        if not args and not kwargs:  # the console script: the command line is sys.argv
+            from .replay_cli import plain_replay, run_plain
+
+            plain = plain_replay(sys.argv[1:])
+            if plain is not None:
+                run_plain(*plain)
+        return _group()(*args, **kwargs)
+
+    def __getattr__(self, name: str):
+        return getattr(_group(), name)
 
 
-EXIT_OK, EXIT_ILLEGAL, EXIT_INVALID = 0, 1, 2
-EXPECTED_SUFFIX = ".expected.json"  # the verdict files beside sample records: `replay dir/*.json` skips them
+def _group():
+    from .commands import group
+
+    return group
 
 
-def _exit_code(verdict: dict) -> int:
-    if verdict["status"] == "invalid":
-        return EXIT_INVALID
-    return EXIT_ILLEGAL if verdict["status"] == "illegal" else EXIT_OK
-
-
-class _LazyGroup(click.Group):
-    """A group whose commands in LAZY are imported only when run or listed: `arbiter replay` starts without rich."""
-
-    def list_commands(self, ctx: click.Context) -> list[str]:
-        return sorted(set(super().list_commands(ctx)) | set(LAZY))
-
-    def get_command(self, ctx: click.Context, name: str):
-        if name in LAZY and name not in self.commands:
-            import importlib
-
-            module, attr = LAZY[name].split(":")
-            self.add_command(getattr(importlib.import_module(module, __package__), attr), name)
-        return super().get_command(ctx, name)
-
-
-LAZY = {"backup": ".evidence_cli:backup_command", "simulate": ".cli_simulate:simulate_command",
-        "report": ".cli_simulate:report_command", "import": ".import_cli:import_command"}
-
-
-@click.group(cls=_LazyGroup)
-@click.version_option(package_name="arbiter")
-def main() -> None:
-    """arbiter: a referee for card battles you can trust more than a person at the table."""
-
-
-@main.command("replay")
-@click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
-@click.option("--json", "as_json", is_flag=True, help="Print verdict JSON (one line per record) instead of an account.")
-def replay_command(records: tuple[str, ...], as_json: bool) -> None:
-    """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins).
-
-    Files ending in .expected.json (the verdicts kept beside sample records) are skipped, so that
-    `arbiter replay dir/*.json` verifies the records of a directory; a `.jsonl` file is an archive of records."""
-    from service.archives import is_archive
-    from service.records import verify_file
-
-    worst = EXIT_OK
-    out = sys.stdout
-    verdicts = [p for p in records if not p.endswith(EXPECTED_SUFFIX)]
-    for path in records:
-        if path.endswith(EXPECTED_SUFFIX):
-            click.echo(f"{path}: skipped (an expected verdict beside a record, not a record)", err=True)
-    if not verdicts:
-        raise click.UsageError(f"no record to replay: every file given ends in {EXPECTED_SUFFIX}")
-    for path in verdicts:
-        if is_archive(path):  # a JSON Lines archive of records (arbiter simulate --out X.jsonl)
-            worst = max(worst, _archive_verdicts(path, out))
-            continue
-        verdict, account = verify_file(path, with_account=not as_json)
-        worst = max(worst, _exit_code(verdict))
-        if as_json:
-            out.write(json.dumps(verdict, separators=(", ", ": ")) + "\n")
-        else:
-            from .narrate import narrate
-
-            narrate(path, account, verdict)
-    out.flush()
-    sys.exit(worst)
-
-
-def _archive_verdicts(path: str, out) -> int:
-    """Verify every record of a JSON Lines archive: one verdict line a game (always JSON); the worst exit code."""
-    from service.archives import verify_archive
-
-    worst = EXIT_OK
-    for verdict in verify_archive(path):
-        worst = max(worst, _exit_code(verdict))
-        out.write(json.dumps(verdict, separators=(", ", ": ")) + "\n")
-    return worst
-
-
-@main.command("export")
-@click.argument("record", type=click.Path(dir_okay=False))
-@click.option("-o", "--output", type=click.File("w"), default="-", help="Where to write the record (default stdout).")
-def export_command(record: str, output) -> None:
-    """Play a record through the event-sourced game and write the game back out as a record."""
-    from service.records import InvalidRecord, export_file
-
-    try:
-        doc, warning = export_file(record)
-    except InvalidRecord as e:
-        click.echo(f"{record}: invalid record: {e}", err=True)
-        sys.exit(EXIT_INVALID)
-    if warning:
-        click.echo(f"{record}: {warning}", err=True)
-    json.dump(doc, output, indent=1)
-    output.write("\n")
-    output.flush()
-    sys.exit(EXIT_ILLEGAL if warning else EXIT_OK)  # as replay: 1 when a move of the record is illegal
-
-
-def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_log: str | None = None):
-    from service.facade import Arbiter
-
-    return Arbiter(database_url, key_file, checkpoint_log)
-
-
-@main.command("verify")
-@click.argument("game_id", required=False)
-@click.option("--all", "verify_all", is_flag=True, help="Re-verify every stored game with the current engine.")
-@click.option("--head", default=None, help="A chain head you kept (checks truncation and changes up to it).")
-@click.option("--length", "kept_length", type=click.IntRange(1, 2**31 - 1), default=None,
-              help="The log length at which --head was published.")
-@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL.")
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
-@click.option("--receipt", "receipt_file", type=click.Path(dir_okay=False), default=None,
-              help="A file of receipts the server signed: does the store still hold what they say?")
-@click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None, help="The signing key file (default beside the database).")
-@click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
-              help="The checkpoint log (default beside the database).")
-@click.option("--create-store", is_flag=True, help="Start an empty event store when none exists at the URL.")
-@click.option("--workers", type=click.IntRange(1, 64), default=None,
-              help="Processes verifying --all  [default: one per core]")
-def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log, create_store, workers) -> None:
-    """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
-    engine, catalogue row; with --receipt, what the receipts say.
-
-    Exit 0 when every game is intact, 1 when any check fails (a damaged game is reported and the others
-    are still checked; a game behind its signed checkpoint, or a broken checkpoint log, fails too), 2 for an
-    unknown game or a store that does not exist (unless --create-store), or a forged receipt. Provenance (a
-    stacked deck, a creator's seed) is shown beside the checks and is no failure.
-    """
-    from service.errors import ServiceError
-
-    if receipt_file:
-        from .evidence_cli import verify_receipts
-
-        _existing_store(database_url, create_store)
-        if verify_all:
-            raise click.UsageError("--receipt checks one game's receipts: give GAME_ID, not --all")
-        sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log), game_id, receipt_file, as_json))
-    if bool(game_id) == bool(verify_all):
-        raise click.UsageError("give a GAME_ID or --all")
-    bulk = verify_all and head is None and kept_length is None
-    if bulk:
-        from .verify_cli import start_early
-
-        start_early(workers)  # the workers' server imports the verifier while this process opens the store
-    _existing_store(database_url, create_store)
-    arbiter = _arbiter(database_url, key_file, checkpoint_log)
-    try:
-        reports = []
-        if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/verify_cli.py)
-            from .verify_cli import verify_all_reports
-
-            reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
-        ids = [] if bulk else [game_id] if game_id else arbiter.game_ids()
-        for gid in ids:
-            report = arbiter.verify(gid, head, kept_length, full=True)
-            if as_json:  # one line per game as soon as it is checked
-                click.echo(json.dumps(report))
-            reports.append(report)
-    except ServiceError as e:
-        click.echo(f"arbiter verify: {e.detail}", err=True)
-        sys.exit(EXIT_INVALID)
-    if not as_json:
-        from .narrate import verify_table
-
-        verify_table(reports, verify_all)
-        if verify_all:
-            from .evidence_cli import checkpoint_summary
-
-            checkpoint_summary(reports, arbiter.checkpoint_log())
-    log_ok = not verify_all or arbiter.checkpoint_log()["ok"] is not False
-    sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
-
-
-def _existing_store(database_url: str | None, create: bool) -> None:
-    """Refuse (exit 2) to open a store that does not exist: verifying in the wrong directory must not create one."""
-    from service.stores import DEFAULT_URL, StoreURLError, store_missing
-
-    url = database_url or DEFAULT_URL
-    try:
-        missing = store_missing(url)
-    except StoreURLError as e:
-        raise click.BadParameter(str(e), param_hint="--database-url") from None
-    if missing and not create:
-        click.echo(f"arbiter verify: {missing}; give --database-url (or ARBITER_DATABASE_URL) naming the store, "
-                   "or --create-store to start an empty one", err=True)
-        sys.exit(EXIT_INVALID)
-
-
-@main.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True)
-@click.option("--port", envvar="PORT", default=8000, show_default=True, type=click.IntRange(0, 65535),
-              help="Port (or $PORT); 0 takes a free one (the address is printed once bound).")
-@click.option("--database-url", envvar="ARBITER_DATABASE_URL", default="sqlite:///arbiter.db", show_default=True,
-              help="Event store URL: sqlite:///file.db, postgresql://user@host:port/db or memory://.")
-@click.option("--workers", default=None, type=click.IntRange(1, 64),
-              help="gunicorn worker processes  [default: one per core, at most 2; 1 for memory://]")
-@click.option("--threads", default=8, show_default=True, type=click.IntRange(1, 256),
-              help="Threads per worker for requests (moves, pages); live streams need none.")
-@click.option("--worker-class", type=click.Choice(["uvicorn", "gthread"]), default="uvicorn", show_default=True,
-              help="uvicorn: an event loop per worker, live streams as coroutines; gthread: every open stream holds "
-                   "a thread (the old behaviour, for comparison).")
-@click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None,
-              help="The signing key file (default beside the database; created on first start).")
-@click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
-              help="The signed checkpoint log, kept apart from the store (default beside the database).")
-def serve_command(host: str, port: int, database_url: str, workers: int | None, threads: int, worker_class: str,
-                  key_file: str | None, checkpoint_log: str | None) -> None:
-    """Serve arbiter's API and pages with gunicorn (sizing: docs/service.md, "Serving")."""
-    import os
-
-    from service.stores import StoreURLError, persistence_env
-
-    try:
-        persistence_env(database_url)
-    except StoreURLError as e:
-        raise click.BadParameter(str(e), param_hint="--database-url") from None
-    for name, value in (("ARBITER_KEY_FILE", key_file), ("ARBITER_CHECKPOINT_LOG", checkpoint_log)):
-        if value:
-            os.environ[name] = value  # every gunicorn worker builds its app from the environment
-    in_memory = database_url.startswith(("memory:", "sqlite:///:memory:"))
-    if workers is None:
-        workers = 1 if in_memory else max(1, min(2, os.cpu_count() or 1))
-    if workers > 1 and in_memory:
-        raise click.BadParameter("several workers need a shared database (a SQLite file or PostgreSQL)", param_hint="--workers")
-    from .server import serve
-
-    banner = f"(store: {database_url.split('@')[-1]}, {workers} worker(s) x {threads} threads, {worker_class})"
-    serve(host, port, database_url, workers, threads, worker_class, banner)
-
+main = _Entry()

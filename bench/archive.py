@@ -18,15 +18,33 @@ Measured:
                 process; and the floor prototype of the whole check (`floor`: read, decode with orjson, hash
                 with orjson, re-decide every game with the bare decider), one process.
   replay        `arbiter replay SAMPLE.jsonl --json` as a whole process (start-up, imports, parsing, verdicts),
-                moves/s, over bench.verify's corpus (100 random 4-player El Royale games) as a JSON Lines archive;
-                beside python-chess `push_san` over bench.verify's chess corpus (50 random games' SAN moves), also a
-                whole process (`python -c`: import chess, read, push every move). Target >= 3x python-chess. The
-                season archive is replayed too, for information (bots' games: fewer passes, more work a move).
+                moves/s, over bench.verify's corpus (100 random 4-player El Royale games, 39,632 moves) as a JSON
+                Lines archive; beside python-chess `push_san`, also a whole process (`python -c`: import chess, read,
+                push every move), over random legal chess games (bench.verify.chess_corpus, seed 2026, at most 200
+                plies a game) as many as make about the same number of plies (200 games, 38,733 plies). Target >= 3x
+                python-chess. Also, for comparison with earlier runs, python-chess over bench.verify's own 50 games
+                (9,786 plies), the reference this bench used until 2026-11-23. The season archive is replayed too, for
+                information (bots' games: fewer passes, more work a move). Each process's CPU time (user + system,
+                from getrusage of the children) is kept beside its wall time: the ratio of CPU per move is the one a
+                shared machine does not move.
+
+                Why the chess side replays as many plies as arbiter replays moves: each whole process pays a fixed
+                start-up (interpreter, imports: ~0.05 s CPU for each side), and the ratio of two whole-process rates
+                depends on how many moves that start-up is spread over. With 50 games the start-up was ~40 % of
+                python-chess's time and ~25 % of arbiter's, which favoured arbiter: at equal work neither side's
+                start-up weighs more than the other's, and the ratio tends to the two engines' ratio per move.
+
+                Why both sides run with their bytecode cached (PYTHONPYCACHEPREFIX in a temporary directory, after
+                one untimed run of each command): python-chess runs from the .pyc files pip wrote when it was
+                installed, while arbiter runs from its editable source tree, and in an environment that sets
+                PYTHONDONTWRITEBYTECODE (the shared development machine does) every `arbiter` process would compile
+                its ~30 modules again (~0.03 s CPU a run) — a cost no installed arbiter pays. With the prefix both
+                read compiled bytecode, and neither writes into the source tree.
 
 Every timing is the best of `repeat` passes (the median is kept too); the machine's load average is recorded
 before and after, since other work on a shared machine slows every figure (compare the ratios).
 
-Usage:  python -m bench.archive [--quick] [--json] [--repeat N] [--workers W]
+Usage:  python -m bench.archive [--quick] [--json] [--repeat N] [--workers W] [--replay-only]
 """
 
 from __future__ import annotations
@@ -35,6 +53,7 @@ import argparse
 import gc
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -50,7 +69,8 @@ MIX = [
     ("four-virtues", 2, {"target": 300}, 12, 2),
 ]
 SERVICE_GAMES = (60, 8)  # games of the service-made store (full, quick)
-CHESS_GAMES = (50, 10)  # bench.verify's chess corpus (seed 2026, at most 200 plies a game)
+CHESS_GAMES = (200, 20)  # random chess games (seed 2026, at most 200 plies a game): about as many plies as SAMPLE
+VERIFY_CHESS_GAMES = 50  # bench.verify's own chess corpus (the first 50 of the same games): the reference until 2026-11-23
 SAMPLE_GAMES = (100, 10)  # bench.verify's El Royale corpus, the archive `replay` is measured on
 TARGETS = {"import_moves_per_s": 20_000, "verify_events_per_s": 100_000, "replay_vs_chess": 3.0}
 CHESS_SCRIPT = """
@@ -231,6 +251,69 @@ def floor(url: str) -> int:
         if enabled:
             gc.enable()
         conn.close()
+def measure_replay(tmp: Path, archive: Path, moves: int, quick: bool, repeat: int) -> dict:
+    """`arbiter replay` of the sample and of the season archive, and python-chess, each a whole process (docstring)."""
+    _log("replay and python-chess, whole process (building bench.verify's corpus) ...")
+    chess_path, verify_chess_path = tmp / "chess.jsonl", tmp / "chess50.jsonl"
+    plies = chess_file(chess_path, CHESS_GAMES[1 if quick else 0])
+    verify_plies = chess_file(verify_chess_path, VERIFY_CHESS_GAMES)
+    sample = tmp / "sample.jsonl"
+    sample_moves = sample_archive(sample, SAMPLE_GAMES[1 if quick else 0])
+    arbiter_bin = str(Path(sys.executable).with_name("arbiter"))
+    commands = {"replay": [arbiter_bin, "replay", str(sample), "--json"],
+                "chess": [sys.executable, "-c", CHESS_SCRIPT, str(chess_path)],
+                "chess50": [sys.executable, "-c", CHESS_SCRIPT, str(verify_chess_path)],
+                "season": [arbiter_bin, "replay", str(archive), "--json"],
+                "startup": [arbiter_bin, "replay", "--help"]}
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp / "pycache")  # both sides run from compiled bytecode (docstring)
+
+    def whole(cmd: list[str]) -> tuple[float, float]:
+        """(wall seconds, CPU seconds: user + system) of one process."""
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"bench: {cmd[0]} failed: {done.stderr.decode()[-500:]}")
+        return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+    for cmd in commands.values():  # untimed: writes each side's bytecode into the prefix
+        whole(cmd)
+    runs: dict[str, list[tuple[float, float]]] = {name: [] for name in commands}
+    for _ in range(max(repeat, 5)):  # interleaved, so drift hits all alike
+        for name, cmd in commands.items():
+            runs[name].append(whole(cmd))
+    wall = {name: min(w for w, _ in r) for name, r in runs.items()}
+    cpu = {name: min(c for _, c in r) for name, r in runs.items()}
+    out = {"moves": sample_moves, "seconds": wall["replay"], "cpu_s": cpu["replay"],
+           "moves_per_s": sample_moves / wall["replay"], "moves_per_cpu_s": sample_moves / cpu["replay"],
+           "chess_games": CHESS_GAMES[1 if quick else 0], "chess_plies": plies,
+           "chess_seconds": wall["chess"], "chess_cpu_s": cpu["chess"],
+           "chess_moves_per_s": plies / wall["chess"], "chess_moves_per_cpu_s": plies / cpu["chess"],
+           "chess50_plies": verify_plies, "chess50_seconds": wall["chess50"], "chess50_cpu_s": cpu["chess50"],
+           "chess50_moves_per_s": verify_plies / wall["chess50"], "chess50_moves_per_cpu_s": verify_plies / cpu["chess50"],
+           "arbiter_startup_s": wall["startup"], "arbiter_startup_cpu_s": cpu["startup"],
+           "season_moves": moves, "season_seconds": wall["season"], "season_cpu_s": cpu["season"],
+           "season_moves_per_s": moves / wall["season"], "bytecode": "cached (PYTHONPYCACHEPREFIX)"}
+    out["ratio"] = out["moves_per_s"] / out["chess_moves_per_s"]
+    out["cpu_ratio"] = out["moves_per_cpu_s"] / out["chess_moves_per_cpu_s"]
+    out["ratio_vs_chess50"] = out["moves_per_s"] / out["chess50_moves_per_s"]
+    out["cpu_ratio_vs_chess50"] = out["moves_per_cpu_s"] / out["chess50_moves_per_cpu_s"]
+    return out
+
+
+def replay_only(cfg: dict) -> dict:
+    """The archive, then measure_replay alone (printed as JSON)."""
+    out: dict = {"config": cfg, "load_before": load(), "cpu_count": os.cpu_count()}
+    with tempfile.TemporaryDirectory(prefix="arbiter-bench-archive-") as tmp:
+        archive = Path(tmp) / "season.jsonl"
+        games, moves = build_archive(archive, cfg["quick"])
+        out["archive"] = {"games": games, "moves": moves, "bytes": archive.stat().st_size}
+        out["replay"] = measure_replay(Path(tmp), archive, moves, cfg["quick"], cfg["repeat"])
+    out["load_after"] = load()
+    return out
 
 
 def run(cfg: dict) -> dict:
@@ -346,37 +429,7 @@ def run(cfg: dict) -> dict:
                                        "events_per_s": service_events / best, "one_pass": counts["fast"],
                                        "detailed": counts["detailed"]}
 
-        # -- replay, whole process -------------------------------------------------------------
-        _log("replay and python-chess, whole process (building bench.verify's corpus) ...")
-        chess_path = tmp / "chess.jsonl"
-        plies = chess_file(chess_path, CHESS_GAMES[1 if quick else 0])
-        sample = tmp / "sample.jsonl"
-        sample_moves = sample_archive(sample, SAMPLE_GAMES[1 if quick else 0])
-        arbiter_bin = str(Path(sys.executable).with_name("arbiter"))
-        replay_cmd = [arbiter_bin, "replay", str(sample), "--json"]
-        season_cmd = [arbiter_bin, "replay", str(archive), "--json"]
-        chess_cmd = [sys.executable, "-c", CHESS_SCRIPT, str(chess_path)]
-
-        def whole(cmd: list[str]) -> float:
-            start = time.perf_counter()
-            done = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-            if done.returncode not in (0, 1):
-                raise SystemExit(f"bench: {cmd[0]} failed: {done.stderr.decode()[-500:]}")
-            return time.perf_counter() - start
-
-        replay_times, chess_times, season_times = [], [], []
-        for _ in range(max(repeat, 3)):  # interleaved, so drift hits all alike
-            replay_times.append(whole(replay_cmd))
-            chess_times.append(whole(chess_cmd))
-            season_times.append(whole(season_cmd))
-        startup = min(whole([arbiter_bin, "replay", "--help"]) for _ in range(3))
-        out["replay"] = {"moves": sample_moves, "seconds": min(replay_times),
-                         "moves_per_s": sample_moves / min(replay_times),
-                         "chess_plies": plies, "chess_seconds": min(chess_times),
-                         "chess_moves_per_s": plies / min(chess_times), "arbiter_startup_s": startup,
-                         "season_moves": moves, "season_seconds": min(season_times),
-                         "season_moves_per_s": moves / min(season_times)}
-        out["replay"]["ratio"] = out["replay"]["moves_per_s"] / out["replay"]["chess_moves_per_s"]
+        out["replay"] = measure_replay(tmp, archive, moves, quick, repeat)
     out["load_after"] = load()
     out["targets"] = {
         "import": {"target": TARGETS["import_moves_per_s"], "measured": out["import"]["moves_per_s"]},
@@ -418,8 +471,14 @@ def print_table(r: dict) -> None:
               f"{v['all_workers_events_per_s'] / v['raw_read_rows_per_s']:.2f}x")
     t.add_row(f"verify, store made by the service ({s['games']} games, 1 worker)", f"{s['events_per_s']:,.0f} events/s",
               f"{s['one_pass']} games in one pass, {s['detailed']} detailed", "")
-    t.add_row("arbiter replay SAMPLE.jsonl --json (whole process)", f"{p['moves_per_s']:,.0f} moves/s",
-              f"python-chess push_san {p['chess_moves_per_s']:,.0f} moves/s (whole process)", f"{p['ratio']:.2f}x")
+    t.add_row(f"arbiter replay SAMPLE.jsonl --json (whole process, {p['moves']:,} moves)",
+              f"{p['moves_per_s']:,.0f} moves/s ({p['moves_per_cpu_s']:,.0f}/CPU-s)",
+              f"python-chess push_san, {p['chess_plies']:,} plies: {p['chess_moves_per_s']:,.0f} moves/s "
+              f"({p['chess_moves_per_cpu_s']:,.0f}/CPU-s)", f"{p['ratio']:.2f}x ({p['cpu_ratio']:.2f}x CPU)")
+    t.add_row("same, beside bench.verify's 50 chess games", "",
+              f"python-chess push_san, {p['chess50_plies']:,} plies: {p['chess50_moves_per_s']:,.0f} moves/s "
+              f"({p['chess50_moves_per_cpu_s']:,.0f}/CPU-s)",
+              f"{p['ratio_vs_chess50']:.2f}x ({p['cpu_ratio_vs_chess50']:.2f}x CPU)")
     t.add_row("arbiter replay SEASON.jsonl --json (whole process)", f"{p['season_moves_per_s']:,.0f} moves/s",
               f"python-chess push_san {p['chess_moves_per_s']:,.0f} moves/s (whole process)",
               f"{p['season_moves_per_s'] / p['chess_moves_per_s']:.2f}x")
@@ -441,10 +500,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the results as JSON (progress on stderr)")
     parser.add_argument("--repeat", type=int, default=None, help="timed passes (default 3, 1 with --quick)")
     parser.add_argument("--workers", type=int, default=None, help="verify workers (default: one per core)")
+    parser.add_argument("--replay-only", action="store_true",
+                        help="build the archive, then measure only `arbiter replay` beside python-chess")
     args = parser.parse_args(argv)
     cfg = {"quick": args.quick, "repeat": args.repeat or (1 if args.quick else 3), "workers": args.workers}
     if cfg["repeat"] < 1:
         parser.error("--repeat must be at least 1")
+    if args.replay_only:
+        result = replay_only(cfg)
+        print(json.dumps(result, indent=2))
+        return 0
     result = run(cfg)
     if args.json:
         print(json.dumps(result, indent=2))

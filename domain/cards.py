@@ -31,6 +31,13 @@ def suit_of(card: int) -> int:
 
 def parse_card(text: str) -> int:
     """Parse ``TD``, ``10d``, ``as`` ... into a card; raises CardError naming the bad string."""
+    try:
+        return _SPELLINGS[text]  # every spelling the notation accepts, read once (records hold thousands of cards)
+    except (KeyError, TypeError):
+        return _parse_card(text)  # raises CardError, saying why
+
+
+def _parse_card(text: str) -> int:
     if not isinstance(text, str):
         raise CardError(f"{text!r} is not a card string")
     if not text.isascii():
@@ -43,6 +50,11 @@ def parse_card(text: str) -> int:
     return SUITS.index(t[1]) * 13 + RANKS.index(t[0])
 
 
+# Each rank in either case (and 10 for T) with each suit in either case: the strings _parse_card accepts.
+_SPELLINGS = {rank + suit: _parse_card(rank + suit)
+              for rank in {*RANKS, *RANKS.lower(), "10"} for suit in {*SUITS, *SUITS.lower()}}
+
+
 def format_card(card: int) -> str:
     """The canonical two-character name of a card, e.g. ``TD``."""
     return RANKS[card % 13] + SUITS[card // 13]
@@ -50,7 +62,10 @@ def format_card(card: int) -> str:
 
 def parse_cards(texts: Iterable[str]) -> list[int]:
     """Parse a list of card strings; raises CardError on the first bad one."""
-    return [parse_card(t) for t in texts]
+    try:
+        return [_SPELLINGS[t] for t in texts]
+    except (KeyError, TypeError):
+        return [parse_card(t) for t in texts]
 
 
 def format_cards(cards: Iterable[int]) -> list[str]:

@@ -6,19 +6,49 @@ Everything else finds a game from here or by its id: the projections module
 
 from __future__ import annotations
 
-from typing import cast
+import importlib
+from collections.abc import Iterator, Mapping, MutableMapping
 
-from . import batallion, el_royale, four_virtues, small_battle
 from .rules import Decider
 
-DECIDERS: dict[str, Decider] = {
-    d.GAME: cast(Decider, d) for d in (
-        el_royale,
-        batallion,
-        small_battle,
-        four_virtues,
-    )
-}
+
+class _Registry(MutableMapping):
+    """Game id -> decider package, each package imported when first asked for: replaying an archive of one game
+    loads that game alone. Iterating gives the ids; items() and values() load every game. (Mutable, as a dict is:
+    tests take a game out.)"""
+
+    def __init__(self, games: tuple[str, ...]):
+        self._deciders: dict[str, Decider | None] = dict.fromkeys(games)  # None: not imported yet
+
+    def __getitem__(self, game: str) -> Decider:
+        decider = self._deciders[game]
+        if decider is None:
+            decider = importlib.import_module(f".{module_name(game)}", __package__)  # type: ignore[assignment]
+            self._deciders[game] = decider
+        return decider  # type: ignore[return-value]
+
+    def __setitem__(self, game: str, decider: Decider) -> None:
+        self._deciders[game] = decider
+
+    def __delitem__(self, game: str) -> None:
+        del self._deciders[game]
+
+    def __contains__(self, game: object) -> bool:
+        return game in self._deciders
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._deciders)
+
+    def __len__(self) -> int:
+        return len(self._deciders)
+
+
+DECIDERS: Mapping[str, Decider] = _Registry((
+    "el-royale",
+    "batallion",
+    "small-battle",
+    "four-virtues",
+))
 KNOWN_GAMES = ("el-royale", "batallion", "four-virtues", "small-battle")
 
 

@@ -55,7 +55,9 @@ def load(path: str) -> Record:
         raise InvalidRecord(f"cannot read {path}: {e.strerror}") from None
     try:  # a text that surely keeps the bounds is read by the plain parser; any other by json_limits, which names why
         decoded = text.decode("utf-8")
-        doc = json.loads(decoded) if json_limits.screened(decoded) else json_limits.loads(text)
+        checked, doc = json_limits.read_screened(decoded)
+        if not checked:
+            doc = json_limits.loads(text)
     except ValueError:
         try:
             doc = json_limits.loads(text)
@@ -130,8 +132,25 @@ def parse(doc: Any, checked: bool = False) -> Record:
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves: must be a list")
-    parsed = [parse_move(m, n, decider, f"moves[{i}]", index=i) for i, m in enumerate(moves)]
-    return Record(game, decider, setup, seed, seed_given, outcomes, stacked, parsed, options)
+    return Record(game, decider, setup, seed, seed_given, outcomes, stacked, _parse_moves(moves, n, decider), options)
+
+
+def _parse_moves(moves: list, n: int, decider: Any) -> list[dict]:
+    """parse_move of every move: a move whose seat and type are plainly right goes straight to the game's codec; any
+    other, or one the codec refuses, through parse_move, which names what is wrong."""
+    parse_own, types = decider.parse_move, decider.MOVE_TYPES
+    parsed = []
+    for i, m in enumerate(moves):
+        if type(m) is dict:
+            seat, kind = m.get("seat"), m.get("type")
+            if type(seat) is int and 0 <= seat < n and type(kind) is str and kind in types:
+                try:
+                    parsed.append(parse_own(m, n))
+                    continue
+                except (MalformedMove, RecursionError):
+                    pass
+        parsed.append(parse_move(m, n, decider, f"moves[{i}]", index=i))  # raises InvalidRecord, or parses as above
+    return parsed
 
 
 def _outcomes(decider: Any, value: Any) -> dict:
@@ -212,18 +231,30 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
         state = d.evolve(state, e)
     if keep_events:
         events.extend(opening)
-    step = d.step
+    step = getattr(d, "fold_step", d.step)  # the states before each move are not kept: a game may fold in place
+    fold = getattr(d, "fold_moves", None)  # a game's verdict-only loop over its ordinary moves (rules.Decider)
     illegal = None
     applied = 0
-    for i, move in enumerate(record.moves):
-        try:
-            new_events, state = step(state, move, chance)
-        except RuleViolation as v:
-            illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
-            break
+    try:
         if keep_events:
-            events.extend(new_events)
-        applied += 1
+            for move in record.moves:
+                new_events, state = step(state, move, chance)
+                events.extend(new_events)
+                applied += 1
+        elif fold is not None:  # the loop folds what it can, the step takes each move it leaves (and may raise)
+            moves, end = record.moves, len(record.moves)
+            while True:
+                state, applied = fold(state, moves, applied, chance)
+                if applied == end:
+                    break
+                state = step(state, moves[applied], chance)[1]
+                applied += 1
+        else:
+            for move in record.moves:
+                state = step(state, move, chance)[1]
+                applied += 1
+    except RuleViolation as v:
+        illegal = {"move_index": applied, "rule": v.clause, "reason": v.reason}
     return Replay(record, state, events, applied, illegal)
 
 

@@ -124,6 +124,13 @@ class Decider(Protocol):
     #   next_deal(setup, state | None) -> NextDeal   who deals/starts the game after `state` (None: the first game)
     #   match_games(setup) -> int                    the length of a match the rulebook fixes (BA-5.2: one deal each)
     #   RANK_BY_SCORE = True                         a match is won on the score total, not on games won (BA-5.2)
+    # optional: `fold_step(state, move, chance) -> (events, state)`, step for a caller that keeps no earlier state
+    # (records.replay): it may apply the move to the state given and return that, leaving it as it was when the move
+    # is illegal; games without it are replayed with step
+    # optional: `fold_moves(state, moves, start, chance) -> (state, stop)`, records.replay's verdict-only loop: applies
+    # moves[start:] in place while it can prove each legal and ordinary, and returns the index of the first it left
+    # (len(moves) when none), the state being what the step would have made of it so far; it never raises, replay
+    # hands the move at `stop` to fold_step (or step) and calls it again after; a property test must hold it to step
     # optional: `forced_pass(state) -> dict | None`, the pass of the seat to act that the table's `auto_pass`
     # option lets the service make, only where every seat can see it is forced (docs/desk.md); games without it
     # refuse the option

@@ -12,7 +12,9 @@ import json
 from typing import Iterator
 
 from domain.records import InvalidRecord, parse, replay
-from domain.tournament.standings import rank_by_of, standings
+
+# domain.tournament.standings (fractions, decimal) is imported when a bundle is verified: `arbiter replay` of an
+# archive that is no bundle starts without it
 
 FORMAT = "arbiter.tournament/1"
 
@@ -23,6 +25,8 @@ def is_bundle_header(doc: object) -> bool:
 
 def verify_bundle(header: dict, lines: list[tuple[int, str]]) -> Iterator[dict]:
     """The verdict of every game of a bundle, then the tournament's: {"status": "finished"|"invalid", "tournament"}."""
+    from domain.tournament.standings import rank_by_of, standings
+
     problems: list[str] = []
     try:
         listed = [(r["number"], t, g) for r in header["rounds"] for t in r["tables"] for g in t["games"]]

@@ -3,7 +3,8 @@
 from .codec import (CARD_MOVES, MOVE_TYPES, OPTIONAL_CARD_MOVES, chance_of, check_deck, decode_event, encode_event,
                     format_card, format_move, pack, parse_card, parse_move)
 from .auto_pass import forced_pass
-from .decider import decide, final, legal_moves, start, step
+from .decider import decide, final, fold_step, legal_moves, start, step
+from .replay_fast import fold_moves
 from .setup import Setup, configure
 from .state import State, evolve, initial_state
 
@@ -27,7 +28,7 @@ def outcome(state: State):
 __all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "CARD_MOVES", "OPTIONAL_CARD_MOVES", "chance_of", "check_deck",
            "decode_event", "encode_event", "format_card", "format_move", "pack", "parse_card", "parse_move", "to_act",
            "clause_of", "disclosed", "move_of", "Setup", "State", "configure", "decide", "dump_state", "evolve", "final", "load_state",
-           "initial_state", "legal_moves", "outcome", "start", "step", "forced_pass"]
+           "initial_state", "legal_moves", "outcome", "start", "step", "fold_step", "fold_moves", "forced_pass"]
 
 # The move each move-event records (export turns events back into a record).
 _MOVE_EVENTS = {"attacked": "attack", "threw_in": "throw_in", "beat": "beat", "passed": "pass", "conceded": "concede",

@@ -48,12 +48,34 @@ def window_closed(s: "State") -> bool:
 
 def next_eligible(s: "State", answered: int) -> int | None:
     """ER-3.3 R: the next eligible seat clockwise from the seat that answered (itself last)."""
-    n, eligible = s.n, window_eligible_mask(s)
-    for k in range(1, n + 1):
-        seat = (answered + k) % n
+    eligible = window_eligible_mask(s)
+    for seat in _AFTER[s.n][answered]:
         if (eligible >> seat) & 1:
             return seat
     return None
+
+
+def next_to_offer(s: "State", answered: int) -> int | None:
+    """ER-3.3 R after an answer in a window: None when the window closes (window_closed), else the next eligible seat
+    (next_eligible), from one reading of who is eligible."""
+    eligible = window_eligible_mask(s)
+    if not eligible & ~s.passed:
+        return None
+    for seat in _AFTER[s.n][answered]:
+        if (eligible >> seat) & 1:
+            return seat
+    return None
+
+
+class _Clockwise(dict):
+    """_AFTER[n][seat]: the seats clockwise after `seat` at a table of n, `seat` itself last (made once a size)."""
+
+    def __missing__(self, n: int) -> tuple[tuple[int, ...], ...]:
+        self[n] = after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
+        return after
+
+
+_AFTER = _Clockwise()
 
 
 def may_claim(s: "State", seat: int) -> bool:

@@ -6,12 +6,13 @@ carry card strings. Every conversion between the two goes through this module.
 
 from __future__ import annotations
 
-from ..cards import PACK, CardError, convert_cards, format_card, format_cards, parse_card
+from ..cards import PACK, CardError, convert_cards, format_card, format_cards, parse_card, parse_cards
 from ..rules import InvalidSetup, MalformedMove
 
 MOVE_TYPES = frozenset({"attack", "throw_in", "beat", "concede", "pass", "claim", "take", "show", "say"})
 CARD_MOVES = frozenset({"attack", "throw_in", "beat", "show"})  # need a cards list
 OPTIONAL_CARD_MOVES = frozenset({"take"})  # cards may be absent (an empty take)
+_BARE_MOVES = MOVE_TYPES - CARD_MOVES - OPTIONAL_CARD_MOVES - {"say"}  # a seat and a type, nothing else read
 _CARD_LISTS = ("cards", "order")  # event fields holding card lists
 
 __all__ = ["MOVE_TYPES", "CARD_MOVES", "OPTIONAL_CARD_MOVES", "parse_card", "format_card", "pack", "check_deck",
@@ -30,6 +31,11 @@ def check_deck(setup, deck: list[int]) -> None:
 
 
 def _cards(value, field: str) -> list[int]:
+    if type(value) is list:
+        try:
+            return parse_cards(value)
+        except CardError:
+            pass  # the loop below names the bad card's place
     if not isinstance(value, list):
         raise MalformedMove(field, "must be a list of card strings")
     out = []
@@ -45,6 +51,8 @@ def parse_move(raw: dict, n: int) -> dict:
     """A record move (seat and type already checked) with its cards parsed; raises MalformedMove."""
     kind = raw["type"]
     move = {"seat": raw["seat"], "type": kind}
+    if kind in _BARE_MOVES:
+        return move
     if kind in CARD_MOVES or (kind in OPTIONAL_CARD_MOVES and "cards" in raw):
         if "cards" not in raw:
             raise MalformedMove("cards", f"a {kind} needs a cards list")

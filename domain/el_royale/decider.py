@@ -16,8 +16,8 @@ from ..randomness import Chance, OutcomeMismatch
 from ..rules import InvalidSetup, RuleViolation
 from . import clauses
 from .setup import HAND_SIZE, MAX_HOLDING, Setup
-from .state import (ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, SETTLE, TAKE, State, apply,
-                    initial_state, rank_count_in_pile)
+from .state import (APPLY, ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, SETTLE, TAKE, State, initial_state,
+                    rank_count_in_pile)
 
 # The phase's clause and the move types it allows (ER-3.12).
 PHASES = {
@@ -58,50 +58,68 @@ def decide(state: State, move: dict, chance: Chance) -> list[dict]:
 def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     """decide and evolve in one pass: the events and the state after them."""
     s = state.clone()
-    events: list[dict] = []
+    return _decide(state, s, move, chance), s
+
+
+def fold_step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
+    """step for a caller that keeps no earlier state (replay): the state given becomes the state after the move.
+
+    An illegal move leaves it as it was: every check reads the state before anything is applied. The one rule checked
+    after the move is applied is ER-2.3 (a fixed reshuffle outcome that does not fit the discard pile); when the record
+    fixes an outcome beyond the opening's, this is step, on a copy."""
+    if chance.outcomes and not _OPENING_LABELS.issuperset(chance.outcomes):
+        return step(state, move, chance)
+    return _decide(state, state, move, chance), state
+
+
+_OPENING_LABELS = frozenset({"deal", "dealer", "starter"})  # what start() draws; fold_step trusts no later fixed outcome
+
+
+def _decide(state: State, s: State, move: dict, chance: Chance) -> list[dict]:
+    """The events of a move, applied to `s`: a copy of `state`, or `state` itself (fold_step). Every check reads
+    `state` before the first event is applied."""
     kind, seat = move["type"], move["seat"]
     if state.outcome is not None:
         raise RuleViolation("ER-4.5", "the game is over: no further moves")
     if kind == "say":
-        _emit(s, events, {"type": "said", "seat": seat, "text": move["text"]})
-        return events, s
+        return _emitted(s, {"type": "said", "seat": seat, "text": move["text"]})
     if kind == "show":
-        cards = _checked_cards(state.hands[seat], move, "show")
-        _emit(s, events, {"type": "showed", "seat": seat, "cards": cards})
-        return events, s
+        return _emitted(s, {"type": "showed", "seat": seat, "cards": _checked_cards(state.hands[seat], move, "show")})
     if seat != state.to_act:
         raise RuleViolation("ER-3.0", f"not your turn: seat {state.to_act} is to act")
     clause, allowed = PHASES[state.phase]
     if kind not in allowed:
         raise RuleViolation(clause, f"{kind} is not allowed now: {' or '.join(allowed)} expected")
-    if kind == "pass":
-        event = {"type": "passed", "seat": seat}
-        events.append(event)
-        apply(s, event)
-    elif kind == "concede":
-        _emit(s, events, {"type": "conceded", "seat": seat})
-    elif kind == "claim":
-        _emit(s, events, {"type": "claimed", "seat": seat})
-    elif kind == "take":
-        _emit(s, events, {"type": "took", "seat": seat, "cards": _checked_take(state, seat, move)})
-    else:
+    if kind in _PLAYED:
         cards = _checked_cards(state.hands[seat], move, kind)
         _check_play(state, kind, cards)
-        _emit(s, events, {"type": _PLAYED[kind], "seat": seat, "cards": cards})
+        events = _emitted(s, {"type": _PLAYED[kind], "seat": seat, "cards": cards})
         if not s.hands[seat] and rank_count_in_pile(s, rank_of(cards[0])) == 4:  # ER-4.1
             seats, team = clauses.winners(s, seat)
             _emit(s, events, {"type": "won", "by": "win", "seats": list(seats), "team": team})
-            return events, s
-    _advance(s, events, chance)
-    return events, s
+            return events
+    elif kind == "take":
+        events = _emitted(s, {"type": "took", "seat": seat, "cards": _checked_take(state, seat, move)})
+    else:
+        events = _emitted(s, {"type": _ANSWERED[kind], "seat": seat})
+    if s.phase in _AUTOMATIC:
+        _advance(s, events, chance)
+    return events
 
 
+_ANSWERED = {"pass": "passed", "concede": "conceded", "claim": "claimed"}
 _PLAYED = {"attack": "attacked", "throw_in": "threw_in", "beat": "beat"}
 
 
 def _emit(s: State, events: list[dict], event: dict) -> None:
     events.append(event)
-    apply(s, event)
+    APPLY[event["type"]](s, event)  # state.apply without its check: the decider makes only known events
+
+
+def _emitted(s: State, event: dict) -> list[dict]:
+    """The events of a move so far: its own, applied."""
+    APPLY[event["type"]](s, event)
+    return [event]
 
 
 def _checked_cards(hand: int, move: dict, kind: str) -> list[int]:
@@ -175,6 +193,9 @@ def _checked_take(s: State, seat: int, move: dict) -> list[int]:
     if cards and after > MAX_HOLDING:
         raise RuleViolation("ER-5.2", f"taking {len(cards)} card(s) would make {after} in hand: at most {MAX_HOLDING}")
     return cards
+
+
+_AUTOMATIC = frozenset({CLAIM, SETTLE, TAKE})  # the phases after which _advance may have something to do
 
 
 def _advance(s: State, events: list[dict], chance: Chance) -> None:

@@ -3,7 +3,7 @@
 Cards are ints and sets of cards are bit masks (domain.cards). A State is never
 mutated once returned: ``evolve`` applies an event to a clone. ``decide`` works
 on one private clone per move for speed (``apply`` in place), which is the same
-fold.
+fold; replay's ``fold_step`` applies to the one state the replay owns.
 """
 
 from __future__ import annotations
@@ -114,10 +114,11 @@ def _open_window(s: State, phase: str, first_from: int, inclusive: bool) -> None
 
 def _offer_next(s: State, answered: int) -> None:
     """After an answer in a window: close it, or offer the next eligible seat clockwise (ER-3.3)."""
-    if clauses.window_closed(s):
+    seat = clauses.next_to_offer(s, answered)
+    if seat is None:
         _close_window(s)
     else:
-        s.to_act = clauses.next_eligible(s, answered)
+        s.to_act = seat
 
 
 def _close_window(s: State) -> None:
@@ -140,9 +141,14 @@ def _passed(s: State, e: dict) -> None:
     if s.phase == CLAIM:
         s.queue = s.queue[1:]
         s.to_act = s.queue[0] if s.queue else None
+        return
+    seat = e["seat"]
+    s.passed |= 1 << seat
+    nxt = clauses.next_to_offer(s, seat)  # _offer_next, the commonest answer of all
+    if nxt is None:
+        _close_window(s)
     else:
-        s.passed |= 1 << e["seat"]
-        _offer_next(s, e["seat"])
+        s.to_act = nxt
 
 
 def _threw_in(s: State, e: dict) -> None:

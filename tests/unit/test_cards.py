@@ -93,3 +93,32 @@ def test_surrounding_or_inner_whitespace_is_not_a_card(text):
     """Contract §1: a card is exactly a rank and a suit; whitespace is a malformed card, not silently trimmed."""
     with pytest.raises(CardError, match="is not a card"):
         parse_card(text)
+
+
+def test_the_spelling_table_answers_as_the_notation_does():
+    """parse_card reads accepted spellings from a table: every string of up to three printable ASCII characters
+    (and a few others) parses, or is refused, exactly as the notation's own parser says."""
+    import itertools
+    import string
+
+    from domain import cards
+
+    def slow(text):
+        try:
+            return cards._parse_card(text)
+        except CardError as e:
+            return str(e)
+
+    def fast(text):
+        try:
+            return parse_card(text)
+        except CardError as e:
+            return str(e)
+
+    alphabet = string.printable
+    texts = ["", "\u0131s", "TD\x00", "ＴD", 12, None, ["TD"], b"TD", 1.5]
+    texts += ["".join(t) for size in (1, 2) for t in itertools.product(alphabet, repeat=size)]
+    texts += ["1" + "".join(t) for t in itertools.product(alphabet, repeat=2)]
+    texts += ["".join(t) for t in itertools.product("A23456789TJQKatjqk0CDHScdhs", repeat=3)]
+    assert [fast(t) for t in texts] == [slow(t) for t in texts]
+    assert len(cards._SPELLINGS) == 19 * 8

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -166,6 +167,38 @@ def test_moves_outside_legal_moves_are_rejected_with_a_clause(table):
             assert accepted == listed, (move, state)
 
 
+@settings(max_examples=60)
+@given(tables(), st.booleans())
+def test_fold_step_in_place_gives_what_step_gives_and_leaves_an_illegal_move_unapplied(table, fixed_reshuffles):
+    """fold_step (replay's in-place fold) gives step's events and state for every move, legal or not (say and show
+    too), raises step's clause and reason for an illegal one and then leaves the state it was given as it was; with a
+    fixed reshuffle outcome (ER-2.3, checked after the battle's end is applied) it works on a copy, as step does."""
+    setup, chance, rng, passive = table
+    played = chance
+    if fixed_reshuffles:  # an outcome that may not fit the discard pile: ER-2.3 may refuse the battle's end
+        chance = Chance(chance.seed, {"reshuffle:1": rng.sample(range(52), rng.randint(1, 40))})
+    for _, _, _, state in play(setup, played, rng, passive, max_moves=250):
+        if er.outcome(state).is_over:
+            break
+        moves = candidate_moves(state, rng, 4) + [{"seat": rng.randrange(setup.n), "type": "say", "text": "hi"}]
+        moves += [{"seat": rng.randrange(setup.n), "type": "show", "cards": rng.sample(range(52), rng.randint(0, 2))}]
+        moves += rng.sample(list(er.legal_moves(state)), min(3, len(list(er.legal_moves(state)))))
+        for move in moves:
+            try:
+                want = er.step(state, move, chance)
+            except RuleViolation as v:
+                want = (v.clause, v.reason)
+            mine = state.clone()
+            try:
+                events, after = er.fold_step(mine, move, chance)
+                got = (events, after)
+                assert after is mine or fixed_reshuffles
+            except RuleViolation as v:
+                got = (v.clause, v.reason)
+                assert mine == state, "fold_step applied part of an illegal move"
+            assert got == want, move
+
+
 @settings(max_examples=40)
 @given(tables(), st.integers(0, 10**6))
 def test_random_records_replay_and_one_corrupted_move_is_rejected_exactly_there(table, pick):
@@ -224,3 +257,24 @@ def test_random_games_reach_every_ending():
         if {"win", "elimination", "draw"} <= seen:
             break
     assert {"win", "elimination", "draw"} <= seen, seen
+
+
+def test_fold_step_leaves_the_state_as_it_was_when_a_fixed_reshuffle_does_not_fit():
+    """ER-2.3 is checked after the battle's end is applied: with a reshuffle outcome fixed that does not fit, the
+    move that needs the reshuffle is refused and fold_step's state is still the state before it."""
+    found = 0
+    for seed in range(40):
+        setup = er.configure({"edition": "revised"}, [{"name": f"P{i}"} for i in range(4)])
+        chance, rng = Chance(f"{seed:04x}"), random.Random(seed)
+        for before, move, events, _ in play(setup, chance, rng, 0.5, max_moves=600):
+            if any(e["type"] == "reshuffled" for e in events):
+                break
+        else:
+            continue
+        unfit = Chance(chance.seed, {"reshuffle:1": [0, 0]})  # never a permutation of the discard pile
+        mine = before.clone()
+        with pytest.raises(RuleViolation) as refused:
+            er.fold_step(mine, move, unfit)
+        assert refused.value.clause == "ER-2.3" and mine == before
+        found += 1
+    assert found >= 5

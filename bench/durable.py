@@ -496,6 +496,35 @@ def run_floor(conn, schema: str, corpus: list[dict], cpu: list | None = None) ->
     return dt
 
 
+def run_library_floor(lib: Any, corpus: list[dict], variant: str, cpu: list | None = None) -> float:
+    """One pass of bench.durable_library_floor (the eventsourcing library's save path) in `variant` over fresh games,
+    round robin like (1); checks every game ends at the expected version; returns wall seconds."""
+    from bench.durable_library_floor import LibraryFloor
+
+    floor = LibraryFloor(lib, corpus, GAME, variant)
+    ids = floor.ids()
+    plan = schedule(ids, corpus)
+    dt, _ = timed(lambda: [floor.move(*p) for p in plan], cpu)
+    for gid, g in zip(ids, corpus):
+        if floor.version(gid) != g["final_version"]:
+            raise SystemExit(f"bench: the library floor ({variant}) ended at version {floor.version(gid)}, "
+                             f"expected {g['final_version']}")
+    return dt
+
+
+def library_floor_event_size(app: Any) -> float | None:
+    """Mean bytes of the library floor's stored `state` column (SQLite only: read from its file)."""
+    dbname = app.env.get("SQLITE_DBNAME") if hasattr(app, "env") else None
+    if not dbname:
+        return None
+    conn = sqlite3.connect(dbname)
+    try:
+        (mean,) = conn.execute("SELECT AVG(LENGTH(state)) FROM stored_events WHERE topic LIKE '%Moved'").fetchone()
+        return mean
+    finally:
+        conn.close()
+
+
 def run(cfg: dict, postgres_base: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
         stores = Stores(tmp, postgres_base)
@@ -541,6 +570,15 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         durable_floor.setup(floor_conn, stores.schema)
         _log("floor (PostgreSQL prototype): warm-up and checks (untimed) ...")
         run_floor(floor_conn, stores.schema, corpus)
+    from bench.durable_library_floor import VARIANTS, open_app
+
+    lib_urls = dict(stores.urls(), sqlite=f"sqlite:///{os.path.join(tmp, 'library-floor.db')}")
+    libs = {s: {"cached": open_app(lib_urls[s], cache=False), "ff": open_app(lib_urls[s], cache=True)} for s in names}
+    _log(f"library floor ({', '.join(VARIANTS)}): warm-up and checks (untimed) ...")
+    for s in names:
+        for v in VARIANTS:
+            run_library_floor(libs[s][v.split("-")[0]], corpus, v)
+    lib_size = library_floor_event_size(libs["sqlite"]["cached"])
 
     # -- (1) durable moves and (2) ceilings: each store's moves then its ceiling, stores interleaved,
     #    every timed pass starting on a quiet disk (stores.quiesce: a PostgreSQL CHECKPOINT)
@@ -550,6 +588,8 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     move_cpu: dict[str, list[float]] = {s: [] for s in names}
     floor_times: list[float] = []
     floor_cpu: list[float] = []
+    lib_times: dict[tuple, list[float]] = {(s, v): [] for s in names for v in VARIANTS}
+    lib_cpu: dict[tuple, list[float]] = {(s, v): [] for s in names for v in VARIANTS}
     for rep in range(cfg["repeat"]):
         _log(f"durable moves and ceilings: repetition {rep + 1}/{cfg['repeat']} ...")
         for s in names:
@@ -567,8 +607,14 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
                 ceil_times[s].append(run_postgres_ceiling(stores, f"raw_ceiling_{rep}", rows))
                 stores.quiesce()
                 floor_times.append(run_floor(floor_conn, stores.schema, corpus, floor_cpu))
+            for v in VARIANTS:
+                stores.quiesce()
+                lib_times[(s, v)].append(run_library_floor(libs[s][v.split("-")[0]], corpus, v, lib_cpu[(s, v)]))
     if floor_conn is not None:
         floor_conn.close()
+    for pair in libs.values():
+        for lib in pair.values():
+            lib.close()
     # -- (3) loads
     load_ids: dict[str, dict] = {}
     for s in names:
@@ -608,6 +654,14 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         floor = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
                  "cpu_ms_per_move": 1000 * min(floor_cpu) / n_moves,
                  "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times["postgres"]))}
+    library_floor: dict[str, dict] = {}
+    for s in names:
+        library_floor[s] = {}
+        for v in VARIANTS:
+            sm = summary(lib_times[(s, v)])
+            library_floor[s][v] = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
+                                   "cpu_ms_per_move": 1000 * min(lib_cpu[(s, v)]) / n_moves,
+                                   "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times[s]))}
     ceilings = {}
     for s in names:
         sm = summary(ceil_times[s])
@@ -650,6 +704,8 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         "moves": moves,
         "ceilings": ceilings,
         "floor": floor,
+        "library_floor": library_floor,
+        "library_floor_event_bytes": lib_size,
         "loads": loads,
         "targets": targets,
         "notes": [n for n in [stores.postgres_note] if n],
@@ -697,6 +753,9 @@ def print_table(result: dict) -> None:
         if s == "postgres" and fl:
             t.add_row("", "floor (proto)", f"{fl['moves']:,} moves", f"{fl['best_s']:.3f}", f"{fl['median_s']:.3f}",
                       f"{fl['moves_per_s']:,.0f} moves", f"{1000 * fl['best_s'] / fl['moves']:.2f}")
+        for v, lf in result.get("library_floor", {}).get(s, {}).items():
+            t.add_row("", f"library floor {v}", f"{lf['moves']:,} moves", f"{lf['best_s']:.3f}", f"{lf['median_s']:.3f}",
+                      f"{lf['moves_per_s']:,.0f} moves", f"{1000 * lf['best_s'] / lf['moves']:.2f}")
         t.add_row("", "", f"{mv['events']:,} events", "", "", f"{mv['events_per_s']:,.0f} events",
                   f"{1000 * mv['best_s'] / mv['events']:.2f}")
         t.add_row("", "raw insert", f"{ce['rows']:,} rows", f"{ce['best_s']:.3f}", f"{ce['median_s']:.3f}",
@@ -718,6 +777,16 @@ def print_table(result: dict) -> None:
                      f"{fl['vs_ceiling']:.2f}x the ceiling, CPU {fl['cpu_ms_per_move']:.3f} ms/move, submit_move "
                      f"{mv['moves_per_s'] / fl['moves_per_s']:.2f}x the floor")
         console.print(line)
+        ratio = mv["moves_per_s"] / ce["rows_per_s"]
+        parts = [f"submit_move {ratio:.2f}x the ceiling at {mv['cpu_ms_per_move']:.3f} ms CPU/move"]
+        for v, lf in result.get("library_floor", {}).get(s, {}).items():
+            parts.append(f"library floor {v} {lf['vs_ceiling']:.2f}x at {lf['cpu_ms_per_move']:.3f}")
+        console.print(f"{s}: " + "; ".join(parts))
+    if result.get("library_floor_event_bytes"):
+        console.print(f"library floor: its stored event {result['library_floor_event_bytes']:.0f} bytes on average "
+                      f"(arbiter's {size['mean_bytes']:.0f}); variants: cached = the aggregate kept between moves, "
+                      "ff = the library's cached repository.get (one fast-forward SELECT, as arbiter); pre = payloads "
+                      "computed beforehand, dec = bare decider step + chain hash in the move")
 
     t = Table(title="(3) loading a game with a fresh Referee")
     for col, just in (("store", "left"), ("load", "left"), ("events", "right"), ("version", "right"),

@@ -171,3 +171,135 @@ class LibraryFloor:
         if after is not None:
             g[1] = after
         return agg.version + g[4]
+
+
+# --------------------------------------------------------------------------- profile (python -m bench.durable_library_floor)
+
+
+def _package(filename: str, name: str) -> str:
+    """A cProfile entry's package: the top folder under site-packages, the project's top package, the stdlib module,
+    or for C functions the module named in the entry ('builtins' when none)."""
+    import os
+    import sys
+
+    if filename == "~":
+        for pkg in ("psycopg", "sqlite3", "_hashlib", "json", "uuid", "datetime", "copy"):
+            if pkg in name:
+                return pkg
+        return "builtins"
+    parts = filename.replace("\\", "/").split("/")
+    if "site-packages" in parts:
+        return parts[parts.index("site-packages") + 1].removesuffix(".py")
+    root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if filename.startswith(root):
+        return os.path.relpath(filename, root).split(os.sep)[0].removesuffix(".py")
+    for p in sorted(sys.path, key=len, reverse=True):
+        if p and filename.startswith(p + "/"):
+            return filename[len(p) + 1:].split("/")[0].removesuffix(".py")
+    return parts[-1].removesuffix(".py")
+
+
+KEY_FUNCTIONS = ("save", "get", "insert_events", "select_events", "collect_events", "to_stored_event",
+                 "to_domain_event", "encode", "decode", "deepcopy", "trigger_event", "step", "fields_hash",
+                 "event_hash", "getconn", "putconn", "get_connection", "_take_snapshots", "submit_move", "play",
+                 "_command", "answer")
+
+
+def profile_shares(run: Any, n_moves: int) -> dict:
+    """cProfile (CPU timer) of run(): own CPU ms per move by package, and cumulative ms per move of KEY_FUNCTIONS."""
+    import cProfile
+    import pstats
+    import time
+
+    prof = cProfile.Profile(time.process_time)
+    prof.enable()
+    run()
+    prof.disable()
+    st = pstats.Stats(prof)
+    own: dict[str, float] = {}
+    cum: dict[str, float] = {}
+    total = 0.0
+    for (filename, _line, name), (_cc, _nc, tt, ct, _callers) in st.stats.items():
+        pkg = _package(filename, name)
+        own[pkg] = own.get(pkg, 0.0) + tt
+        total += tt
+        if name in KEY_FUNCTIONS:
+            label = f"{_package(filename, name)}.{name}"
+            cum[label] = max(cum.get(label, 0.0), ct)
+    per = 1000 / n_moves
+    return {"total_ms": total * per,
+            "own_ms": {k: v * per for k, v in sorted(own.items(), key=lambda kv: -kv[1]) if v * per >= 0.002},
+            "cum_ms": {k: v * per for k, v in sorted(cum.items(), key=lambda kv: -kv[1]) if v * per >= 0.002}}
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Profile arbiter's submit_move, the library floor's variants and the bare floor, by package, on one store."""
+    import argparse
+    import gc
+    import secrets
+    import tempfile
+
+    from bench import durable as D
+
+    parser = argparse.ArgumentParser(prog="python -m bench.durable_library_floor", description=main.__doc__)
+    parser.add_argument("--store", choices=("sqlite", "postgres"), default="postgres")
+    parser.add_argument("--postgres", default=D.DEFAULT_POSTGRES)
+    parser.add_argument("--passes", type=int, default=3, help="passes of the quick corpus per path (default 3)")
+    parser.add_argument("--top", type=int, default=12)
+    args = parser.parse_args(argv)
+    cfg = dict(D.QUICK)
+    corpus = D.move_corpus(cfg)
+    n_moves = sum(len(g["moves"]) for g in corpus) * args.passes
+    with tempfile.TemporaryDirectory(prefix="arbiter-libfloor-") as tmp:
+        schema = f"arbiter_bench_{secrets.token_hex(4)}"
+        url = (f"sqlite:///{tmp}/arbiter.db" if args.store == "sqlite" else f"{args.postgres}?schema={schema}")
+        lib_url = f"sqlite:///{tmp}/libfloor.db" if args.store == "sqlite" else url
+        from service.application import Referee
+
+        ref = Referee(url)
+        libs = {"cached": open_app(lib_url, cache=False), "ff": open_app(lib_url, cache=True)}
+        conn = None
+        try:
+            paths: dict[str, Any] = {}
+
+            def arbiter_pass() -> None:
+                ids = D.create_games(ref, corpus)
+                for p in D.schedule(ids, corpus):
+                    ref.submit_move(*p)
+            paths["arbiter submit_move"] = arbiter_pass
+            for v in VARIANTS:
+                paths[f"library floor {v}"] = (lambda v=v: D.run_library_floor(libs[v.split("-")[0]], corpus, v))
+            if args.store == "postgres":
+                from bench import durable_floor
+
+                conn = D.Stores(tmp, args.postgres).pg_connect(autocommit=True)
+                durable_floor.setup(conn, schema)
+                paths["floor (no library)"] = lambda: D.run_floor(conn, schema, corpus)
+            for fn in paths.values():  # warm-up
+                fn()
+            for label, fn in paths.items():
+                gc.collect()
+                # the profiled passes include the untimed game set-up of each pass: its share is small (games created
+                # once a pass, 2 games for 200 moves) and shows under the set-up's own functions
+                res = profile_shares(lambda: [fn() for _ in range(args.passes)], n_moves)
+                own = ", ".join(f"{k} {v:.3f}" for k, v in list(res["own_ms"].items())[:args.top])
+                cum = ", ".join(f"{k} {v:.3f}" for k, v in list(res["cum_ms"].items())[:args.top])
+                print(f"{args.store} | {label}: {res['total_ms']:.3f} ms CPU/move under cProfile\n"
+                      f"  own by package (ms/move): {own}\n  cumulative (ms/move): {cum}", flush=True)
+        finally:
+            if conn is not None:
+                conn.close()
+            for lib in libs.values():
+                lib.close()
+            ref.close()
+            if args.store == "postgres":
+                s = D.Stores(tmp, args.postgres)
+                s.schema = schema
+                s.drop_postgres()
+    return 0
+
+
+if __name__ == "__main__":
+    import sys
+
+    sys.exit(main())

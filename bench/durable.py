@@ -18,12 +18,19 @@ with a note when the server cannot be reached):
                        prepared INSERT) into a table with the library's PostgreSQL layout. Each row is as
                        large as the average stored event (the ``state`` column of the events written
                        by (1) in the SQLite database).
-(2b) ``floor``        PostgreSQL only: the same moves through bench.durable_floor, the least a durable
-                       event-sourced move needs there (bare decider step, chain hash, one round trip: a
-                       prepared call that locks the table, NOTIFYs and INSERTs in one transaction), played
-                       the same way on fresh copies of the games, after each PostgreSQL ceiling pass.
-                       Also printed: CPU ms per move of submit_move and of the floor (time.process_time of
-                       the best pass), and the ceiling's rows/s in every pass (its own spread).
+(2b) ``floor``        the same moves through bench.durable_floor, the least a durable event-sourced move
+                       needs WITHOUT the eventsourcing library (bare decider step, chain hash, one commit:
+                       on PostgreSQL one prepared call that locks the table, NOTIFYs and INSERTs in one
+                       transaction; on SQLite BEGIN, one INSERT of the move's rows, COMMIT, with the
+                       library's pragmas), on fresh copies of the games, after each ceiling pass.
+(2c) ``library floor`` the same moves through bench.durable_library_floor: a minimal eventsourcing
+                       Application and Aggregate (one event class with Game.Happened's fields) on the same
+                       recorders as arbiter's, one app.save a move; four variants: the aggregate kept by the
+                       caller (cached) or the library's cached repository.get with its fast-forward SELECT
+                       (ff), payloads prepared beforehand (pre) or the bare decider step in the move (dec).
+                       The least a move costs through the library's save path: arbiter must use it.
+                       Also printed: CPU ms per move of every path (time.process_time of the best pass),
+                       the ratio of each to the ceiling, and the ceiling's rows/s in every pass (its spread).
 (3) ``loads``          one game of about 100 and one of about 10,000 stored events (random legal play,
                        2 players, classic edition, one seed: the small game is a prefix of the large
                        one), stored through Referee.import_record (one save per game, snapshots every
@@ -525,6 +532,22 @@ def library_floor_event_size(app: Any) -> float | None:
         conn.close()
 
 
+def run_sqlite_floor(conn, corpus: list[dict], cpu: list | None = None) -> float:
+    """One pass of the floor on SQLite (bench.durable_floor.SqliteFloor: the same move without the library, one
+    BEGIN/INSERT/COMMIT a move) over fresh games, round robin like (1); checks the versions; returns wall seconds."""
+    from bench.durable_floor import SqliteFloor
+
+    floor = SqliteFloor(conn, corpus, GAME)
+    ids = floor.ids()
+    plan = schedule(ids, corpus)
+    dt, _ = timed(lambda: [floor.move(*p) for p in plan], cpu)
+    for gid, g in zip(ids, corpus):
+        if floor.games[gid][0] != g["final_version"]:
+            raise SystemExit(f"bench: the SQLite floor's game ended at version {floor.games[gid][0]}, "
+                             f"expected {g['final_version']}")
+    return dt
+
+
 def run(cfg: dict, postgres_base: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
         stores = Stores(tmp, postgres_base)
@@ -562,6 +585,11 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     _log(f"ceilings: {len(rows):,} rows of {row_bytes} bytes (the mean stored event), one commit each; warm-up ...")
     run_sqlite_ceiling(os.path.join(tmp, "ceiling-warmup.db"), rows[:100], pragmas)
     floor_conn = None
+    sqlite_floor_conn = sqlite3.connect(os.path.join(tmp, "floor.db"), isolation_level=None, check_same_thread=False)
+    sqlite_floor_conn.execute(f"PRAGMA journal_mode={pragmas['journal_mode']}")
+    sqlite_floor_conn.execute(f"PRAGMA synchronous={pragmas['synchronous']}")
+    _log("floor (SQLite, no library): warm-up and checks (untimed) ...")
+    run_sqlite_floor(sqlite_floor_conn, corpus)
     if "postgres" in names:
         run_postgres_ceiling(stores, "raw_ceiling_warmup", rows[:100])
         from bench import durable_floor
@@ -588,6 +616,8 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     move_cpu: dict[str, list[float]] = {s: [] for s in names}
     floor_times: list[float] = []
     floor_cpu: list[float] = []
+    sqlite_floor_times: list[float] = []
+    sqlite_floor_cpu: list[float] = []
     lib_times: dict[tuple, list[float]] = {(s, v): [] for s in names for v in VARIANTS}
     lib_cpu: dict[tuple, list[float]] = {(s, v): [] for s in names for v in VARIANTS}
     for rep in range(cfg["repeat"]):
@@ -603,6 +633,8 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
             stores.quiesce()
             if s == "sqlite":
                 ceil_times[s].append(run_sqlite_ceiling(os.path.join(tmp, f"ceiling-{rep}.db"), rows, pragmas))
+                stores.quiesce()
+                sqlite_floor_times.append(run_sqlite_floor(sqlite_floor_conn, corpus, sqlite_floor_cpu))
             else:
                 ceil_times[s].append(run_postgres_ceiling(stores, f"raw_ceiling_{rep}", rows))
                 stores.quiesce()
@@ -612,6 +644,7 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
                 lib_times[(s, v)].append(run_library_floor(libs[s][v.split("-")[0]], corpus, v, lib_cpu[(s, v)]))
     if floor_conn is not None:
         floor_conn.close()
+    sqlite_floor_conn.close()
     for pair in libs.values():
         for lib in pair.values():
             lib.close()
@@ -654,6 +687,10 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         floor = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
                  "cpu_ms_per_move": 1000 * min(floor_cpu) / n_moves,
                  "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times["postgres"]))}
+    sm = summary(sqlite_floor_times)
+    floor_sqlite = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
+                    "cpu_ms_per_move": 1000 * min(sqlite_floor_cpu) / n_moves,
+                    "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times["sqlite"]))}
     library_floor: dict[str, dict] = {}
     for s in names:
         library_floor[s] = {}
@@ -704,6 +741,7 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         "moves": moves,
         "ceilings": ceilings,
         "floor": floor,
+        "floor_sqlite": floor_sqlite,
         "library_floor": library_floor,
         "library_floor_event_bytes": lib_size,
         "loads": loads,
@@ -749,8 +787,8 @@ def print_table(result: dict) -> None:
         ce = result["ceilings"][s]
         t.add_row(s, "submit_move", f"{mv['moves']:,} moves", f"{mv['best_s']:.3f}", f"{mv['median_s']:.3f}",
                   f"{mv['moves_per_s']:,.0f} moves", f"{1000 * mv['best_s'] / mv['moves']:.2f}")
-        fl = result.get("floor")
-        if s == "postgres" and fl:
+        fl = result.get("floor") if s == "postgres" else result.get("floor_sqlite")
+        if fl:
             t.add_row("", "floor (proto)", f"{fl['moves']:,} moves", f"{fl['best_s']:.3f}", f"{fl['median_s']:.3f}",
                       f"{fl['moves_per_s']:,.0f} moves", f"{1000 * fl['best_s'] / fl['moves']:.2f}")
         for v, lf in result.get("library_floor", {}).get(s, {}).items():
@@ -771,9 +809,9 @@ def print_table(result: dict) -> None:
         line = (f"{s}: submit_move CPU {mv['cpu_ms_per_move']:.3f} ms/move (best pass, this process); raw insert "
                 f"per pass: {', '.join(f'{r:,.0f}' for r in ce['rows_per_s_each'])} rows/s (slowest/fastest "
                 f"{ce['spread']:.2f}x)")
-        fl = result.get("floor")
-        if s == "postgres" and fl:
-            line += (f"; floor (bench.durable_floor: decider + chain hash + one locked-insert round trip) "
+        fl = result.get("floor") if s == "postgres" else result.get("floor_sqlite")
+        if fl:
+            line += (f"; floor (bench.durable_floor: decider + chain hash + one locked-insert round trip on PostgreSQL, one BEGIN/INSERT/COMMIT on SQLite) "
                      f"{fl['vs_ceiling']:.2f}x the ceiling, CPU {fl['cpu_ms_per_move']:.3f} ms/move, submit_move "
                      f"{mv['moves_per_s'] / fl['moves_per_s']:.2f}x the floor")
         console.print(line)

@@ -1,4 +1,7 @@
-"""The floor of a durable event-sourced move on PostgreSQL, in process: a row of bench.durable (issue 11 part 2).
+"""The floor of a durable event-sourced move WITHOUT the eventsourcing library, in process: a row of bench.durable
+(issue 11 part 2). Described below for PostgreSQL (Floor); SqliteFloor is the same move on SQLite, its one commit a
+BEGIN, one INSERT of the move's rows and COMMIT. The floor through the library (which arbiter must use) is
+bench.durable_library_floor.
 
 What a move cannot do without, with the guarantees arbiter keeps, and nothing else:
 

@@ -18,12 +18,19 @@ with a note when the server cannot be reached):
                        prepared INSERT) into a table with the library's PostgreSQL layout. Each row is as
                        large as the average stored event (the ``state`` column of the events written
                        by (1) in the SQLite database).
-(2b) ``floor``        PostgreSQL only: the same moves through bench.durable_floor, the least a durable
-                       event-sourced move needs there (bare decider step, chain hash, one round trip: a
-                       prepared call that locks the table, NOTIFYs and INSERTs in one transaction), played
-                       the same way on fresh copies of the games, after each PostgreSQL ceiling pass.
-                       Also printed: CPU ms per move of submit_move and of the floor (time.process_time of
-                       the best pass), and the ceiling's rows/s in every pass (its own spread).
+(2b) ``floor``        the same moves through bench.durable_floor, the least a durable event-sourced move
+                       needs WITHOUT the eventsourcing library (bare decider step, chain hash, one commit:
+                       on PostgreSQL one prepared call that locks the table, NOTIFYs and INSERTs in one
+                       transaction; on SQLite BEGIN, one INSERT of the move's rows, COMMIT, with the
+                       library's pragmas), on fresh copies of the games, after each ceiling pass.
+(2c) ``library floor`` the same moves through bench.durable_library_floor: a minimal eventsourcing
+                       Application and Aggregate (one event class with Game.Happened's fields) on the same
+                       recorders as arbiter's, one app.save a move; four variants: the aggregate kept by the
+                       caller (cached) or the library's cached repository.get with its fast-forward SELECT
+                       (ff), payloads prepared beforehand (pre) or the bare decider step in the move (dec).
+                       The least a move costs through the library's save path: arbiter must use it.
+                       Also printed: CPU ms per move of every path (time.process_time of the best pass),
+                       the ratio of each to the ceiling, and the ceiling's rows/s in every pass (its spread).
 (3) ``loads``          one game of about 100 and one of about 10,000 stored events (random legal play,
                        2 players, classic edition, one seed: the small game is a prefix of the large
                        one), stored through Referee.import_record (one save per game, snapshots every
@@ -496,6 +503,51 @@ def run_floor(conn, schema: str, corpus: list[dict], cpu: list | None = None) ->
     return dt
 
 
+def run_library_floor(lib: Any, corpus: list[dict], variant: str, cpu: list | None = None) -> float:
+    """One pass of bench.durable_library_floor (the eventsourcing library's save path) in `variant` over fresh games,
+    round robin like (1); checks every game ends at the expected version; returns wall seconds."""
+    from bench.durable_library_floor import LibraryFloor
+
+    floor = LibraryFloor(lib, corpus, GAME, variant)
+    ids = floor.ids()
+    plan = schedule(ids, corpus)
+    dt, _ = timed(lambda: [floor.move(*p) for p in plan], cpu)
+    for gid, g in zip(ids, corpus):
+        if floor.version(gid) != g["final_version"]:
+            raise SystemExit(f"bench: the library floor ({variant}) ended at version {floor.version(gid)}, "
+                             f"expected {g['final_version']}")
+    return dt
+
+
+def library_floor_event_size(app: Any) -> float | None:
+    """Mean bytes of the library floor's stored `state` column (SQLite only: read from its file)."""
+    dbname = app.env.get("SQLITE_DBNAME") if hasattr(app, "env") else None
+    if not dbname:
+        return None
+    conn = sqlite3.connect(dbname)
+    try:
+        (mean,) = conn.execute("SELECT AVG(LENGTH(state)) FROM stored_events WHERE topic LIKE '%Moved'").fetchone()
+        return mean
+    finally:
+        conn.close()
+
+
+def run_sqlite_floor(conn, corpus: list[dict], cpu: list | None = None) -> float:
+    """One pass of the floor on SQLite (bench.durable_floor.SqliteFloor: the same move without the library, one
+    BEGIN/INSERT/COMMIT a move) over fresh games, round robin like (1); checks the versions; returns wall seconds."""
+    from bench.durable_floor import SqliteFloor
+
+    floor = SqliteFloor(conn, corpus, GAME)
+    ids = floor.ids()
+    plan = schedule(ids, corpus)
+    dt, _ = timed(lambda: [floor.move(*p) for p in plan], cpu)
+    for gid, g in zip(ids, corpus):
+        if floor.games[gid][0] != g["final_version"]:
+            raise SystemExit(f"bench: the SQLite floor's game ended at version {floor.games[gid][0]}, "
+                             f"expected {g['final_version']}")
+    return dt
+
+
 def run(cfg: dict, postgres_base: str | None) -> dict:
     with tempfile.TemporaryDirectory(prefix="arbiter-bench-") as tmp:
         stores = Stores(tmp, postgres_base)
@@ -533,6 +585,11 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     _log(f"ceilings: {len(rows):,} rows of {row_bytes} bytes (the mean stored event), one commit each; warm-up ...")
     run_sqlite_ceiling(os.path.join(tmp, "ceiling-warmup.db"), rows[:100], pragmas)
     floor_conn = None
+    sqlite_floor_conn = sqlite3.connect(os.path.join(tmp, "floor.db"), isolation_level=None, check_same_thread=False)
+    sqlite_floor_conn.execute(f"PRAGMA journal_mode={pragmas['journal_mode']}")
+    sqlite_floor_conn.execute(f"PRAGMA synchronous={pragmas['synchronous']}")
+    _log("floor (SQLite, no library): warm-up and checks (untimed) ...")
+    run_sqlite_floor(sqlite_floor_conn, corpus)
     if "postgres" in names:
         run_postgres_ceiling(stores, "raw_ceiling_warmup", rows[:100])
         from bench import durable_floor
@@ -541,6 +598,15 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         durable_floor.setup(floor_conn, stores.schema)
         _log("floor (PostgreSQL prototype): warm-up and checks (untimed) ...")
         run_floor(floor_conn, stores.schema, corpus)
+    from bench.durable_library_floor import VARIANTS, open_app
+
+    lib_urls = dict(stores.urls(), sqlite=f"sqlite:///{os.path.join(tmp, 'library-floor.db')}")
+    libs = {s: {"cached": open_app(lib_urls[s], cache=False), "ff": open_app(lib_urls[s], cache=True)} for s in names}
+    _log(f"library floor ({', '.join(VARIANTS)}): warm-up and checks (untimed) ...")
+    for s in names:
+        for v in VARIANTS:
+            run_library_floor(libs[s][v.split("-")[0]], corpus, v)
+    lib_size = library_floor_event_size(libs["sqlite"]["cached"])
 
     # -- (1) durable moves and (2) ceilings: each store's moves then its ceiling, stores interleaved,
     #    every timed pass starting on a quiet disk (stores.quiesce: a PostgreSQL CHECKPOINT)
@@ -550,6 +616,10 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
     move_cpu: dict[str, list[float]] = {s: [] for s in names}
     floor_times: list[float] = []
     floor_cpu: list[float] = []
+    sqlite_floor_times: list[float] = []
+    sqlite_floor_cpu: list[float] = []
+    lib_times: dict[tuple, list[float]] = {(s, v): [] for s in names for v in VARIANTS}
+    lib_cpu: dict[tuple, list[float]] = {(s, v): [] for s in names for v in VARIANTS}
     for rep in range(cfg["repeat"]):
         _log(f"durable moves and ceilings: repetition {rep + 1}/{cfg['repeat']} ...")
         for s in names:
@@ -563,12 +633,21 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
             stores.quiesce()
             if s == "sqlite":
                 ceil_times[s].append(run_sqlite_ceiling(os.path.join(tmp, f"ceiling-{rep}.db"), rows, pragmas))
+                stores.quiesce()
+                sqlite_floor_times.append(run_sqlite_floor(sqlite_floor_conn, corpus, sqlite_floor_cpu))
             else:
                 ceil_times[s].append(run_postgres_ceiling(stores, f"raw_ceiling_{rep}", rows))
                 stores.quiesce()
                 floor_times.append(run_floor(floor_conn, stores.schema, corpus, floor_cpu))
+            for v in VARIANTS:
+                stores.quiesce()
+                lib_times[(s, v)].append(run_library_floor(libs[s][v.split("-")[0]], corpus, v, lib_cpu[(s, v)]))
     if floor_conn is not None:
         floor_conn.close()
+    sqlite_floor_conn.close()
+    for pair in libs.values():
+        for lib in pair.values():
+            lib.close()
     # -- (3) loads
     load_ids: dict[str, dict] = {}
     for s in names:
@@ -608,6 +687,18 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         floor = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
                  "cpu_ms_per_move": 1000 * min(floor_cpu) / n_moves,
                  "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times["postgres"]))}
+    sm = summary(sqlite_floor_times)
+    floor_sqlite = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
+                    "cpu_ms_per_move": 1000 * min(sqlite_floor_cpu) / n_moves,
+                    "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times["sqlite"]))}
+    library_floor: dict[str, dict] = {}
+    for s in names:
+        library_floor[s] = {}
+        for v in VARIANTS:
+            sm = summary(lib_times[(s, v)])
+            library_floor[s][v] = {**sm, "moves": n_moves, "moves_per_s": n_moves / sm["best_s"],
+                                   "cpu_ms_per_move": 1000 * min(lib_cpu[(s, v)]) / n_moves,
+                                   "vs_ceiling": n_moves / sm["best_s"] / (len(rows) / min(ceil_times[s]))}
     ceilings = {}
     for s in names:
         sm = summary(ceil_times[s])
@@ -650,6 +741,9 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         "moves": moves,
         "ceilings": ceilings,
         "floor": floor,
+        "floor_sqlite": floor_sqlite,
+        "library_floor": library_floor,
+        "library_floor_event_bytes": lib_size,
         "loads": loads,
         "targets": targets,
         "notes": [n for n in [stores.postgres_note] if n],
@@ -693,10 +787,13 @@ def print_table(result: dict) -> None:
         ce = result["ceilings"][s]
         t.add_row(s, "submit_move", f"{mv['moves']:,} moves", f"{mv['best_s']:.3f}", f"{mv['median_s']:.3f}",
                   f"{mv['moves_per_s']:,.0f} moves", f"{1000 * mv['best_s'] / mv['moves']:.2f}")
-        fl = result.get("floor")
-        if s == "postgres" and fl:
+        fl = result.get("floor") if s == "postgres" else result.get("floor_sqlite")
+        if fl:
             t.add_row("", "floor (proto)", f"{fl['moves']:,} moves", f"{fl['best_s']:.3f}", f"{fl['median_s']:.3f}",
                       f"{fl['moves_per_s']:,.0f} moves", f"{1000 * fl['best_s'] / fl['moves']:.2f}")
+        for v, lf in result.get("library_floor", {}).get(s, {}).items():
+            t.add_row("", f"library floor {v}", f"{lf['moves']:,} moves", f"{lf['best_s']:.3f}", f"{lf['median_s']:.3f}",
+                      f"{lf['moves_per_s']:,.0f} moves", f"{1000 * lf['best_s'] / lf['moves']:.2f}")
         t.add_row("", "", f"{mv['events']:,} events", "", "", f"{mv['events_per_s']:,.0f} events",
                   f"{1000 * mv['best_s'] / mv['events']:.2f}")
         t.add_row("", "raw insert", f"{ce['rows']:,} rows", f"{ce['best_s']:.3f}", f"{ce['median_s']:.3f}",
@@ -712,12 +809,22 @@ def print_table(result: dict) -> None:
         line = (f"{s}: submit_move CPU {mv['cpu_ms_per_move']:.3f} ms/move (best pass, this process); raw insert "
                 f"per pass: {', '.join(f'{r:,.0f}' for r in ce['rows_per_s_each'])} rows/s (slowest/fastest "
                 f"{ce['spread']:.2f}x)")
-        fl = result.get("floor")
-        if s == "postgres" and fl:
-            line += (f"; floor (bench.durable_floor: decider + chain hash + one locked-insert round trip) "
+        fl = result.get("floor") if s == "postgres" else result.get("floor_sqlite")
+        if fl:
+            line += (f"; floor (bench.durable_floor: decider + chain hash + one locked-insert round trip on PostgreSQL, one BEGIN/INSERT/COMMIT on SQLite) "
                      f"{fl['vs_ceiling']:.2f}x the ceiling, CPU {fl['cpu_ms_per_move']:.3f} ms/move, submit_move "
                      f"{mv['moves_per_s'] / fl['moves_per_s']:.2f}x the floor")
         console.print(line)
+        ratio = mv["moves_per_s"] / ce["rows_per_s"]
+        parts = [f"submit_move {ratio:.2f}x the ceiling at {mv['cpu_ms_per_move']:.3f} ms CPU/move"]
+        for v, lf in result.get("library_floor", {}).get(s, {}).items():
+            parts.append(f"library floor {v} {lf['vs_ceiling']:.2f}x at {lf['cpu_ms_per_move']:.3f}")
+        console.print(f"{s}: " + "; ".join(parts))
+    if result.get("library_floor_event_bytes"):
+        console.print(f"library floor: its stored event {result['library_floor_event_bytes']:.0f} bytes on average "
+                      f"(arbiter's {size['mean_bytes']:.0f}); variants: cached = the aggregate kept between moves, "
+                      "ff = the library's cached repository.get (one fast-forward SELECT, as arbiter); pre = payloads "
+                      "computed beforehand, dec = bare decider step + chain hash in the move")
 
     t = Table(title="(3) loading a game with a fresh Referee")
     for col, just in (("store", "left"), ("load", "left"), ("events", "right"), ("version", "right"),

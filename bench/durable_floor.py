@@ -1,4 +1,7 @@
-"""The floor of a durable event-sourced move on PostgreSQL, in process: a row of bench.durable (issue 11 part 2).
+"""The floor of a durable event-sourced move WITHOUT the eventsourcing library, in process: a row of bench.durable
+(issue 11 part 2). Described below for PostgreSQL (Floor); SqliteFloor is the same move on SQLite, its one commit a
+BEGIN, one INSERT of the move's rows and COMMIT. The floor through the library (which arbiter must use) is
+bench.durable_library_floor.
 
 What a move cannot do without, with the guarantees arbiter keeps, and nothing else:
 
@@ -101,7 +104,13 @@ class Floor:
             head = fields_hash(dict(fields), "Game.Happened")
             versions.append(version)
             states.append(json.dumps(fields, separators=(",", ":")).encode())
-        n = len(events)
+        self._store(game_id, versions, states)
+        g[0], g[1], g[4] = version, after, head
+        return version
+
+    def _store(self, game_id: uuid.UUID, versions: list[int], states: list[bytes]) -> None:
+        """The one round trip: the locked-insert call (the version check is the primary key)."""
+        n = len(versions)
         insert = self.inserts.get(n)
         if insert is None:
             arrays = [sql.SQL("ARRAY[{}]::{}[]").format(sql.SQL(", ").join([sql.SQL("%b")] * n), sql.SQL(t))
@@ -111,5 +120,34 @@ class Floor:
         self.cur.execute(insert, [game_id] * n + versions + [self.TOPIC] * n + states, prepare=True)
         if len(self.cur.fetchall()) != n:
             raise RuntimeError("floor: the insert did not return one notification id per event")
-        g[0], g[1], g[4] = version, after, head
-        return version
+
+
+class SqliteFloor(Floor):
+    """The same floor on SQLite: one transaction a move (BEGIN, one INSERT of the move's rows, COMMIT) on a
+    sqlite3 connection in autocommit mode with the library's pragmas (journal_mode, synchronous), into a table of the
+    library's SQLite layout; the (game, version) primary key is the version check. No lock file, no group commit."""
+
+    def __init__(self, conn: Any, corpus: list[dict], game: str):
+        super().__init__(conn, "main", corpus, game)
+        self.cur = conn.cursor()
+        conn.execute("CREATE TABLE IF NOT EXISTS stored_events (originator_id TEXT, originator_version INTEGER, "
+                     "topic TEXT, state BLOB, PRIMARY KEY (originator_id, originator_version))")
+        self.sql: dict[int, str] = {}
+
+    def _store(self, game_id: uuid.UUID, versions: list[int], states: list[bytes]) -> None:
+        n = len(versions)
+        insert = self.sql.get(n)
+        if insert is None:
+            insert = self.sql[n] = "INSERT INTO stored_events VALUES " + ", ".join(["(?,?,?,?)"] * n)
+        params: list = []
+        gid = game_id.hex
+        for v, st in zip(versions, states):
+            params += (gid, v, self.TOPIC, st)
+        cur = self.cur
+        cur.execute("BEGIN")
+        try:
+            cur.execute(insert, params)
+        except BaseException:
+            cur.execute("ROLLBACK")
+            raise
+        cur.execute("COMMIT")

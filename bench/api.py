@@ -146,7 +146,7 @@ def prepared_game(seed: str, rng: random.Random, max_moves: int) -> dict:
             body["cards"] = format_cards(move["cards"])
         moves.append((move["seat"], body, version))
     return {"spec": {"game": GAME, "options": options, "players": players, "seed": seed},
-            "start_version": 1 + len(opening), "moves": moves}
+            "start_version": 1 + len(opening), "moves": moves, "over": d.outcome(state).is_over}
 
 
 def corpus(cfg: dict) -> list[dict]:

@@ -54,6 +54,18 @@ def setup(conn: Any, schema: str) -> None:
         "END; $BODY$").format(s=s, t=t))
 
 
+def dealt(d: Any, g: dict) -> tuple[Any, Any, Any]:
+    """A corpus game as the bare decider deals it: (setup, state after the opening events, its Chance)."""
+    from domain.randomness import Chance
+
+    setup_ = d.configure(g["options"], g["players"], None, None)
+    chance = Chance(g["seed"])
+    state = d.initial_state(setup_)
+    for e in d.start(setup_, chance):
+        state = d.evolve(state, e)
+    return setup_, state, chance
+
+
 class Floor:
     """The games of bench.durable's corpus, each a bare decider state in memory, stored event by event."""
 
@@ -61,7 +73,6 @@ class Floor:
 
     def __init__(self, conn: Any, schema: str, corpus: list[dict], game: str):
         from domain.games import decider_for
-        from domain.randomness import Chance
 
         self.conn = conn
         self.cur = conn.cursor()
@@ -70,11 +81,7 @@ class Floor:
         self.d = decider_for(game)
         self.games: dict[uuid.UUID, list] = {}  # id -> [version, state, chance, seats, chain head]
         for g in corpus:
-            setup_ = self.d.configure(g["options"], g["players"], None, None)
-            chance = Chance(g["seed"])
-            state = self.d.initial_state(setup_)
-            for e in self.d.start(setup_, chance):
-                state = self.d.evolve(state, e)
+            setup_, state, chance = dealt(self.d, g)
             self.games[uuid.uuid4()] = [g["start_version"], state, chance, setup_.n, ""]
 
     def ids(self) -> list:

@@ -97,6 +97,7 @@ class LibraryFloor:
     """The corpus's games as LibGame aggregates in `app`, each with a bare decider state beside it."""
 
     def __init__(self, app: LibraryFloorApp, corpus: list[dict], game: str, variant: str):
+        from bench.durable_floor import dealt
         from domain.games import decider_for
         from domain.randomness import Chance
 
@@ -108,11 +109,7 @@ class LibraryFloor:
         self.games: dict[uuid.UUID, list] = {}  # id -> [aggregate, state, chance, seats, start version offset]
         self.prepared: dict[uuid.UUID, list] = {}  # id -> the payloads of each move, in order (variant "pre")
         for g in corpus:
-            setup_ = self.d.configure(g["options"], g["players"], None, None)
-            chance = Chance(g["seed"])
-            state = self.d.initial_state(setup_)
-            for e in self.d.start(setup_, chance):
-                state = self.d.evolve(state, e)
+            setup_, state, chance = dealt(self.d, g)
             agg = LibGame()
             app.save(agg)  # version 1; the moves' versions are offset from arbiter's by start_version - 1
             self.games[agg.id] = [agg, state, chance, setup_.n, g["start_version"] - 1]

@@ -50,10 +50,16 @@ def stored(value: dict) -> bytes:
     return orjson.dumps(value)
 
 
+def canonical_hash(fields: dict) -> str:
+    """SHA-256 of a plain value's canonical JSON (sorted keys, no spaces, UTF-8): domain.audit's hash of fields
+    already in their hashed form (class added, timestamp and id as text, no seed)."""
+    return hashlib.sha256(orjson.dumps(fields, option=_SORTED)).hexdigest()
+
+
 def chain_hash(fields: dict, kind: str) -> str:
     """domain.audit.fields_hash of a plain event's fields (timestamp and id as text; `fields` is changed as there:
     the class added, a Created event's seed removed)."""
     if kind.endswith("Created"):
         fields.pop("seed", None)
     fields["class"] = kind
-    return hashlib.sha256(orjson.dumps(fields, option=_SORTED)).hexdigest()
+    return canonical_hash(fields)

@@ -20,7 +20,6 @@ the same fields (the tests hold both to that), so the two roads never disagree.
 
 from __future__ import annotations
 
-import hashlib
 import re
 from dataclasses import dataclass
 from datetime import datetime
@@ -33,6 +32,7 @@ from eventsourcing.utils import get_topic
 from domain.audit import GENESIS
 from domain.game import Game
 
+from .canonical_json import canonical_hash
 from .stored_rows import _shape_ok
 
 CREATED, HAPPENED, REVEALED = (cls.__qualname__ for cls in (Game.Created, Game.Happened, Game.SeedRevealed))
@@ -40,7 +40,6 @@ _CREATED_TOPIC, _HAPPENED_TOPIC, _REVEALED_TOPIC = (get_topic(c) for c in (Game.
 _GAME_TOPIC = get_topic(Game)
 _MARK = b'"_type_"'  # the library's mark of an encoded value: a plain row holds one, its timestamp
 _HAPPENED_FIELDS = 9  # timestamp, prev, kind, data, actor, clause, engine_version, idempotency_key, automatic
-_SORTED = orjson.OPT_SORT_KEYS
 # how datetime.isoformat writes a UTC time, microseconds present (not all zero) or absent: such a text, if it is a
 # time at all (fromisoformat), is what isoformat writes of the time read back from it
 _ISO_UTC = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:\.(?!000000)[0-9]{6})?\+00:00").fullmatch
@@ -118,7 +117,7 @@ def decode_game(game_id: UUID, raw: list) -> PlainGame:
     followed from the genesis; raises Unusual for a game that is not plain or whose chain breaks."""
     if not raw:
         raise Unusual
-    oid, loads, dumps, sha256 = str(game_id), orjson.loads, orjson.dumps, hashlib.sha256
+    oid, loads = str(game_id), orjson.loads
     fields: list = []
     hashes: list = []
     reveals: list = []
@@ -155,7 +154,7 @@ def decode_game(game_id: UUID, raw: list) -> PlainGame:
             del hashed["seed"]  # domain.audit: the secret seed is not hashed (the commitment is)
         else:
             raise Unusual
-        head = sha256(dumps(hashed, option=_SORTED)).hexdigest()
+        head = canonical_hash(hashed)
         fields.append(hashed)
         hashes.append(head)
     return PlainGame(fields, hashes, created, reveals)

@@ -1,14 +1,21 @@
 # arbiter: `make test` and `make run` work on a fresh clone; the venv is built here.
-PYTHON ?= python3.11
+# Python 3.11 or newer (tested: 3.11, 3.12, 3.13): python3.11 when the machine has it, else python3.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-stamp
+RUNTIME := $(VENV)/.runtime-stamp
+STAMP := $(VENV)/.test-stamp
 
 .PHONY: test unit integration e2e fuzz run bench records screenshots clean
 
-$(STAMP): pyproject.toml
+# The runtime alone for `make run`; the test tools on top for the test targets.
+$(RUNTIME): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e .
+	touch $(RUNTIME)
+
+$(STAMP): $(RUNTIME)
 	$(BIN)/pip install --quiet -e '.[test]'
 	touch $(STAMP)
 
@@ -34,10 +41,12 @@ fuzz: $(STAMP)
 screenshots: $(STAMP)
 	ARBITER_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/test_screenshots.py
 
+# the sample records of an independent implementation, when the workshop's ../shared is beside the checkout
 records: $(STAMP)
+	@test -x ../shared/records/check || { echo "make records needs ../shared/records (the workshop's reference samples, not part of arbiter)"; exit 2; }
 	../shared/records/check $(BIN)/arbiter
 
-run: $(STAMP)
+run: $(RUNTIME)
 	$(BIN)/arbiter serve
 
 bench: $(STAMP)

@@ -12,7 +12,38 @@ import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-RECORDS = Path(__file__).resolve().parent / "records"
+RECORDS = Path(__file__).resolve().parent / "records"  # arbiter's own sample records, every game: always here
+# The workshop's reference material beside the checkout (the reference rulebooks, an independent implementation's
+# sample records and its check script). A user's clone has none of it: every test that reads it asks `shared()`,
+# which skips at run time, never at import. ARBITER_SHARED_DIR points elsewhere (a missing path: run as a stranger).
+SHARED = Path(os.environ.get("ARBITER_SHARED_DIR") or ROOT.parent / "shared")
+
+
+def shared(*parts: str) -> Path:
+    """A path under ../shared, or skip the calling test (at run time) with a reason naming what is missing."""
+    path = SHARED.joinpath(*parts)
+    if not path.exists():
+        pytest.skip(f"needs ../shared/{'/'.join(parts)} (the workshop's reference material, not part of arbiter; "
+                    f"absent beside this checkout)")
+    return path
+
+
+def shared_records_params(game: str) -> list:
+    """pytest params: each record of ../shared/records/<game> (verdicts skipped), or one skipped param naming the
+    missing folder. Safe at import: never raises, never empty."""
+    folder = SHARED / "records" / game
+    paths = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".expected.json"))
+    if paths:
+        return [pytest.param(p, id=p.stem) for p in paths]
+    return [pytest.param(None, id="no-shared", marks=pytest.mark.skip(
+        reason=f"needs ../shared/records/{game} (the workshop's reference samples; absent beside this checkout)"))]
+
+
+def sample_records(*games: str) -> list[Path]:
+    """arbiter's own sample records (tests/records/<game>/*.json, verdicts beside them skipped), of the given games
+    or of every game."""
+    return sorted(p for game in (games or ("*",)) for p in RECORDS.glob(f"{game}/*.json")
+                  if not p.name.endswith(".expected.json"))
 
 # A developer's run explores new random games every time (hypothesis prints the blob that reproduces a failure:
 # keep it as an @example); CI (.ci/run sets ARBITER_CI=1) explores the same examples on every run, so that a

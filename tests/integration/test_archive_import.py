@@ -16,10 +16,10 @@ from domain.records import parse, replay
 from service.archive_verify import verify_all
 from service.bulk_import import build, import_files
 from tests.integration.service_support import RawEvents
+from tests.conftest import RECORDS
 from tests.integration.test_archive_verify import evidence, sample_docs
 
 STORES = ["sqlite", "postgres"]
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "records"
 
 
 def verdict(doc: dict) -> dict:
@@ -133,7 +133,7 @@ def test_import_of_a_missing_path_or_an_empty_directory_is_a_clear_error(stores,
 def test_a_sample_directory_with_its_expected_verdicts_imports_only_the_records(stores, tmp_path):
     url = stores.url("sqlite")
     folder = tmp_path / "el-royale"
-    shutil.copytree(SAMPLES / "el-royale", folder)
+    shutil.copytree(RECORDS / "el-royale", folder)
     code, out, err = import_cli(url, folder, tmp_path=tmp_path)
     assert code in (0, 1), err
     records = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".expected.json"))

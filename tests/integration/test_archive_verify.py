@@ -17,11 +17,11 @@ from domain.records import parse
 from projections.catalogue import Catalogue
 from service import fast_verify
 from service.archive_verify import verify_all
+from tests.conftest import SHARED, sample_records
 from tests.integration.evidence_support import SHORT, new_table, truncate
 from tests.integration.service_support import RawEvents
 
 STORES = ["sqlite", "postgres"]
-SAMPLES = Path(__file__).resolve().parents[3] / "shared" / "records"
 REPORT_KEYS = {"id", "game", "ok", "chain", "deal", "provenance", "checkpoint", "engine", "catalogue"}
 
 
@@ -30,11 +30,11 @@ def evidence(tmp_path, name: str = "store") -> dict:
 
 
 def sample_docs() -> list[dict]:
-    """The shared sample records that are valid (every game, stacked decks, fixed outcomes, illegal moves)."""
+    """The sample records that are valid (every game, stacked decks, fixed outcomes, illegal moves): arbiter's own,
+    then the shared ones when they are beside the checkout."""
     docs = []
-    for path in sorted(SAMPLES.glob("*/*.json")):
-        if path.name.endswith(".expected.json"):
-            continue
+    shared_paths = sorted(p for p in (SHARED / "records").glob("*/*.json") if not p.name.endswith(".expected.json"))
+    for path in sample_records() + shared_paths:
         doc = json.loads(path.read_text())
         try:
             parse(doc)
@@ -189,12 +189,19 @@ def test_verify_all_reports_a_damaged_game_with_exit_1_and_the_others_clean(stor
     url = stores.url("sqlite")
     arbiter = facades(url)
     ids = season(arbiter, docs=6)
-    truncate("sqlite", url, UUID(ids[2]), 5)
+    before = CliRunner().invoke(main, ["verify", "--all", "--json", "--database-url", url])
+    signed = [r["id"] for r in map(json.loads, before.stdout.splitlines())  # played here, checkpointed
+              if r["checkpoint"]["finding"] == "intact" and not r["provenance"]]
+    raw = RawEvents("sqlite", url)
+    lengths = {gid: len(raw.versions(UUID(gid))) for gid in signed}
+    damaged = min((gid for gid in signed if lengths[gid] > 10), key=lengths.get)  # signed past version 5, no snapshot
+    raw.close()
+    truncate("sqlite", url, UUID(damaged), 5)
     result = CliRunner().invoke(main, ["verify", "--all", "--json", "--database-url", url])
     assert result.exit_code == 1
     reports = {r["id"]: r for r in map(json.loads, result.stdout.splitlines())}
-    assert reports[ids[2]]["ok"] is False and reports[ids[2]]["checkpoint"]["finding"] == "truncated"
-    assert all(r["ok"] for gid, r in reports.items() if gid != ids[2])
+    assert reports[damaged]["ok"] is False and reports[damaged]["checkpoint"]["finding"] == "truncated", reports[damaged]
+    assert all(r["ok"] for gid, r in reports.items() if gid != damaged)
 
 
 def test_a_seat_that_named_itself_at_the_table_verifies_clean_on_both_roads(stores, facades, tmp_path):

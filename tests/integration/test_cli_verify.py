@@ -13,6 +13,7 @@ from service.application import Referee
 from service.errors import BadInput
 from service.facade import Arbiter
 from tests.integration.service_support import new_game, play, play_to_end
+from tests.conftest import SHARED, sample_records
 
 
 def _verify(*args: str):
@@ -84,15 +85,11 @@ def test_verify_prints_a_readable_table_without_json(tmp_path):
     assert result.exit_code == 0 and "fair" in result.output and "1 game(s) checked, 0 with problems" in result.output
 
 
-SHARED_RECORDS = Path(__file__).resolve().parents[3] / "shared" / "records"
-
-
 def _sample_records() -> list[Path]:
-    """The repo's sample records, and the shared ones of every game when they are beside the checkout."""
-    paths = sorted(p for p in (Path(__file__).resolve().parent.parent / "records").glob("*/*.json")
-                   if not p.name.endswith(".expected.json"))
-    if SHARED_RECORDS.is_dir():
-        paths += sorted(p for p in SHARED_RECORDS.glob("*/*.json")
+    """arbiter's own sample records (every game), and the shared ones when they are beside the checkout."""
+    paths = sample_records()
+    if (SHARED / "records").is_dir():
+        paths += sorted(p for p in (SHARED / "records").glob("*/*.json")
                         if not p.name.endswith(".expected.json") and not p.name.endswith("-invalid.json"))
     return paths
 

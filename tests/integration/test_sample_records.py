@@ -1,4 +1,5 @@
-"""The sample records of an independent implementation: `arbiter replay --json` must match their verdicts."""
+"""The sample records (arbiter's own in tests/records, every game; an independent implementation's in ../shared/records when
+beside the checkout): `arbiter replay --json` must match their verdicts."""
 
 from __future__ import annotations
 
@@ -9,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-HERE = Path(__file__).resolve().parent.parent / "records"
-SHARED_CHECK = Path(__file__).resolve().parents[3] / "shared" / "records" / "check"
-SAMPLES = sorted(p for p in HERE.glob("*/*.json") if not p.name.endswith(".expected.json"))
+from tests.conftest import RECORDS as HERE, sample_records, shared
+
+SAMPLES = sample_records()
 
 
 def normalised(verdict: dict) -> dict:
@@ -43,9 +44,8 @@ def test_the_vendored_check_script_passes(arbiter_bin):
     assert f"{len(SAMPLES)} passed, 0 failed" in out.stdout
 
 
-@pytest.mark.skipif(not SHARED_CHECK.exists(), reason="no ../shared/records beside this checkout")
 def test_the_shared_check_script_passes(arbiter_bin):
     """../shared/records/check, the current samples of the contract's owners, passes against this build."""
-    out = subprocess.run([sys.executable, str(SHARED_CHECK), arbiter_bin], capture_output=True, text=True)
+    out = subprocess.run([sys.executable, str(shared("records", "check")), arbiter_bin], capture_output=True, text=True)
     assert out.returncode == 0, out.stdout + out.stderr
     assert ", 0 failed" in out.stdout

@@ -19,7 +19,7 @@ from domain.randomness import Chance, randbelow, shuffle
 from domain.rules import InvalidSetup, MalformedMove, RuleViolation
 
 SEED = "5eedba77"
-RECORDS = Path(__file__).parents[3] / "shared/records/batallion"
+from tests.conftest import shared, shared_records_params
 
 
 def c(text: str) -> int:
@@ -816,11 +816,7 @@ def normalised(verdict: dict) -> dict:
     return v
 
 
-SAMPLES = sorted(p for p in RECORDS.glob("*.json") if not p.name.endswith(".expected.json")) if RECORDS.is_dir() else []
-
-
-@pytest.mark.skipif(not SAMPLES, reason="the shared sample records are not here")
-@pytest.mark.parametrize("path", SAMPLES, ids=[p.stem for p in SAMPLES])
+@pytest.mark.parametrize("path", shared_records_params("batallion"))
 def test_every_sample_record_gives_its_expected_verdict(path: Path):
     expected = normalised(json.loads(path.with_name(path.stem + ".expected.json").read_text()))
     got = normalised(replay(json.loads(path.read_text())))
@@ -830,6 +826,5 @@ def test_every_sample_record_gives_its_expected_verdict(path: Path):
 
 
 def test_all_thirty_one_sample_records_are_here():
-    if not RECORDS.is_dir():
-        pytest.skip("the shared sample records are not here")
-    assert len(SAMPLES) == 31
+    folder = shared("records", "batallion")
+    assert len([p for p in folder.glob("*.json") if not p.name.endswith(".expected.json")]) == 31

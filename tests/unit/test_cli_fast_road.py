@@ -12,11 +12,12 @@ import pytest
 
 from api.replay_cli import plain_replay
 
+from tests.conftest import RECORDS, sample_records
+
 ROOT = Path(__file__).resolve().parents[2]
-RECORDS = ROOT.parent / "shared" / "records"
-ER = sorted(str(p) for p in (RECORDS / "el-royale").glob("*.json"))
-RECORD_FILES = [p for p in ER if not p.endswith(".expected.json")]
-ANY_GAME = sorted(str(p) for p in RECORDS.glob("*/*.json") if not p.name.endswith(".expected.json"))
+ER = sorted(str(p) for p in (RECORDS / "el-royale").glob("*.json"))  # records and their expected verdicts
+RECORD_FILES = [str(p) for p in sample_records("el-royale")]
+ANY_GAME = [str(p) for p in sample_records()]
 
 REPORT = "import sys, atexit\natexit.register(lambda: print('click' in sys.modules, file=sys.stderr))\n"
 ENTRY = REPORT + "from api.cli import main\nsys.argv = ['arbiter', *sys.argv[1:]]\nmain()\n"

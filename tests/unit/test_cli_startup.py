@@ -11,7 +11,9 @@ from click.testing import CliRunner
 
 from api.cli import main
 
-SAMPLE = Path(__file__).resolve().parents[3] / "shared" / "records" / "el-royale" / "random-00-2p-classic.json"
+from tests.conftest import RECORDS
+
+SAMPLE = RECORDS / "el-royale" / "random-00-2p-classic.json"
 
 
 def imported_by(*args: str) -> set[str]:

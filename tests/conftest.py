@@ -66,3 +66,22 @@ def arbiter_bin() -> str:
     if not exe.exists():
         pytest.skip("arbiter is not installed in .venv (run `make test`)")
     return str(exe)
+
+
+# What a run skipped for want of something on the machine, said once at the end with how to get it (a newcomer's
+# `make test` passes without PostgreSQL, Chromium or ../shared; these lines say what was not exercised).
+ENABLERS = (
+    ("ARBITER_TEST_POSTGRES_URL", "PostgreSQL tests",
+     "start a server and set ARBITER_TEST_POSTGRES_URL=postgresql://postgres@127.0.0.1:5432/test (README, Prerequisites)"),
+    ("chromium", "browser tests", "install Debian's Chromium: sudo apt-get install chromium chromium-driver"),
+    ("../shared", "checks against the workshop's reference material", "only where ../shared is beside the checkout"),
+)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config):
+    skipped = terminalreporter.stats.get("skipped", [])
+    reasons = [str(getattr(report, "longrepr", "")) for report in skipped]
+    for needle, what, how in ENABLERS:
+        count = sum(needle.lower() in reason.lower() for reason in reasons)
+        if count:
+            terminalreporter.write_line(f"arbiter: {count} {what} skipped; to run them: {how}", yellow=True)

@@ -26,7 +26,7 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"], app.config.get("KEY_FILE"), app.config.get("CHECKPOINT_LOG"),
                                         app.config.get("CHECKPOINT_EVERY"))
     app.extensions["arbiter"].public_key()  # the signing key is loaded, or created on first start (with a message)
-    if app.config.get("WATCH_CLOCKS"):  # a serving process flags seats that run out of time (service.clocks)
+    if app.config.get("WATCH_CLOCKS"):  # a serving process flags seats that run out of time (service.play.clocks)
         app.extensions["arbiter"].watch_clocks()
     description = "A referee for card battles: moves, views, replays, audits, disputes."
     api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}})
@@ -60,7 +60,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(bots_blp)
 
-    from service.tournaments import Tournaments
+    from service.tournaments.facade import Tournaments
 
     from .tournament_pages import tournament_pages
     from .tournament_routes import tournaments_blp

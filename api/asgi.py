@@ -3,7 +3,7 @@
 Every request goes to the Flask app (api.wsgi_bridge runs each whole in one thread of a pool of `threads`), so every route keeps
 one definition, its checks and its error pages. A stream view (api.stream) finds a hand-over slot in the
 request's ASGI scope: it subscribes there and returns at once, and the stream then goes on here as a
-coroutine waiting on its queue, which the process's follower of the store (service.feed) fills from its
+coroutine waiting on its queue, which the process's follower of the store (service.views.feed) fills from its
 thread. A thousand open streams hold no thread and read nothing from the store themselves.
 """
 

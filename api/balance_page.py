@@ -1,4 +1,4 @@
-"""A balance report (service.balance) as one self-contained HTML page: tables and matplotlib plots as base64 PNGs.
+"""A balance report (service.offline.balance) as one self-contained HTML page: tables and matplotlib plots as base64 PNGs.
 
 matplotlib is the optional extra `report` (`pip install 'arbiter[report]'`); `MissingPlots` says so
 when it is absent.
@@ -12,7 +12,7 @@ from datetime import datetime, timezone
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 
-from service.balance import table_label
+from service.offline.balance import table_label
 
 
 class MissingPlots(RuntimeError):

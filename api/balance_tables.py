@@ -1,11 +1,11 @@
-"""A balance report (service.balance) as rich tables on the terminal."""
+"""A balance report (service.offline.balance) as rich tables on the terminal."""
 
 from __future__ import annotations
 
 from rich.console import Console
 from rich.table import Table
 
-from service.balance import table_label
+from service.offline.balance import table_label
 
 
 def _pct(r: dict) -> str:

@@ -1,6 +1,6 @@
 """Bot seats at live tables (issue 16): `POST /api/v1/games/{id}/bot` and the created page's "let a bot play" form.
 
-Both take a seat's own token and hand that seat to a bot the server plays (service.bot_seats), so a
+Both take a seat's own token and hand that seat to a bot the server plays (service.play.bot_seats), so a
 person can practise against bots in the browser.
 """
 

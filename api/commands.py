@@ -59,7 +59,7 @@ def replay_command(records: tuple[str, ...], as_json: bool) -> None:
 @click.option("-o", "--output", type=click.File("w"), default="-", help="Where to write the record (default stdout).")
 def export_command(record: str, output) -> None:
     """Play a record through the event-sourced game and write the game back out as a record."""
-    from service.records import InvalidRecord, export_file
+    from service.offline.records import InvalidRecord, export_file
 
     try:
         doc, warning = export_file(record)
@@ -153,7 +153,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
 def _existing_store(database_url: str | None, create: bool) -> None:
     """Refuse (exit 2) to open a store that does not exist: verifying in the wrong directory must not create one."""
-    from service.stores import DEFAULT_URL, StoreURLError, store_missing
+    from service.adapters.stores import DEFAULT_URL, StoreURLError, store_missing
 
     url = database_url or DEFAULT_URL
     try:
@@ -188,7 +188,7 @@ def serve_command(host: str, port: int, database_url: str, workers: int | None, 
     """Serve arbiter's API and pages with gunicorn (sizing: docs/service.md, "Serving")."""
     import os
 
-    from service.stores import StoreURLError, persistence_env
+    from service.adapters.stores import StoreURLError, persistence_env
 
     try:
         persistence_env(database_url)

@@ -86,7 +86,7 @@ def backup_command(path: str, database_url: str | None, force: bool) -> None:
     """Copy the event store to PATH while it is in use (SQLite; PostgreSQL: pg_dump, see docs/evidence.md)."""
     from service.errors import ServiceError
     from service.facade import Arbiter
-    from service.stores import StoreURLError
+    from service.adapters.stores import StoreURLError
 
     try:
         done = Arbiter(database_url).backup(path, force)

@@ -1,4 +1,4 @@
-"""`arbiter import FILES...`: recorded games loaded into the event store in bulk (service.bulk_import)."""
+"""`arbiter import FILES...`: recorded games loaded into the event store in bulk (service.offline.bulk_import)."""
 
 from __future__ import annotations
 
@@ -27,10 +27,10 @@ def import_command(files: tuple[str, ...], database_url: str | None, as_json: bo
     (exit 2, each invalid record named). Exit 1 when a record has an illegal move (its game is stored up to it,
     with the refusal), else 0.
     """
-    from service.bulk_import import import_files, sources, validate
+    from service.offline.bulk_import import import_files, sources, validate
     from service.errors import ServiceError
     from service.facade import Arbiter
-    from service.stores import StoreURLError
+    from service.adapters.stores import StoreURLError
 
     started = time.perf_counter()
     worst, games, moves = EXIT_OK, 0, 0

@@ -128,7 +128,7 @@ def outcome_line(verdict: dict, names: list[str]) -> str:
 
 
 def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:
-    """Print verification reports (service.integrity): rows and chain, deal, engine, catalogue (when a row differs), and
+    """Print verification reports (service.verification.integrity): rows and chain, deal, engine, catalogue (when a row differs), and
     provenance beside them; with --all only the games with a problem are listed, and the others counted."""
     console = console or Console(highlight=False)
     table = Table(title="verification")

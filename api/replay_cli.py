@@ -30,8 +30,8 @@ def replay_records(records: tuple[str, ...] | list[str], as_json: bool, warn: Ca
     """Verify record files and archives, print each verdict (or account), and give the worst exit code.
 
     `warn` writes one line to standard error (a skipped expected verdict); at least one path is a record."""
-    from service.archives import is_archive
-    from service.records import verify_file
+    from service.offline.archives import is_archive
+    from service.offline.records import verify_file
 
     worst = EXIT_OK
     out = sys.stdout
@@ -57,7 +57,7 @@ def replay_records(records: tuple[str, ...] | list[str], as_json: bool, warn: Ca
 
 def _archive_verdicts(path: str, out) -> int:
     """Verify every record of a JSON Lines archive: one verdict line a game (always JSON); the worst exit code."""
-    from service.archives import verify_archive
+    from service.offline.archives import verify_archive
 
     worst = EXIT_OK
     for verdict in verify_archive(path):

@@ -5,7 +5,7 @@ resumes), and a comment is sent as a heartbeat. A stream ends after `STREAM_SECO
 or once it has sent the revealed seed.
 
 The view checks the caller, then subscribes (`Arbiter.subscribe`: the backlog after the resume point, then
-each new event from the process's one follower of the store, service.feed). Served by `api.asgi` (what
+each new event from the process's one follower of the store, service.views.feed). Served by `api.asgi` (what
 `arbiter serve` runs), the view hands the subscription over in the request's ASGI scope and returns at once:
 the stream goes on as a coroutine on the worker's event loop and holds no thread. Served by a plain WSGI
 server (the Flask test client, gthread), the response is a generator that holds its thread while it waits

@@ -7,7 +7,7 @@ from flask import Response, current_app, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.tournaments import Tournaments
+from service.tournaments.facade import Tournaments
 
 from . import tournament_schemas as ts
 from .routes import bearer, errors_of

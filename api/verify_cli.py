@@ -1,5 +1,5 @@
 """`arbiter verify --all`: every stored game checked on every core, a progress bar with ETA on a terminal,
-one JSON line per game with `--json` (service.archive_verify does the work)."""
+one JSON line per game with `--json` (service.verification.bulk does the work)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
                        workers: int | None) -> list[dict]:
     """Verify every game the store or the checkpoint log knows; each report printed as a JSON line as soon as it
     is ready with `as_json`. A progress bar (games, stored events, ETA) goes to stderr when stderr is a terminal."""
-    from service.archive_verify import count_events, stored_events, verify_all
+    from service.verification.bulk import count_events, stored_events, verify_all
 
     start_early(workers)  # (if the command has not already)
     ids = arbiter.game_ids()
@@ -41,7 +41,7 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
 def start_early(workers: int | None) -> None:
     """Start the server the workers of `verify --all` are forked from, when there will be more than one: it imports
     the verifier (a quarter of a second) while this process opens the store and lists the games."""
-    from service.archive_verify import default_workers, start_workers
+    from service.verification.bulk import default_workers, start_workers
 
     if (workers or default_workers()) > 1:
         start_workers()

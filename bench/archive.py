@@ -1,13 +1,13 @@
 """Archive speed (issue 11 part 3): `arbiter import`, `arbiter verify --all` and `arbiter replay`, each beside its
 reference measured in the same run.
 
-Corpus (built before any timing, fixed seed): bots play a season's mix through `service.simulation` — El Royale
+Corpus (built before any timing, fixed seed): bots play a season's mix through `service.offline.simulation` — El Royale
 (4 players), Batallion (4 players), Small Battle, The Four Virtues — written as one JSON Lines archive of records.
 
 Measured:
-  import        `service.bulk_import.import_files` of the archive into a fresh SQLite file (validation, the bare
+  import        `service.offline.bulk_import.import_files` of the archive into a fresh SQLite file (validation, the bare
                 decider, the rows, the checkpoints): moves/s. Target >= 20,000 moves/s.
-  verify        `service.archive_verify.verify_all` over every game of that store (what `arbiter verify --all`
+  verify        `service.verification.bulk.verify_all` over every game of that store (what `arbiter verify --all`
                 runs), with 1 worker and with one per core: stored events/s (wall), per CPU-second of the
                 single worker, and the CPU an event costs all processes together (the workers' own CPU, start-up
                 included, reported by each worker; the parent's). Also over a second, smaller store made through the service itself
@@ -107,7 +107,7 @@ def best_of(repeat: int, fn) -> tuple[float, float, object]:
 
 
 def build_archive(path: Path, quick: bool) -> tuple[int, int]:
-    from service.simulation import make_plan, run
+    from service.offline.simulation import make_plan, run
 
     games = moves = 0
     with open(path, "w") as f:
@@ -317,8 +317,8 @@ def replay_only(cfg: dict) -> dict:
 
 
 def run(cfg: dict) -> dict:
-    from service.archive_verify import default_workers, stored_events, verify_all
-    from service.bulk_import import import_files
+    from service.verification.bulk import default_workers, stored_events, verify_all
+    from service.offline.bulk_import import import_files
     from service.facade import Arbiter
 
     quick, repeat = cfg["quick"], cfg["repeat"]
@@ -408,7 +408,7 @@ def run(cfg: dict) -> dict:
 
         Catalogue.for_app(made.app).catch_up()
         service_ids = made.game_ids()
-        from service import fast_verify
+        from service.verification import fast_verify
 
         counts = {"fast": 0, "detailed": 0}
         real = fast_verify.fast_report

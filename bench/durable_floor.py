@@ -13,7 +13,7 @@ What a move cannot do without, with the guarantees arbiter keeps, and nothing el
   3. ONE round trip: one prepared call, in autocommit, its values as binary parameters, of a function that
      takes the EXCLUSIVE table lock (notification ids committed in the order they are drawn: what a follower of
      the notification log needs), NOTIFYs the channel and INSERTs the events RETURNING their notification ids,
-     in one implicit transaction (the function service.pg_recorder gives arbiter, sent the same way). The
+     in one implicit transaction (the function service.adapters.pg_recorder gives arbiter, sent the same way). The
      (game, version) primary key is the version check:
      a stale copy fails the insert, as arbiter's save does.
 
@@ -77,7 +77,7 @@ class Floor:
         self.conn = conn
         self.cur = conn.cursor()
         self.schema = sql.Identifier(schema)
-        self.inserts: dict[int, bytes] = {}  # the call for n events, as service.pg_recorder sends it
+        self.inserts: dict[int, bytes] = {}  # the call for n events, as service.adapters.pg_recorder sends it
         self.d = decider_for(game)
         self.games: dict[uuid.UUID, list] = {}  # id -> [version, state, chance, seats, chain head]
         for g in corpus:

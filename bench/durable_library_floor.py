@@ -5,7 +5,7 @@ move can cost *in this project* is what the library's save path costs, not bench
 measures that, on the same games and prepared moves as bench.durable's (1), played sequentially round robin:
 
   * a minimal eventsourcing Application (`LibraryFloorApp`) on the same store URL arbiter uses, through
-    service.stores.persistence_env: the same recorders (PostgreSQL: service.pg_recorder.LockedInsertRecorder, one
+    service.adapters.stores.persistence_env: the same recorders (PostgreSQL: service.adapters.pg_recorder.LockedInsertRecorder, one
     locked-insert call; SQLite: the library's own recorder, no group commit), no snapshots;
   * the library's Aggregate (`LibGame`) with one event class (`LibGame.Moved`) carrying the fields arbiter's
     Game.Happened stores for an event (kind, data, actor, clause, engine_version, idempotency_key, automatic and the
@@ -66,8 +66,8 @@ class LibGame(Aggregate):
 
 
 def _project(aggregate: Any, events: Any) -> Any:
-    """service.application's projector (the library's project_aggregate without its per-event Protocol assert)."""
-    from service.application import _project as project
+    """service.play.application's projector (the library's project_aggregate without its per-event Protocol assert)."""
+    from service.play.application import _project as project
 
     return project(aggregate, events)
 
@@ -77,7 +77,7 @@ class LibraryFloorApp(Application):
 
 
 def open_app(url: str, cache: bool) -> LibraryFloorApp:
-    from service.stores import persistence_env
+    from service.adapters.stores import persistence_env
 
     env = persistence_env(url)
     if cache:
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         schema = f"arbiter_bench_{secrets.token_hex(4)}"
         url = (f"sqlite:///{tmp}/arbiter.db" if args.store == "sqlite" else f"{args.postgres}?schema={schema}")
         lib_url = f"sqlite:///{tmp}/libfloor.db" if args.store == "sqlite" else url
-        from service.application import Referee
+        from service.play.application import Referee
 
         ref = Referee(url)
         libs = {"cached": open_app(lib_url, cache=False), "ff": open_app(lib_url, cache=True)}

@@ -17,7 +17,7 @@ new connection per request). One move is:
   5. answer {"version": ...}.
 
 Moves that reach the store while another transaction is being written are grouped into the next one (the same
-service.group_commit.Batches as arbiter's group commit, and on SQLite the same lock file ordering the two
+service.adapters.group_commit.Batches as arbiter's group commit, and on SQLite the same lock file ordering the two
 workers' writes), so the floor commits as arbiter does. Its CPU per move (the workers' CPU over the moves) is
 the lowest a durable move can cost on this stack: HTTP, the loop, the request thread, Flask, the decider, one
 INSERT and a share of a COMMIT. The difference to arbiter's CPU per move is arbiter's own (flask-smorest,
@@ -50,7 +50,7 @@ class Store:
     """One connection per request thread; the inserts of concurrent moves share one transaction (group commit)."""
 
     def __init__(self, url: str):
-        from service.group_commit import Batches, WriteLock
+        from service.adapters.group_commit import Batches, WriteLock
 
         self.url = url
         self.local = threading.local()

@@ -24,10 +24,10 @@ import time
 from pathlib import Path
 from uuid import UUID
 
-from service.evidence import Evidence
+from service.evidence.facade import Evidence
 from service.facade import Arbiter
-from service.keys import ServerKey
-from service.receipts import issue
+from service.evidence.keys import ServerKey
+from service.evidence.receipts import issue
 from tests.integration.service_support import pick, raw_move
 
 PLAYERS = [{"name": n} for n in ("North", "East", "South", "West")]

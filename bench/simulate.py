@@ -2,7 +2,7 @@
 several worker processes.
 
 Measured:
-  per core      `service.simulation.run(plan, workers=1)`: a whole game per iteration (deal, every bot decision
+  per core      `service.offline.simulation.run(plan, workers=1)`: a whole game per iteration (deal, every bot decision
                 on its seat's projected view, parse and decide of its move, the record document); games/s and
                 moves/s, best of `repeat` passes.
   workers       the same plan with 1 and with `--workers` processes (default: every core), wall time; the
@@ -20,7 +20,7 @@ import gc
 import json
 import time
 
-from service.simulation import default_workers, make_plan, run
+from service.offline.simulation import default_workers, make_plan, run
 
 # (game, players, options, bots, games at scale 1)
 ROWS = [

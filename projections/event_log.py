@@ -7,7 +7,7 @@ Each entry::
 
 `type` is `created`, the kind of a game event (`dealt`, `drew`, `attacked`, ...),
 `move_rejected`, `seed_revealed`, `dispute_filed`, `dispute_ruled`, `rewound`, `player_named` or
-`time_expired` (a seat ran out of time: service.clocks; it opens an entry in the disputes); fields
+`time_expired` (a seat ran out of time: service.play.clocks; it opens an entry in the disputes); fields
 that do not apply to a type are null.
 
 Rules:

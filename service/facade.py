@@ -27,19 +27,19 @@ from domain.audit import event_hash
 from domain.game import Game
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
-from .application import Referee, token_hash
-from .evidence import Evidence
-from .feed import Feed, as_entries
+from service.play.application import Referee, token_hash
+from service.evidence.facade import Evidence
+from service.views.feed import Feed, as_entries
 from .errors import BadInput, Forbidden, NotFound, Unauthorized
-from .records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
-from .archives import is_archive, verify_archive  # noqa: F401  (record archives, for the CLI)
-from .balance import ReportError, balance_report, report_of  # noqa: F401  (balance reports, for the CLI)
-from .simulation import BotMoveError, PlanError, RecordSink, default_workers, make_plan, run as simulate  # noqa: F401
-from .stores import DEFAULT_URL
-from .clocks import ClockWatch, server_ms
-from .spectator_delay import Cut, spectator_cut
-from .integrity import report_ok, verify_game
-from .verification import check_evidence, game_ids, reverify
+from service.offline.records import InvalidRecord, export_file, verify_file  # noqa: F401  (offline records, for the CLI)
+from service.offline.archives import is_archive, verify_archive  # noqa: F401  (record archives, for the CLI)
+from service.offline.balance import ReportError, balance_report, report_of  # noqa: F401  (balance reports, for the CLI)
+from service.offline.simulation import BotMoveError, PlanError, RecordSink, default_workers, make_plan, run as simulate  # noqa: F401
+from service.adapters.stores import DEFAULT_URL
+from service.play.clocks import ClockWatch, server_ms
+from service.views.spectator_delay import Cut, spectator_cut
+from service.verification.integrity import report_ok, verify_game
+from service.verification.checks import check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200
 MAX_POSITION = 2**31 - 1
@@ -75,7 +75,7 @@ class Arbiter:
         self._feed_guard = threading.Lock()
         self._clock_watch: ClockWatch | None = None
         # called with a game's id right after a move (through this process) ended it: what runs games in series
-        # (service.tournaments) creates the next one at once; a failing listener never fails the move
+        # (service.tournaments.facade) creates the next one at once; a failing listener never fails the move
         self.game_over_listeners: list[Callable[[UUID], None]] = []
 
     # -- access ------------------------------------------------------------------------------
@@ -146,14 +146,14 @@ class Arbiter:
         return self.viewer(game_id, token)
 
     def _spectator_cut(self, gid: UUID) -> Cut | None:
-        """Where a spectator of this game stands (service.spectator_delay), or None when spectators are not delayed."""
+        """Where a spectator of this game stands (service.views.spectator_delay), or None when spectators are not delayed."""
         delay = getattr(self._created_event(gid), "spectator_delay", None)
         if not delay:
             return None
         return spectator_cut(self.app.stored_events(gid), delay, server_ms())
 
     def watch_clocks(self) -> ClockWatch:
-        """Start (once) this process's watcher of time controls (service.clocks), which flags seats out of time."""
+        """Start (once) this process's watcher of time controls (service.play.clocks), which flags seats out of time."""
         with self._feed_guard:
             if self._clock_watch is None:
                 self._clock_watch = ClockWatch(self.app).start()
@@ -172,7 +172,7 @@ class Arbiter:
     def links(self, game_id: Any, token: str | None) -> dict:
         """The referee's creation answer again (each seat's token, the referee's, the commitment), for the referee
         only; a seat whose token is not derived from the referee's (a game created before they were) has token None."""
-        from .application import seat_token
+        from service.play.application import seat_token
 
         gid = self._referee(game_id, token)
         game = self.app.game(gid)
@@ -282,8 +282,8 @@ class Arbiter:
         return out
 
     def seat_bot(self, game_id: Any, token: str | None, kind: Any = "heuristic") -> dict:
-        """Hand the token's seat to a bot that this process plays (service.bot_seats); {id, seat, bot}."""
-        from .bot_seats import BotSeats
+        """Hand the token's seat to a bot that this process plays (service.play.bot_seats); {id, seat, bot}."""
+        from service.play.bot_seats import BotSeats
 
         if getattr(self, "_bot_seats", None) is None:
             self._bot_seats = BotSeats(self)
@@ -380,7 +380,7 @@ class Arbiter:
         return narrate_entries(game.game, entries, [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)])
 
     def subscribe(self, game_id: Any, token: str | None, after: int, sink: Callable[[list], None]):
-        """Live entries of a game as the caller may see them (service.feed): returns the subscription and the
+        """Live entries of a game as the caller may see them (service.views.feed): returns the subscription and the
         backlog after `after` as (version, type, JSON) entries; each later one goes to `sink` (called from the
         feed's thread: it must not block) in version order, without a gap or a duplicate. Close it when done."""
         viewer = self.viewer(game_id, token)
@@ -447,9 +447,9 @@ class Arbiter:
         its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
 
         Never raises for a damaged game: `ok` says whether every integrity check passed, `provenance` how the game
-        was set up (service.integrity). A store that ends before, or differs at, the version a checkpoint signed
+        was set up (service.verification.integrity). A store that ends before, or differs at, the version a checkpoint signed
         breaks the chain's verdict too; a game the log knows but the store lost is reported as deleted.
-        `rows` and `log_report`: the game's rows and the checkpoint log's report read in bulk (service.archive_verify);
+        `rows` and `log_report`: the game's rows and the checkpoint log's report read in bulk (service.verification.bulk);
         `marks`: a list the report is added to instead of keeping its verdict on the catalogue row right away, for the
         caller to keep many at once (`mark_verified`).
         """
@@ -525,7 +525,7 @@ class Arbiter:
 
     def backup(self, path: str, force: bool = False) -> dict:
         """A consistent online copy of the event store at `path` (SQLite); raises BadInput otherwise."""
-        from .backup import backup
+        from service.adapters.backup import backup
 
         return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log()}
 

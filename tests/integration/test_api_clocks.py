@@ -123,7 +123,7 @@ def test_thinking_time_accumulates_per_seat_from_the_server_s_timestamps(client,
 
 
 def test_a_seat_that_never_moves_is_flagged_once_and_the_referee_rules_on_it(client, app):
-    from service.clocks import ClockWatch
+    from service.play.clocks import ClockWatch
 
     with fake_time() as clock:
         game = create(client, time_control={"move_seconds": 30})

@@ -1,4 +1,4 @@
-"""`arbiter import FILES...` (service.bulk_import): records loaded in bulk keep `arbiter replay`'s verdicts, are stored
+"""`arbiter import FILES...` (service.offline.bulk_import): records loaded in bulk keep `arbiter replay`'s verdicts, are stored
 as the service stores them, verify clean and are served by the API; an invalid input is refused whole."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from api.cli import main
 from domain.records import parse, replay
-from service.archive_verify import verify_all
-from service.bulk_import import build, import_files
+from service.verification.bulk import verify_all
+from service.offline.bulk_import import build, import_files
 from tests.integration.service_support import RawEvents
 from tests.conftest import RECORDS
 from tests.integration.test_archive_verify import evidence, sample_docs

@@ -1,4 +1,4 @@
-"""`arbiter verify --all` at archive speed (service.archive_verify, service.fast_verify): rows read in bulk, plain
+"""`arbiter verify --all` at archive speed (service.verification.bulk, service.verification.fast_verify): rows read in bulk, plain
 games checked in one pass, batches on several processes — and every report the same as the detailed road's
 (`Arbiter.verify(game, full=True)` game by game), on clean and on tampered stores, SQLite file and PostgreSQL."""
 
@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from api.cli import main
 from domain.records import parse
 from projections.catalogue import Catalogue
-from service import fast_verify
-from service.archive_verify import verify_all
+from service.verification import fast_verify
+from service.verification.bulk import verify_all
 from tests.conftest import SHARED, sample_records
 from tests.integration.evidence_support import SHORT, new_table, truncate
 from tests.integration.service_support import RawEvents

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import service.bot_seats
+import service.play.bot_seats
 from bots import SeatView, make_bot
 
 from .api_support import bearer
@@ -17,7 +17,7 @@ API = "/api/v1"
 
 @pytest.fixture(autouse=True)
 def quick_bots(monkeypatch):
-    monkeypatch.setattr(service.bot_seats, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(service.play.bot_seats, "POLL_SECONDS", 0.01)
 
 
 def create(client, game="small-battle", players=2) -> dict:

@@ -21,7 +21,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.cards import format_cards
 from domain.el_royale import legal_moves
-from service.application import Referee
+from service.play.application import Referee
 from projections.catalogue import Catalogue
 from tests.conftest import RECORDS
 
@@ -369,7 +369,7 @@ def test_after_a_restart_only_new_notifications_are_processed(durable_store):
 
 _WORKER = """
 import sys
-from service.application import Referee
+from service.play.application import Referee
 from projections.catalogue import Catalogue
 catalogue = Catalogue.for_app(Referee(sys.argv[1]))
 total = 0

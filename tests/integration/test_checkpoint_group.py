@@ -7,8 +7,8 @@ import threading
 import time
 import uuid
 
-from service import checkpoints, keys
-from service.checkpoints import CheckpointLog, FileStorage
+from service.evidence import checkpoints, keys
+from service.evidence.checkpoints import CheckpointLog, FileStorage
 
 
 def test_concurrent_appends_share_fsyncs_and_keep_the_chain(tmp_path, monkeypatch):

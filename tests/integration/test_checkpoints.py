@@ -16,8 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from service.keys import KeyFileError, ServerKey, canonical
-from service.checkpoints import line_hash
+from service.evidence.keys import KeyFileError, ServerKey, canonical
+from service.evidence.checkpoints import line_hash
 from tests.integration.evidence_support import SHORT, delete_game, new_table, truncate, verify_all
 from tests.integration.service_support import RawEvents
 
@@ -295,7 +295,7 @@ def test_the_key_file_and_the_log_go_where_the_configuration_says(tmp_path):
 
 
 def test_a_key_file_that_is_not_a_key_is_refused_naming_the_file(tmp_path):
-    from service.keys import load_or_create
+    from service.evidence.keys import load_or_create
 
     bad = tmp_path / "broken.key"
     bad.write_text("not a key")

@@ -9,7 +9,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from api.cli import main
-from service.application import Referee
+from service.play.application import Referee
 from service.errors import BadInput
 from service.facade import Arbiter
 from tests.integration.service_support import new_game, play, play_to_end

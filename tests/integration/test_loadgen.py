@@ -11,7 +11,7 @@ from werkzeug.serving import make_server
 
 from api import create_app
 from api.loadgen import load, summary
-from service.simulation import make_plan, play
+from service.offline.simulation import make_plan, play
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""service.pg_recorder: the one-round-trip insert keeps the library's guarantees on PostgreSQL (table lock,
+"""service.adapters.pg_recorder: the one-round-trip insert keeps the library's guarantees on PostgreSQL (table lock,
 notification order, NOTIFY, the version check)."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import uuid
 import pytest
 from eventsourcing.persistence import IntegrityError, StoredEvent
 
-from service.pg_recorder import LockedInsertRecorder
+from service.adapters.pg_recorder import LockedInsertRecorder
 
 
 def _referee(stores):
@@ -30,7 +30,7 @@ def _insert(app, events):
 
 
 def _connect(app):
-    from service.stores import connect, persistence_env
+    from service.adapters.stores import connect, persistence_env
 
     return connect(persistence_env(app.database_url))
 
@@ -99,7 +99,7 @@ def test_an_insert_notifies_the_library_channel_at_its_commit(stores):
 
 def test_a_follower_reading_during_concurrent_inserts_sees_every_notification_once_in_order(stores):
     """Six threads insert (each on its own pooled connection) while a follower reads after its position, as
-    service.feed and service.clocks do: it must never pass over an id that commits later."""
+    service.views.feed and service.play.clocks do: it must never pass over an id that commits later."""
     app = _referee(stores)
     per_thread, threads = 40, 6
     seen: list[int] = []

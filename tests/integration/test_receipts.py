@@ -17,8 +17,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from api.cli import main
 from service.errors import BadInput
-from service.keys import ServerKey, canonical
-from service.receipts import ForgedReceipt
+from service.evidence.keys import ServerKey, canonical
+from service.evidence.receipts import ForgedReceipt
 from tests.integration.evidence_support import new_table, truncate
 
 STORES = ["sqlite", "postgres"]

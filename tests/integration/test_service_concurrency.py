@@ -21,7 +21,7 @@ from domain.attempts import Attempts
 from domain.game import Game
 from domain.randomness import Chance
 from domain.records import parse, replay
-from service.verification import check_chain
+from service.verification.checks import check_chain
 from service.errors import Conflict, IllegalMove
 from tests.integration.service_support import (log, new_game, pick, play, played, raw_move,
                                                same_move)

@@ -13,7 +13,7 @@ import pytest
 from domain.el_royale import legal_moves
 from domain.game import Game
 from domain.records import parse, replay
-from service.verification import check_chain
+from service.verification.checks import check_chain
 from service.errors import BadInput, Conflict, IllegalMove, NotFound
 from tests.integration.service_support import log, new_game, play, played, raw_move
 

@@ -16,7 +16,7 @@ import pytest
 
 from domain.cards import PACK, format_cards
 from domain.game import Game
-from service.verification import check_deal
+from service.verification.checks import check_deal
 from service.errors import IllegalMove
 from tests.integration.service_support import RawEvents, log, play, play_to_end, players
 

@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from service.verification import check_chain
+from service.verification.checks import check_chain
 from tests.integration.service_support import RawEvents, new_game, play
 
 STORES = ["sqlite", "postgres"]

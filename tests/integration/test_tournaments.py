@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from projections.standings import Standings, fold_all
 from service.errors import BadInput, Conflict, Forbidden, Unauthorized
 from service.facade import Arbiter
-from service.tournaments import Tournaments
+from service.tournaments.facade import Tournaments
 from tests.tournament_support import _bot_move, finish
 
 

@@ -22,7 +22,7 @@ from domain.cards import cards_of, format_card
 from domain.games import DECIDERS, decider_for
 from domain.randomness import Chance
 from domain.records import parse_move
-from service.simulation import make_plan, play
+from service.offline.simulation import make_plan, play
 
 BOTS = Path(__file__).resolve().parents[2] / "bots"
 ENGINE = ("domain", "projections", "service", "api")

@@ -1,4 +1,4 @@
-"""`arbiter import` writes a plain event's stored row and chain hash with orjson (service.canonical_json): the same
+"""`arbiter import` writes a plain event's stored row and chain hash with orjson (service.adapters.canonical_json): the same
 bytes the library's transcoder and domain.audit write, over random games of every registered game; and its
 timestamps are the text `datetime.isoformat` writes."""
 
@@ -15,9 +15,9 @@ import pytest
 from domain.autoplay import game_rng, random_game
 from domain.games import DECIDERS
 from domain.records import parse
-from service import bulk_import
-from service.application import Referee
-from service.canonical_json import plain
+from service.offline import bulk_import
+from service.play.application import Referee
+from service.adapters.canonical_json import plain
 
 GAMES = sorted(DECIDERS)
 
@@ -30,7 +30,7 @@ def _fixed(monkeypatch) -> None:
     start = datetime(2026, 11, 23, 13, 44, 36, tzinfo=timezone.utc)
     monkeypatch.setattr(bulk_import, "_utc_now", lambda: (start + timedelta(microseconds=7 * next(times))).isoformat())
     tokens = itertools.count()
-    monkeypatch.setattr("service.application.new_token", lambda: f"token{next(tokens)}")
+    monkeypatch.setattr("service.play.application.new_token", lambda: f"token{next(tokens)}")
 
 
 def _builds(mapper, docs: list[dict]) -> list:

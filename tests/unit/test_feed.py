@@ -1,9 +1,9 @@
-"""A live subscription (service.feed) joins its backlog and what the follower gives it: no gap, no duplicate, in order."""
+"""A live subscription (service.views.feed) joins its backlog and what the follower gives it: no gap, no duplicate, in order."""
 
 from __future__ import annotations
 
 from projections.viewers import SPECTATOR
-from service.feed import Subscription
+from service.views.feed import Subscription
 
 
 class NoFeed:

@@ -1,4 +1,4 @@
-"""service.group_commit: concurrent saves share a transaction; each caller still gets its own ids or its own error."""
+"""service.adapters.group_commit: concurrent saves share a transaction; each caller still gets its own ids or its own error."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import threading
 
 import pytest
 
-from service.group_commit import GroupCommit
+from service.adapters.group_commit import GroupCommit
 
 
 class Stale(Exception):
@@ -121,7 +121,7 @@ def test_the_librarys_empty_tracking_argument_does_not_stop_grouping():
 
 
 def test_a_write_lock_on_a_file_keeps_out_another_holder_until_released(tmp_path):
-    from service.group_commit import WriteLock
+    from service.adapters.group_commit import WriteLock
 
     path = str(tmp_path / "db.write-lock")
     first, second = WriteLock(path), WriteLock(path)  # two opens of the file, as two processes have

@@ -1,4 +1,4 @@
-"""service.plain_rows decodes and hashes a plain game's rows itself (orjson, the stored timestamp text) instead of
+"""service.verification.plain_rows decodes and hashes a plain game's rows itself (orjson, the stored timestamp text) instead of
 through the library's mapper and domain.audit (json): the two must agree on every row the fast decoding takes.
 
 - over random games of every registered game, stored through the service (table talk, automatic passes, ended and
@@ -26,8 +26,8 @@ from hypothesis import strategies as st
 from domain.audit import _encode, event_hash
 from domain.autoplay import game_rng, random_game
 from domain.games import DECIDERS
-from service.application import Referee
-from service.plain_rows import _ISO_UTC, Unusual, _float_free, decode_game
+from service.play.application import Referee
+from service.verification.plain_rows import _ISO_UTC, Unusual, _float_free, decode_game
 
 GAMES = sorted(DECIDERS)
 
@@ -199,9 +199,9 @@ def _store_of(rows: list) -> Referee:
 def test_a_row_changed_in_any_field_is_reported_as_the_detailed_road_reports_it(game):
     """Every edit of a row either takes the game off the one-pass check or leaves the report the detailed road
     gives (an edit of the last row that neither the chain nor the engine sees: only a kept head shows it)."""
-    from service.archive_verify import GameRows
-    from service.fast_verify import fast_report
-    from service.integrity import verify_game
+    from service.verification.bulk import GameRows
+    from service.verification.fast_verify import fast_report
+    from service.verification.integrity import verify_game
 
     app, ids = _stored_games(game, 2, 5)
     rng = random.Random(game)
@@ -234,9 +234,9 @@ def test_a_row_changed_in_any_field_is_reported_as_the_detailed_road_reports_it(
 def test_a_float_in_a_row_keeps_the_game_off_the_plain_road_even_with_the_chain_rewritten_around_it():
     """orjson writes 1e-05 as 0.00001, json as 1e-05: a chain rewritten with orjson's hashes around a float would hold
     on the plain road and break on the detailed one. A float is never plain, so both roads report the same break."""
-    from service.archive_verify import GameRows
-    from service.fast_verify import fast_report
-    from service.integrity import verify_game
+    from service.verification.bulk import GameRows
+    from service.verification.fast_verify import fast_report
+    from service.verification.integrity import verify_game
 
     app, (gid,) = _stored_games("el-royale", 1, 9)
     raw = _raw(app, gid)

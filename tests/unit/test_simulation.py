@@ -14,8 +14,8 @@ from click.testing import CliRunner
 
 from api.cli import main
 from domain.records import parse, replay
-from service.balance import balance_report, wilson
-from service.simulation import PlanError, RecordSink, make_plan, run
+from service.offline.balance import balance_report, wilson
+from service.offline.simulation import PlanError, RecordSink, make_plan, run
 
 
 def archive(plan, workers: int, path: Path) -> bytes:

@@ -2,7 +2,7 @@
 genuine game holding one look damaged ("not a known event")."""
 
 from domain.game import Chained, Game
-from service.stored_rows import GAME_EVENTS
+from service.verification.stored_rows import GAME_EVENTS
 
 
 def test_every_event_a_game_can_store_is_known_to_the_verifier():

@@ -35,8 +35,8 @@ from domain.randomness import commitment
 from domain.records import InvalidRecord, Record, Replay, parse
 from domain.rules import InvalidSetup, RuleViolation
 
-from .canonical_json import chain_hash, plain, stored
-from .errors import BadInput
+from service.adapters.canonical_json import chain_hash, plain, stored
+from service.errors import BadInput
 
 EXPECTED_SUFFIX = ".expected.json"  # the verdicts kept beside sample records: not records
 ROWS_PER_TRANSACTION = 20_000
@@ -159,7 +159,7 @@ class _Rows:
     """One game's stored rows and chain, made as Application.save would make them: each event's state is what the
     mapper's own transcoder writes (its fields but id and version, the timestamp as the transcoder encodes a
     datetime), and the chain hash is domain.audit's, computed from the same fields. For plain fields (JSON types
-    only, no float: service.canonical_json) both are written by orjson, byte for byte the same."""
+    only, no float: service.adapters.canonical_json) both are written by orjson, byte for byte the same."""
 
     def __init__(self, mapper: Any, game_id: Any):
         from eventsourcing.persistence import JSONTranscoder, StoredEvent
@@ -206,7 +206,7 @@ def _utc_now() -> str:
 def build(record: Record, mapper: Any) -> Built | None:
     """The stored rows of a record's game as the service writes them (Game.start, then Game.play for every move),
     decided by the bare decider; None when a move is illegal (that record takes the service's own road)."""
-    from .application import new_token, seat_token, token_hash
+    from service.play.application import new_token, seat_token, token_hash
 
     d, setup, chance = record.decider, record.setup, record.chance
     referee = new_token()
@@ -278,7 +278,7 @@ def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROW
             try:
                 arbiter.evidence.log.append_many(checkpoints)
             except OSError as e:  # as Evidence.checkpoint: the games are stored; the log's failure is logged
-                from . import keys
+                from service.evidence import keys
 
                 keys.log.error("arbiter: checkpoints of %d imported games not written to %s: %s", len(checkpoints),
                                arbiter.evidence.log.storage, e)

@@ -8,7 +8,7 @@ that arrive while it writes queue for the next one. When a shared transaction fa
 stale: IntegrityError), nothing of it was stored, and each caller's events are written again on their own, so
 only the stale caller sees the error. Inserts with a tracking record are never grouped.
 
-The waiting is `Batches`' (also the checkpoint log's, service.checkpoints): each waiting thread sleeps on a gate
+The waiting is `Batches`' (also the checkpoint log's, service.evidence.checkpoints): each waiting thread sleeps on a gate
 of its own that the writer opens once, when the thread's item is written or when it is the thread's turn to write
 the next batch. (Before, the waiters queued on the writer's lock: each woke in turn only to find its events
 written and pass the lock on, a chain of thread wake-ups, each needing the GIL, that the next batch's writer

@@ -7,7 +7,7 @@ tournament's spectator delay and time control in their spec.
 
 The next game of a table is created as soon as the previous one is seen to be over: `advance` runs on every read
 of the tournament (anyone's), so nobody has to ask for it. Each game's referee token is sealed to the director's
-public key (service/sealing.py): the director alone can give out a game's links again.
+public key (service/tournaments/sealing.py): the director alone can give out a game's links again.
 """
 
 from __future__ import annotations
@@ -30,8 +30,8 @@ from domain.tournament.aggregate import Tournament
 from projections.standings import Standings, doc_standings
 
 from . import sealing
-from .application import new_token, token_hash
-from .errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
+from service.play.application import new_token, token_hash
+from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
 
 BUNDLE_FORMAT = "arbiter.tournament/1"
 MAX_RETRIES = 20
@@ -101,7 +101,7 @@ class Tournaments:
 
     def create(self, spec: Any) -> dict:
         """Create a tournament: its id, the director's token (shown once) and its view."""
-        from .facade import _bounded
+        from service.facade import _bounded
 
         if isinstance(spec, dict):
             _bounded(spec)

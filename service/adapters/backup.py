@@ -12,7 +12,7 @@ import sqlite3
 import tempfile
 from pathlib import Path
 
-from .errors import BadInput
+from service.errors import BadInput
 from .stores import persistence_env
 
 

@@ -30,7 +30,7 @@ from domain.game import Game
 from projections.viewers import SPECTATOR, Viewer
 from projections.views import event_log
 
-from .clocks import server_ms
+from service.play.clocks import server_ms
 from .spectator_delay import Held
 
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
@@ -106,7 +106,7 @@ class _Channel:
     def __init__(self, created: Any, ended: bool):
         self.created, self.ended = created, ended
         self.subscriptions: list[Subscription] = []
-        self.held: Held | None = None  # a delayed game's events its spectators may not see yet (service.spectator_delay)
+        self.held: Held | None = None  # a delayed game's events its spectators may not see yet (service.views.spectator_delay)
 
 
 class Feed:
@@ -201,7 +201,7 @@ class Feed:
             return (lambda: self._stopped.wait(min(self.poll_seconds, self._until_release()))), None
         from psycopg import sql
 
-        from .stores import connect, persistence_env
+        from service.adapters.stores import connect, persistence_env
 
         conn = connect(persistence_env(self.app.database_url))
         conn.execute(sql.SQL("LISTEN {}").format(sql.Identifier(channel)))

@@ -22,7 +22,7 @@ from typing import Any
 
 from bots import BOT_KINDS, SeatView, make_bot
 
-from .errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
+from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
 
 POLL_SECONDS = 0.25
 MAX_POLL_SECONDS = 1.0  # while nothing happens the bot looks less often, up to this

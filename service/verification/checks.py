@@ -19,8 +19,8 @@ from domain.games import decider_for
 from domain.randomness import Chance, commitment
 from domain.records import parse, replay
 
-from .application import Referee
-from .errors import NotFound
+from service.play.application import Referee
+from service.errors import NotFound
 from .stored_rows import ATTEMPT_EVENTS, Damage, Reading, read_game, read_stream
 
 def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None) -> dict:
@@ -38,7 +38,7 @@ def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
 
 
 def chain_report(app: Referee, game_id: UUID, reading: Reading, kept_head: str | None, kept_length: int | None) -> dict:
-    """check_chain's report from rows already read (service.integrity reads them once for every check)."""
+    """check_chain's report from rows already read (service.verification.integrity reads them once for every check)."""
     return chain_report_of(app, game_id, reading, kept_head, kept_length)
 
 

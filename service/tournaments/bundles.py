@@ -1,4 +1,4 @@
-"""Tournament bundles (service/tournaments.py `bundle`): JSON Lines, a header `arbiter.tournament/1` then one
+"""Tournament bundles (service/tournaments/facade.py `bundle`): JSON Lines, a header `arbiter.tournament/1` then one
 `arbiter.record/1` per game, in the order of the header's rounds, tables and games.
 
 `arbiter replay X.jsonl` verifies a bundle in one call: every record is replayed (one verdict a game, as for any

@@ -19,10 +19,10 @@ from uuid import UUID
 from domain.audit import event_hash
 
 from . import keys, receipts
-from .application import Referee
+from service.play.application import Referee
 from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
-from .errors import BadInput
-from .stores import persistence_env
+from service.errors import BadInput
+from service.adapters.stores import persistence_env
 
 DEFAULT_EVERY = 10
 
@@ -133,7 +133,7 @@ class Evidence:
             return None
 
     def verify_receipt(self, doc) -> dict:
-        """A receipt checked against the store (service.receipts.verify)."""
+        """A receipt checked against the store (service.evidence.receipts.verify)."""
         return receipts.verify(self.app, self.verifying_key(), doc)
 
     # -- the store against the log ---------------------------------------------------------------

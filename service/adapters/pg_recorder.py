@@ -1,6 +1,6 @@
 """The PostgreSQL application recorder arbiter uses: the library's, with its insert made one statement.
 
-Chosen by service.stores.persistence_env (APPLICATION_RECORDER_TOPIC) for every postgresql:// URL. Everything but
+Chosen by service.adapters.stores.persistence_env (APPLICATION_RECORDER_TOPIC) for every postgresql:// URL. Everything but
 insert_events (without a tracking record) and select_events is the library's.
 
 eventsourcing 9.5.6's PostgresApplicationRecorder.insert_events sends BEGIN, SET LOCAL lock_timeout, LOCK TABLE
@@ -8,7 +8,7 @@ eventsourcing 9.5.6's PostgresApplicationRecorder.insert_events sends BEGIN, SET
 sync: four round trips to the server for one insert (libpq trace, 2026-11-23), ~330 us of CPU a call here.
 Its optional database function (POSTGRES_ENABLE_DB_FUNCTIONS=y) is one round trip but does NOT lock the table,
 so two transactions could take notification ids in one order and commit in the other, and a follower of the
-notification log (service.feed, service.clocks, the catalogue) reading between the two commits would skip
+notification log (service.views.feed, service.play.clocks, the catalogue) reading between the two commits would skip
 the lower id for good.
 
 This recorder's insert is one prepared call, in autocommit, of a function of its own that does what the
@@ -27,7 +27,7 @@ _lock_table comment describes); the NOTIFY goes out on the library's channel at 
 duplicate (originator_id, version) still fails the whole call (IntegrityError), a lock wait past the timeout
 still raises OperationalError (retried like the library's). Inserts with a tracking record (processes, not used
 by the Referee) keep the library's path. The function is created with the library's other statements
-(Referee: under service.stores.startup_lock), by CREATE OR REPLACE.
+(Referee: under service.adapters.stores.startup_lock), by CREATE OR REPLACE.
 """
 
 from __future__ import annotations
@@ -41,7 +41,7 @@ from eventsourcing.utils import retry
 from psycopg.rows import tuple_row
 from psycopg.sql import SQL, Identifier
 
-TOPIC = "service.pg_recorder:LockedInsertRecorder"
+TOPIC = "service.adapters.pg_recorder:LockedInsertRecorder"
 SCALARS_UP_TO = 8  # inserts of up to this many events send each value as its own (binary) parameter
 
 

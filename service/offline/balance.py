@@ -4,7 +4,7 @@ Everything is recomputed from `arbiter.record/1` documents (a simulation's direc
 Lines archive, or any record files): each record is replayed through its decider, exactly as
 `arbiter replay` verifies it, and a record that is invalid or has an illegal move stops the
 report. Games are grouped by table (game, options, number of players, the bot kinds playing). Which bot sat where is
-read from the player names that service.simulation gives (``<bot kind>-<seat>``); other
+read from the player names that service.offline.simulation gives (``<bot kind>-<seat>``); other
 records count under the bot name ``-``.
 
 Per table: win rate by seat, by position after the first player (the seat of the first move

@@ -1,7 +1,7 @@
 """Receipts: the server's signed word that a game's store held chain head `head` at `version`, and their check.
 
 A receipt holds only the game id, the version, the chain head, the time and the signature (no card,
-no token), in canonical JSON (service.keys, docs/evidence.md):
+no token), in canonical JSON (service.evidence.keys, docs/evidence.md):
 
     {"at":"2025-05-01T12:00:00.000000+00:00","format":"arbiter.receipt/1","game":"<uuid>",
      "head":"<64 hex>","key":"<key id>","signature":"<128 hex>","version":42}
@@ -15,11 +15,11 @@ from uuid import UUID
 
 from domain.audit import verify_chain
 
-from .application import Referee
+from service.play.application import Referee
 from .checkpoints import now
-from .errors import BadInput, NotFound, ServiceError
+from service.errors import BadInput, NotFound, ServiceError
 from .keys import PublicKey, ServerKey
-from .verification import check_chain
+from service.verification.checks import check_chain
 
 FORMAT = "arbiter.receipt/1"
 FIELDS = {"format": str, "game": str, "version": int, "head": str, "at": str, "key": str, "signature": str}

@@ -20,10 +20,10 @@ from uuid import UUID
 from domain.game import Game
 from domain.games import DECIDERS, decider_for
 
-from .application import Referee
-from .errors import NotFound
+from service.play.application import Referee
+from service.errors import NotFound
 from .stored_rows import read_game
-from .verification import chain_report_of, check_deal, check_evidence, reverify
+from .checks import chain_report_of, check_deal, check_evidence, reverify
 
 
 def provenance(created: Any) -> list[str]:
@@ -115,8 +115,8 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
                 replay: bool = False, catalogue: bool = False, rows: Any = None) -> dict:
     """Every check of one stored game as one report (never raises, but NotFound for a game with no rows).
 
-    `rows`: the game's rows read in bulk already (service.archive_verify.GameRows), else each is read here; a game
-    whose rows are plain is then checked in one pass (service.fast_verify), any other takes the road below."""
+    `rows`: the game's rows read in bulk already (service.verification.bulk.GameRows), else each is read here; a game
+    whose rows are plain is then checked in one pass (service.verification.fast_verify), any other takes the road below."""
     if rows is not None and kept_head is None and kept_length is None:
         from .fast_verify import fast_report
 

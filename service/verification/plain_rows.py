@@ -1,4 +1,4 @@
-"""A plain game's stored rows decoded in one pass for the one-pass check (service.fast_verify): fields and chain hashes.
+"""A plain game's stored rows decoded in one pass for the one-pass check (service.verification.fast_verify): fields and chain hashes.
 
 A plain game's rows are versions 1..n: a Created event, then Happened and SeedRevealed events, each row's JSON
 holding exactly its class's fields with only its timestamp in the library's encoding. For such rows this module
@@ -13,7 +13,7 @@ does, per row, what the mapper, stored_rows' shape check and domain.audit's hash
 - each row's `prev` is held against the hash of the row before it.
 
 Event objects are built only for the few events a report needs (`event_of`). Any row that is not plain raises
-Unusual: the game then takes the detailed road (service.stored_rows, service.integrity), which decodes every row
+Unusual: the game then takes the detailed road (service.verification.stored_rows, service.verification.integrity), which decodes every row
 with the library's mapper and names any damage. A row the fast decoding takes is always one the mapper decodes to
 the same fields (the tests hold both to that), so the two roads never disagree.
 """
@@ -32,7 +32,7 @@ from eventsourcing.utils import get_topic
 from domain.audit import GENESIS
 from domain.game import Game
 
-from .canonical_json import canonical_hash
+from service.adapters.canonical_json import canonical_hash
 from .stored_rows import _shape_ok
 
 CREATED, HAPPENED, REVEALED = (cls.__qualname__ for cls in (Game.Created, Game.Happened, Game.SeedRevealed))

@@ -12,7 +12,7 @@ from typing import Iterator
 from domain import json_limits
 from domain.records import InvalidRecord, parse, replay
 
-from .bundles import is_bundle_header, verify_bundle
+from service.tournaments.bundles import is_bundle_header, verify_bundle
 
 
 def is_archive(path: str) -> bool:
@@ -33,7 +33,7 @@ def verify_archive(path: str) -> Iterator[dict]:
         header = json.loads(first)
     except json.JSONDecodeError:
         header = None
-    if is_bundle_header(header):  # a tournament's bundle (service/bundles.py): its header, then its games' records
+    if is_bundle_header(header):  # a tournament's bundle (service/tournaments/bundles.py): its header, then its games' records
         body = [(number, line) for number, line in enumerate(lines, 1) if line.strip()][1:]
         yield from verify_bundle(header, body)
         return

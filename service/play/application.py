@@ -28,11 +28,11 @@ from domain.game import Game, seat_actor
 from domain.players import MAX_NAME  # as a player's name at creation
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
-from .group_commit import GroupCommit, WriteLock
+from service.adapters.group_commit import GroupCommit, WriteLock
 from .clocks import flag_due, parse_time_control, server_ms
-from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
-from .spectator_delay import parse_delay
-from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
+from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
+from service.views.spectator_delay import parse_delay
+from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 
 # what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
 UNREADABLE = (MapperDeserialisationError, ValueError, KeyError, TypeError, AttributeError, IndexError)
@@ -102,7 +102,7 @@ class Referee(Application):
             except PersistenceError as e:  # another process created the same function at the same moment
                 if "concurrently" not in str(e) or attempt == 4:
                     raise
-        # moves saved at the same moment by this process's threads share one transaction (service.group_commit)
+        # moves saved at the same moment by this process's threads share one transaction (service.adapters.group_commit)
         across = None
         if store_env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and not store_env["SQLITE_DBNAME"].startswith("file:"):
             across = WriteLock(store_env["SQLITE_DBNAME"] + ".write-lock")  # the store's writers queue, not sleep
@@ -302,7 +302,7 @@ class Referee(Application):
         return self._command(game_id, body)
 
     def check_clocks(self, game_id: UUID, now_ms: int) -> list[int]:
-        """Record the time flags of a game due at `now_ms` (service.clocks); returns their numbers (none: nothing written)."""
+        """Record the time flags of a game due at `now_ms` (service.play.clocks); returns their numbers (none: nothing written)."""
         return self._command(game_id, lambda game: {"flags": flag_due(game, now_ms)})["flags"]
 
     def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:

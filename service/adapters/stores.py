@@ -40,8 +40,8 @@ def persistence_env(url: str) -> dict[str, str]:
                "POSTGRES_USER": unquote(u.username or "postgres"), "POSTGRES_PASSWORD": unquote(u.password or ""),
                "POSTGRES_POOL_SIZE": query.get("pool_size", ["5"])[0],
                "POSTGRES_LOCK_TIMEOUT": "5",
-               # the library's recorder with a one-round-trip insert that keeps its table lock (service.pg_recorder)
-               "APPLICATION_RECORDER_TOPIC": "service.pg_recorder:LockedInsertRecorder"}
+               # the library's recorder with a one-round-trip insert that keeps its table lock (service.adapters.pg_recorder)
+               "APPLICATION_RECORDER_TOPIC": "service.adapters.pg_recorder:LockedInsertRecorder"}
         if "schema" in query:
             env["POSTGRES_SCHEMA"] = query["schema"][0]
         return env

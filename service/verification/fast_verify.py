@@ -1,20 +1,20 @@
-"""The common stored game verified in one pass with the bare decider: the report service.integrity would give, faster.
+"""The common stored game verified in one pass with the bare decider: the report service.verification.integrity would give, faster.
 
 A game qualifies when its rows are plain: versions 1..n, only Created, Happened and SeedRevealed events,
 each row decoding to its class's fields, the refused attempts' own stream intact. For such a game one pass does what the
-separate checks of service.integrity each do again: it hashes every event once for the chain, and
+separate checks of service.verification.integrity each do again: it hashes every event once for the chain, and
 re-decides the game from its Created event with the bare decider — the opening, then every stored move,
 each compared event for event with what the store holds, the seed revealed where the game ended — so
 the re-decision is both the fair-deal check (each random step against the revealed seed) and the
 engine's replay. Snapshots are compared with the game as the aggregate would hold it at their version.
 
-The pass works on each row's decoded fields (service.plain_rows: one JSON decoding, the chain hash computed on
+The pass works on each row's decoded fields (service.verification.plain_rows: one JSON decoding, the chain hash computed on
 the same dict) and builds event objects only for the few events the report needs (the Created event, the
 revealed seed, the last event).
 
 Anything the pass does not expect (a broken chain, an event the engine would not produce, a move it
 refuses, a snapshot that differs, a game with disputes or rewinds, a row the fast decoding does not take)
-makes it answer None, and the game takes the detailed road (service.integrity), which finds and names the
+makes it answer None, and the game takes the detailed road (service.verification.integrity), which finds and names the
 problem. So the fast pass can only say "all is well" where every check agrees, and never has to word a
 finding itself.
 """
@@ -34,14 +34,14 @@ from domain.rules import RuleViolation
 
 from .plain_rows import HAPPENED, REVEALED, Unusual, decode_game, event_of, timestamp_of
 from .stored_rows import _settled_fields, _snapshots
-from .verification import PENDING, _attempts_problem, deal_verdict, evidence_report
+from .checks import PENDING, _attempts_problem, deal_verdict, evidence_report
 
 _Unusual = Unusual  # the name the detailed road's tests know
 
 
 class _Recording:
     """The chance of a re-decision whose stored events hold random outcomes: hands out the record's outcomes and
-    notes, per label, whether the revealed seed alone gives the same (service.verification._SeedCheck's notes).
+    notes, per label, whether the revealed seed alone gives the same (service.verification.checks._SeedCheck's notes).
     The revealed seed is the game's own (checked before): a label the record does not fix is drawn from that seed
     by both, so it is drawn once and is the seed's; a fixed one is held against the seed's draw."""
 
@@ -65,7 +65,7 @@ class _Recording:
 
 
 def fast_report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -> dict | None:
-    """service.integrity.verify_game's report for a plain game (module docstring), or None for any other."""
+    """service.verification.integrity.verify_game's report for a plain game (module docstring), or None for any other."""
     try:
         return _report(app, game_id, rows, replay, catalogue)
     except Unusual:
@@ -215,7 +215,7 @@ def _redecide(created: Any, fields: list, reveals: list, hashes: list, snapshots
 class _Shadow:
     """The game as the aggregate holds it after each event (what a snapshot stores), for the versions snapshots
     were taken at: the decider's state, the move log, the answers to idempotency keys, the outcomes of chance.
-    Events are met as their rows' decoded fields (service.plain_rows)."""
+    Events are met as their rows' decoded fields (service.verification.plain_rows)."""
 
     def __init__(self, created: Any, d: Any):
         self.created, self.d = created, d

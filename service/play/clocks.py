@@ -26,7 +26,7 @@ import eventsourcing.domain
 from domain import clocks
 from domain.game import Game
 
-from .errors import BadInput
+from service.errors import BadInput
 
 MAX_SECONDS = 7 * 24 * 3600
 IDLE_SECONDS = 1.0  # the watcher reads the store at least this often

@@ -1,13 +1,13 @@
 """`arbiter verify --all` at archive speed: the same report for every game, read in bulk, on every core.
 
-Each game's report is the one `Arbiter.verify(game, full=True)` gives (service.integrity: rows, hash
+Each game's report is the one `Arbiter.verify(game, full=True)` gives (service.verification.integrity: rows, hash
 chain, snapshots, refused attempts, deal, evidence, the engine re-deciding every move, catalogue row,
 latest signed checkpoint, provenance). What changes is the reading around it:
 
 - the rows of a batch of games (their events, their refused-attempts streams, their snapshots) come
   from one query per table, in the order of the table's key (no sort), instead of three queries per game,
   and stay plain tuples until the detailed road asks for the library's StoredEvent objects (a plain game
-  is checked on the tuples: service.fast_verify, service.plain_rows); the batch's catalogue rows come
+  is checked on the tuples: service.verification.fast_verify, service.verification.plain_rows); the batch's catalogue rows come
   from one query too;
 - the checkpoint log is read and checked once, in the parent, and handed to every worker; a checkpoint's
   head is compared with the hash the chain check computed, not with a row read and hashed again;
@@ -145,7 +145,7 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, l
     the parent made, else the log is checked here)."""
     from projections.catalogue import Catalogue
 
-    from .facade import Arbiter
+    from service.facade import Arbiter
 
     arbiter = Arbiter(database_url, key_file, checkpoint_log)
     for attempt in range(5):  # the first opening of a catalogue records its migration: two at once can collide
@@ -183,7 +183,7 @@ def _verify_batch(ids: list[str]) -> list[dict]:
 
 
 def _batch_reports(ids: list[str]) -> list[dict]:
-    from .facade import parse_game_id
+    from service.facade import parse_game_id
 
     arbiter, log = _worker["arbiter"], _worker["log"]
     gids = [parse_game_id(i) for i in ids]
@@ -261,7 +261,7 @@ def start_workers() -> Any:
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["service.facade", "service.archive_verify", "service.fast_verify",
+    context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.fast_verify",
                                     "projections.catalogue"])
     forkserver.ensure_running()
     return context

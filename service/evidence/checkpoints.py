@@ -8,7 +8,7 @@ In the spirit of Certificate Transparency's signed tree heads. One canonical JSO
      "reason":"created|every|end|import|ruling","seq":7,"signature":"<hex>","version":40}
 
 `seq` counts lines from 1, `prev` is the SHA-256 of the previous line's bytes (empty on line 1),
-`signature` signs every other field (service.keys). Editing, removing, inserting or reordering a line
+`signature` signs every other field (service.evidence.keys). Editing, removing, inserting or reordering a line
 breaks `seq`, `prev` or a signature; a removed *last* line shows only against a log head kept elsewhere.
 Several workers on one machine append under an exclusive `flock` on the file.
 """
@@ -26,7 +26,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable
 
-from .group_commit import Batches
+from service.adapters.group_commit import Batches
 from .keys import PublicKey, ServerKey, canonical
 
 FORMAT = "arbiter.checkpoint/1"
@@ -51,7 +51,7 @@ class FileStorage:
 
     def __init__(self, path: str | os.PathLike):
         self.path = Path(path)
-        self._batches = Batches(self._write)  # appends waiting for the next write (service.group_commit)
+        self._batches = Batches(self._write)  # appends waiting for the next write (service.adapters.group_commit)
 
     def __str__(self) -> str:
         return str(self.path)

@@ -9,7 +9,7 @@ cannot make a move a player could not.
 
 Seating: game `i` seats ``bots[(i + s) % len(bots)]`` at seat `s`, so with as many bot kinds as
 seats every kind sits in every seat equally often. A player's name is ``<bot kind>-<seat>``:
-the records alone say which bot played where (service.balance reads it back).
+the records alone say which bot played where (service.offline.balance reads it back).
 """
 
 from __future__ import annotations

@@ -9,7 +9,7 @@ Created event. Until the game ends (its seed is revealed), every spectator path 
   Created event is always visible.
 
 `cut` is a pure function of the stored events' marks (version, time, is it a move) and the time now, so the
-view, the page, GET /events, the replay, the audit page, the catalogue and the live stream (service.feed) all
+view, the page, GET /events, the replay, the audit page, the catalogue and the live stream (service.views.feed) all
 cut at the same place. Once the game has ended the delay is over and everything is shown as before.
 """
 
@@ -21,7 +21,7 @@ from typing import Any, Iterable
 from domain.clocks import ms
 from domain.game import ENGINE, Game
 
-from .errors import BadInput
+from service.errors import BadInput
 
 MAX_MOVES = 200
 MAX_SECONDS = 3600

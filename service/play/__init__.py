@@ -1,0 +1,1 @@
+"""Playing games: the event-sourced application (Referee), the commands it takes, clocks and bot seats."""

@@ -1,0 +1,1 @@
+"""Tournaments: the facade section, the sealed referee tokens, the JSON Lines bundles."""

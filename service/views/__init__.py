@@ -1,0 +1,1 @@
+"""What callers read of games: views, event logs, audits, the live feed, spectator delay, the catalogue."""

@@ -6,7 +6,7 @@ import os
 
 from flask import Flask
 
-from . import limits, problems
+from .http import limits, problems
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -33,37 +33,37 @@ def create_app(config: dict | None = None) -> Flask:
     problems.install(app, api)
     limits.install(app)
 
-    from .routes import blp
+    from api.http.games import blp
 
     api.register_blueprint(blp)
 
-    from .evidence_routes import evidence_blp
+    from api.http.evidence import evidence_blp
 
     api.register_blueprint(evidence_blp)
 
-    from .stream import stream_blp
+    from api.http.stream import stream_blp
 
     api.register_blueprint(stream_blp)
 
-    from .pages import pages
+    from api.pages.table import pages
 
     app.register_blueprint(pages)
 
-    from .rules_pages import rules
+    from api.pages.rules import rules
 
     app.register_blueprint(rules)
-    from .desk_page import desk
+    from api.pages.desk import desk
 
     app.register_blueprint(desk)
 
-    from .bot_routes import bots_blp
+    from api.http.bots import bots_blp
 
     app.register_blueprint(bots_blp)
 
     from service.tournaments.facade import Tournaments
 
-    from .tournament_pages import tournament_pages
-    from .tournament_routes import tournaments_blp
+    from api.pages.tournaments import tournament_pages
+    from api.http.tournaments import tournaments_blp
 
     app.extensions["tournaments"] = Tournaments(app.extensions["arbiter"])
     api.register_blueprint(tournaments_blp)

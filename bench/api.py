@@ -21,7 +21,7 @@ in each repetition:
                 (checked by the client, outside its latency clock). The games are created before the
                 clock starts, fresh for every repetition (same seeds, so the same moves).
 (2) ``health``  the same C clients, each sending GET /api/v1/health back to back. The server answers it
-                on its event loop (api.asgi), without Flask or a request thread: the ceiling of the HTTP
+                on its event loop (api.http.asgi), without Flask or a request thread: the ceiling of the HTTP
                 stack alone (uvicorn's parsing, the connection, the load generator).
 (3) ``flask``   the same C clients, each sending GET /api/v1/keys back to back: a trivial route served
                 like a move (the request thread pool, Flask, flask-smorest's response schema, the facade),

@@ -3,7 +3,7 @@
     python -m bench.floor [--quick] [--json] [--no-postgres | --postgres URL] [--workers W] [--threads T] [--profile DIR]
 
 A plain Flask route (no flask-smorest, no marshmallow, no eventsourcing, no hash chain, no receipt, no
-checkpoint) on the same stack as `arbiter serve` (gunicorn, uvicorn workers, api.wsgi_bridge, the same
+checkpoint) on the same stack as `arbiter serve` (gunicorn, uvicorn workers, api.http.wsgi_bridge, the same
 workers and threads), driven by bench.api's load generator with bench.api's prepared games (16 clients, a
 new connection per request). One move is:
 
@@ -173,7 +173,7 @@ def create_floor_app(url: str, games: dict):
 def serve(port: int, url: str, games_file: str, workers: int, threads: int) -> None:
     from gunicorn.app.base import BaseApplication
 
-    from api.wsgi_bridge import ThreadedWSGI
+    from api.http.wsgi_bridge import ThreadedWSGI
 
     games = json.loads(Path(games_file).read_text())
 
@@ -184,7 +184,7 @@ def serve(port: int, url: str, games_file: str, workers: int, threads: int) -> N
                 self.cfg.set(k, v)
 
         def load(self):
-            sys.setswitchinterval(0.001)  # as api.asgi does
+            sys.setswitchinterval(0.001)  # as api.http.asgi does
             return ThreadedWSGI(create_floor_app(url, games), threads, 256 * 1024)
 
     Floor().run()

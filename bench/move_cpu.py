@@ -10,7 +10,7 @@ thread) and time.perf_counter:
 
 - ``facade``: Arbiter.move(game id, token, body): the service's whole move (load, decide, save, receipt,
   checkpoint, the answer's events) without HTTP;
-- ``wsgi``: the request as api.wsgi_bridge runs it in a request thread (`ThreadedWSGI._run` on the environ the
+- ``wsgi``: the request as api.http.wsgi_bridge runs it in a request thread (`ThreadedWSGI._run` on the environ the
   bridge builds): Flask, flask-smorest's parsing and response, the facade; without the event loop and uvicorn.
 
 `--cprofile N` prints cProfile's top N functions (cumulative and own time) of the first repetition;
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sql", action="store_true")
     parser.add_argument("--threads", type=int, default=1,
                         help="threads playing at once, each its own games (as the server's request threads; default 1)")
-    parser.add_argument("--switch-interval", type=float, help="sys.setswitchinterval (api.asgi sets 0.001)")
+    parser.add_argument("--switch-interval", type=float, help="sys.setswitchinterval (api.http.asgi sets 0.001)")
     args = parser.parse_args(argv)
 
     statements = _sql_counter() if args.sql else None
@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     from a2wsgi.wsgi import build_environ
 
     from api import create_app
-    from api.wsgi_bridge import ThreadedWSGI
+    from api.http.wsgi_bridge import ThreadedWSGI
 
     app = create_app({"DATABASE_URL": url, "KEY_FILE": f"{tmp}/key", "CHECKPOINT_LOG": f"{tmp}/checkpoints.jsonl"})
     facade = app.extensions["arbiter"]

@@ -8,7 +8,7 @@ from uuid import UUID
 
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from service.facade import Arbiter
 from tests.integration.service_support import RawEvents, pick, raw_move
 

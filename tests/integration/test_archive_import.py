@@ -11,7 +11,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.records import parse, replay
 from service.verification.bulk import verify_all
 from service.offline.bulk_import import build, import_files

@@ -12,7 +12,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.records import parse
 from projections.catalogue import Catalogue
 from service.verification import fast_verify

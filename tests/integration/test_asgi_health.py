@@ -1,4 +1,4 @@
-"""`GET /api/v1/health` is answered on the server's event loop (api.asgi), never queued behind moves in the request
+"""`GET /api/v1/health` is answered on the server's event loop (api.http.asgi), never queued behind moves in the request
 threads, and says exactly what the Flask route says."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import asyncio
 import json
 
 from api import create_app
-from api.asgi import create_asgi_app
+from api.http.asgi import create_asgi_app
 
 
 def call(app, method: str, path: str) -> tuple[int, bytes]:

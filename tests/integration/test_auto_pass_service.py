@@ -50,7 +50,7 @@ def test_everyone_sees_the_pass_marked_automatic_and_nothing_else_changes_for_th
 
 
 def test_the_exported_record_holds_the_pass_as_a_move_and_replays_to_the_stored_verdict(played, tmp_path):
-    from api.cli import main
+    from api.cli.main import main
 
     facade, created, _ = played
     game = facade.app.game(UUID(created["id"]))

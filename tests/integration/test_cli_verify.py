@@ -8,7 +8,7 @@ from pathlib import Path
 
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from service.play.application import Referee
 from service.errors import BadInput
 from service.facade import Arbiter

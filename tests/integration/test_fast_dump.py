@@ -1,4 +1,4 @@
-"""The move route's answer is dumped by api.fast_dump, not by marshmallow: its bytes must be exactly those of
+"""The move route's answer is dumped by api.http.fast_dump, not by marshmallow: its bytes must be exactly those of
 flask-smorest's `MoveResult().dump` + `jsonify` for every answer, over random games of every registered game."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from marshmallow import Schema, fields
 
 from api import create_app
-from api import schemas as s
-from api.fast_dump import Unsupported, compile_dump
+from api.http import schemas as s
+from api.http.fast_dump import Unsupported, compile_dump
 from domain.autoplay import pick_move
 from domain.games import DECIDERS
 from tests.integration.test_auto_pass_service import HANDS

@@ -10,7 +10,7 @@ import pytest
 from werkzeug.serving import make_server
 
 from api import create_app
-from api.loadgen import load, summary
+from api.cli.loadgen import load, summary
 from service.offline.simulation import make_plan, play
 
 

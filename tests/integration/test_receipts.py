@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from api.cli import main
+from api.cli.main import main
 from service.errors import BadInput
 from service.evidence.keys import ServerKey, canonical
 from service.evidence.receipts import ForgedReceipt

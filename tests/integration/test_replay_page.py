@@ -1,4 +1,4 @@
-"""The replay viewer's pages (api/replay_page.py) through Flask's test client: the move list beside the table, links
+"""The replay viewer's pages (api/pages/replay.py) through Flask's test client: the move list beside the table, links
 to every version, audit and dispute links, the record's download and the upload of a record with its verdict.
 
 Games are El Royale's worked example 4 (stacked, seats P0..P3 named after compass points here): 0 attacks 8H,

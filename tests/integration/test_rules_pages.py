@@ -11,8 +11,8 @@ from html.parser import HTMLParser
 import pytest
 
 from api import create_app
-from api.page_errors import page_error
-from api.rulebooks import DEFAULT_DIR
+from api.pages.errors import page_error
+from api.pages.rulebooks import DEFAULT_DIR
 from domain.games import DECIDERS
 
 from .api_support import API, CheckedClient, assert_problem, create, to_act

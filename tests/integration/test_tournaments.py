@@ -133,7 +133,7 @@ def test_standings_rebuilt_from_scratch_equal_the_live_ones(desk):
 
 
 def test_the_bundle_verifies_in_one_replay_and_a_changed_result_is_caught(desk, tmp_path):
-    from api.cli import main
+    from api.cli.main import main
 
     tid, token, _ = run(desk, {"name": "B", "game": "small-battle", "players": ["A", "B", "C"], "format": "round-robin"})
     path = tmp_path / "t.jsonl"

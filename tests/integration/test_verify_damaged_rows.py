@@ -17,7 +17,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from projections.catalogue import TABLE as CATALOGUE_TABLE, Catalogue
 from tests.integration.service_support import RawEvents, new_game, play, play_to_end
 

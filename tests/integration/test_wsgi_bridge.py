@@ -1,4 +1,4 @@
-"""api.wsgi_bridge: the served app (api.asgi) reads a request body whole before the request thread runs, answers
+"""api.http.wsgi_bridge: the served app (api.http.asgi) reads a request body whole before the request thread runs, answers
 exactly as the Flask app does, refuses an oversized body by its length, and crosses to the thread pool once."""
 
 from __future__ import annotations
@@ -8,8 +8,8 @@ import json
 import threading
 
 from api import create_app
-from api.asgi import create_asgi_app
-from api.wsgi_bridge import ThreadedWSGI
+from api.http.asgi import create_asgi_app
+from api.http.wsgi_bridge import ThreadedWSGI
 
 SPEC = {"game": "el-royale", "options": {"edition": "revised"}, "players": [{"name": "A"}, {"name": "B"}], "seed": "5eed0001"}
 

@@ -1,4 +1,4 @@
-"""The console entry point's fast road (api/cli.py) for `arbiter replay FILES [--json]` prints what click's road prints,
+"""The console entry point's fast road (api/cli/main.py) for `arbiter replay FILES [--json]` prints what click's road prints,
 with the same exit code, and leaves every other command line to click."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from api.replay_cli import plain_replay
+from api.cli.replay import plain_replay
 
 from tests.conftest import RECORDS, sample_records
 
@@ -20,8 +20,8 @@ RECORD_FILES = [str(p) for p in sample_records("el-royale")]
 ANY_GAME = [str(p) for p in sample_records()]
 
 REPORT = "import sys, atexit\natexit.register(lambda: print('click' in sys.modules, file=sys.stderr))\n"
-ENTRY = REPORT + "from api.cli import main\nsys.argv = ['arbiter', *sys.argv[1:]]\nmain()\n"
-CLICK = REPORT + "from api.commands import group\nsys.argv = ['arbiter', *sys.argv[1:]]\ngroup()\n"
+ENTRY = REPORT + "from api.cli.main import main\nsys.argv = ['arbiter', *sys.argv[1:]]\nmain()\n"
+CLICK = REPORT + "from api.cli.group import group\nsys.argv = ['arbiter', *sys.argv[1:]]\ngroup()\n"
 
 
 def run(code: str, args: list[str], tmp_path: Path) -> tuple[int, str, str]:

@@ -8,7 +8,7 @@ import sys
 
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 
 from tests.conftest import RECORDS
 
@@ -16,7 +16,7 @@ SAMPLE = RECORDS / "el-royale" / "random-00-2p-classic.json"
 
 
 def imported_by(*args: str) -> set[str]:
-    code = "import sys\nfrom api.cli import main\nsys.argv = ['arbiter', *sys.argv[1:]]\ntry:\n    main()\n" \
+    code = "import sys\nfrom api.cli.main import main\nsys.argv = ['arbiter', *sys.argv[1:]]\ntry:\n    main()\n" \
            "except SystemExit:\n    pass\nprint('\\n'.join(sys.modules))"
     done = subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=60)
     return {line.split(".")[0] for line in done.stdout.splitlines()}

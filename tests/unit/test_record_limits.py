@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.json_limits import MAX_INT, LimitError, check, loads
 from domain.records import InvalidRecord, parse
 

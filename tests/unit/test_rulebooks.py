@@ -1,4 +1,4 @@
-"""The rulebooks as the web shows them (api.rulebooks): one anchor per clause id, ids resolved to the book that
+"""The rulebooks as the web shows them (api.pages.rulebooks): one anchor per clause id, ids resolved to the book that
 defines them, rulings marked, and a file's own HTML never passed through.
 
 The clause ids expected are read from the files here with a plain line pattern (a list item or a heading that
@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from api.rulebooks import DEFAULT_DIR, RulebookMissing, Shelf, rules_dir
+from api.pages.rulebooks import DEFAULT_DIR, RulebookMissing, Shelf, rules_dir
 from domain.games import DECIDERS
 
 DEFINES = re.compile(r"^(?:- |#{1,6} )([A-Z]{2,4}-\d+(?:\.\d+)*)(?=[\s:,;)]|$)")

@@ -12,7 +12,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 from click.testing import CliRunner
 
-from api.cli import main
+from api.cli.main import main
 from domain.records import parse, replay
 from service.offline.balance import balance_report, wilson
 from service.offline.simulation import PlanError, RecordSink, make_plan, run

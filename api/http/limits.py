@@ -4,7 +4,7 @@
   (integers beyond 2^53 - 1, NaN, Infinity): 422 naming the field (both problem+json);
 - a body over MAX_CONTENT_LENGTH (256 KiB): 413 problem+json.
 
-Query integers (`offset`, `after`, `version`, `length`) are bounded by their schemas (api.schemas,
+Query integers (`offset`, `after`, `version`, `length`) are bounded by their schemas (api.http.schemas,
 service.facade.MAX_POSITION), and the facade checks them again for the pages and the stream.
 """
 

@@ -27,7 +27,7 @@ MENTION = re.compile(rf"(?<![\w-])({CLAUSE_ID.pattern})(?![\w-]|\.\d)")
 RULING = re.compile(r"(?<![\w-])R(?=[:,](?:\s|$))")
 RULING_SECTION = re.compile(r"\bRulings?\b", re.IGNORECASE)
 ENV_DIR = "ARBITER_RULES_DIR"
-DEFAULT_DIR = Path(__file__).resolve().parents[1].parent / "shared" / "rules"  # ../shared/rules beside the repository
+DEFAULT_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "rules"  # ../shared/rules beside the repository
 
 
 class RulebookMissing(LookupError):

@@ -5,7 +5,7 @@ resumes), and a comment is sent as a heartbeat. A stream ends after `STREAM_SECO
 or once it has sent the revealed seed.
 
 The view checks the caller, then subscribes (`Arbiter.subscribe`: the backlog after the resume point, then
-each new event from the process's one follower of the store, service.views.feed). Served by `api.asgi` (what
+each new event from the process's one follower of the store, service.views.feed). Served by `api.http.asgi` (what
 `arbiter serve` runs), the view hands the subscription over in the request's ASGI scope and returns at once:
 the stream goes on as a coroutine on the worker's event loop and holds no thread. Served by a plain WSGI
 server (the Flask test client, gthread), the response is a generator that holds its thread while it waits
@@ -23,7 +23,7 @@ from flask_smorest import Blueprint
 from service.facade import MAX_POSITION
 
 from . import schemas as s
-from .routes import arbiter, bearer, errors_of
+from .games import arbiter, bearer, errors_of
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1", description="Live updates (server-sent events)")
 SSE = {"200": {"description": "server-sent events: one message per event the caller may see (`id` its version, `event` its "
@@ -34,7 +34,7 @@ SSE = {"200": {"description": "server-sent events: one message per event the cal
                                                     "data": {"type": "string", "description": "the event-log entry, JSON"}}}}}}}
 
 HEARTBEAT_SECONDS = 2.0  # WSGI: a closed page is noticed (and its thread freed) within seconds
-LIVE_SLOT = "arbiter.live"  # the key of api.asgi's hand-over slot in the request's ASGI scope
+LIVE_SLOT = "arbiter.live"  # the key of api.http.asgi's hand-over slot in the request's ASGI scope
 RETRY = b"retry: 1000\n\n"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
@@ -56,7 +56,7 @@ def sse_response(facade, game_id: str, token: str | None, after: int, limit: flo
     `named` gives each message its event type (`event: <type>`); the pages' stream leaves it out so that
     one `onmessage` handler hears every game's events."""
     slot = request.environ.get("asgi.scope", {}).get(LIVE_SLOT)
-    if slot is not None:  # api.asgi streams it on its event loop
+    if slot is not None:  # api.http.asgi streams it on its event loop
         slot["subscription"], slot["backlog"] = facade.subscribe(game_id, token, after, slot["sink"])
         slot["limit"], slot["named"] = limit, named
         return Response(iter([RETRY]), mimetype="text/event-stream", headers=HEADERS)

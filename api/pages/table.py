@@ -3,7 +3,7 @@
 A seat's or the referee's private link `/join/<game>/<token>` stores the token in
 an HttpOnly, SameSite=Strict cookie for that game and redirects to the table, so
 pages render each viewer's own view on the server. No token: a spectator. A browser
-may hold several identities of a game and pick one per page (api.identities).
+may hold several identities of a game and pick one per page (api.pages.identities).
 
 The pages know no game. Each game's part of a page is the template partial
 `templates/games/<game id>.html` (`games/_generic.html` for a game without one), told which
@@ -28,15 +28,16 @@ from service.errors import BadInput, Forbidden, ServiceError
 
 from . import identities
 from .links import join_url
-from .routes import arbiter
-from .stream import resume_point, sse_response
+from api.http.games import arbiter
+from api.http.stream import resume_point, sse_response
 
-pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
+pages = Blueprint("pages", __name__, template_folder="../templates", static_folder="../static",
+                  static_url_path="/static")
 SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
 RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
 CARD_CODE = re.compile(r"\b[A2-9TJQK][CDHS]\b")
-STATIC = Path(__file__).resolve().parent / "static"
+STATIC = Path(__file__).resolve().parents[1] / "static"
 ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
         '<rect x="5" y="2" width="22" height="28" rx="4" fill="#fff" stroke="#1f5f3f" stroke-width="2"/>'
         '<path d="M16 7c3 4 7 6 7 10a4 4 0 0 1-6 3l1 4h-4l1-4a4 4 0 0 1-6-3c0-4 4-6 7-10z" fill="#1f5f3f"/></svg>')
@@ -113,7 +114,7 @@ pages.url_defaults(identities.keep_identity)
 
 @pages.app_template_global()
 def held_identities() -> list:
-    """The identities this browser holds for the page's game (api.identities), for the switcher."""
+    """The identities this browser holds for the page's game (api.pages.identities), for the switcher."""
     return g.get("arbiter_identities") or []
 
 
@@ -377,4 +378,4 @@ def rule(game_id: str, number: int):
     return redirect(url_for("pages.disputes", game_id=game_id), 303)
 
 
-from . import replay_page  # noqa: E402,F401  (the replay viewer's routes, on this blueprint)
+from . import replay as replay_page  # noqa: E402,F401  (the replay viewer's routes, on this blueprint)

@@ -1,7 +1,7 @@
 """The `arbiter` command line as a click group: verify and narrate recorded games, export them, serve the app.
 
-The console entry point is api/cli.py's `main`, which runs the plain `arbiter replay FILES [--json]` without click
-(api/replay_cli.py) and hands everything else to `group` here."""
+The console entry point is api/cli/main.py's `main`, which runs the plain `arbiter replay FILES [--json]` without click
+(api/cli/replay.py) and hands everything else to `group` here."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import sys
 import click
 
 
-from .replay_cli import EXIT_ILLEGAL, EXIT_INVALID, EXIT_OK, EXPECTED_SUFFIX, replay_records
+from .replay import EXIT_ILLEGAL, EXIT_INVALID, EXIT_OK, EXPECTED_SUFFIX, replay_records
 
 
 class _LazyGroup(click.Group):
@@ -29,8 +29,8 @@ class _LazyGroup(click.Group):
         return super().get_command(ctx, name)
 
 
-LAZY = {"backup": ".evidence_cli:backup_command", "simulate": ".cli_simulate:simulate_command",
-        "report": ".cli_simulate:report_command", "import": ".import_cli:import_command"}
+LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_command",
+        "report": ".simulate:report_command", "import": ".import_records:import_command"}
 
 
 @click.group(cls=_LazyGroup)
@@ -109,7 +109,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
     from service.errors import ServiceError
 
     if receipt_file:
-        from .evidence_cli import verify_receipts
+        from .evidence import verify_receipts
 
         _existing_store(database_url, create_store)
         if verify_all:
@@ -119,15 +119,15 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         raise click.UsageError("give a GAME_ID or --all")
     bulk = verify_all and head is None and kept_length is None
     if bulk:
-        from .verify_cli import start_early
+        from .verify import start_early
 
         start_early(workers)  # the workers' server imports the verifier while this process opens the store
     _existing_store(database_url, create_store)
     arbiter = _arbiter(database_url, key_file, checkpoint_log)
     try:
         reports = []
-        if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/verify_cli.py)
-            from .verify_cli import verify_all_reports
+        if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/cli/verify.py)
+            from .verify import verify_all_reports
 
             reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
         ids = [] if bulk else [game_id] if game_id else arbiter.game_ids()
@@ -144,7 +144,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
         verify_table(reports, verify_all)
         if verify_all:
-            from .evidence_cli import checkpoint_summary
+            from .evidence import checkpoint_summary
 
             checkpoint_summary(reports, arbiter.checkpoint_log())
     log_ok = not verify_all or arbiter.checkpoint_log()["ok"] is not False
@@ -202,7 +202,7 @@ def serve_command(host: str, port: int, database_url: str, workers: int | None, 
         workers = 1 if in_memory else max(1, min(2, os.cpu_count() or 1))
     if workers > 1 and in_memory:
         raise click.BadParameter("several workers need a shared database (a SQLite file or PostgreSQL)", param_hint="--workers")
-    from .server import serve
+    from api.http.server import serve
 
     banner = f"(store: {database_url.split('@')[-1]}, {workers} worker(s) x {threads} threads, {worker_class})"
     serve(host, port, database_url, workers, threads, worker_class, banner)

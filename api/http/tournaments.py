@@ -10,7 +10,7 @@ from flask_smorest import Blueprint
 from service.tournaments.facade import Tournaments
 
 from . import tournament_schemas as ts
-from .routes import bearer, errors_of
+from .games import bearer, errors_of
 
 tournaments_blp = Blueprint("tournaments", __name__, url_prefix="/api/v1",
                             description="Tournaments: matches, rounds, pairings, standings, bundles")

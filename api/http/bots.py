@@ -10,7 +10,7 @@ from flask import Blueprint, jsonify, redirect, request, url_for
 
 from service.errors import BadInput
 
-from .routes import arbiter, bearer
+from .games import arbiter, bearer
 
 bots_blp = Blueprint("bots", __name__)
 

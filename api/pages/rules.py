@@ -3,7 +3,7 @@ per clause id), and the link every clause id shown anywhere gets (`clause_href`,
 and by the API's problem details).
 
 The directory is the app config `RULES_DIR`, else `$ARBITER_RULES_DIR`, else ../shared/rules beside the
-repository (api.rulebooks). A missing rulebook is a 404 HTML page that says where arbiter looked.
+repository (api.pages.rulebooks). A missing rulebook is a 404 HTML page that says where arbiter looked.
 """
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ from __future__ import annotations
 from flask import Blueprint, current_app, g, render_template, url_for
 from markupsafe import Markup, escape
 
-from .page_errors import page_error
-from .routes import arbiter
+from .errors import page_error
+from api.http.games import arbiter
 from .rulebooks import MENTION, RulebookMissing, Shelf, rules_dir
 
-rules = Blueprint("rules", __name__, template_folder="templates")
+rules = Blueprint("rules", __name__, template_folder="../templates")
 
 
 def shelf() -> Shelf:

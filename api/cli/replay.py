@@ -1,6 +1,6 @@
 """`arbiter replay`'s work, without click: verdicts of record files and archives, and the plain form's fast road.
 
-The click command (api/commands.py) and the console entry point's fast road (api/cli.py) both call
+The click command (api/cli/group.py) and the console entry point's fast road (api/cli/main.py) both call
 `replay_records`, so the two print the same lines and exit with the same code. `plain_replay` says whether a
 command line is the plain form `arbiter replay FILES [--json]` that click would run without a word of its own:
 anything else (an option other than --json, --help, `--`, no file, only expected verdicts, a directory, an

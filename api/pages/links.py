@@ -1,6 +1,6 @@
 """The browser addresses of a game that API answers carry: each seat's and the referee's private link, the table.
 
-A private link `/join/<game>/<token>` (api.pages) keeps its token in this browser and opens the
+A private link `/join/<game>/<token>` (api.pages.table) keeps its token in this browser and opens the
 table as that seat or the referee; the table's own address is the spectators'. They are absolute
 URLs of the server that answered, so that a client can hand them on as they are.
 """

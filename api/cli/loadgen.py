@@ -238,7 +238,7 @@ def summary(stats: Stats, seconds: float) -> dict:
 
 def load_command(plan, server: str, clients: int, as_json: bool = False) -> dict:
     """`arbiter simulate --server`: run, print the latency table (or JSON), exit 1 if any request failed."""
-    from .cli_simulate import _progress
+    from .simulate import _progress
 
     console = Console(stderr=True)
     try:

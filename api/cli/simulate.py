@@ -121,7 +121,7 @@ def _show(reports: list[dict], html: str | None, as_json: bool, command: str | N
 
         print_report(reports, Console())
     if html:
-        from .balance_page import MissingPlots, render
+        from api.pages.balance import MissingPlots, render
 
         try:
             page = render(reports, command)

@@ -1,6 +1,6 @@
 """Serving arbiter with gunicorn (a production server) from the command line.
 
-By default each worker is uvicorn's (an asyncio event loop) running `api.asgi`: the Flask app in a pool
+By default each worker is uvicorn's (an asyncio event loop) running `api.http.asgi`: the Flask app in a pool
 of `threads` threads, the live streams as coroutines fed by the worker's one follower of the store. The
 `gthread` worker class serves the plain WSGI app instead, where every open stream holds one of the
 worker's threads (the behaviour before the event loop; kept to compare against).
@@ -36,7 +36,7 @@ class Server(BaseApplication):
             from .asgi import create_asgi_app
 
             return create_asgi_app(config, self.threads)
-        from . import create_app
+        from api import create_app
 
         return create_app(config)
 

@@ -1,6 +1,6 @@
 """The Flask app on the event loop's server: each request runs whole in one thread of a pool.
 
-a2wsgi's WSGIMiddleware (what api.asgi used before) streams both ways: the thread asks the loop for each piece
+a2wsgi's WSGIMiddleware (what api.http.asgi used before) streams both ways: the thread asks the loop for each piece
 of the request body and hands it each piece of the answer (the status line, every body chunk, the end), waiting
 each time for the loop to take it. A move crossed between the threads five times or more, and on a 2-core
 machine every crossing is a wake-up of a thread that then waits for the GIL. Here the loop reads the whole
@@ -8,7 +8,7 @@ request body first (arbiter's requests are small JSON documents, bounded by Flas
 thread runs the app and collects the whole answer, and the loop writes it: one crossing each way.
 
 A body larger than `max_body` is not kept: the app sees its true length and refuses it (413) as it would have.
-Every answer of the app is finite here: a live stream is handed over to api.asgi, which goes on writing it.
+Every answer of the app is finite here: a live stream is handed over to api.http.asgi, which goes on writing it.
 
 The crossing itself is a queue the request threads take jobs from and an asyncio future each job settles with
 `call_soon_threadsafe`: asyncio's `run_in_executor` (a concurrent Future with its condition, a work item, the
@@ -90,7 +90,7 @@ class ThreadedWSGI:
             environ.pop("HTTP_TRANSFER_ENCODING", None)
         status, headers, body = await self.submit(environ, asyncio.get_running_loop())
         await send({"type": "http.response.start", "status": status, "headers": headers})
-        await send({"type": "http.response.body", "body": body, "more_body": False})  # api.asgi may hold back its end
+        await send({"type": "http.response.body", "body": body, "more_body": False})  # api.http.asgi may hold back its end
 
     def _run(self, environ: dict) -> tuple[int, list, bytes]:
         started: list = []

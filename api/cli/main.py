@@ -1,8 +1,8 @@
-"""The `arbiter` console entry point (`main`): the click group of api/commands.py, with one fast road.
+"""The `arbiter` console entry point (`main`): the click group of api/cli/group.py, with one fast road.
 
 Why the fast road: `arbiter replay ARCHIVE.jsonl --json` is measured as a whole process against python-chess
 (bench/archive.py), and importing click alone costs ~15 ms CPU of a ~130 ms run. So `main()`, called with no
-arguments as the console script does, runs the plain form `arbiter replay FILES [--json]` (api/replay_cli.py,
+arguments as the console script does, runs the plain form `arbiter replay FILES [--json]` (api/cli/replay.py,
 `plain_replay` says exactly which command lines) without importing click, through the very function the click
 command calls: the same lines out, the same exit codes. Every other command line (--help, any other option, any
 command line click would answer with a message of its own) goes to click as before.
@@ -17,11 +17,11 @@ import sys
 
 
 class _Entry:
-    """The click group `api.commands.group`, imported when first needed, with the plain replay's fast road."""
+    """The click group `api.cli.group.group`, imported when first needed, with the plain replay's fast road."""
 
     def __call__(self, *args, **kwargs):
         if not args and not kwargs:  # the console script: the command line is sys.argv
-            from .replay_cli import plain_replay, run_plain
+            from .replay import plain_replay, run_plain
 
             plain = plain_replay(sys.argv[1:])
             if plain is not None:
@@ -33,7 +33,7 @@ class _Entry:
 
 
 def _group():
-    from .commands import group
+    from .group import group
 
     return group
 

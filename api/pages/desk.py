@@ -17,9 +17,9 @@ from flask import Blueprint, render_template, request
 
 from service.errors import BadInput, ServiceError
 
-from .routes import arbiter
+from api.http.games import arbiter
 
-desk = Blueprint("desk", __name__, template_folder="templates")
+desk = Blueprint("desk", __name__, template_folder="../templates")
 PAGE = 50
 CHOICES = {"disputes": {"": None, "open": True, "none": False}, "integrity": {"": None, "tampered": True, "clean": False}}
 STATUSES = {"": None, "in_progress": "in_progress", "finished": "finished"}

@@ -7,7 +7,7 @@ ones, everyone everything once the game is over. Each entry is a link to its ver
 needed) and has an anchor (`#vN`, a refusal `#vN-attemptK`) that the audit and the disputes link to;
 static/replay.js adds the arrow keys and keeps the current entry in sight.
 
-The routes belong to the pages' blueprint (api.pages imports this module), so their endpoints are `pages.*`.
+The routes belong to the pages' blueprint (api.pages.table imports this module), so their endpoints are `pages.*`.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from domain import json_limits
 from service.errors import ServiceError
 
 from . import identities
-from .pages import _view, page_token, pages
-from .routes import arbiter
+from .table import _view, page_token, pages
+from api.http.games import arbiter
 
 UPLOAD_FIELD = "record"
 

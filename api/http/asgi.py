@@ -1,7 +1,7 @@
 """The ASGI entry point `arbiter serve` runs: the Flask app in a thread pool, the live streams on the event loop.
 
-Every request goes to the Flask app (api.wsgi_bridge runs each whole in one thread of a pool of `threads`), so every route keeps
-one definition, its checks and its error pages. A stream view (api.stream) finds a hand-over slot in the
+Every request goes to the Flask app (api.http.wsgi_bridge runs each whole in one thread of a pool of `threads`), so every route keeps
+one definition, its checks and its error pages. A stream view (api.http.stream) finds a hand-over slot in the
 request's ASGI scope: it subscribes there and returns at once, and the stream then goes on here as a
 coroutine waiting on its queue, which the process's follower of the store (service.views.feed) fills from its
 thread. A thousand open streams hold no thread and read nothing from the store themselves.
@@ -24,7 +24,7 @@ def create_asgi_app(config: dict | None = None, threads: int = 8):
     """The arbiter app as an ASGI application: `api.create_app(config)` in `threads` threads, streams on the loop."""
     import sys
 
-    from . import create_app
+    from api import create_app
 
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(config)

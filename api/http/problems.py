@@ -10,7 +10,7 @@ from werkzeug.exceptions import HTTPException
 
 from service.errors import ServiceError
 
-from .page_errors import on_a_page, page_error
+from api.pages.errors import on_a_page, page_error
 
 log = logging.getLogger("arbiter.api")
 PROBLEM = "application/problem+json"
@@ -59,7 +59,7 @@ def _field_detail(errors) -> tuple[str, str | None]:
 
 def _rule_url(rule) -> str | None:
     """The page of a refusal's clause (an added member beside `rule`: contract §3's members stay as they are)."""
-    from .rules_pages import clause_url
+    from api.pages.rules import clause_url
 
     try:
         return clause_url(rule) if rule else None

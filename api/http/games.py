@@ -11,12 +11,12 @@ from service.facade import Arbiter
 
 from . import schemas as s
 from .fast_dump import compile_dump, json_response
-from .links import with_links
+from api.pages.links import with_links
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
 LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
 ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal"}
-MOVE_RESULT = compile_dump(s.MoveResult())  # a move's answer, as flask-smorest would dump it (api.fast_dump)
+MOVE_RESULT = compile_dump(s.MoveResult())  # a move's answer, as flask-smorest would dump it (api.http.fast_dump)
 
 
 def arbiter() -> Arbiter:

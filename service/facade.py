@@ -38,7 +38,8 @@ from service.offline.simulation import BotMoveError, PlanError, RecordSink, defa
 from service.adapters.stores import DEFAULT_URL
 from service.play.clocks import ClockWatch, server_ms
 from service.views.spectator_delay import Cut, spectator_cut
-from service.verification.integrity import report_ok, verify_game
+from service.verification.integrity import verify_game
+from service.verification.report import report_ok
 from service.verification.checks import check_evidence, game_ids, reverify
 
 MAX_TOKEN = 200

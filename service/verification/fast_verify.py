@@ -32,9 +32,10 @@ from domain.games import DECIDERS
 from domain.randomness import Chance, commitment
 from domain.rules import RuleViolation
 
-from .plain_rows import HAPPENED, REVEALED, Unusual, decode_game, event_of, timestamp_of
-from .stored_rows import _settled_fields, _snapshots
 from .checks import PENDING, _attempts_problem, deal_verdict, evidence_report
+from .plain_rows import HAPPENED, REVEALED, Unusual, decode_game, event_of, timestamp_of
+from .report import catalogue_report, provenance, report_ok
+from .stored_rows import _settled_fields, _snapshots
 
 _Unusual = Unusual  # the name the detailed road's tests know
 
@@ -89,8 +90,6 @@ def _report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -
     kind = fields[-1]["class"]
     last = created if len(fields) == 1 else reveals[-1] if kind == REVEALED else event_of(Game.Happened, fields[-1], game_id)
     deal, moves, decoded = _redecide(created, fields, reveals, hashes, snapshots)
-    from .integrity import catalogue_report, provenance, report_ok
-
     out: dict = {"id": str(game_id), "game": created.game,
                  "chain": {"ok": True, "length": len(fields), "head": hashes[-1], "broken_at": None, "problem": None,
                            "problems": []},

@@ -13,38 +13,17 @@ fixed by a record, a seed or dealer chosen by the creator (an imported record sh
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Callable
 from uuid import UUID
 
 from domain.game import Game
-from domain.games import DECIDERS, decider_for
 
 from service.play.application import Referee
 from service.errors import NotFound
-from .stored_rows import read_game
+from . import fast_verify
 from .checks import chain_report_of, check_deal, check_evidence, reverify
-
-
-def provenance(created: Any) -> list[str]:
-    """How a game was set up, where that was not arbiter's own random draw (from its Created event)."""
-    out = []
-    stacked = getattr(created, "stacked", False) is True
-    if stacked:
-        out.append("stacked deck: the creator fixed the deck")
-    outcomes = getattr(created, "outcomes", None)
-    deck_label = getattr(decider_for(created.game), "DECK_LABEL", "deal") if created.game in DECIDERS else "deal"
-    fixed = sorted(str(label)[:40] for label in outcomes if not (stacked and label == deck_label)) \
-        if isinstance(outcomes, dict) else []
-    if fixed:
-        out.append("fixed shuffles: the record fixed " + ", ".join(fixed[:8]) + (", ..." if len(fixed) > 8 else ""))
-    if getattr(created, "seed_given", False) is True:
-        out.append("seed chosen by the creator")
-    for who in ("dealer", "starter"):
-        if getattr(created, who, None) is not None:
-            out.append(f"{who} chosen by the creator")
-    return out
-
+from .report import catalogue_report, provenance, report_ok
+from .stored_rows import read_game
 
 _NO_ROW = object()
 
@@ -71,23 +50,6 @@ def check_catalogue(app: Referee, game_id: UUID, events: list, row: Any = _NO_RO
         return {"ok": False, "problem": f"the catalogue row is at version {str(version)[:20]} but the game has "
                                         f"{len(events)} events"}
     return catalogue_report(row, _catalogue_events(events[:version]))
-
-
-def catalogue_report(row: dict | None, events: list) -> dict:
-    """check_catalogue's verdict on a row (None: none yet) at the version of the last of `events`, the events whose
-    fold gives the row (_catalogue_events)."""
-    from projections.catalogue import COLUMNS, evolve
-
-    if row is None:
-        return {"ok": None, "problem": None}
-    expected = None
-    for event in events:
-        expected = evolve(expected, event, 0)
-    wrong = [column for column in COLUMNS if copy.deepcopy(expected.get(column)) != row.get(column)]
-    if wrong:
-        return {"ok": False, "problem": f"the catalogue row differs from the game's events at version {row['version']} "
-                                        f"(column {', '.join(wrong)})"}
-    return {"ok": True, "problem": None}
 
 
 def _catalogue_events(events: list) -> list:
@@ -118,9 +80,7 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
     `rows`: the game's rows read in bulk already (service.verification.bulk.GameRows), else each is read here; a game
     whose rows are plain is then checked in one pass (service.verification.fast_verify), any other takes the road below."""
     if rows is not None and kept_head is None and kept_length is None:
-        from .fast_verify import fast_report
-
-        fast = fast_report(app, game_id, rows, replay, catalogue)
+        fast = fast_verify.fast_report(app, game_id, rows, replay, catalogue)
         if fast is not None:
             return fast
     reading = read_game(app, game_id, rows.events, rows.snapshots) if rows is not None else read_game(app, game_id)
@@ -157,13 +117,3 @@ def verify_game(app: Referee, game_id: UUID, kept_head: str | None = None, kept_
     if rows is not None:  # the chain heads the checkpoint check asks for, without reading the rows again
         rows.heads = reading.hashes
     return out
-
-
-def report_ok(report: dict) -> bool:
-    """Whether a report's integrity checks all pass (provenance is no failure)."""
-    deal = report.get("deal") or {}
-    evidence = report.get("evidence") or {}
-    catalogue = report.get("catalogue") or {}
-    engine_ok = "engine" not in report or (report["engine"] or {}).get("same") is True
-    return report["chain"].get("ok") is True and deal.get("consistent") is not False and evidence.get("ok") is not False \
-        and engine_ok and catalogue.get("ok") is not False

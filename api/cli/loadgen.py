@@ -31,6 +31,8 @@ from rich.table import Table
 
 from bots import SeatView, make_bot
 
+from .progress import games_progress
+
 API = "/api/v1"
 TIMEOUT = 30.0
 
@@ -238,8 +240,6 @@ def summary(stats: Stats, seconds: float) -> dict:
 
 def load_command(plan, server: str, clients: int, as_json: bool = False) -> dict:
     """`arbiter simulate --server`: run, print the latency table (or JSON), exit 1 if any request failed."""
-    from .simulate import _progress
-
     console = Console(stderr=True)
     try:
         probe = Client(server, Stats())
@@ -247,7 +247,7 @@ def load_command(plan, server: str, clients: int, as_json: bool = False) -> dict
         probe.close()
     except (RemoteError, ValueError) as e:
         raise click.BadParameter(f"no arbiter answers at {server}: {e}", param_hint="--server") from None
-    with _progress(console) as bar:
+    with games_progress(console) as bar:
         task = bar.add_task(f"{plan.game} × {plan.players} against {server}, {clients} clients", total=plan.games)
         stats, seconds = load(plan, server, clients, lambda k: bar.advance(task, k))
     result = summary(stats, seconds)

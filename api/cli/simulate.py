@@ -9,7 +9,8 @@ from pathlib import Path
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from .progress import games_progress
 
 EXIT_BAD_INPUT = 2
 
@@ -24,11 +25,6 @@ def _options(text: str | None) -> dict:
     if not isinstance(value, dict):
         raise click.BadParameter("must be a JSON object, e.g. '{\"edition\": \"classic\"}'", param_hint="--options")
     return value
-
-
-def _progress(console: Console) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(), TextColumn("games"),
-                    TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=console)
 
 
 @click.command("simulate")
@@ -83,7 +79,7 @@ def _self_play(plan, workers: int | None, out: str | None) -> list[dict]:
     console = Console(stderr=True)
     docs: list[tuple[str, dict]] = []
     try:
-        with _progress(console) as bar:
+        with games_progress(console) as bar:
             task = bar.add_task(f"{plan.game} × {plan.players} ({', '.join(plan.bots)}) on {workers} worker(s)",
                                 total=plan.games)
             advance = lambda k: bar.advance(task, k)  # noqa: E731

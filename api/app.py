@@ -45,7 +45,8 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.register_blueprint(stream_blp)
 
-    from api.pages.table import pages
+    from api.pages import audit, disputes, filters, lobby, replay, table  # noqa: F401  (their routes, on the blueprint)
+    from api.pages.blueprint import pages
 
     app.register_blueprint(pages)
 

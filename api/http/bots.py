@@ -10,7 +10,9 @@ from flask import Blueprint, jsonify, redirect, request, url_for
 
 from service.errors import BadInput
 
-from .games import arbiter, bearer
+from api.current import arbiter
+
+from .games import bearer
 
 bots_blp = Blueprint("bots", __name__)
 

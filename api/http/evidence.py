@@ -7,7 +7,7 @@ from flask_smorest import Blueprint
 
 from . import evidence_schemas as e
 from . import schemas as s
-from .games import arbiter
+from api.current import arbiter
 
 evidence_blp = Blueprint("evidence", __name__, url_prefix="/api/v1",
                          description="Evidence kept outside the event store: signing key, receipts, checkpoints")

@@ -2,26 +2,22 @@
 
 from __future__ import annotations
 
-from flask import current_app, request, url_for
+from flask import request, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.errors import Unauthorized
-from service.facade import Arbiter
+
+from api.current import arbiter
+from api.pages.links import with_links
 
 from . import schemas as s
 from .fast_dump import compile_dump, json_response
-from api.pages.links import with_links
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
 LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
 ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal"}
 MOVE_RESULT = compile_dump(s.MoveResult())  # a move's answer, as flask-smorest would dump it (api.http.fast_dump)
-
-
-def arbiter() -> Arbiter:
-    """The facade this app serves."""
-    return current_app.extensions["arbiter"]
 
 
 def bearer() -> str | None:

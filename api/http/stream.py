@@ -23,7 +23,9 @@ from flask_smorest import Blueprint
 from service.facade import MAX_POSITION
 
 from . import schemas as s
-from .games import arbiter, bearer, errors_of
+from api.current import arbiter
+
+from .games import bearer, errors_of
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1", description="Live updates (server-sent events)")
 SSE = {"200": {"description": "server-sent events: one message per event the caller may see (`id` its version, `event` its "

@@ -3,22 +3,17 @@ links to every game, and the whole tournament as a JSON Lines bundle (`arbiter r
 
 from __future__ import annotations
 
-from flask import Response, current_app, url_for
+from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
-from service.tournaments.facade import Tournaments
+from api.current import tournaments
 
 from . import tournament_schemas as ts
 from .games import bearer, errors_of
 
 tournaments_blp = Blueprint("tournaments", __name__, url_prefix="/api/v1",
                             description="Tournaments: matches, rounds, pairings, standings, bundles")
-
-
-def tournaments() -> Tournaments:
-    """The tournament section of the facade this app serves."""
-    return current_app.extensions["tournaments"]
 
 
 def _errors(*codes):

@@ -17,7 +17,7 @@ from flask import Blueprint, render_template, request
 
 from service.errors import BadInput, ServiceError
 
-from api.http.games import arbiter
+from api.current import arbiter
 
 desk = Blueprint("desk", __name__, template_folder="../templates")
 PAGE = 50

@@ -7,7 +7,7 @@ ones, everyone everything once the game is over. Each entry is a link to its ver
 needed) and has an anchor (`#vN`, a refusal `#vN-attemptK`) that the audit and the disputes link to;
 static/replay.js adds the arrow keys and keeps the current entry in sight.
 
-The routes belong to the pages' blueprint (api.pages.table imports this module), so their endpoints are `pages.*`.
+The routes belong to the pages' blueprint (api.pages.blueprint), so their endpoints are `pages.*`.
 """
 
 from __future__ import annotations
@@ -21,9 +21,10 @@ from domain import json_limits
 
 from service.errors import ServiceError
 
+from api.current import arbiter
+
 from . import identities
-from .table import _view, page_token, pages
-from api.http.games import arbiter
+from .blueprint import page_token, page_view, pages
 
 UPLOAD_FIELD = "record"
 
@@ -62,7 +63,7 @@ def move_list(entries: list[dict], disputes: list[dict], illegal: dict | None = 
 @pages.get("/games/<game_id>/replay")
 def replay(game_id: str):
     """Step through the game event by event, as this viewer may see it, with the move list beside the table."""
-    facade, token, viewer, latest = _view(game_id)
+    facade, token, viewer, latest = page_view(game_id)
     try:
         version = int(request.args.get("version", latest["version"]))
     except ValueError:

@@ -12,7 +12,7 @@ from flask import Blueprint, current_app, g, render_template, url_for
 from markupsafe import Markup, escape
 
 from .errors import page_error
-from api.http.games import arbiter
+from api.current import arbiter
 from .rulebooks import MENTION, RulebookMissing, Shelf, rules_dir
 
 rules = Blueprint("rules", __name__, template_folder="../templates")

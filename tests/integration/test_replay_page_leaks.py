@@ -15,7 +15,7 @@ import re
 import pytest
 
 from api import create_app
-from api.pages.table import card_parts
+from api.pages.filters import card_parts
 from bots import SeatView, make_bot
 from domain.games import DECIDERS
 from service.errors import ServiceError

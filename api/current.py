@@ -1,0 +1,18 @@
+"""The services an app serves, as every route and page reaches them: the Arbiter facade and its tournaments."""
+
+from __future__ import annotations
+
+from flask import current_app
+
+from service.facade import Arbiter
+from service.tournaments.facade import Tournaments
+
+
+def arbiter() -> Arbiter:
+    """The facade this app serves."""
+    return current_app.extensions["arbiter"]
+
+
+def tournaments() -> Tournaments:
+    """The tournament section of the facade this app serves."""
+    return current_app.extensions["tournaments"]

@@ -1,0 +1,148 @@
+"""The import graph of arbiter's own modules: no circle between modules, and layers only point down.
+
+Every `import` and `from ... import` of api/, service/, projections/, domain/ and bots/ is read with `ast`, those
+inside functions included (a function-level import is still a dependency: it only runs later), except those under
+`if TYPE_CHECKING:`. `from package import name` counts as an import of the module `package.name` when there is one,
+else of `package`. Importing a module also runs its packages' `__init__`, which here hold docstrings only (and
+api's lazy `create_app`), so they add no edge worth following.
+
+Layers (docs/architecture.md): api -> service -> projections -> domain; bots/ import nothing of them (a bot sees only
+its seat's view); service/ and api/ may use bots.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("api", "service", "projections", "domain", "bots")
+LAYER = {"domain": 0, "projections": 1, "service": 2, "api": 3}
+MAY_USE_BOTS = ("api", "service", "bots")
+
+
+def module_files() -> dict[str, Path]:
+    """Every module of the five packages by its dotted name (a package by its own name)."""
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join(parts)] = path
+    return found
+
+
+MODULES = module_files()
+
+
+def _import_nodes(tree: ast.AST):
+    """Every import statement, skipping the bodies of `if TYPE_CHECKING:` (they never run)."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        elif isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            yield from (n for child in node.orelse for n in _import_nodes(ast.Module(body=[child], type_ignores=[])))
+        else:
+            yield from _import_nodes(node)
+
+
+def _known(name: str) -> str | None:
+    """The arbiter module a dotted name lands in (the nearest known module above it), or None (another library)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+def imports_of(module: str, path: Path) -> set[str]:
+    """The arbiter modules `module` imports."""
+    is_package = path.name == "__init__.py"
+    found = set()
+    for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        else:
+            if node.level:
+                base = module.split(".") if is_package else module.split(".")[:-1]
+                base = base[: len(base) - (node.level - 1)]
+                source = ".".join(base + ([node.module] if node.module else []))
+            else:
+                source = node.module or ""
+            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in MODULES else source for alias in node.names]
+        found.update(t for t in map(_known, targets) if t is not None and t != module)
+    return found
+
+
+GRAPH = {module: imports_of(module, path) for module, path in MODULES.items()}
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected components of more than one module (Tarjan), each sorted, in name order."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in sorted(graph.get(v, ())):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return sorted(found)
+
+
+def test_the_graph_sees_the_modules_and_their_imports():
+    assert {"api.app", "service.facade", "projections.views", "domain.game", "bots.base"} <= set(GRAPH)
+    assert "service.facade" in GRAPH["api.app"]  # a function-level import counts
+    assert "domain.game" in GRAPH["service.play.application"]
+
+
+def test_circles_are_found_where_there_are_some():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+    assert circles({"a": {"b"}, "b": set()}) == []
+
+
+def test_no_module_imports_itself_back_through_others():
+    assert circles(GRAPH) == [], "import circles between modules"
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_layers_only_point_down(package):
+    upward = []
+    for module, targets in GRAPH.items():
+        top = module.split(".")[0]
+        if top != package:
+            continue
+        for target in targets:
+            other = target.split(".")[0]
+            if other == "bots":
+                wrong = top not in MAY_USE_BOTS
+            elif top == "bots":
+                wrong = True  # a bot imports nothing of the engine, so it cannot reach a state or a hidden card
+            else:
+                wrong = LAYER[other] > LAYER[top]
+            if wrong:
+                upward.append(f"{module} -> {target}")
+    assert upward == []

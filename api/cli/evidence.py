@@ -45,7 +45,7 @@ def verify_receipts(arbiter, game_id: str | None, path: str, as_json: bool) -> i
             result = {"ok": False, "status": "invalid", "detail": f"it is a receipt of game {doc.get('game')}, not {game_id}"}
         else:
             try:
-                result = arbiter.verify_receipt(doc)
+                result = arbiter.evidence.verify_receipt(doc)
             except ServiceError as e:
                 status = "forged" if e.title == "Forged receipt" else "invalid"
                 result = {"ok": False, "status": status, "detail": e.detail}

@@ -130,9 +130,9 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
             from .verify import verify_all_reports
 
             reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
-        ids = [] if bulk else [game_id] if game_id else arbiter.game_ids()
+        ids = [] if bulk else [game_id] if game_id else arbiter.verification.game_ids()
         for gid in ids:
-            report = arbiter.verify(gid, head, kept_length, full=True)
+            report = arbiter.verification.verify(gid, head, kept_length, full=True)
             if as_json:  # one line per game as soon as it is checked
                 click.echo(json.dumps(report))
             reports.append(report)
@@ -146,8 +146,8 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         if verify_all:
             from .evidence import checkpoint_summary
 
-            checkpoint_summary(reports, arbiter.checkpoint_log())
-    log_ok = not verify_all or arbiter.checkpoint_log()["ok"] is not False
+            checkpoint_summary(reports, arbiter.evidence.log_report())
+    log_ok = not verify_all or arbiter.evidence.log_report()["ok"] is not False
     sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
 
 

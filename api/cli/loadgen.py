@@ -3,7 +3,7 @@
 Each of C client threads takes the next game of the plan, creates it (POST /games, with the plan's
 seed for that game and players named after their bots, as in self-play), and plays it to the end:
 GET the view of the seat to act with that seat's token, let the seat's bot choose from that view
-(the very data a person at the seat gets), POST the move with `expected_version`. Meanwhile one
+(the very data a person at the seat gets), POST the move (a PlayMove's body) with `expected_version`. Meanwhile one
 more connection per game follows the game's server-sent event stream as a spectator, and the
 delay between a move's answer and the stream delivering that version is measured. Since the
 games, seeds and bots are the plan's, a game played here is the same game as in self-play.
@@ -30,6 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bots import SeatView, make_bot
+from service.play.commands import PlayMove
 
 from .progress import games_progress
 
@@ -176,9 +177,8 @@ def play_remote(client: Client, plan, index: int) -> str:
                 continue
             idle = 0
             move = bots[seat].choose(SeatView.from_http(view))
-            body = {k: v for k, v in move.items() if k != "seat"}
-            body["expected_version"] = view["version"]
-            answer = client.call("move", "POST", f"/games/{gid}/moves", body, tokens[seat])
+            command = PlayMove(gid, {k: v for k, v in move.items() if k != "seat"}, expected_version=view["version"])
+            answer = client.call("move", "POST", f"/games/{gid}/moves", command.as_body(), tokens[seat])
             answered[answer["version"]] = time.perf_counter()
             moves += 1
         with client.stats.lock:

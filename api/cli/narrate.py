@@ -68,7 +68,7 @@ def _seat_value(value) -> str:
 
 
 def narrate(path: str, account: dict | None, verdict: dict, console: Console | None = None) -> None:
-    """Print the account of one record (from service.facade.verify_file)."""
+    """Print the account of one record (from service.offline.records.verify_file)."""
     console = console or Console(highlight=False)
     console.rule(Text(path, style="bold"))
     if account is None:

@@ -52,7 +52,7 @@ def simulate_command(game, players, games, bots, options_json, seed, workers, ou
     Reproducible bit for bit for a --seed, whatever --workers. With --server, bots play over HTTP
     against a running arbiter instead (the load generator), --clients games at once.
     """
-    from service.facade import PlanError, make_plan
+    from service.offline.simulation import PlanError, make_plan
 
     if game is None:
         raise click.BadParameter("name the game: el-royale, batallion, four-virtues or small-battle", param_hint="--game")
@@ -73,7 +73,8 @@ def simulate_command(game, players, games, bots, options_json, seed, workers, ou
 
 
 def _self_play(plan, workers: int | None, out: str | None) -> list[dict]:
-    from service.facade import BotMoveError, RecordSink, default_workers, report_of, simulate
+    from service.offline.balance import report_of
+    from service.offline.simulation import BotMoveError, RecordSink, default_workers, run as simulate
 
     workers = workers or default_workers()
     console = Console(stderr=True)
@@ -96,7 +97,7 @@ def _self_play(plan, workers: int | None, out: str | None) -> list[dict]:
         raise click.BadParameter(f"cannot write {out}: {e.strerror}", param_hint="--out") from None
     if out:
         console.print(f"wrote {plan.games} records to {out} (check them: arbiter replay {_glob(out)} --json)")
-        from service.facade import balance_report
+        from service.offline.balance import balance_report
 
         return balance_report([out])
     return report_of(docs)
@@ -135,7 +136,7 @@ def _show(reports: list[dict], html: str | None, as_json: bool, command: str | N
 def report_command(paths, html, as_json, command) -> None:
     """Balance report of recorded games (directories, .jsonl archives, record files): win rates with Wilson
     intervals by seat, position and bot, endings, lengths; every record is replayed and verified first."""
-    from service.facade import ReportError, balance_report
+    from service.offline.balance import ReportError, balance_report
 
     try:
         reports = balance_report(paths)

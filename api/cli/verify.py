@@ -17,7 +17,7 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
     from service.verification.bulk import count_events, stored_events, verify_all
 
     start_early(workers)  # (if the command has not already)
-    ids = arbiter.game_ids()
+    ids = arbiter.verification.game_ids()
     total = count_events(arbiter.app)
     reports: list[dict] = []
     started = time.perf_counter()

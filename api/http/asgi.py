@@ -32,10 +32,10 @@ def create_asgi_app(config: dict | None = None, threads: int = 8):
 
 
 def _health_body() -> bytes:
-    """The answer of the Flask route `GET /api/v1/health` (service.facade.health_report), built once."""
+    """The answer of the Flask route `GET /api/v1/health` (service.views.lobby.health_report), built once."""
     import json
 
-    from service.facade import health_report
+    from service.views.lobby import health_report
 
     return json.dumps(health_report()).encode()
 

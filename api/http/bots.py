@@ -25,11 +25,11 @@ def seat_bot(game_id: str):
         body = {}
     if not isinstance(body, dict):
         raise BadInput("the body is a JSON object: {\"bot\": \"heuristic\"}", field="bot")
-    return jsonify(arbiter().seat_bot(game_id, bearer(), body.get("bot", "heuristic"))), 201
+    return jsonify(arbiter().play.seat_bot(game_id, bearer(), body.get("bot", "heuristic"))), 201
 
 
 @bots_blp.post("/join/<game_id>/<token>/bot")
 def seat_bot_page(game_id: str, token: str):
     """The created page's form: a bot takes the seat of this private link; then the spectators' table."""
-    arbiter().seat_bot(game_id, token, request.form.get("bot", "heuristic"))
+    arbiter().play.seat_bot(game_id, token, request.form.get("bot", "heuristic"))
     return redirect(url_for("pages.table", game_id=game_id))

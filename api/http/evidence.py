@@ -18,7 +18,7 @@ class Keys(MethodView):
     @evidence_blp.response(200, e.PublicKey)
     def get(self):
         """The server's Ed25519 public key: receipts and checkpoints verify under it."""
-        return arbiter().public_key()
+        return arbiter().evidence.public_key()
 
 
 @evidence_blp.route("/receipts/verify")
@@ -29,7 +29,7 @@ class ReceiptVerify(MethodView):
                                content_type="application/problem+json")
     def post(self, receipt):
         """Does the store still hold what a receipt says? intact, truncated, rewritten or deleted."""
-        return arbiter().verify_receipt(receipt)
+        return arbiter().evidence.verify_receipt(receipt)
 
 
 @evidence_blp.route("/checkpoints")
@@ -39,5 +39,5 @@ class Checkpoints(MethodView):
     def get(self, query):
         """The signed checkpoint log after line `after` (optionally one game's), and the log's own check."""
         facade = arbiter()
-        log = {k: v for k, v in facade.checkpoint_log().items() if k not in ("path", "exists")}  # no server path
-        return {"log": log, "checkpoints": facade.checkpoints(**query)}
+        log = {k: v for k, v in facade.evidence.log_report().items() if k not in ("path", "exists")}  # no server path
+        return {"log": log, "checkpoints": facade.evidence.checkpoints(**query)}

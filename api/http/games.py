@@ -7,6 +7,7 @@ from flask.views import MethodView
 from flask_smorest import Blueprint
 
 from service.errors import Unauthorized
+from service.play.commands import FileDispute, GiveRuling, NameSeat, PlayMove
 
 from api.current import arbiter
 from api.pages.links import with_links
@@ -51,7 +52,7 @@ class Games(MethodView):
     @blp.response(200, s.CatalogueRow(many=True))
     def get(self, query):
         """The game catalogue: id, game, players, status, winner, version, chain head."""
-        return arbiter().catalogue(**query)
+        return arbiter().lobby.catalogue(**query)
 
     @blp.arguments(s.CreateGame())
     @blp.response(201, s.Created, headers=LOCATION)
@@ -61,7 +62,7 @@ class Games(MethodView):
 
         `Location` is the new game's address; `seats[].join_url` and `referee_join_url` are the private links
         that open its table in a browser (GET /join/{id}/{token}), `table_url` the spectators'."""
-        created = with_links(arbiter().create_game(spec))
+        created = with_links(arbiter().play.create_game(spec))
         return created, 201, {"Location": url_for("games.Game", game_id=created["id"])}
 
 
@@ -71,8 +72,8 @@ class Game(MethodView):
     @_errors(401, 403, 404)
     def get(self, game_id):
         """The public summary and spectator view (no hidden card)."""
-        arbiter().viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
-        return arbiter().public(game_id)
+        arbiter().access.viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
+        return arbiter().views.public(game_id)
 
 
 @blp.route("/games/<game_id>/view")
@@ -81,7 +82,7 @@ class GameView(MethodView):
     @_errors(401, 403, 404)
     def get(self, game_id):
         """What the token may see now; a seat's view lists its legal moves."""
-        return arbiter().view(game_id, bearer())
+        return arbiter().views.view(game_id, bearer())
 
 
 @blp.route("/games/<game_id>/moves")
@@ -89,12 +90,10 @@ class Moves(MethodView):
     @blp.arguments(s.Move())
     @blp.response(200, s.MoveResult)
     @_errors(401, 403, 404, 409, 422)
-    def post(self, move, game_id):
+    def post(self, body, game_id):
         """Play a move for the token's seat (record shape minus seat)."""
-        key = request.headers.get("Idempotency-Key")
-        if key and "idempotency_key" not in move:
-            move["idempotency_key"] = key
-        return json_response(MOVE_RESULT(arbiter().move(game_id, bearer(), move)))
+        command = PlayMove.from_body(game_id, body, request.headers.get("Idempotency-Key"))
+        return json_response(MOVE_RESULT(arbiter().play.move(bearer(), command)))
 
 
 @blp.route("/games/<game_id>/events")
@@ -104,7 +103,7 @@ class Events(MethodView):
     @_errors(401, 403, 404)
     def get(self, query, game_id):
         """The event log after version `after`, as the caller may see it."""
-        return arbiter().events(game_id, bearer(), query["after"])
+        return arbiter().views.events(game_id, bearer(), query["after"])
 
 
 @blp.route("/games/<game_id>/replay")
@@ -114,7 +113,7 @@ class Replay(MethodView):
     @_errors(401, 403, 404)
     def get(self, query, game_id):
         """The caller's view as it was at a version; without a token, once the game is over, the public replay."""
-        return arbiter().replay(game_id, bearer(), query["version"])
+        return arbiter().views.replay(game_id, bearer(), query["version"])
 
 
 @blp.route("/games/<game_id>/audit")
@@ -123,7 +122,7 @@ class Audit(MethodView):
     @_errors(401, 403, 404)
     def get(self, game_id):
         """The hash-chained audit log (the referee's; anyone's once the game is over)."""
-        return arbiter().audit(game_id, bearer())
+        return arbiter().views.audit(game_id, bearer())
 
 
 @blp.route("/games/<game_id>/audit/verify")
@@ -133,8 +132,8 @@ class AuditVerify(MethodView):
     @_errors(401, 403, 404)
     def get(self, query, game_id):
         """Check the hash chain (optionally against a head you kept) and the fair deal."""
-        arbiter().viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
-        return arbiter().verify(game_id, query.get("head"), query.get("length"))
+        arbiter().access.viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
+        return arbiter().verification.verify(game_id, query.get("head"), query.get("length"))
 
 
 @blp.route("/games/<game_id>/disputes")
@@ -144,7 +143,7 @@ class Disputes(MethodView):
     @_errors(401, 403, 404, 422)
     def post(self, body, game_id):
         """A seat disputes the move at a version."""
-        return arbiter().file_dispute(game_id, bearer(), body)
+        return arbiter().play.file_dispute(bearer(), FileDispute.from_body(game_id, body))
 
 
 @blp.route("/games/<game_id>/name")
@@ -154,7 +153,7 @@ class SeatName(MethodView):
     @_errors(401, 403, 404, 422)
     def post(self, body, game_id):
         """A seat gives the name it plays under (shown in every view, log and record from then on)."""
-        return arbiter().name_seat(game_id, bearer(), body["name"])
+        return arbiter().play.name_seat(bearer(), NameSeat(game_id, body["name"]))
 
 
 @blp.route("/games/<game_id>/disputes/<int:number>/ruling")
@@ -164,7 +163,7 @@ class Ruling(MethodView):
     @_errors(401, 403, 404, 409, 422)
     def post(self, body, game_id, number):
         """The referee rules on a dispute; an upheld dispute may rewind the game."""
-        return arbiter().rule_dispute(game_id, bearer(), number, body)
+        return arbiter().play.rule(bearer(), GiveRuling.from_body(game_id, number, body))
 
 
 @blp.route("/games/<game_id>/record")
@@ -173,7 +172,7 @@ class RecordView(MethodView):
     @_errors(401, 403, 404)
     def get(self, game_id):
         """The game as an arbiter.record/1 document (the referee's; anyone's once over)."""
-        return arbiter().record(game_id, bearer())
+        return arbiter().views.record(game_id, bearer())
 
 
 @blp.route("/records")
@@ -183,7 +182,7 @@ class Records(MethodView):
     @_errors(422)
     def post(self, doc):
         """Import and verify a recorded game: its new id (and links, as on POST /games) and the verdict."""
-        imported = with_links(arbiter().import_record(doc))
+        imported = with_links(arbiter().play.import_record(doc))
         return imported, 201, {"Location": url_for("games.Game", game_id=imported["id"])}
 
 
@@ -192,4 +191,4 @@ class Health(MethodView):
     @blp.response(200, s.Health)
     def get(self):
         """Liveness: the rules-engine version and the games this server referees."""
-        return arbiter().health()
+        return arbiter().lobby.health()

@@ -5,7 +5,7 @@
 - a body over MAX_CONTENT_LENGTH (256 KiB): 413 problem+json.
 
 Query integers (`offset`, `after`, `version`, `length`) are bounded by their schemas (api.http.schemas,
-service.facade.MAX_POSITION), and the facade checks them again for the pages and the stream.
+service.bounds.MAX_POSITION), and the service checks them again for the pages and the stream.
 """
 
 from __future__ import annotations

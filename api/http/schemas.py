@@ -1,4 +1,9 @@
-"""marshmallow schemas of the HTTP API (contract §3): they validate requests and document responses."""
+"""marshmallow schemas of the HTTP API (contract §3): they parse request bodies and document requests and responses.
+
+The bodies of the commands (a move, a dispute, a ruling, a name) are parsed here for their JSON types, with the bounds
+of service.play.commands, and each route then builds its command object (PlayMove, FileDispute, GiveRuling, NameSeat),
+which the service checks once; a type error found here is answered as the API always answered it (422, `errors`).
+"""
 
 from __future__ import annotations
 
@@ -6,7 +11,9 @@ from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, vali
 
 from domain.games import DECIDERS
 from domain.json_limits import MAX_INT
-from service.facade import MAX_POSITION
+from domain.players import MAX_NAME
+from service.bounds import MAX_POSITION
+from service.play.commands import DECISIONS, MAX_CLAIM, MAX_IDEMPOTENCY_KEY, REMEDIES
 
 from .evidence_schemas import Receipt
 
@@ -73,6 +80,7 @@ class Created(Schema):
 
 
 class Move(Schema):
+    # the body of a PlayMove (service.play.commands): the record move, expected_version, idempotency_key
     class Meta:
         unknown = INCLUDE  # a game's own move fields (cards, text, target, ...) are checked by its decider
 
@@ -80,7 +88,7 @@ class Move(Schema):
     cards = fields.List(CARD, validate=validate.Length(max=60))
     text = fields.String(validate=validate.Length(max=2000))
     expected_version = fields.Integer(strict=True, allow_none=True, validate=JSON_INT)
-    idempotency_key = fields.String(allow_none=True, validate=validate.Length(min=1, max=200))
+    idempotency_key = fields.String(allow_none=True, validate=validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY))
 
 
 class Event(Schema):
@@ -245,7 +253,7 @@ class DisputeRequest(Schema):
                              metadata={"description": "the version of the disputed move (required without `attempt`)"})
     attempt = fields.Integer(strict=True, validate=validate.Range(min=1, max=MAX_INT), metadata={
         "description": "instead of a move: the number of your own refused attempt (the `attempt` of its 422 answer)"})
-    claim = fields.String(required=True, validate=validate.Length(min=1, max=2000))
+    claim = fields.String(required=True, validate=validate.Length(min=1, max=MAX_CLAIM))
 
     @validates_schema
     def _names_what_is_disputed(self, data, **kwargs):
@@ -255,7 +263,7 @@ class DisputeRequest(Schema):
 
 
 class NameRequest(Schema):
-    name = fields.String(required=True, validate=validate.Length(min=1, max=64), metadata={"example": "Ann"})
+    name = fields.String(required=True, validate=validate.Length(min=1, max=MAX_NAME), metadata={"example": "Ann"})
 
 
 class Named(Schema):
@@ -265,9 +273,9 @@ class Named(Schema):
 
 
 class RulingRequest(Schema):
-    decision = fields.String(required=True, validate=validate.OneOf(["upheld", "rejected"]))
-    remedy = fields.String(load_default="none", validate=validate.OneOf(["none", "rewind"]))
-    note = fields.String(load_default="", validate=validate.Length(max=2000))
+    decision = fields.String(required=True, validate=validate.OneOf(list(DECISIONS)))
+    remedy = fields.String(load_default="none", validate=validate.OneOf(list(REMEDIES)))
+    note = fields.String(load_default="", validate=validate.Length(max=MAX_CLAIM))
 
 
 class Dispute(Schema):

@@ -20,7 +20,7 @@ import time
 from flask import Response, current_app, request
 from flask_smorest import Blueprint
 
-from service.facade import MAX_POSITION
+from service.bounds import MAX_POSITION
 
 from . import schemas as s
 from api.current import arbiter
@@ -59,11 +59,11 @@ def sse_response(facade, game_id: str, token: str | None, after: int, limit: flo
     one `onmessage` handler hears every game's events."""
     slot = request.environ.get("asgi.scope", {}).get(LIVE_SLOT)
     if slot is not None:  # api.http.asgi streams it on its event loop
-        slot["subscription"], slot["backlog"] = facade.subscribe(game_id, token, after, slot["sink"])
+        slot["subscription"], slot["backlog"] = facade.views.subscribe(game_id, token, after, slot["sink"])
         slot["limit"], slot["named"] = limit, named
         return Response(iter([RETRY]), mimetype="text/event-stream", headers=HEADERS)
     inbox: queue.SimpleQueue = queue.SimpleQueue()
-    subscription, backlog = facade.subscribe(game_id, token, after, inbox.put)
+    subscription, backlog = facade.views.subscribe(game_id, token, after, inbox.put)
 
     def messages():
         try:
@@ -107,6 +107,6 @@ def stream(query, game_id: str, last_event_id: int | None = None):
     the game is over and drained: reconnect with Last-Event-ID)."""
     facade = arbiter()
     token = bearer()
-    facade.viewer(game_id, token)  # 401/403/404 before the stream starts
+    facade.access.viewer(game_id, token)  # 401/403/404 before the stream starts
     after = last_event_id if last_event_id is not None else query["after"]
     return sse_response(facade, game_id, token, after, float(current_app.config.get("STREAM_SECONDS", 300)))

@@ -15,7 +15,8 @@ def audit(game_id: str):
     spectator sees, while the game runs, what it may see of them)."""
     facade = arbiter()
     token = page_token(game_id)
-    log = facade.audit_page(game_id, token)
-    checks = facade.verify(game_id)
-    return render_template("audit.html", log=log, checks=checks, view=facade.public(game_id), viewer=facade.viewer(game_id, token),
-                           key=facade.public_key())
+    log = facade.views.audit_page(game_id, token)
+    checks = facade.verification.verify(game_id)
+    return render_template("audit.html", log=log, checks=checks, view=facade.views.public(game_id),
+                           viewer=facade.access.viewer(game_id, token),
+                           key=facade.evidence.public_key())

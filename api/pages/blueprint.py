@@ -63,12 +63,12 @@ def page_view(game_id: str):
     """The facade, the page's token, its viewer and the view it draws (a seat's or the referee's; else the public one)."""
     facade = arbiter()
     token = page_token(game_id)
-    viewer = facade.viewer(game_id, token)
-    view = facade.view(game_id, token) if token else facade.public(game_id)
+    viewer = facade.access.viewer(game_id, token)
+    view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     return facade, token, viewer, view
 
 
 def table_talk(facade, game_id: str, token: str | None, upto: int | None = None) -> list[dict]:
     """The last table talk (public to all), newest last."""
-    said = [e for e in facade.events(game_id, token) if e["type"] == "said" and (upto is None or e["version"] <= upto)]
+    said = [e for e in facade.views.events(game_id, token) if e["type"] == "said" and (upto is None or e["version"] <= upto)]
     return said[-8:]

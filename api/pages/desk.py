@@ -28,7 +28,7 @@ STATUSES = {"": None, "in_progress": "in_progress", "finished": "finished"}
 def desk_filters(args) -> dict:
     """The catalogue filters a desk address stands for; raises BadInput naming the parameter at fault."""
     facade_args: dict = {"order": "desk"}
-    kinds = {k["id"] for k in arbiter().games()}
+    kinds = {k["id"] for k in arbiter().lobby.games()}
     game = args.get("game", "")
     if game and game not in kinds:
         raise BadInput(f"game: no game called {game[:40]!r}; expected one of {', '.join(sorted(kinds))}", field="game")
@@ -61,8 +61,8 @@ def desk_page():
     try:
         filters = desk_filters(request.args)
         page = filters["offset"] // PAGE + 1
-        games = facade.catalogue(limit=PAGE + 1, **filters)  # one more than shown: is there a next page?
+        games = facade.lobby.catalogue(limit=PAGE + 1, **filters)  # one more than shown: is there a next page?
     except ServiceError as e:
         error = e
     return render_template("desk.html", games=games[:PAGE], more=len(games) > PAGE, page=page, error=error,
-                           args=request.args, kinds=facade.games()), (error.status if error else 200)
+                           args=request.args, kinds=facade.lobby.games()), (error.status if error else 200)

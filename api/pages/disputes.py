@@ -6,6 +6,7 @@ from __future__ import annotations
 from flask import redirect, render_template, request, url_for
 
 from service.errors import ServiceError
+from service.play.commands import FileDispute, GiveRuling
 
 from .blueprint import page_view, pages
 
@@ -21,13 +22,12 @@ def disputes(game_id: str):
 def file_dispute(game_id: str):
     """A seat files a dispute against the move at a version, or against the refusal of its attempt (`attempt`)."""
     facade, token, viewer, _ = page_view(game_id)
-    body = {"claim": request.form.get("claim", "")}
+    numbers = {}
     for field in ("version", "attempt"):
         value = request.form.get(field, "").strip()
-        if value:
-            body[field] = int(value) if value.isdigit() else value
+        numbers[field] = (int(value) if value.isdigit() else value) if value else None
     try:
-        facade.file_dispute(game_id, token, body)
+        facade.play.file_dispute(token, FileDispute(game_id, request.form.get("claim", ""), **numbers))
     except ServiceError as e:
         return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)
@@ -39,8 +39,8 @@ def rule(game_id: str, number: int):
     facade, token, viewer, _ = page_view(game_id)
     form = request.form
     try:
-        facade.rule_dispute(game_id, token, number, {"decision": form.get("decision"), "remedy": form.get("remedy", "none"),
-                                                     "note": form.get("note", "")})
+        facade.play.rule(token, GiveRuling(game_id, number, form.get("decision"), form.get("remedy", "none"),
+                                           form.get("note", "")))
     except ServiceError as e:
         return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)

@@ -1,10 +1,11 @@
-"""What a page's form stands for: a field's text as a value, a table form as the body of a move."""
+"""What a page's form stands for: a field's text as a value, the table's controls as a move (a PlayMove)."""
 
 from __future__ import annotations
 
 from domain import json_limits
 
 from service.errors import BadInput
+from service.play.commands import PlayMove
 
 
 def scalar(value: str):
@@ -16,8 +17,8 @@ def scalar(value: str):
     return int(value) if value.isdigit() and len(value) < 7 else value
 
 
-def move_body(form) -> dict:
-    """The JSON body of POST /api/v1/games/{id}/moves that a table form stands for.
+def move_command(game_id: str, form) -> PlayMove:
+    """The move a table form stands for (what POST /api/v1/games/{id}/moves would carry as JSON).
 
     - `move`: a whole move as a JSON object (a button of `legal_move_buttons`), sent as it is;
     - else `type`, `cards` (the ticked card boxes; an empty list too when `type` is one of the
@@ -48,7 +49,7 @@ def move_body(form) -> dict:
                     body.setdefault(name, {})[sub] = value.strip()
                 else:
                     body[name] = scalar(value)
-    if form.get("expected_version"):
-        version = form["expected_version"]
-        body["expected_version"] = int(version) if version.isdigit() and len(version) <= 16 else version
-    return body
+    version = form.get("expected_version") or None  # the form's text: digits as an integer, else refused by the command
+    if version is not None and version.isdigit() and len(version) <= 16:
+        version = int(version)
+    return PlayMove(game_id, body, expected_version=version)

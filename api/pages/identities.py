@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from flask import g, request
 
 from service.errors import Forbidden, ServiceError
-from service.facade import parse_game_id
+from service.access import parse_game_id
 
 MAX_HELD = 10  # the referee and up to nine seats fit a cookie (each token is ~66 bytes)
 SPECTATOR_KEY = "spectator"
@@ -59,14 +59,14 @@ def held(facade, game_id) -> list[Identity]:
     out: list[Identity] = []
     for token in held_tokens(game_id):
         try:
-            viewer = facade.viewer(game_id, token)
+            viewer = facade.access.viewer(game_id, token)
         except ServiceError:
             continue
         key = "referee" if viewer.role == "referee" else str(viewer.seat)
         if any(i.key == key for i in out):
             continue
         if names is None:
-            names = facade.player_names(game_id)
+            names = facade.views.player_names(game_id)
         label = "Referee" if viewer.role == "referee" else f"{names[viewer.seat]} (seat {viewer.seat})"
         out.append(Identity(key, label, token, viewer.role))
     return out

@@ -18,7 +18,7 @@ from .links import join_url
 @pages.get("/")
 def lobby():
     """Create a game; the catalogue of games."""
-    return render_template("lobby.html", games=arbiter().catalogue(limit=100), kinds=arbiter().games())
+    return render_template("lobby.html", games=arbiter().lobby.catalogue(limit=100), kinds=arbiter().lobby.games())
 
 
 @pages.post("/")
@@ -45,9 +45,9 @@ def create():
             options[name] = values[0]
     spec = {"game": game, "options": options, "players": players}
     try:
-        created = arbiter().create_game(spec)
+        created = arbiter().play.create_game(spec)
     except ServiceError as e:
-        return render_template("lobby.html", games=arbiter().catalogue(limit=100), kinds=arbiter().games(), error=e,
+        return render_template("lobby.html", games=arbiter().lobby.catalogue(limit=100), kinds=arbiter().lobby.games(), error=e,
                                form=form), e.status
     # POST/redirect/GET: the links get an address of their own; reloading it creates nothing
     response = make_response(redirect(url_for("pages.links", game_id=created["id"]), 303))
@@ -64,11 +64,11 @@ def links(game_id: str):
     if referee is None:
         raise Forbidden("the private links are the referee's: this browser holds no referee link of this game "
                         "(open the referee's link here first)")
-    created = facade.links(game_id, referee.token)
+    created = facade.play.links(game_id, referee.token)
     links = {"seats": [{**s, "url": join_url(game_id, s["token"]) if s["token"] else None} for s in created["seats"]],
              "referee": join_url(game_id, created["referee_token"]),
              "table": url_for("pages.table", game_id=game_id, _external=True)}
-    response = make_response(render_template("created.html", created=created, links=links, view=facade.public(game_id)))
+    response = make_response(render_template("created.html", created=created, links=links, view=facade.views.public(game_id)))
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-store"  # the page holds every token of the game
     return response

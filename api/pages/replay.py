@@ -69,8 +69,8 @@ def replay(game_id: str):
     except ValueError:
         abort(400)
     version = max(1, min(version, latest["version"]))
-    view = facade.replay(game_id, token, version) if token else facade.public_replay(game_id, version)
-    events = facade.replay_log(game_id, token)
+    view = facade.views.replay(game_id, token, version) if token else facade.views.public_replay(game_id, version)
+    events = facade.views.replay_log(game_id, token)
     current = next((e for e in events if e["version"] == version and e["type"] != "move_rejected"), None)
     refusals = [e for e in events if e["version"] == version and e["type"] == "move_rejected"]  # the referee's, or all once over
     talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
@@ -84,7 +84,7 @@ def replay(game_id: str):
 def download_record(game_id: str):
     """The game's `arbiter.record/1` document as a file (the referee's; anyone's once the game is over)."""
     facade = arbiter()
-    doc = facade.record(game_id, page_token(game_id))  # Forbidden while the game runs: the error page says why
+    doc = facade.views.record(game_id, page_token(game_id))  # Forbidden while the game runs: the error page says why
     body = json.dumps(doc, indent=2, ensure_ascii=False) + "\n"  # the document's own key order (format first)
     name = f"{doc.get('game', 'game')}-{str(game_id)[:8]}.json"
     return Response(body, mimetype="application/json",
@@ -119,13 +119,13 @@ def upload():
         return _upload_error(f"{upload_file.filename} is not a record: {e}", 422)
     facade = arbiter()
     try:
-        imported = facade.import_record(doc)
+        imported = facade.play.import_record(doc)
     except ServiceError as e:
         return _upload_error(f"{upload_file.filename} is not a valid record: {e.detail}", e.status)
     game_id, referee = imported["id"], imported["referee_token"]
-    view = facade.view(game_id, referee)
+    view = facade.views.view(game_id, referee)
     verdict = imported["verdict"]
-    moves = move_list(facade.replay_log(game_id, referee), view["disputes"], verdict.get("illegal"))
+    moves = move_list(facade.views.replay_log(game_id, referee), view["disputes"], verdict.get("illegal"))
     response = make_response(render_template("record_upload.html", error=None, result=imported, verdict=verdict,
                                              view=view, moves=moves, filename=upload_file.filename))
     identities.remember(response, game_id, referee)

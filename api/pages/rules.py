@@ -64,7 +64,7 @@ def index():
     """The games arbiter referees, each with a link to its rulebook (or a note that it is not installed)."""
     books = shelf().books()
     games = [{**g, "installed": g["id"] in books, "clauses": len(books[g["id"]].clauses) if g["id"] in books else 0}
-             for g in arbiter().games()]
+             for g in arbiter().lobby.games()]
     directory = shelf().directory
     return render_template("rules_index.html", games=games, directory=directory, found=directory.is_dir())
 
@@ -72,7 +72,7 @@ def index():
 @rules.get("/rules/<game>")
 def rulebook(game: str):
     """One game's rulebook, every clause id an anchor (id = the clause id); rulings marked."""
-    known = {g["id"]: g["title"] for g in arbiter().games()}
+    known = {g["id"]: g["title"] for g in arbiter().lobby.games()}
     if game not in known and game not in shelf().books():
         return page_error(404, "No such game", f"arbiter referees no game {game!r}: the games are "
                           f"{', '.join(sorted(known))} (see /rules)")

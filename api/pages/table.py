@@ -6,19 +6,20 @@ from __future__ import annotations
 from flask import current_app, make_response, redirect, render_template, request, url_for
 
 from service.errors import ServiceError
+from service.play.commands import NameSeat
 
 from api.current import arbiter
 from api.http.stream import resume_point, sse_response
 
 from . import identities
 from .blueprint import page_token, page_view, pages, table_talk
-from .forms import move_body
+from .forms import move_command
 
 
 @pages.get("/join/<game_id>/<token>")
 def join(game_id: str, token: str):
     """Keep a private link's token in a cookie for this game and open the table."""
-    viewer = arbiter().viewer(game_id, token)
+    viewer = arbiter().access.viewer(game_id, token)
     others = [t for t in identities.held_tokens(game_id) if t != token]
     key = "referee" if viewer.role == "referee" else str(viewer.seat)
     # a browser that already holds another identity of the game opens this one by name (its other tabs keep theirs)
@@ -57,10 +58,10 @@ def act(game_id: str):
     facade, token, viewer, _ = page_view(game_id)
     error, receipt = None, None
     try:
-        receipt = facade.move(game_id, token, move_body(request.form)).get("receipt")
+        receipt = facade.play.move(token, move_command(game_id, request.form)).get("receipt")
     except ServiceError as e:
         error = e
-    view = facade.view(game_id, token) if token else facade.public(game_id)
+    view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
     return render_template(template, view=view, viewer=viewer, error=error, talk=table_talk(facade, game_id, token),
                            receipt=receipt), (error.status if error else 200)
@@ -70,7 +71,7 @@ def act(game_id: str):
 def rename(game_id: str):
     """A seat gives the name it plays under; every table shows it from the next event on."""
     facade, token, viewer, view = page_view(game_id)
-    facade.name_seat(game_id, token, request.form.get("name", ""))  # an error is the error page, with a way back
+    facade.play.name_seat(token, NameSeat(game_id, request.form.get("name", "")))  # an error is the error page, with a way back
     return redirect(url_for("pages.table", game_id=game_id), 303)
 
 
@@ -79,6 +80,6 @@ def live(game_id: str):
     """Server-sent events for the table page (the cookie's viewer)."""
     facade = arbiter()
     token = page_token(game_id)
-    facade.viewer(game_id, token)
+    facade.access.viewer(game_id, token)
     return sse_response(facade, game_id, token, resume_point(), float(current_app.config.get("STREAM_SECONDS", 300)),
                         named=False)

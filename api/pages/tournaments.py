@@ -63,7 +63,7 @@ def _int_or_none(value: str | None):
 @tournament_pages.get("/tournaments")
 def index():
     """Every tournament, and the form that creates one."""
-    return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().games())
+    return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().lobby.games())
 
 
 @tournament_pages.post("/tournaments")
@@ -90,7 +90,7 @@ def create():
     try:
         created = tournaments().create(spec)
     except ServiceError as e:
-        return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().games(), error=e,
+        return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().lobby.games(), error=e,
                                form=form), e.status
     response = make_response(redirect(url_for("tournament_pages.show", tournament_id=created["id"], created=1), 303))
     return _remember(response, created["id"], created["director_token"])

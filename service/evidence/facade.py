@@ -18,11 +18,13 @@ from uuid import UUID
 
 from domain.audit import event_hash
 
-from . import keys, receipts
-from service.play.application import Referee
-from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
-from service.errors import BadInput
+from service.adapters.backup import backup
 from service.adapters.stores import persistence_env
+from service.errors import BadInput
+from service.play.application import Referee
+
+from . import keys, receipts
+from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
 
 DEFAULT_EVERY = 10
 
@@ -142,6 +144,11 @@ class Evidence:
         """The checkpoint log checked, with where it is kept."""
         report = self.log.report()
         return {**report.as_dict(), "path": str(self.log.storage), "exists": self.log.storage.exists()}
+
+    def backup(self, path: str, force: bool = False) -> dict:
+        """A consistent online copy of the event store at `path` (SQLite; raises BadInput otherwise), with the
+        checkpoint log's report: the log is kept apart, so a restored copy is held against it (docs/evidence.md)."""
+        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.log_report()}
 
     def logged_games(self) -> list[str]:
         """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance."""

@@ -206,7 +206,7 @@ def _utc_now() -> str:
 def build(record: Record, mapper: Any) -> Built | None:
     """The stored rows of a record's game as the service writes them (Game.start, then Game.play for every move),
     decided by the bare decider; None when a move is illegal (that record takes the service's own road)."""
-    from service.play.application import new_token, seat_token, token_hash
+    from service.play.tokens import new_token, seat_token, token_hash
 
     d, setup, chance = record.decider, record.setup, record.chance
     referee = new_token()

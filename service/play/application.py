@@ -8,11 +8,7 @@ store's version check decides.
 
 from __future__ import annotations
 
-import base64
-import hashlib
-import hmac
 import os
-import secrets
 import threading
 from collections import defaultdict
 from typing import Any, Callable, TypeVar
@@ -21,18 +17,19 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError, Application
 from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, PersistenceError, Transcoding
 
-from domain.games import DECIDERS
 from domain import ENGINE_VERSION
 from domain.attempts import Attempts, attempts_id
 from domain.game import Game, seat_actor
-from domain.players import MAX_NAME  # as a player's name at creation
+from domain.games import DECIDERS
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 from service.adapters.group_commit import GroupCommit, WriteLock
-from .clocks import flag_due, parse_time_control, server_ms
+from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
 from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from service.views.spectator_delay import parse_delay
-from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
+
+from .clocks import flag_due, parse_time_control, server_ms
+from .tokens import new_token, seat_token, token_hash
 
 # what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
 UNREADABLE = (MapperDeserialisationError, ValueError, KeyError, TypeError, AttributeError, IndexError)
@@ -46,7 +43,6 @@ def damaged(game_id: UUID, e: Exception) -> Damaged:
 T = TypeVar("T")
 MAX_RETRIES = 50
 SNAPSHOT_INTERVAL = 100
-MAX_CLAIM = 2000
 
 
 class StateTranscoding(Transcoding):
@@ -62,23 +58,6 @@ class StateTranscoding(Transcoding):
 
     def decode(self, data: dict) -> Any:
         return self._decider.load_state(data)
-
-
-def token_hash(token: str) -> str:
-    """How a token is stored: its SHA-256 (tokens themselves never enter events, logs or exports)."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh bearer token: 192 random bits, URL-safe."""
-    return secrets.token_urlsafe(24)
-
-
-def seat_token(referee_token: str, seat: int) -> str:
-    """A seat's token, derived from the referee's (HMAC-SHA256, 192 bits, URL-safe): whoever holds the referee
-    token can give the seats their links again; a seat token tells nothing about the referee's or another seat's."""
-    digest = hmac.new(referee_token.encode("utf-8"), f"arbiter seat {seat}".encode("ascii"), hashlib.sha256).digest()
-    return base64.urlsafe_b64encode(digest[:24]).decode("ascii")
 
 
 class Referee(Application):
@@ -248,7 +227,10 @@ class Referee(Application):
     def submit_move(self, game_id: UUID, seat: int, raw_move: Any, expected_version: int | None = None,
                     idempotency_key: str | None = None) -> dict:
         """Play one move for a seat; returns {version, first_version, replayed} and, for a new move, its saved `events`
-        and the `chain_head` after it; raises IllegalMove, Conflict, BadInput."""
+        and the `chain_head` after it; raises IllegalMove, Conflict, BadInput.
+
+        `raw_move`: the record move (a dict; its seat is this seat), as service.play.commands.PlayMove checked it;
+        `idempotency_key`: the key the game keeps its answer under (PlayMove.answer_key: scoped to the seat)."""
         def body(game: Game) -> dict:
             if idempotency_key and idempotency_key in game.answers:
                 return _replayed(game.answers[idempotency_key], seat, idempotency_key)
@@ -281,15 +263,7 @@ class Referee(Application):
 
     def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
         """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
-        attempts (the number its refusal answered); returns the dispute."""
-        if attempt is not None:
-            if not isinstance(attempt, int) or isinstance(attempt, bool) or attempt < 1:
-                raise BadInput("attempt: must be the number of your refused attempt (1 or more)", field="attempt")
-        elif not isinstance(version, int) or isinstance(version, bool):
-            raise BadInput("version: must be the integer version of the disputed move", field="version")
-        if not isinstance(claim, str) or not claim.strip() or len(claim) > MAX_CLAIM:
-            raise BadInput(f"claim: must be a non-empty text of at most {MAX_CLAIM} characters", field="claim")
-
+        attempts (the number its refusal answered); returns the dispute. Its shape is FileDispute's (checked there)."""
         def body(game: Game) -> dict:
             against = version
             if attempt is not None:
@@ -306,11 +280,7 @@ class Referee(Application):
         return self._command(game_id, lambda game: {"flags": flag_due(game, now_ms)})["flags"]
 
     def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:
-        """A seat's name from now on: 1 to 64 printable characters (spaces around it dropped); returns {seat, name, version}."""
-        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.strip().isprintable():
-            raise BadInput(f"name: must be 1 to {MAX_NAME} printable characters", field="name")
-        name = name.strip()
-
+        """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}."""
         def body(game: Game) -> dict:
             if game.players[seat]["name"] == name:
                 return {"seat": seat, "name": name, "version": game.version}  # nothing to change, nothing written
@@ -331,17 +301,8 @@ class Referee(Application):
         return refused["at_version"]
 
     def rule_dispute(self, game_id: UUID, number: Any, decision: Any, remedy: Any, note: Any) -> dict:
-        """The referee rules `upheld` or `rejected`, remedy `none` or `rewind` (upheld only)."""
-        if decision not in ("upheld", "rejected"):
-            raise BadInput("decision: must be 'upheld' or 'rejected'", field="decision")
-        if remedy not in ("none", "rewind"):
-            raise BadInput("remedy: must be 'none' or 'rewind'", field="remedy")
-        if remedy == "rewind" and decision != "upheld":
-            raise BadInput("remedy: a rewind needs the dispute upheld", field="remedy")
-        note = "" if note is None else note
-        if not isinstance(note, str) or len(note) > MAX_CLAIM:
-            raise BadInput(f"note: must be a text of at most {MAX_CLAIM} characters", field="note")
-
+        """The referee rules `upheld` or `rejected`, remedy `none` or `rewind` (upheld only), as GiveRuling checked it;
+        which dispute, and whether the game still allows the remedy, are checked here."""
         def body(game: Game) -> dict:
             if not isinstance(number, int) or not 1 <= number <= len(game.disputes):
                 raise NotFound(f"game {game_id} has no dispute {number}")
@@ -381,9 +342,9 @@ def _validated(doc: Any) -> Record:
         raise BadInput(str(e), field=field) from None
 
 
-def _parsed_move(raw: Any, seat: int, game: Game) -> dict:
-    if not isinstance(raw, dict):
-        raise BadInput("a move is an object with a type", field="type")
+def _parsed_move(raw: dict, seat: int, game: Game) -> dict:
+    """The move parsed by the game's decider (domain.records.parse_move: seat and type, then the game's own fields),
+    its errors named by the move's own fields (`cards`, not `move.cards`)."""
     try:
         return parse_move({**raw, "seat": seat}, game.setup.n, game.decider)
     except InvalidRecord as e:

@@ -29,9 +29,11 @@ from domain.tournament import pairing, spec as tspec
 from domain.tournament.aggregate import Tournament
 from projections.standings import Standings, doc_standings
 
-from . import sealing
-from service.play.application import new_token, token_hash
+from service.bounds import bounded
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
+from service.play.tokens import new_token, token_hash
+
+from . import sealing
 
 BUNDLE_FORMAT = "arbiter.tournament/1"
 MAX_RETRIES = 20
@@ -101,10 +103,8 @@ class Tournaments:
 
     def create(self, spec: Any) -> dict:
         """Create a tournament: its id, the director's token (shown once) and its view."""
-        from service.facade import _bounded
-
         if isinstance(spec, dict):
-            _bounded(spec)
+            bounded(spec)
         try:
             settings = tspec.validate(spec)
         except InvalidSetup as e:
@@ -276,7 +276,7 @@ class Tournaments:
         for key in ("spectator_delay", "time_control"):
             if settings.get(key):
                 spec[key] = dict(settings[key])
-        created = self.arbiter.create_game(spec)
+        created = self.arbiter.play.create_game(spec)
         t.game_started(round=rnd["number"], table=table["table"], index=index, game_id=created["id"], dealer=dealer,
                        starter=starter, clause=clause, reason=reason, board=board,
                        sealed_referee_token=sealing.seal(t.director_public_key, created["id"], created["referee_token"]))
@@ -328,7 +328,7 @@ class Tournaments:
                              "winner": outcome.winner_json(), "scores": list(outcome.scores) if outcome.is_over and outcome.scores else None,
                              "version": game.version, "commitment": game.commitment}
                     if with_clocks:
-                        clock = self.arbiter.public(g["game_id"]).get("clock")
+                        clock = self.arbiter.views.public(g["game_id"]).get("clock")
                         if clock is not None:
                             entry["clock"] = clock
                     if g["board"] is not None and not outcome.is_over:
@@ -362,7 +362,7 @@ class Tournaments:
         out = []
         for g in t.games():
             referee = sealing.open_box(secret, g["game_id"], t.sealed[g["game_id"]])
-            links = self.arbiter.links(g["game_id"], referee)
+            links = self.arbiter.play.links(g["game_id"], referee)
             out.append({"round": g["round"], "table": g["table"], "index": g["index"], "game_id": g["game_id"],
                         "referee_token": links["referee_token"], "seats": links["seats"]})
         return {"id": str(tid), "games": out}
@@ -385,7 +385,7 @@ class Tournaments:
         for r in view["rounds"]:
             for table in r["tables"]:
                 for g in table["games"]:
-                    records.append(self.arbiter.record(g["game_id"], referee_tokens.get(g["game_id"])))
+                    records.append(self.arbiter.views.record(g["game_id"], referee_tokens.get(g["game_id"])))
         header["games"] = len(records)
         yield json.dumps(header, separators=(",", ":")) + "\n"
         for doc in records:

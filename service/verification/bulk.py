@@ -183,7 +183,7 @@ def _verify_batch(ids: list[str]) -> list[dict]:
 
 
 def _batch_reports(ids: list[str]) -> list[dict]:
-    from service.facade import parse_game_id
+    from service.access import parse_game_id
 
     arbiter, log = _worker["arbiter"], _worker["log"]
     gids = [parse_game_id(i) for i in ids]
@@ -194,13 +194,13 @@ def _batch_reports(ids: list[str]) -> list[dict]:
             rows = batch[gid]
             if rows.catalogue is _UNREAD:
                 rows.catalogue = None  # the slow road reads the row itself and names its fault
-                reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
+                reports.append(arbiter.verification.verify(gid, full=True, log_report=log, marks=marks))
             elif not rows.raw:  # deleted: the log knows it, the store not
-                reports.append(arbiter.verify(gid, full=True, log_report=log, marks=marks))
+                reports.append(arbiter.verification.verify(gid, full=True, log_report=log, marks=marks))
             else:
-                reports.append(arbiter.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
+                reports.append(arbiter.verification.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
     finally:
-        arbiter.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
+        arbiter.verification.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
     return reports
 
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from api import create_app
-from service.facade import MAX_POSITION
+from service.bounds import MAX_POSITION
 
 from .api_support import API, CheckedClient, assert_problem, bearer, create, players
 

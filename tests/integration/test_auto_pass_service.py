@@ -11,7 +11,8 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
-from service.facade import Arbiter, verdict_of
+from service.facade import Arbiter
+from service.play.facade import verdict_of
 from tests.support import stacked_deck
 from tests.unit.test_auto_pass import EMPTYING
 

@@ -45,8 +45,8 @@ def _play(table: tuple, seed: int, moves: int, keys: float, clock: bool, answers
     app = create_app({"DATABASE_URL": "memory://", "KEY_FILE": f"{tempfile.mkdtemp()}/key", "CHECKPOINT_EVERY": 3})
     facade = app.extensions["arbiter"]
     answers = [] if answers is None else answers
-    move_of_facade = facade.move
-    facade.move = lambda *a, **k: answers.append(move_of_facade(*a, **k)) or answers[-1]
+    move_of_facade = facade.play.move
+    facade.play.move = lambda *a, **k: answers.append(move_of_facade(*a, **k)) or answers[-1]
     client = app.test_client()
     spec = {"game": game, "options": options, "players": [{"name": f"Sé{i}"} for i in range(n)],
             "seed": f"{seed:08x}"}
@@ -97,8 +97,8 @@ def test_an_automatic_pass_is_answered_with_the_same_bytes(tmp_path):
     app = create_app({"DATABASE_URL": "memory://", "KEY_FILE": str(tmp_path / "key")})
     facade = app.extensions["arbiter"]
     answers: list = []
-    move_of_facade = facade.move
-    facade.move = lambda *a, **k: answers.append(move_of_facade(*a, **k)) or answers[-1]
+    move_of_facade = facade.play.move
+    facade.play.move = lambda *a, **k: answers.append(move_of_facade(*a, **k)) or answers[-1]
     client = app.test_client()
     created = client.post("/api/v1/games", json={
         "game": "el-royale", "options": {"edition": "revised", "auto_pass": True}, "players": [{"name": "Ann"}, {"name": "Bob"}],

@@ -15,6 +15,7 @@ from domain.game import Game
 from domain.records import parse, replay
 from service.verification.checks import check_chain
 from service.errors import BadInput, Conflict, IllegalMove, NotFound
+from service.play.commands import GiveRuling
 from tests.integration.service_support import log, new_game, play, played, raw_move
 
 STORES = ["memory", "sqlite"]
@@ -222,8 +223,8 @@ def test_ruling_a_dispute_that_does_not_exist_is_not_found(referee, game_id, num
 def test_a_rewind_needs_the_dispute_upheld(referee, game_id):
     version, _ = disputed_move(referee, game_id)
     number = referee.file_dispute(game_id, 0, version, "x")["number"]
-    with pytest.raises(BadInput) as refused:
-        referee.rule_dispute(game_id, number, "rejected", "rewind", "")
+    with pytest.raises(BadInput) as refused:  # the ruling's shape is the command's, checked before the Referee runs it
+        GiveRuling(game_id, number, "rejected", "rewind", "").checked()
     assert refused.value.field == "remedy"
     assert referee.game(game_id).disputes[number - 1]["ruling"] is None
 

@@ -36,7 +36,7 @@ def comparable(view: dict) -> dict:
 
 def undelayed_log(arbiter, gid: str) -> list[dict]:
     """The event log a spectator of the same game without any delay would be shown now."""
-    return arbiter._log_tail(UUID(gid), SPECTATOR, 0)
+    return arbiter.views.log_tail(UUID(gid), SPECTATOR, 0)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -107,9 +107,9 @@ def test_a_delayed_spectator_sees_exactly_the_undelayed_view_at_the_cut(game, de
             assert got_versions == [e["version"] for e in expected], "the stream gives every visible entry once, in order"
             subscription.close()
         finally:
-            if arbiter is not None and arbiter._feed is not None:  # the follower stops before its store closes
-                follower = arbiter._feed._thread
-                arbiter._feed.stop()
+            if arbiter is not None and arbiter.views.feed is not None:  # the follower stops before its store closes
+                follower = arbiter.views.feed._thread
+                arbiter.views.feed.stop()
                 if follower is not None:
                     follower.join(5)
             facades.close()

@@ -1,0 +1,107 @@
+"""Who a token is for a game: a seat, the referee or (no token) a spectator; every concern's facade asks here.
+
+A token is `<game id hex>.<secret>` and is bound to its game: it is good only where its prefix names the game, so a
+token presented to another game is recognised (403) rather than merely unknown (401), and another game's id in front
+of this game's secret is no token of this game (401); only the secret's SHA-256 is stored. A game's token hashes and
+its Created event never change: they are read once per process.
+"""
+
+from __future__ import annotations
+
+import hmac
+from typing import Any
+from uuid import UUID
+
+from domain.game import Game
+from projections.viewers import REFEREE, SPECTATOR, Viewer
+
+from .errors import Forbidden, NotFound, Unauthorized
+from .play.application import Referee
+from .play.tokens import token_hash
+
+MAX_TOKEN = 200
+
+
+def parse_game_id(game_id: Any) -> UUID:
+    """A game id from a path; raises NotFound for anything that is not one."""
+    try:
+        return UUID(str(game_id))
+    except ValueError:
+        raise NotFound(f"no game with id {str(game_id)[:60]!r}") from None
+
+
+class Access:
+    """The tokens of a store's games checked against what each game stored at its creation."""
+
+    def __init__(self, app: Referee):
+        self.app = app
+        self._hashes: dict[UUID, tuple[str, list[str]]] = {}
+        self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process
+
+    def created(self, gid: UUID) -> Game.Created:
+        """A game's Created event (read once per process: stored events never change); raises NotFound."""
+        created = self._first_events.get(gid)
+        if created is None:
+            created = next(iter(self.app.read_events(gid, lte=1)), None)
+            if not isinstance(created, Game.Created):  # none, or another stream's id (a game's attempts)
+                raise NotFound(f"no game with id {gid}")
+            self._first_events[gid] = created
+        return created
+
+    def _token_hashes(self, gid: UUID) -> tuple[str, list[str]]:
+        """A game's stored token hashes (from the Created event alone: a game damaged further on can still be verified)."""
+        hashes = self._hashes.get(gid)
+        if hashes is None:
+            created = self.created(gid)
+            hashes = self._hashes[gid] = (created.referee_token_hash, list(created.seat_token_hashes))
+        return hashes
+
+    def viewer(self, game_id: Any, token: str | None) -> Viewer:
+        """Who a token is for this game: a seat, the referee, or (no token) a spectator."""
+        gid = parse_game_id(game_id)
+        referee_hash, seat_hashes = self._token_hashes(gid)
+        if token is None:
+            return SPECTATOR
+        if not isinstance(token, str) or len(token) > MAX_TOKEN or "." not in token:
+            raise Unauthorized("the bearer token is malformed")
+        prefix, secret = token.split(".", 1)
+        digest = token_hash(secret)
+        if not hmac.compare_digest(prefix.encode(), gid.hex.encode()):  # a token is bound to the game it names
+            if self._token_of_another_game(prefix, digest):
+                raise Forbidden("this token belongs to another game")
+            raise Unauthorized("the bearer token is not valid for this game: it names another game")
+        if hmac.compare_digest(digest, referee_hash):
+            return REFEREE
+        for seat, stored in enumerate(seat_hashes):
+            if hmac.compare_digest(digest, stored):
+                return Viewer.of_seat(seat)
+        raise Unauthorized("the bearer token is not valid for this game")
+
+    def _token_of_another_game(self, prefix: str, digest: str) -> bool:
+        try:
+            other = self.app.game(UUID(hex=prefix))
+        except (ValueError, NotFound):
+            return False
+        hashes = [other.referee_token_hash, *other.seat_token_hashes]
+        return any(hmac.compare_digest(digest, h) for h in hashes)
+
+    def known(self, game_id: Any, token: str | None) -> Viewer:
+        """The viewer of a token that must be given (a game with no such id is 404 before a missing token's 401)."""
+        if token is None:
+            self.app.game(parse_game_id(game_id))
+            raise Unauthorized("a bearer token is required")
+        return self.viewer(game_id, token)
+
+    def seat(self, game_id: Any, token: str | None) -> tuple[UUID, int]:
+        """The game and the seat a seat's token acts for; raises 401/403/404."""
+        viewer = self.known(game_id, token)
+        if viewer.role != "seat":
+            raise Forbidden("only a seat token may do this")
+        return parse_game_id(game_id), viewer.seat
+
+    def referee(self, game_id: Any, token: str | None) -> UUID:
+        """The game whose referee token this is; raises 401/403/404."""
+        viewer = self.known(game_id, token)
+        if viewer.role != "referee":
+            raise Forbidden("only the referee token may do this")
+        return parse_game_id(game_id)

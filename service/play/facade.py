@@ -1,0 +1,167 @@
+"""Playing games, in simple types: creating and importing them, the commands of seats and referee (moves, disputes,
+rulings, names: service.play.commands), a seat handed to a bot, and the watch on time controls.
+
+Every command is answered with the server's signed receipt (service.evidence): what the store held after it.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import threading
+from typing import Any, Callable
+from uuid import UUID
+
+from projections.viewers import Viewer
+
+from service.access import Access
+from service.evidence.facade import Evidence
+from service.verification.checks import check_evidence
+from service.views.facade import ViewsFacade
+
+from .application import Referee
+from .bot_seats import BotSeats
+from .clocks import ClockWatch
+from .commands import FileDispute, GiveRuling, NameSeat, PlayMove
+from .tokens import seat_token, token_hash
+
+
+class PlayFacade:
+    """Games created, imported and played: each command checked once (commands.py), then run by the Referee."""
+
+    def __init__(self, app: Referee, access: Access, views: ViewsFacade, evidence: Evidence):
+        self.app = app
+        self.access = access
+        self.views = views
+        self.evidence = evidence
+        # called with a game's id right after a move (through this process) ended it: what runs games in series
+        # (service.tournaments.facade) creates the next one at once; a failing listener never fails the move
+        self.game_over_listeners: list[Callable[[UUID], None]] = []
+        self._bot_seats: BotSeats | None = None
+        self._clock_watch: ClockWatch | None = None
+        self._guard = threading.Lock()
+
+    # -- games come to be --------------------------------------------------------------------
+
+    def create_game(self, spec: Any) -> dict:
+        """Create a game: its id, each seat's private token, the referee token and the seed's commitment."""
+        started = self.app.create_game(spec)
+        created = _created(started)
+        game = started["game"]
+        created["receipt"] = self.evidence.answer(game.id, 1, game.version, "created", game.chain_head)
+        return created
+
+    def import_record(self, doc: Any) -> dict:
+        """Import and verify a record: the new game's id and the contract §2 verdict."""
+        started = self.app.import_record(doc)
+        game = self.app.game(started["game"].id)
+        created = _created({**started, "game": game})
+        out = {**created, "verdict": verdict_of(game, started["illegal"])}
+        out["receipt"] = self.evidence.answer(game.id, 1, game.version, "import", game.chain_head)
+        evidence = check_evidence(self.app, game.id)
+        if evidence is not None:
+            out["evidence"] = evidence
+        return out
+
+    def links(self, game_id: Any, token: str | None) -> dict:
+        """The referee's creation answer again (each seat's token, the referee's, the commitment), for the referee
+        only; a seat whose token is not derived from the referee's (a game created before they were) has token None."""
+        gid = self.access.referee(game_id, token)
+        game = self.app.game(gid)
+        secret = token.split(".", 1)[1]
+        tokens = [seat_token(secret, seat) for seat in range(len(game.players))]
+        tokens = [t if hmac.compare_digest(token_hash(t), stored) else None for t, stored in zip(tokens, game.seat_token_hashes)]
+        return _created({"game": game, "tokens": tokens, "referee_token": secret})
+
+    # -- commands ----------------------------------------------------------------------------
+
+    def move(self, token: str | None, command: PlayMove) -> dict:
+        """A seat's move: the version after it, its events as the seat may see them, whether it was an earlier
+        answer given again (`replayed`: the same idempotency key), and the receipt."""
+        gid, seat = self.access.seat(command.game_id, token)
+        command = command.checked(seat)
+        result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.answer_key(seat))
+        first = result["first_version"]
+        last = result["version"]
+        if result["replayed"]:  # the same events as the first answer, up to the next move or rejection, from the store
+            last = self._move_end(gid, first)
+            events = self.views.log_tail(gid, Viewer.of_seat(seat), first - 1, last, ended=False)
+            receipt = self.evidence.receipt(gid, last)
+        else:  # the events just saved, as the seat may see them (no read of the store)
+            events = self.views.log_of(gid, Viewer.of_seat(seat), result["events"], first - 1, ended=False)
+            ended = any(e["type"] == "seed_revealed" for e in events)
+            receipt = self.evidence.answer(gid, first, last, "end" if ended else None, result["chain_head"])
+            if ended:
+                self._game_over(gid)
+        return {"version": last, "events": events, "replayed": result["replayed"], "receipt": receipt}
+
+    def _game_over(self, gid: UUID) -> None:
+        for listener in list(self.game_over_listeners):
+            try:
+                listener(gid)
+            except Exception:  # noqa: BLE001 - the move is stored and answered whatever a listener meets
+                logging.getLogger("arbiter").exception("after game %s ended, %r failed", gid, listener)
+
+    def _move_end(self, gid: UUID, first: int) -> int:
+        """The version of a move's last event (its own and the automatic ones that followed it)."""
+        last = first
+        for e in self.app.read_events(gid, gt=first):
+            if getattr(e, "actor", "engine") != "engine" or not hasattr(e, "kind"):
+                break
+            last = e.originator_version
+        return last
+
+    def file_dispute(self, token: str | None, command: FileDispute) -> dict:
+        """A seat disputes the move at a version, or the refusal of its own attempt: the dispute and the receipt."""
+        gid, seat = self.access.seat(command.game_id, token)
+        command = command.checked()
+        dispute = self.app.file_dispute(gid, seat, command.version, command.claim, command.attempt)
+        return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
+
+    def rule(self, token: str | None, command: GiveRuling) -> dict:
+        """The referee's ruling on a dispute: the dispute ruled and the receipt."""
+        gid = self.access.referee(command.game_id, token)
+        command = command.checked()
+        dispute = self.app.rule_dispute(gid, command.number, command.decision, command.remedy, command.note)
+        ruled_at = dispute["ruling"]["ruled_at"]
+        last = ruled_at + (1 if dispute["ruling"].get("remedy") == "rewind" else 0)  # a rewind is one more event
+        return {**dispute, "receipt": self.evidence.answer(gid, ruled_at, last, "ruling")}
+
+    def name_seat(self, token: str | None, command: NameSeat) -> dict:
+        """A seat gives the name it plays under: {seat, name, version}."""
+        gid, seat = self.access.seat(command.game_id, token)
+        return self.app.name_player(gid, seat, command.checked().name)
+
+    # -- seats played by the server ----------------------------------------------------------
+
+    def seat_bot(self, game_id: Any, token: str | None, kind: Any = "heuristic") -> dict:
+        """Hand the token's seat to a bot that this process plays (service.play.bot_seats); {id, seat, bot}."""
+        with self._guard:
+            if self._bot_seats is None:
+                self._bot_seats = BotSeats(self)
+        return self._bot_seats.hand_over(game_id, token, kind)
+
+    def watch_clocks(self) -> ClockWatch:
+        """Start (once) this process's watcher of time controls (service.play.clocks), which flags seats out of time."""
+        with self._guard:
+            if self._clock_watch is None:
+                self._clock_watch = ClockWatch(self.app).start()
+        return self._clock_watch
+
+
+def _created(started: dict) -> dict:
+    """The creation answer of a started game: its id, each seat's token, the referee's, the commitment."""
+    game = started["game"]
+    prefix = game.id.hex
+    seats = [{"seat": i, "name": p["name"], "team": p.get("team"), "token": f"{prefix}.{t}" if t else None}
+             for i, (p, t) in enumerate(zip(game.players, started["tokens"]))]
+    return {"id": str(game.id), "seats": seats, "referee_token": f"{prefix}.{started['referee_token']}",
+            "commitment": game.commitment, "stacked": game.stacked, "version": game.version, "chain_head": game.chain_head}
+
+
+def verdict_of(game, illegal: dict | None) -> dict:
+    """The contract §2 verdict of a stored game."""
+    outcome = game.outcome
+    status = "illegal" if illegal else ("finished" if outcome.is_over else "in_progress")
+    return {"status": status, "moves_applied": game.move_count, "result": outcome.result, "winner": outcome.winner_json(),
+            "illegal": illegal, "final": game.decider.final(game.state)}

@@ -1,0 +1,200 @@
+"""What a caller may see of a game, in simple types: views now and at a version, the event log, the replay's move
+list, the live feed, the audit and the record; spectators of a delayed game see it as their delay allows."""
+
+from __future__ import annotations
+
+import threading
+from datetime import datetime, timezone
+from typing import Any, Callable
+from uuid import UUID
+
+from domain.game import Game
+from projections.narration import narrate_entries
+from projections.viewers import REFEREE, SPECTATOR, Viewer
+from projections.views import disclosure_ledger, event_log, view, view_at
+
+from service.access import Access, parse_game_id
+from service.bounds import position
+from service.errors import Forbidden, NotFound
+from service.play.application import Referee
+from service.play.clocks import server_ms
+from service.verification.checks import check_evidence
+
+from .feed import Feed, as_entries
+from .spectator_delay import Cut, spectator_cut
+
+
+class ViewsFacade:
+    """Views, logs, audits and records of a store's games, each as the token's viewer may see it."""
+
+    def __init__(self, app: Referee, access: Access):
+        self.app = app
+        self.access = access
+        self.feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber
+        self._feed_guard = threading.Lock()
+
+    def spectator_cut(self, gid: UUID) -> Cut | None:
+        """Where a spectator of this game stands (service.views.spectator_delay), or None when spectators are not delayed."""
+        delay = getattr(self.access.created(gid), "spectator_delay", None)
+        if not delay:
+            return None
+        return spectator_cut(self.app.stored_events(gid), delay, server_ms())
+
+    # -- views -------------------------------------------------------------------------------
+
+    def public(self, game_id: Any) -> dict:
+        """The public summary and spectator view."""
+        gid = parse_game_id(game_id)
+        cut = self.spectator_cut(gid)
+        if cut is not None:
+            return _delayed(view(self.app.game(gid, cut.version), SPECTATOR), cut)
+        return view(self.app.game(gid), SPECTATOR)
+
+    def player_names(self, game_id: Any) -> list[str]:
+        """The players' names in seat order (public)."""
+        return [p["name"] for p in self.app.game(parse_game_id(game_id)).players]
+
+    def view(self, game_id: Any, token: str | None) -> dict:
+        """What a seat or the referee may see now (a seat's view lists its legal moves)."""
+        viewer = self.access.known(game_id, token)
+        return view(self.app.game(parse_game_id(game_id)), viewer)
+
+    def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
+        """The caller's view as it was at `version`; without a token, the public replay of a game that is over
+        (a game in progress needs a token: 401)."""
+        if token is None and self.app.game(parse_game_id(game_id)).outcome.is_over:
+            return self.public_replay(game_id, version)
+        viewer = self.access.known(game_id, token)
+        position(version, "version")
+        return view_at(self.app, parse_game_id(game_id), version, viewer)
+
+    def public_replay(self, game_id: Any, version: Any) -> dict:
+        """The spectator's view as it was at `version`."""
+        position(version, "version")
+        gid = parse_game_id(game_id)
+        cut = self.spectator_cut(gid)
+        if cut is not None and version > cut.version:
+            raise NotFound(f"game {gid}: version {version} is not shown to spectators yet (they follow this game "
+                           f"{_delay_words(cut.delay)} behind)", field="version")
+        return view_at(self.app, gid, version, SPECTATOR)
+
+    # -- the event log -----------------------------------------------------------------------
+
+    def events(self, game_id: Any, token: str | None, after: int = 0) -> list[dict]:
+        """The event log after version `after`, as the caller may see it."""
+        viewer = self.access.viewer(game_id, token)
+        position(after, "after")
+        gid = parse_game_id(game_id)
+        if viewer == SPECTATOR:
+            cut = self.spectator_cut(gid)
+            if cut is not None:
+                return self.log_tail(gid, viewer, after, upto=cut.version) if after < cut.version else []
+        ended = after > 0 and self.app.game(gid).seed_revealed
+        return self.log_tail(gid, viewer, after, ended=ended)
+
+    def log_tail(self, gid: UUID, viewer: Viewer, after: int, upto: int | None = None, ended: bool = False) -> list[dict]:
+        """The log entries after `after` (up to `upto`), reading only those rows (and the Created event once)."""
+        return self.log_of(gid, viewer, self.app.read_events(gid, gt=max(after, 1), lte=upto), after, ended)
+
+    def log_of(self, gid: UUID, viewer: Viewer, tail: list, after: int, ended: bool) -> list[dict]:
+        """The log entries of `tail` (a game's events after version 1) after `after`, as `viewer` may see them."""
+        disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
+        attempts = self.app.stored_attempts(gid) if disclosed else ()
+        return event_log([self.access.created(gid), *tail], viewer, after=after, ended=ended, attempts=attempts)
+
+    def replay_log(self, game_id: Any, token: str | None) -> list[dict]:
+        """The whole event log as the caller may see it (exactly `events`), each game event told in words (`text`):
+        the replay page's move list."""
+        entries = self.events(game_id, token)
+        game = self.app.game(parse_game_id(game_id))
+        return narrate_entries(game.game, entries, [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)])
+
+    def subscribe(self, game_id: Any, token: str | None, after: int, sink: Callable[[list], None]):
+        """Live entries of a game as the caller may see them (service.views.feed): returns the subscription and the
+        backlog after `after` as (version, type, JSON) entries; each later one goes to `sink` (called from the
+        feed's thread: it must not block) in version order, without a gap or a duplicate. Close it when done."""
+        viewer = self.access.viewer(game_id, token)
+        position(after, "after")
+        gid = parse_game_id(game_id)
+        if self.feed is None:
+            with self._feed_guard:
+                if self.feed is None:
+                    self.feed = Feed(self.app)
+        created = next(iter(self.app.events.get(gid, lte=1)))
+        subscription = self.feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
+        try:
+            backlog = subscription.start(as_entries(self.events(game_id, token, after)))
+        except BaseException:
+            subscription.close()
+            raise
+        return subscription, backlog
+
+    # -- the audit and the record ------------------------------------------------------------
+
+    def audit(self, game_id: Any, token: str | None) -> dict:
+        """The hash-chained audit log: the referee's, or anyone's once the game is over."""
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.access.viewer(game_id, token)
+        if viewer.role != "referee" and not game.outcome.is_over:
+            raise Forbidden("the audit log is the referee's until the game is over")
+        return self._audit_of(gid, game, viewer, partial=False)
+
+    def audit_page(self, game_id: Any, token: str | None) -> dict:
+        """The audit as a page shows it to this caller: the whole audit to whoever may read it (the referee; anyone
+        once over), else (`partial`: true) what this caller may see of it now: the event log as on GET /events (no
+        refused attempt, no card it may not see), the disclosures to everyone and to itself, disputes and rewinds."""
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.access.viewer(game_id, token)
+        partial = not (viewer.is_referee or game.outcome.is_over)
+        cut = self.spectator_cut(gid) if viewer == SPECTATOR and partial else None
+        if cut is not None:
+            audit = self._audit_of(gid, self.app.game(gid, cut.version), viewer, partial, cut.events)
+            return {**audit, "partial": partial, "spectator_delay": cut.as_dict()}
+        return {**self._audit_of(gid, game, viewer, partial), "partial": partial}
+
+    def _audit_of(self, gid: UUID, game: Game, viewer: Viewer, partial: bool, stored: list | None = None) -> dict:
+        """The audit of a loaded game: whole (the referee's log, refused attempts included), or `partial` as `viewer`
+        may see it now; every game event narrated in words."""
+        stored = self.app.stored_events(gid) if stored is None else stored
+        if partial:
+            entries = event_log(stored, viewer)
+            disclosures = [d for d in disclosure_ledger(stored)
+                           if d["to"] == "all" or (viewer.seat is not None and viewer.seat in d["to"])]
+        else:
+            entries = event_log(stored, REFEREE, attempts=self.app.stored_attempts(gid))
+            disclosures = disclosure_ledger(stored)
+        names = [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)]
+        return {"id": str(gid), "chain_head": game.chain_head, "length": game.version,
+                "engine_version": game.engine_version, "entries": narrate_entries(game.game, entries, names),
+                "disclosures": disclosures, "disputes": game.disputes, "rewinds": game.rewinds}
+
+    def record(self, game_id: Any, token: str | None) -> dict:
+        """The game as an `arbiter.record/1` document: the referee's, or anyone's once over."""
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        viewer = self.access.viewer(game_id, token)
+        if viewer.role != "referee" and not game.outcome.is_over:
+            raise Forbidden("the record is the referee's until the game is over")
+        doc = game.to_record()
+        evidence = check_evidence(self.app, gid)
+        if evidence is not None and evidence.get("ok") is not None:
+            doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
+        return doc
+
+
+def _delayed(view: dict, cut: Cut) -> dict:
+    """A delayed spectator's view: the game as at the cut; its clock stands still at that moment."""
+    view["spectator_delay"], view["delayed"] = cut.as_dict(), True
+    view["clock"] = {**view["clock"], "as_of": _iso_ms(cut.as_of_ms), "frozen": True}
+    return view
+
+
+def _delay_words(delay: dict) -> str:
+    (key, n), = delay.items()
+    return f"{n} {key[:-1] if n == 1 else key}"
+
+
+def _iso_ms(at_ms: int) -> str:
+    return datetime.fromtimestamp(at_ms / 1000, tz=timezone.utc).isoformat()

@@ -92,12 +92,13 @@ def wheel(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def venv(wheel, tmp_path_factory) -> Path:
+def venv(wheel, tmp_path_factory):
     """A fresh venv (not editable, no system site-packages) with the wheel and its dependencies installed."""
     where = tmp_path_factory.mktemp("venv") / "venv"
     run([sys.executable, "-m", "venv", where], where.parent)
     run([where / "bin" / "python", "-m", "pip", "install", "--quiet", "--no-compile", wheel], where.parent)
-    return where
+    yield where
+    shutil.rmtree(where, ignore_errors=True)  # ~100 MB, and pytest keeps the last three sessions' temporary folders
 
 
 class Site:

@@ -83,16 +83,21 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL (a SQLite file).")
 @click.option("--force", is_flag=True, help="Replace PATH if it exists.")
 def backup_command(path: str, database_url: str | None, force: bool) -> None:
-    """Copy the event store to PATH while it is in use (SQLite; PostgreSQL: pg_dump, see docs/evidence.md)."""
+    """Copy the event store to PATH while it is in use, creating PATH's missing directories (SQLite; PostgreSQL:
+    pg_dump, see docs/evidence.md)."""
+    from service.backup import source
     from service.errors import ServiceError
     from service.facade import Arbiter
-    from service.stores import StoreURLError
+    from service.stores import DEFAULT_URL, StoreURLError
 
     try:
+        source(database_url or DEFAULT_URL)  # refused before the facade opens the store: a backup never creates one
         done = Arbiter(database_url).backup(path, force)
     except (ServiceError, StoreURLError) as e:
         click.echo(f"arbiter backup: {getattr(e, 'detail', e)}", err=True)
         sys.exit(EXIT_INVALID)
+    for directory in done["created"]:
+        click.echo(f"created the directory {directory} (it did not exist)")
     log = done["checkpoint_log"]
     click.echo(f"backed up {done['games']} game(s), {done['events']} events ({done['bytes']} bytes) to {done['path']}; "
                f"the checkpoint log then held {log['lines']} checkpoints (keep it apart: it tells a restored copy "

@@ -67,6 +67,17 @@ def _seat_value(value) -> str:
     return _plain(value)
 
 
+def options_text(options: dict) -> str:
+    """A record's options in words, `key value` pairs joined by ` · `: a list's items comma separated, and an empty
+    value (no variants, say) as `none` rather than nothing ("variants none", not "variants  ·")."""
+    def shown(value) -> str:
+        if value is None or value == "" or value == [] or value == {}:
+            return "none"
+        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    return " · ".join(f"{k} {shown(v)}" for k, v in options.items())
+
+
 def narrate(path: str, account: dict | None, verdict: dict, console: Console | None = None) -> None:
     """Print the account of one record (from service.facade.verify_file)."""
     console = console or Console(highlight=False)
@@ -75,8 +86,7 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
         console.print(Text(f"invalid record: {verdict['error']}", style="bold red"), soft_wrap=True)
         return
     names = account["players"]
-    options = " · ".join(f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in account["options"].items())
-    console.print(" · ".join(x for x in (account["title"], options, f"{len(names)} players",
+    console.print(" · ".join(x for x in (account["title"], options_text(account["options"]), f"{len(names)} players",
                                          "stacked deck" if account["stacked"] else "") if x))
     for line in account["lines"]:
         prefix = f"{line['move']:4d} " if line["move"] is not None else "     "

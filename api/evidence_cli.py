@@ -60,7 +60,10 @@ def verify_receipts(arbiter, game_id: str | None, path: str, as_json: bool) -> i
 
 def checkpoint_summary(reports: list[dict], log: dict, console: Console | None = None) -> None:
     """After `verify --all`'s table: the checkpoint log's own check, and a rollback named as such."""
-    console = console or Console(highlight=False)
+    if console is None:
+        from .narrate import report_console
+
+        console = report_console()
     if not log["exists"]:
         console.print(Text(f"checkpoint log: none at {log['path']} (no game was checkpointed by this server)", style="yellow"))
     elif log["ok"]:

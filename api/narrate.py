@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from rich.console import Console
@@ -137,10 +138,23 @@ def outcome_line(verdict: dict, names: list[str]) -> str:
     return " · ".join(parts)
 
 
+UNBOUNDED = 10_000  # the width of a report written to anything but a terminal: its lines as long as they need
+
+
+def report_console() -> Console:
+    """Where a report (a table of `arbiter verify`) is printed: a terminal at its own width; any other output (a pipe,
+    a file) as wide as its lines need, unless $COLUMNS says otherwise, so that rich does not fit the table to 80
+    columns by cutting its column titles (`chec…`) and wrapping each cell over several lines."""
+    console = Console(highlight=False)
+    if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return console
+    return Console(highlight=False, width=UNBOUNDED)
+
+
 def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:
     """Print verification reports (service.integrity): rows and chain, deal, engine, catalogue (when a row differs), and
     provenance beside them; with --all only the games with a problem are listed, and the others counted."""
-    console = console or Console(highlight=False)
+    console = console or report_console()
     table = Table(title="verification")
     table.add_column("game", no_wrap=True, min_width=36)
     for col in ("chain", "checkpoint", "deal", "engine"):

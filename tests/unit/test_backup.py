@@ -3,6 +3,7 @@ a clear message with exit 2, never a traceback (docs/evidence.md, "Backups")."""
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from pathlib import Path
 
@@ -87,3 +88,81 @@ def test_backup_refuses_a_directory_it_cannot_write_with_exit_2_and_no_traceback
     assert f"{tmp_path / 'new'}: cannot write there (Permission denied)" in result.stderr
     assert "Traceback" not in result.output
     assert not (tmp_path / "new").exists(), "the directory made for the copy is removed again"
+
+
+# ---------------------------------------------------------------- checking a copy: the log and key stay beside the original
+
+
+@pytest.fixture
+def store_with_a_game(tmp_path, monkeypatch) -> tuple[str, Path]:
+    """(URL, directory) of a SQLite store in its own directory holding one game, so its checkpoint log has a line."""
+    from service.facade import Arbiter
+
+    monkeypatch.delenv("ARBITER_CHECKPOINT_LOG", raising=False)
+    monkeypatch.delenv("ARBITER_KEY_FILE", raising=False)
+    live = tmp_path / "live"
+    live.mkdir()
+    url = f"sqlite:///{live / 'games.db'}"
+    arbiter = Arbiter(url)
+    try:
+        arbiter.create_game({"game": "el-royale", "players": [{"name": "N"}, {"name": "S"}]})
+    finally:
+        arbiter.app.close()
+    return url, live
+
+
+def test_backup_copies_neither_the_checkpoint_log_nor_the_key_and_prints_how_to_check_the_copy_against_them(
+        store_with_a_game, tmp_path):
+    url, live = store_with_a_game
+    copy = tmp_path / "backups" / "games.db"
+    result = run("backup", str(copy), "--database-url", url)
+    assert result.exit_code == 0, result.output
+    assert sorted(p.name for p in copy.parent.iterdir()) == ["games.db"], "the log and the key are kept apart"
+    assert (f"arbiter verify --all --database-url sqlite:///{copy} --checkpoint-log {live / 'games.db.checkpoints.jsonl'} "
+            f"--key-file {live / 'games.db.key'}") in result.stdout
+
+
+def test_verify_all_of_a_copy_says_no_checkpoint_log_is_beside_it_and_how_to_give_the_originals(store_with_a_game, tmp_path):
+    url, live = store_with_a_game
+    copy = tmp_path / "backups" / "games.db"
+    assert run("backup", str(copy), "--database-url", url).exit_code == 0
+    result = run("verify", "--all", "--workers", "1", "--database-url", f"sqlite:///{copy}")
+    assert result.exit_code == 0, result.output
+    out = " ".join(result.stdout.split())
+    assert f"checkpoint log: none beside this store ({copy}.checkpoints.jsonl): its 1 game(s) were not held" in out
+    assert "A copy made by `arbiter backup` leaves the log (and the signing key) beside the original store" in out
+    assert "--checkpoint-log" in out and "--key-file" in out
+    assert "no game was checkpointed by this server" not in out
+
+
+def test_verify_all_of_a_copy_against_the_originals_log_and_key_holds_its_games_to_their_checkpoints(
+        store_with_a_game, tmp_path):
+    url, live = store_with_a_game
+    copy = tmp_path / "backups" / "games.db"
+    assert run("backup", str(copy), "--database-url", url).exit_code == 0
+    result = run("verify", "--all", "--workers", "1", "--json", "--database-url", f"sqlite:///{copy}",
+                 "--checkpoint-log", str(live / "games.db.checkpoints.jsonl"), "--key-file", str(live / "games.db.key"))
+    assert result.exit_code == 0, result.output
+    [report] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert report["checkpoint"]["finding"] == "intact"
+
+
+def test_a_game_of_a_store_without_a_checkpoint_log_is_reported_not_checked_for_want_of_a_log(store_with_a_game, tmp_path):
+    url, live = store_with_a_game
+    copy = tmp_path / "backups" / "games.db"
+    assert run("backup", str(copy), "--database-url", url).exit_code == 0
+    result = run("verify", "--all", "--workers", "1", "--json", "--database-url", f"sqlite:///{copy}")
+    [report] = [json.loads(line) for line in result.stdout.splitlines()]
+    assert report["checkpoint"]["finding"] == "none" and report["checkpoint"]["ok"] is None
+    assert report["checkpoint"]["status"] == "not checked: there is no checkpoint log"
+
+
+def test_the_missing_log_message_says_nothing_was_checkpointed_only_when_there_is_no_game():
+    from api.evidence_cli import missing_log
+
+    assert missing_log("x.jsonl", 0, False) == "checkpoint log: none at x.jsonl (no game was checkpointed by this server)"
+    assert missing_log("x.jsonl", 2, True) == ("checkpoint log: none at x.jsonl (no such file, as given): the 2 game(s) "
+                                               "of this store were not held against signed checkpoints")
+    beside = missing_log("copy.db.checkpoints.jsonl", 2, False)
+    assert beside.startswith("checkpoint log: none beside this store (copy.db.checkpoints.jsonl): its 2 game(s)")
+    assert "--checkpoint-log" in beside and "--key-file" in beside

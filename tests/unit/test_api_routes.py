@@ -68,3 +68,31 @@ def test_every_api_route_the_app_serves_is_named_in_docs_api_md(app):
                if rule.rule.startswith("/api/v1/") and not rule.rule.endswith("/openapi.json")
                for method in sorted(rule.methods - {"HEAD", "OPTIONS"}) if (method, rule.endpoint) not in named]
     assert not missing, f"docs/api.md does not name these routes of the API: {missing}"
+
+
+# ---------------------------------------------------------------- the OpenAPI document holds every route of the API
+
+
+def openapi_path(rule: str) -> str:
+    """A URL rule as the OpenAPI document writes it: `<int:number>` becomes `{number}`."""
+    return re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule)
+
+
+def test_every_route_under_api_v1_is_in_the_openapi_document_with_each_of_its_methods(app):
+    paths = app.test_client().get("/api/v1/openapi.json").get_json()["paths"]
+    missing = []
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/") or rule.rule == "/api/v1/openapi.json":
+            continue
+        for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+            if method.lower() not in paths.get(openapi_path(rule.rule), {}):
+                missing.append(f"{method} {rule.rule} ({rule.endpoint})")
+    assert not missing, f"routes the app serves under /api/v1 that its OpenAPI document leaves out: {missing}"
+
+
+def test_the_openapi_document_describes_handing_a_seat_to_a_bot(app):
+    operation = app.test_client().get("/api/v1/openapi.json").get_json()["paths"]["/api/v1/games/{game_id}/bot"]["post"]
+    body = operation["requestBody"]["content"]["application/json"]["schema"]
+    assert "201" in operation["responses"] and {"401", "403", "404", "409", "422"} <= set(operation["responses"])
+    assert "application/problem+json" in operation["responses"]["409"]["content"]
+    assert body  # a schema of its own, {bot: heuristic | random}

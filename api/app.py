@@ -56,9 +56,10 @@ def create_app(config: dict | None = None) -> Flask:
 
     app.register_blueprint(desk)
 
-    from .bot_routes import bots_blp
+    from .bot_routes import bot_pages, bots_blp
 
-    app.register_blueprint(bots_blp)
+    api.register_blueprint(bots_blp)
+    app.register_blueprint(bot_pages)
 
     from service.tournaments import Tournaments
 

@@ -146,7 +146,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         if verify_all:
             from .evidence_cli import checkpoint_summary
 
-            checkpoint_summary(reports, arbiter.checkpoint_log())
+            checkpoint_summary(reports, arbiter.checkpoint_log(), log_given=checkpoint_log is not None)
     log_ok = not verify_all or arbiter.checkpoint_log()["ok"] is not False
     sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
+from bots import BOT_KINDS
 from domain.games import DECIDERS
 from domain.json_limits import MAX_INT
 from service.facade import MAX_POSITION
@@ -262,6 +263,20 @@ class Named(Schema):
     seat = fields.Integer(required=True)
     name = fields.String(required=True)
     version = fields.Integer(required=True)
+
+
+class BotRequest(Schema):
+    bot = fields.String(load_default="heuristic", validate=validate.OneOf(BOT_KINDS, error="unknown bot '{input}': expected one of {choices}"),
+                        metadata={"description": "which bot plays the seat (default heuristic)", "example": "heuristic"})
+
+    class Meta:
+        unknown = INCLUDE  # other keys are ignored, as they always were
+
+
+class BotSeat(Schema):
+    id = fields.String(required=True, metadata={"description": "the game"})
+    seat = fields.Integer(required=True, metadata={"description": "the seat the bot now plays"})
+    bot = fields.String(required=True, metadata={"description": "the bot playing it"})
 
 
 class RulingRequest(Schema):

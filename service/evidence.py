@@ -179,8 +179,13 @@ class Evidence:
         cp = report.latest.get(str(game_id))
         out = {"checkpoint": _summary(cp), "log": report.as_dict()}
         if cp is None:
-            finding, ok, status = ("none", None, "no checkpoint of this game in the log") if chain is not None else \
-                ("none", None, "no game and no checkpoint")
+            if chain is None:
+                status = "no game and no checkpoint"
+            elif report.lines == 0 and not self.log.storage.exists():
+                status = "not checked: there is no checkpoint log"  # `verify --all` says where it looked, and why
+            else:
+                status = "no checkpoint of this game in the log"
+            finding, ok = "none", None
         elif chain is None:
             finding, ok, status = "deleted", False, (f"deleted: the store holds no event of this game, but checkpoint "
                                                      f"{cp['seq']} signed its version {cp['version']} at {cp['at']}")

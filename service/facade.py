@@ -527,7 +527,9 @@ class Arbiter:
         """A consistent online copy of the event store at `path` (SQLite); raises BadInput otherwise."""
         from .backup import backup
 
-        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log()}
+        key_file = self.evidence.key_file
+        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.checkpoint_log(),
+                "key_file": str(key_file) if key_file is not None else None}
 
     def health(self) -> dict:
         """Liveness: {"status": "ok", "engine_version", "games"}."""

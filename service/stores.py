@@ -82,16 +82,20 @@ def ensure_schema(env: dict[str, str]) -> None:
 
 @contextlib.contextmanager
 def startup_lock(env: dict[str, str]):
-    """On PostgreSQL, hold an advisory lock while the application creates its tables and functions."""
+    """On PostgreSQL, hold the schema's advisory lock while the application creates its tables and functions: the
+    lock every read model's table creation takes too (projections.store_tables.schema_lock_name)."""
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         yield
         return
+    from projections.store_tables import schema_lock_name
+
+    name = schema_lock_name(env.get("POSTGRES_SCHEMA", ""))
     with connect(env) as conn:
-        conn.execute("SELECT pg_advisory_lock(hashtext('arbiter-startup'))")
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (name,))
         try:
             yield
         finally:
-            conn.execute("SELECT pg_advisory_unlock(hashtext('arbiter-startup'))")
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (name,))
 
 
 def connect(env: dict[str, str]):

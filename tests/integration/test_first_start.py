@@ -27,7 +27,7 @@ from service.application import Referee
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
 PROCESSES = 4
 THREADS = 3
-ROUNDS = 8
+ROUNDS = 5
 
 
 def _postgres_base() -> str:

@@ -7,7 +7,8 @@ read models), THREADS threads a process opening the read models at once, each th
 may raise, and afterwards the catalogue holds every game created.
 
 SQLite: files in the test's directory. PostgreSQL (when ARBITER_TEST_POSTGRES_URL is set): one new schema a round,
-all dropped afterwards.
+all dropped afterwards. On PostgreSQL, a creation that meets one from a session outside the schema's lock is run
+again (projections.store_tables.retried).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import queue
+import threading
 import uuid
 from collections import Counter
 
@@ -93,3 +95,50 @@ def test_processes_and_threads_opening_a_new_store_at_once_all_succeed(fresh_url
             Standings.for_app(app).catch_up()
         finally:
             app.close()
+
+
+def test_a_creation_meeting_one_from_outside_the_lock_is_run_again_on_postgres():
+    """A session that does not take the schema's lock (an older arbiter, another tool) creating the catalogue's tables
+    at the same moment: ours waits on its uncommitted pg_type row, fails with a unique violation once it commits, and
+    is run again, which finds the tables there. Made deterministic by holding the other session's transaction open
+    until ours is seen waiting."""
+    import psycopg
+    from psycopg import sql
+
+    from projections.catalogue import PostgresCatalogueView
+
+    base = _postgres_base()
+    schema = f"arbiter_first_{uuid.uuid4().hex[:12]}"
+    app = Referee(f"{base}{'&' if '?' in base else '?'}schema={schema}")
+    opened: dict = {}
+
+    def open_catalogue() -> None:
+        try:
+            opened["catalogue"] = Catalogue.for_app(app)
+        except Exception as e:  # noqa: BLE001 - the test reports whatever stopped it
+            opened["error"] = e
+
+    try:
+        outsider = PostgresCatalogueView(app.recorder.datastore)
+        dsn = base.split("?", 1)[0]
+        with psycopg.connect(dsn) as holder, psycopg.connect(dsn, autocommit=True) as watch:
+            for statement in outsider.sql_create_statements:
+                holder.execute(statement)
+            holder.execute(outsider.insert_tracking_statement, {"application_name": "__migration__", "notification_id": 1})
+            opener = threading.Thread(target=open_catalogue)
+            opener.start()
+            waiting = 0
+            for _ in range(100_000):
+                waiting = watch.execute("SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock' "
+                                        "AND query LIKE 'CREATE TABLE%%'").fetchone()[0]
+                if waiting or not opener.is_alive():
+                    break
+            holder.commit()
+            opener.join(timeout=30)
+        assert waiting == 1, "the catalogue's creation never waited on the other session's"
+        assert "error" not in opened, repr(opened.get("error"))
+        assert opened["catalogue"].list() == []
+    finally:
+        app.close()
+        with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))

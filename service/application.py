@@ -19,7 +19,7 @@ from typing import Any, Callable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, PersistenceError, Transcoding
+from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoding
 
 from domain.games import DECIDERS
 from domain import ENGINE_VERSION
@@ -32,7 +32,8 @@ from .group_commit import GroupCommit, WriteLock
 from .clocks import flag_due, parse_time_control, server_ms
 from .errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from .spectator_delay import parse_delay
-from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
+from projections.store_tables import retried
+from .stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock, write_lock_path
 
 # what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
 UNREADABLE = (MapperDeserialisationError, ValueError, KeyError, TypeError, AttributeError, IndexError)
@@ -93,19 +94,16 @@ class Referee(Application):
         # fast-forwarded from the store on every get; AGGREGATE_CACHE_MAXSIZE=0 in the environment turns it off
         store_env["AGGREGATE_CACHE_MAXSIZE"] = os.environ.get("AGGREGATE_CACHE_MAXSIZE", "1000")
         store_env.update(env or {})
-        for attempt in range(5):
-            try:
-                with startup_lock(store_env):  # several workers starting at once would race on CREATE SCHEMA/FUNCTION
-                    ensure_schema(store_env)
-                    super().__init__(env=store_env)
-                break
-            except PersistenceError as e:  # another process created the same function at the same moment
-                if "concurrently" not in str(e) or attempt == 4:
-                    raise
+
+        def start() -> None:
+            with startup_lock(store_env):  # workers starting at once would race on CREATE SCHEMA/TABLE/FUNCTION, WAL
+                ensure_schema(store_env)
+                super(Referee, self).__init__(env=store_env)
+
+        retried(start)  # again if a process outside the lock created the same objects at the same moment
         # moves saved at the same moment by this process's threads share one transaction (service.group_commit)
-        across = None
-        if store_env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and not store_env["SQLITE_DBNAME"].startswith("file:"):
-            across = WriteLock(store_env["SQLITE_DBNAME"] + ".write-lock")  # the store's writers queue, not sleep
+        lock_file = write_lock_path(store_env)
+        across = None if lock_file is None else WriteLock(lock_file)  # a SQLite file's writers queue, not sleep
         self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events, across)
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()

@@ -113,9 +113,11 @@ def module_name(game: str) -> str:
 
 @contextmanager
 def registered(game: str, location: str):
-    """A game registered for the duration of a `with` (tests register a game of their own this way)."""
+    """A game registered for the duration of a `with` (tests register a game of their own this way); the registry is
+    as it was after, in its order."""
+    before = dict(SPECS._locations), dict(SPECS._specs)  # type: ignore[attr-defined]
     SPECS[game] = location  # type: ignore[index]
     try:
         yield SPECS[game]
     finally:
-        del SPECS[game]  # type: ignore[attr-defined]
+        SPECS._locations, SPECS._specs = before  # type: ignore[attr-defined]

@@ -107,7 +107,9 @@ def first_game() -> str:
 
 
 def module_name(game: str) -> str:
-    """The Python module name of a game id (``a-game`` -> ``a_game``)."""
+    """The Python module name of a game id (``a-game`` -> ``a_game``): the convention arbiter's own games follow
+    (``domain/<module>/``). Generic code finds a game's files through its spec instead (`GameSpec.rulebook_file`,
+    `.projection`, ...); this stays for code written before the specs."""
     return game.replace("-", "_")
 
 

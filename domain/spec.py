@@ -159,6 +159,7 @@ class GameSpec:
     rank_by_score: bool = False  # a match is won on the score total, not on games won
     # balance reports
     length: Length = Length()
+    setup_moves: frozenset[str] = frozenset()  # move types made before play (the first player is the first other)
     ending: Ending | None = None  # None: the verdict's result
     # the game's parts above the domain, by name (never imported here)
     projection: str = ""  # module offering table(state, viewer, disclose_all) and redact(kind, data, viewer, n)

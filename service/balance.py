@@ -121,7 +121,7 @@ def result_of(source: str, doc: Any) -> GameResult:
     spec = spec_for(record.game)
     ending = (spec.ending.of(played.events) if spec.ending else verdict["result"]) if finished else UNFINISHED
     winners = tuple(verdict["winner"]["seats"]) if verdict["winner"] else ()
-    first = next((m["seat"] for m in moves if m["type"] != "arrange"), None)
+    first = next((m["seat"] for m in moves if m["type"] not in spec.setup_moves), None)
     return GameResult(source, record.game, record.setup.options(), tuple(_bot_of(p) for p in doc["players"]),
                       winners, ending, len(moves), spec.length.of(played.events, moves, verdict), first)
 

@@ -12,6 +12,7 @@ SPEC = GameSpec(
     honesty=rules.honesty,  # SB-1.3, SB-3.2: formations against their commitments, strikes against the formation
     next_deal=rules.next_deal,
     length=Length("strikes", move="strike"),
+    setup_moves=frozenset({"arrange"}),  # SB-1.3: both formations are set before the first strike
     projection="projections.small_battle",
     narration="projections.small_battle:describe",
     bot="bots.small_battle:SmallBattleBot",

@@ -5,11 +5,11 @@ an HttpOnly, SameSite=Strict cookie for that game and redirects to the table, so
 pages render each viewer's own view on the server. No token: a spectator. A browser
 may hold several identities of a game and pick one per page (api.identities).
 
-The pages know no game. Each game's part of a page is the template partial
-`templates/games/<game id>.html` (`games/_generic.html` for a game without one), told which
-part to draw by `part` ("options", "turn", "table", "controls"), and optionally a script
-`static/games/<game id>.js` (loaded when it exists, see `game_script`). The contract a
-partial fulfils is in docs/architecture.md.
+The pages know no game. Each game's part of a page is the template partial its spec names
+(api.game_partials; `games/_generic.html` for a game without one), told which part to draw by
+`part` ("turn", "table", "controls"), and optionally a script `static/games/<game id>.js`
+(loaded when it exists, see `game_script`). The lobby draws each game's options from its spec
+(`templates/_options.html`). The contract a partial fulfils is in docs/architecture.md.
 """
 
 from __future__ import annotations
@@ -21,17 +21,21 @@ from urllib.parse import quote
 from markupsafe import Markup, escape
 
 from flask import Blueprint, Response, current_app, g, make_response, redirect, render_template, request, url_for
+from jinja2 import ChoiceLoader
 
 from domain import json_limits
 
 from service.errors import BadInput, Forbidden, ServiceError
 
 from . import identities
+from .game_partials import GamePartials, game_partial
 from .links import join_url
 from .routes import arbiter
 from .stream import resume_point, sse_response
 
 pages = Blueprint("pages", __name__, template_folder="templates", static_folder="static", static_url_path="/static")
+pages.jinja_loader = ChoiceLoader([pages.jinja_loader, GamePartials()])  # each game's partial, where its spec says
+pages.add_app_template_global(game_partial)
 SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
 RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -152,8 +156,8 @@ def lobby():
 def create():
     """Create a game from the lobby form, then list the private links.
 
-    Each game's options come from the fields named ``<game>.<option>`` (its template partial draws
-    them): several values make a list, digits an integer, an empty field is left out.
+    Each game's options come from the fields named ``<game>.<option>`` (templates/_options.html draws
+    them from the game's spec): several values make a list, digits an integer, an empty field is left out.
     """
     form = request.form
     game = form.get("game", "")
@@ -203,7 +207,7 @@ def links(game_id: str):
 
 def _scalar(value: str):
     value = value.strip()
-    if value == "true":  # a ticked checkbox of a game's options (El Royale's auto_pass)
+    if value == "true":  # a ticked checkbox of a game's options (an option of kind bool)
         return True
     return int(value) if value.isdigit() and len(value) < 7 else value
 

@@ -26,7 +26,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import escape
 
-from domain.games import DECIDERS, module_name
+from domain.games import DECIDERS, SPECS, module_name, spec_for
 
 CLAUSE_ID = re.compile(r"[A-Z]{2,4}-\d+(?:\.\d+)*")
 LEADING_ID = re.compile(rf"^({CLAUSE_ID.pattern})(?=[\s:,;)]|$)")
@@ -38,9 +38,11 @@ RULEBOOK = "rulebook.md"  # a game's rulebook in its package: domain/<game modul
 
 
 def packaged_rulebook(game: str) -> Path:
-    """Where the installed package keeps a game's rulebook: ``domain/<game module>/rulebook.md`` (the package is
-    not imported: a rulebook is read without loading its game)."""
-    return resources.files("domain") / module_name(game) / RULEBOOK  # type: ignore[return-value]
+    """Where the installed package keeps a game's rulebook: the resource its spec declares (for the games of
+    arbiter, ``domain/<game module>/rulebook.md``); for a game that declares none, or no game, where one would be
+    (``domain/<game module>/rulebook.md``), which the "not installed" page names."""
+    declared = spec_for(game).rulebook_file() if game in SPECS else None
+    return declared or resources.files("domain") / module_name(game) / RULEBOOK  # type: ignore[return-value]
 
 
 class RulebookMissing(LookupError):

@@ -34,7 +34,7 @@ def _book_href(game: str, anchor: str) -> str:
 
 @rules.app_template_global()
 def clause_href(code) -> str | None:
-    """The address of a clause id's rule (`/rules/el-royale#ER-3.4`), or None for an id no rulebook knows."""
+    """The address of a clause id's rule (`/rules/<game>#ER-3.4`), or None for an id no rulebook knows."""
     known = g.setdefault("arbiter_clause_hrefs", {})  # a page names the same clauses many times: look each up once
     if not isinstance(code, str):
         return None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
 from bots import BOT_KINDS
-from domain.games import DECIDERS
+from domain.games import DECIDERS, first_game
 from domain.json_limits import MAX_INT
 from service.facade import MAX_POSITION
 
@@ -35,7 +35,7 @@ class Player(Schema):
 
 
 class CreateGame(Schema):
-    game = fields.String(required=True, metadata={"example": "el-royale"})
+    game = fields.String(required=True, metadata={"example": first_game()})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     players = fields.List(fields.Nested(Player), required=True, validate=validate.Length(min=1, max=16))
     seed = fields.String(allow_none=True, validate=validate.Length(min=2, max=256))
@@ -119,7 +119,7 @@ class View(Schema):
 
     id = fields.String(required=True)
     game = fields.String(required=True)
-    title = fields.String(required=True, metadata={"description": "the game's name, e.g. El Royale"})
+    title = fields.String(required=True, metadata={"description": "the game's name, as people say it"})
     options = fields.Dict(required=True)
     players = fields.List(fields.Nested(PlayerSeat), required=True)
     viewer = fields.Dict(required=True)
@@ -158,7 +158,7 @@ class CatalogueRow(Schema):
     result = fields.String(allow_none=True)
     winner = fields.Nested(Winner, allow_none=True)
     scores = fields.List(fields.Integer(), allow_none=True,
-                         metadata={"description": "each seat's final score where the game keeps one (Batallion: chips)"})
+                         metadata={"description": "each seat's final score where the game keeps one (chips, points)"})
     created_at = fields.String(allow_none=True)
     finished_at = fields.String(allow_none=True)
     version = fields.Integer(required=True)
@@ -190,7 +190,7 @@ class Verification(Schema):
     deal = fields.Dict(required=True)
     provenance = fields.List(fields.String(), metadata={"description": "how the game was set up where not by arbiter's own "
                                                                       "draw: stacked deck, fixed shuffles, creator's seed"})
-    evidence = fields.Dict(metadata={"description": "the game's own evidence check where it has one (Small Battle: formations against their commitments, every strike against the formation)"})
+    evidence = fields.Dict(metadata={"description": "the game's own evidence check where its spec declares one (commitments made at the table against the revealed seed)"})
     checkpoint = fields.Dict(metadata={"description": "the game held against its latest signed checkpoint (docs/evidence.md)"})
 
 
@@ -205,7 +205,7 @@ class RecordDocument(Schema):
     starter = fields.Integer()
     outcomes = fields.Dict()
     moves = fields.List(fields.Dict(), required=True)
-    evidence = fields.Dict(metadata={"description": "an addition to arbiter.record/1: the game's own honesty check once over (Small Battle)"})
+    evidence = fields.Dict(metadata={"description": "an addition to arbiter.record/1: the game's own honesty check once over, where its spec declares one"})
 
 
 class AfterQuery(Schema):
@@ -299,7 +299,7 @@ class Dispute(Schema):
 
 class Imported(Created):
     verdict = fields.Dict(required=True)
-    evidence = fields.Dict(metadata={"description": "the game's own honesty check where it has one (Small Battle), once the game is over"})
+    evidence = fields.Dict(metadata={"description": "the game's own honesty check where its spec declares one, once the game is over"})
 
 
 class Free(Schema):

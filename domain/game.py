@@ -19,7 +19,7 @@ from eventsourcing.domain import Aggregate
 from . import ENGINE_VERSION
 from . import clocks
 from .audit import GENESIS, event_hash
-from .games import decider_for
+from .games import decider_for, spec_for
 from .randomness import Chance, commitment
 from .records import Record, to_document
 
@@ -336,8 +336,8 @@ class Game(Aggregate):
 
     def play_forced(self, limit: int = 1000) -> int:
         """Make every pass the game's rules force in public view, as the table's `auto_pass` option asks (the
-        decider's optional `forced_pass`); each is the seat's move, marked automatic. Returns how many were made."""
-        forced = getattr(self.decider, "forced_pass", None)
+        spec's `forced_pass`); each is the seat's move, marked automatic. Returns how many were made."""
+        forced = spec_for(self.game).forced_pass
         made = 0
         while forced is not None and made < limit:
             move = forced(self.state)

@@ -3,8 +3,8 @@
 Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
 
     id           the game's UUID, as a string
-    game         the game id ("el-royale")
-    options      the game's options object as given at creation (El Royale's edition, Batallion's variants, ...)
+    game         the game id (domain.games)
+    options      the game's options object as given at creation (its spec's options: an edition, variants, ...)
     players      the players list of the game's set-up: [{"name": ..., "team": ...?}, ...]
     status       "in_progress" or "finished"
     result       "win", "elimination", "draw" or None while in progress
@@ -59,7 +59,7 @@ winner, scores) for any game; a ``Rewound`` event takes the game back to the out
 state it restores (normally in progress again). No game's own event kinds are read here.
 
 The table is ``game_catalogue3`` (tracking key ``<app>:catalogue3``): the first layout had an
-El Royale ``edition`` column, the second no dispute counts; a new name makes every store rebuild
+``edition`` column for one game's option, the second no dispute counts; a new name makes every store rebuild
 the catalogue from its events on first use, and leaves the old tables alone.
 
 The referee's desk filters here, in SQL, never by loading games (``Query``): by game, status,

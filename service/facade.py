@@ -536,10 +536,11 @@ class Arbiter:
         return health_report()
 
     def games(self) -> list[dict]:
-        """The games arbiter referees: [{"id", "title"}], in registry order."""
-        from domain.games import DECIDERS
+        """The games arbiter referees, as their specs declare them (domain.spec.GameSpec.as_json: id, title,
+        players, options), in registry order."""
+        from domain.games import SPECS
 
-        return [{"id": game, "title": d.TITLE} for game, d in DECIDERS.items()]
+        return [spec.as_json() for spec in SPECS.values()]
 
     def game_ids(self) -> list[str]:
         """Every stored game's id, in creation order, then those the checkpoint log knows and the store lost."""

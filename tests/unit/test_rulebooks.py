@@ -8,6 +8,7 @@ begins with an id), independently of the markdown parser under test.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -15,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from api.rulebooks import RulebookMissing, Shelf, packaged_rulebook, rules_dir
-from domain.games import DECIDERS, module_name
+from domain.games import DECIDERS, SPECS, module_name
 
 DEFINES = re.compile(r"^(?:- |#{1,6} )([A-Z]{2,4}-\d+(?:\.\d+)*)(?=[\s:,;)]|$)")
 GAMES = sorted(DECIDERS)
@@ -148,7 +149,8 @@ def test_a_missing_rulebook_names_the_file_and_the_directory_it_was_looked_for(t
 
 
 def test_a_registered_game_without_a_packaged_rulebook_names_where_it_was_looked_for(monkeypatch):
-    monkeypatch.setitem(DECIDERS, "zebra-stripes", DECIDERS["small-battle"])  # a game whose package has no folder
+    zebra = dataclasses.replace(SPECS["small-battle"], id="zebra-stripes", rulebook=None)  # a game declaring none
+    monkeypatch.setitem(SPECS, "zebra-stripes", zebra)
     shelf = Shelf()
     assert "zebra-stripes" not in shelf.books() and "small-battle" in shelf.books() and shelf.found()
     with pytest.raises(RulebookMissing) as missing:

@@ -166,8 +166,10 @@ def main(argv: list[str] | None = None) -> int:
         detail = ", ".join(f"{n} {s}" for s, n in sorted(r["counts"].items()))
         print(f"{game}: {r['killed']}/{r['total']} killed = {r['score']:.1f}% in {r['seconds']} s ({detail})"
               f" {'PASS' if ok else 'FAIL'}", flush=True)
-        for name in r["not_killed"]:
+        for name in r["not_killed"][:60]:
             print(f"    {r['statuses'][name]}: {name}")
+        if len(r["not_killed"]) > 60:
+            print(f"    ... {len(r['not_killed']) - 60} more in bench/results/mutation-{game}.json")
     print()
     for r in rows:
         print(f"{r['game']:>13}  {r['killed']:>4}/{r['total']:<4} {r['score']:5.1f}%  {r['seconds']:>5} s")

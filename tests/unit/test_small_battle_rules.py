@@ -420,3 +420,24 @@ def test_every_game_of_a_match_draws_its_own_first_player():
     _, state, _ = play_the_game()
     assert sb.next_deal(SETUP, state) == NextDeal(
         None, None, "SB-1.2", "the first player is decided by the game's own high-card draw")
+
+
+def test_an_ace_of_the_second_seat_shows_the_first_seats_card_and_a_pending_draw_is_in_the_final_object():
+    """SB-2.3 for seat 1 (its Ace shows a club of seat 0's formation); the verdict's `drawn` while a strike is due."""
+    chance = chance_with_pile("3H AH 4D")
+    state, _ = started(SETUP, chance)
+    for seat in (0, 1):
+        _, state = sb.step(state, {"seat": seat, "type": "arrange", "formation": list("23456789")}, chance)
+    assert sb.final(state)["drawn"] == "3H"
+    _, state = sb.step(state, {"seat": 0, "type": "strike", "position": 7}, chance)  # 3 holds against the 9
+    events, state = sb.step(state, {"seat": 1, "type": "strike", "position": 4}, chance)
+    assert events[0]["result"] == "revealed" and sb.disclosed(state, events[0]) == ({}, cards("6C"))
+    assert sb.final(state)["drawn"] == "4D" and sb.final(state)["revealed"] == {"0": [4], "1": []}
+
+
+def test_a_table_before_its_start_has_no_starter_and_a_loaded_state_keeps_its_dealer():
+    state = sb.initial_state(sb.configure({}, [{"name": "A"}, {"name": "B"}], 1, None))
+    assert sb.dump_state(state)["starter"] is None and sb.dump_state(state)["to_act"] is None
+    assert state.starter is None and state.to_act is None
+    loaded = sb.load_state(sb.dump_state(state))
+    assert loaded.setup.dealer == 1 and loaded == state

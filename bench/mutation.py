@@ -11,7 +11,7 @@ counts mutmut's "killed" and "timeout" (a test run that never ends is a failing 
 
 mutmut reads its configuration from the working directory (pyproject.toml's [tool.mutmut] or setup.cfg)
 and has no option to pass it on the command line, so each game runs in its own directory,
-``build/mutation/<game>/``: links to ``domain`` and ``tests``, and a pyproject.toml holding the project's
+``build/mutation/<game>/``: links to ``domain``, ``tests`` and ``bench``, and a pyproject.toml holding the project's
 [tool.pytest.ini_options] and that game's [tool.mutmut]. mutmut copies it into that directory's ``mutants/``
 (its results stay there for ``mutmut show NAME`` or ``mutmut browse`` run in that directory). A measurement
 starts from a fresh copy unless --resume is given. Hypothesis runs derandomized and without shrinking
@@ -83,8 +83,8 @@ def config(game: str, registry: bool) -> str:
         "source_paths": ["domain"],  # the whole package is copied (the game imports domain.rules, ...)
         "only_mutate": [f"domain/{package(game)}/*"],  # but only the game's package is mutated
         "pytest_add_cli_args_test_selection": tests_of(game, registry),
-        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "mutation_order"],
-        "also_copy": ["mutation_order.py"],  # bench/mutation_order.py: each mutant's tests fastest first
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "bench.mutation_order"],  # fastest tests first
+        "also_copy": ["bench"],  # the plugin, and bench.four_virtues_moves that a Four Virtues test imports
         "use_git_change_detection": False,
     }
     lines = ["# written by bench/mutation.py for one game's run; not the project's pyproject.toml", "",
@@ -99,10 +99,10 @@ def prepare(game: str, resume: bool, registry: bool) -> Path:
     if work.exists() and not resume:
         shutil.rmtree(work)
     work.mkdir(parents=True, exist_ok=True)
-    for name, target in (("domain", "domain"), ("tests", "tests"), ("mutation_order.py", "bench/mutation_order.py")):
+    for name in ("domain", "tests", "bench"):
         link = work / name
         if not link.is_symlink():
-            link.symlink_to(ROOT / target)
+            link.symlink_to(ROOT / name, target_is_directory=True)
     (work / "pyproject.toml").write_text(config(game, registry))
     return work
 

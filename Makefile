@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.test-stamp
 
-.PHONY: test unit integration e2e fuzz run bench records screenshots clean
+.PHONY: test unit integration e2e fuzz run bench mutation records screenshots clean
 
 # The runtime alone for `make run`; the test tools on top for the test targets.
 $(RUNTIME): pyproject.toml
@@ -53,5 +53,13 @@ bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.archive && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.floor && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate
 
+# mutation testing (docs/mutation.md), not part of `make test`: mutmut mutates each game's rules package and runs
+# that game's unit tests; prints killed/total per game and fails under 95%. GAME=small-battle for one game (all by
+# default); one mutmut worker, MUTATION_ARGS for more (e.g. --max-children 2, --resume).
+GAME ?=
+mutation: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[mutation]'
+	$(BIN)/python -m bench.mutation $(GAME) $(MUTATION_ARGS)
+
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis mutants build/mutation

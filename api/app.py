@@ -58,8 +58,10 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(desk)
 
     from api.http.bots import bots_blp
+    from api.pages.bots import bot_pages
 
-    app.register_blueprint(bots_blp)
+    api.register_blueprint(bots_blp)
+    app.register_blueprint(bot_pages)
 
     from service.tournaments.facade import Tournaments
 

@@ -70,7 +70,7 @@ def _log(msg: str) -> None:
 def el_royale_corpus(count: int, seed: int) -> list:
     from domain.autoplay import four_player_corpus
 
-    return four_player_corpus(count, seed)
+    return four_player_corpus(count, seed, "el-royale", {"edition": "revised"})
 
 
 def batallion_corpus(count: int, seed: int) -> list:

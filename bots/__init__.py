@@ -7,7 +7,8 @@ record move (``{"seat", "type", ...}``, cards as strings). This package imports 
 the engine (no domain, projections or service): a bot cannot look at a state or a hidden card
 because it has no way to reach one (tests/unit/test_bots.py checks the imports).
 
-`make_bot(kind, game, seat, rng)` builds one; `BOT_KINDS` names the kinds.
+`make_bot(kind, game, seat, rng, heuristic)` builds one (`heuristic`: the bot its game's spec names); `BOT_KINDS`
+names the kinds.
 """
 
 from .base import Bot, SeatView

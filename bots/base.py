@@ -33,7 +33,7 @@ class SeatView:
 
     @property
     def hand(self) -> list[str]:
-        """The seat's own cards (Small Battle: none; its formation is `table["formation"]`)."""
+        """The seat's own cards (none in a game whose table shows no hand)."""
         return list(self.table.get("hand") or [])
 
     def move(self, entry: dict, **fields) -> dict:
@@ -46,7 +46,7 @@ class SeatView:
 
 
 # Keys a projection adds to a legal-move entry to summarise many moves as one (not fields of the move), by type:
-# El Royale's take, Batallion's bid, The Four Virtues' forced discard and virtue melds, Small Battle's arrange.
+# a take from a list, a bid in a range, a forced discard, a meld's forced or drawn extras, an arrangement of ranks.
 SUMMARY_KEYS = {"take": ("from", "max"), "bid": ("min", "max"), "forced_discard": ("count",),
                 "meld": ("force_max", "draw_max"), "arrange": ("ranks",)}
 

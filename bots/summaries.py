@@ -1,9 +1,9 @@
 """A summarised legal-move entry made concrete: the choices it leaves open, taken at random.
 
 The projections fold many moves into one entry (module docs of projections/<game>.py):
-El Royale's take (`from`, `max`), Batallion's bid (`min`, `max`), The Four Virtues' forced
-discard (`count`) and hearts / spades melds (`force_max`, `draw_max`), Small Battle's arrange
-(`ranks`). Any other entry is already a move.
+a take of some of a list of cards (`from`, `max`), a bid in a range (`min`, `max`), a forced
+discard of some cards of the hand (`count`), a meld with a number of extra cards to force or draw
+(`force_max`, `draw_max`), an arrangement of ranks (`ranks`). Any other entry is already a move.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 A refusal never changes the game's version: one seat sending illegal moves can never make
 another seat's move fail on `expected_version`, and a refusal whose very existence tells
-something (Batallion's over-bid, BA-3.2: the bidder's hand is weaker than the bid) leaves no
+something (an over-bid, BA-3.2: the bidder's hand is weaker than the bid) leaves no
 trace that another seat can see — no version gap, no log entry, no stream message. The
 stream is hash-chained like the game's (domain.audit) and read by the referee's audit.
 """

@@ -50,13 +50,17 @@ def pick_move(legal: list[dict], rng: random.Random) -> dict:
     return rng.choice(legal)
 
 
-def four_player_corpus(count: int, seed: int = 2026) -> list[Record]:
-    """A fixed corpus of random 4-player revised games (the benchmark's input)."""
+def four_player_corpus(count: int, seed: int = 2026, game: str | None = None, options: dict | None = None) -> list[Record]:
+    """A fixed corpus of random 4-player games (the benchmark's input): of `game` with `options`, by default the
+    registry's first game with its first example options."""
+    from .games import first_game, spec_for
     from .records import parse
 
+    game = game or first_game()
+    options = spec_for(game).example_options[0] if options is None else options
     out = []
     for i in range(count):
         players = [{"name": f"P{k}"} for k in range(4)]
-        doc = random_game("el-royale", {"edition": "revised"}, players, f"{i:08x}", game_rng(seed, i))
+        doc = random_game(game, options, players, f"{i:08x}", game_rng(seed, i))
         out.append(parse(doc))
     return out

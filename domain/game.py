@@ -19,7 +19,7 @@ from eventsourcing.domain import Aggregate
 from . import ENGINE_VERSION
 from . import clocks
 from .audit import GENESIS, event_hash
-from .games import decider_for
+from .games import decider_for, spec_for
 from .randomness import Chance, commitment
 from .records import Record, to_document
 
@@ -89,8 +89,8 @@ class Game(Aggregate):
         seat_token_hashes: list
         referee_token_hash: str
         prev: str
-        spectator_delay: dict | None = None  # {"moves": N} or {"seconds": S} (service.spectator_delay); absent before
-        time_control: dict | None = None  # {"game_seconds"?, "move_seconds"?} (service.clocks); absent before
+        spectator_delay: dict | None = None  # {"moves": N} or {"seconds": S} (service.views.spectator_delay); absent before
+        time_control: dict | None = None  # {"game_seconds"?, "move_seconds"?} (service.play.clocks); absent before
 
         def apply(self, game: "Game") -> None:
             game.chain_head = event_hash(self)
@@ -202,7 +202,7 @@ class Game(Aggregate):
             game.position_version = self.originator_version
 
     class TimeExpired(Chained):
-        """A seat ran out of time (service.clocks): recorded for the referee to rule on, like a dispute; the game
+        """A seat ran out of time (service.play.clocks): recorded for the referee to rule on, like a dispute; the game
         itself is not changed. `control` is `game` (turn 0) or `move` (turn: the version its turn began at)."""
 
         number: int
@@ -336,8 +336,8 @@ class Game(Aggregate):
 
     def play_forced(self, limit: int = 1000) -> int:
         """Make every pass the game's rules force in public view, as the table's `auto_pass` option asks (the
-        decider's optional `forced_pass`); each is the seat's move, marked automatic. Returns how many were made."""
-        forced = getattr(self.decider, "forced_pass", None)
+        spec's `forced_pass`); each is the seat's move, marked automatic. Returns how many were made."""
+        forced = spec_for(self.game).forced_pass
         made = 0
         while forced is not None and made < limit:
             move = forced(self.state)

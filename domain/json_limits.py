@@ -93,7 +93,12 @@ def loads(text: str | bytes) -> Any:
         raise LimitError("", "not JSON: the text is not UTF-8") from None
     except json.JSONDecodeError as e:
         raise LimitError("", f"not JSON: {e.msg} at line {e.lineno} column {e.colno}") from None
-    check(doc)
+    try:
+        check(doc)
+    except LimitError as e:  # a parser that nests deeper than CPython 3.11's (3.13) leaves depth to check: say where
+        if e.reason.startswith("nested too deeply") and "opens at" not in e.reason:
+            e = LimitError(e.field or "", f"{e.reason} (level {MAX_DEPTH + 1} opens at {_too_deep_at(text)})")
+        raise e from None
     return doc
 
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import json_limits
 from .cards import CardError
-from .games import decider_for
+from .games import decider_for, spec_for
 from .randomness import Chance, new_seed
 from .rules import InvalidSetup, MalformedMove, RuleViolation
 
@@ -125,7 +125,7 @@ def parse(doc: Any, checked: bool = False) -> Record:
             decider.check_deck(setup, deck)
         except InvalidSetup as e:
             raise InvalidRecord(str(e)) from None
-        label = getattr(decider, "DECK_LABEL", "deal")  # the label of the game's first shuffle
+        label = spec_for(game).deck_label  # the label of the game's first shuffle
         if label in outcomes and outcomes[label] != deck:
             raise InvalidRecord(f"deck and outcomes.{label} are both given and differ")
         outcomes[label] = deck
@@ -231,8 +231,9 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
         state = d.evolve(state, e)
     if keep_events:
         events.extend(opening)
-    step = getattr(d, "fold_step", d.step)  # the states before each move are not kept: a game may fold in place
-    fold = getattr(d, "fold_moves", None)  # a game's verdict-only loop over its ordinary moves (rules.Decider)
+    spec = spec_for(record.game)
+    step = spec.fold_step or d.step  # the states before each move are not kept: a game may fold in place
+    fold = spec.fold_moves  # a game's verdict-only loop over its ordinary moves (domain/spec.py)
     illegal = None
     applied = 0
     try:
@@ -265,7 +266,7 @@ def to_document(game: str, setup: Any, seed: str | None, outcomes: dict, moves: 
     if seed is not None:
         doc["seed"] = seed
     fixed = dict(outcomes)
-    label = getattr(d, "DECK_LABEL", "deal")
+    label = spec_for(game).deck_label
     if label in fixed:
         doc["deck"] = [d.format_card(c) for c in fixed.pop(label)]
     if setup.dealer is not None:

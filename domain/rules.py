@@ -44,7 +44,7 @@ class Outcome:
     result: str | None
     seats: tuple[int, ...] = ()
     team: str | None = None
-    scores: tuple[int, ...] | None = None  # per seat, where the game keeps a score (Batallion's chips, points)
+    scores: tuple[int, ...] | None = None  # per seat, where the game keeps a score (chips, points)
 
     @property
     def is_over(self) -> bool:
@@ -119,18 +119,5 @@ class Decider(Protocol):
     def dump_state(self, state: Any) -> dict: ...
     def load_state(self, data: dict) -> Any: ...
 
-    # Optional, for matches and tournaments (domain/tournament, docs/tournaments.md); a game without them plays
-    # every game of a match with dealer and starter drawn from its own seed:
-    #   next_deal(setup, state | None) -> NextDeal   who deals/starts the game after `state` (None: the first game)
-    #   match_games(setup) -> int                    the length of a match the rulebook fixes (BA-5.2: one deal each)
-    #   RANK_BY_SCORE = True                         a match is won on the score total, not on games won (BA-5.2)
-    # optional: `fold_step(state, move, chance) -> (events, state)`, step for a caller that keeps no earlier state
-    # (records.replay): it may apply the move to the state given and return that, leaving it as it was when the move
-    # is illegal; games without it are replayed with step
-    # optional: `fold_moves(state, moves, start, chance) -> (state, stop)`, records.replay's verdict-only loop: applies
-    # moves[start:] in place while it can prove each legal and ordinary, and returns the index of the first it left
-    # (len(moves) when none), the state being what the step would have made of it so far; it never raises, replay
-    # hands the move at `stop` to fold_step (or step) and calls it again after; a property test must hold it to step
-    # optional: `forced_pass(state) -> dict | None`, the pass of the seat to act that the table's `auto_pass`
-    # option lets the service make, only where every seat can see it is forced (docs/desk.md); games without it
-    # refuse the option
+    # What a game can do beyond this contract (matches, fast replay, forced passes, its own evidence check) is
+    # declared in its GameSpec (domain/spec.py), never found by probing the decider.

@@ -3,8 +3,8 @@
 Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
 
     id           the game's UUID, as a string
-    game         the game id ("el-royale")
-    options      the game's options object as given at creation (El Royale's edition, Batallion's variants, ...)
+    game         the game id (domain.games)
+    options      the game's options object as given at creation (its spec's options: an edition, variants, ...)
     players      the players list of the game's set-up: [{"name": ..., "team": ...?}, ...]
     status       "in_progress" or "finished"
     result       "win", "elimination", "draw" or None while in progress
@@ -27,14 +27,16 @@ The catalogue PULLS the application's notification log
 decodes each notification with ``app.mapper.to_domain_event`` and folds it into the
 row of its game (``evolve``, a pure function). Every applied notification writes a
 tracking record (the library's ``Tracking``) in the SAME transaction as the row
-changes, through the library's tracking recorders, which we subclass:
+changes, through the library's tracking recorders, which we subclass (through
+projections.store_tables, whose ``create_table`` is safe with any number of processes
+and threads opening a new store at once):
 
 - ``memory://`` -> ``POPOCatalogueView(MemoryRows)``: a dict in the process,
   one per application object (two ``Catalogue`` objects of one app share it);
-- ``sqlite:///`` -> ``SQLiteCatalogueView(SQLiteTrackingRecorder)`` on the application's
+- ``sqlite:///`` -> ``SQLiteCatalogueView(SQLiteViewRecorder)`` on the application's
   own ``SQLiteDatastore``: table ``game_catalogue2`` in the events' database file, tracking
   in the library's ``tracking`` table (its name is fixed by the library);
-- ``postgresql://`` -> ``PostgresCatalogueView(PostgresTrackingRecorder)`` on the
+- ``postgresql://`` -> ``PostgresCatalogueView(PostgresViewRecorder)`` on the
   application's own ``PostgresDatastore``: tables ``game_catalogue2`` and
   ``game_catalogue2_tracking`` in the application's schema.
 
@@ -57,7 +59,7 @@ winner, scores) for any game; a ``Rewound`` event takes the game back to the out
 state it restores (normally in progress again). No game's own event kinds are read here.
 
 The table is ``game_catalogue3`` (tracking key ``<app>:catalogue3``): the first layout had an
-El Royale ``edition`` column, the second no dispute counts; a new name makes every store rebuild
+``edition`` column for one game's option, the second no dispute counts; a new name makes every store rebuild
 the catalogue from its events on first use, and leaves the old tables alone.
 
 The referee's desk filters here, in SQL, never by loading games (``Query``): by game, status,
@@ -80,10 +82,10 @@ from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.persistence import IntegrityError, PersistenceError, Tracking, TrackingRecorder
+from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore, SQLiteTrackingRecorder
+from eventsourcing.postgres import PostgresApplicationRecorder, PostgresDatastore
+from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteDatastore
 from psycopg.sql import SQL, Identifier
 from psycopg.types.json import Jsonb
 
@@ -92,6 +94,7 @@ from domain.game import Chained, Game
 from domain.games import decider_for
 
 from .memory_rows import MemoryRows
+from .store_tables import PostgresViewRecorder, SQLiteViewRecorder
 
 log = logging.getLogger("arbiter.catalogue")
 TABLE = "game_catalogue3"
@@ -346,7 +349,7 @@ def _row_from_sql(r: Any) -> Row:
     return row
 
 
-class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
+class SQLiteCatalogueView(SQLiteViewRecorder, CatalogueView):
     """Table `game_catalogue2` in the events' SQLite file; tracking in the library's `tracking` table."""
 
     def construct_create_table_statements(self) -> list[str]:
@@ -410,7 +413,7 @@ class SQLiteCatalogueView(SQLiteTrackingRecorder, CatalogueView):
                           [(not integrity["ok"], json.dumps(integrity), game_id) for game_id, integrity in marks])
 
 
-class PostgresCatalogueView(PostgresTrackingRecorder, CatalogueView):
+class PostgresCatalogueView(PostgresViewRecorder, CatalogueView):
     """Tables `game_catalogue2` and `game_catalogue2_tracking` in the application's schema."""
 
     def __init__(self, datastore: PostgresDatastore, *, table_name: str = TABLE):
@@ -499,7 +502,8 @@ class Catalogue:
         """The catalogue in the application's own store (memory://, sqlite:///..., postgresql://...).
 
         The backend follows the recorder the application's environment (from its database
-        URL) gave it; the view's tables are created if missing.
+        URL) gave it; the view's tables are created if missing (safe when other processes or threads open the
+        store at the same moment: projections.store_tables).
         """
         recorder = app.recorder
         if isinstance(recorder, POPOApplicationRecorder):
@@ -512,7 +516,7 @@ class Catalogue:
             view.create_table()
         elif isinstance(recorder, PostgresApplicationRecorder):
             view = PostgresCatalogueView(recorder.datastore)
-            _create_tables(view)
+            view.create_table()
         else:
             raise TypeError(f"no catalogue for a {type(recorder).__name__}: use memory://, sqlite:/// or postgresql://")
         return cls(app, view)
@@ -617,13 +621,3 @@ def _decoded(mapper: Any, notification: Any) -> Any:
         log.warning("catalogue: notification %s cannot be decoded", notification.id)
         return None
 
-
-def _create_tables(view: Any, attempts: int = 3) -> None:
-    """create_table, retried: two processes creating the same PostgreSQL tables at once can collide."""
-    for i in range(attempts):
-        try:
-            view.create_table()
-            return
-        except PersistenceError:
-            if i == attempts - 1:
-                raise

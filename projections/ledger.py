@@ -49,7 +49,7 @@ def disclosure_ledger(stored_events: Iterable[Any]) -> list[dict]:
     return out
 
 
-def who_could_see(ledger: list[dict], card: str, game: str = "el-royale") -> dict:
+def who_could_see(ledger: list[dict], card: str, game: str) -> dict:
     """{seat or "all": the first version it could see `card`}; a seat seeing it after everybody could is not listed."""
     card = _canonical(card, game)
     first: dict = {}

@@ -1,22 +1,28 @@
 """Events as a line of plain text, for accounts of a game (CLI narration, pages): the game's own words if it has them.
 
-A game's projection module may offer ``describe(event, names) -> str | None`` (the event as
-stored: cards as strings); anything it leaves out gets the generic line "<who> <kind> <cards>".
+A game's spec may name its narration (``GameSpec.narration``: ``describe(event, names) -> str | None``, the event
+as stored, cards as strings); anything it leaves out gets the generic line "<who> <kind> <cards>".
 """
 
 from __future__ import annotations
 
-import importlib
+from functools import lru_cache
+from typing import Callable
 
-from domain.games import module_name
+from domain.games import spec_for
+from domain.spec import load
 
 
 def describe(game: str, event: dict, names: list[str]) -> str:
     """One event (as stored, with its `type`) as a line of text."""
-    module = importlib.import_module(f"{__package__}.{module_name(game)}")
-    own = getattr(module, "describe", None)
+    own = _narration(spec_for(game).narration)
     text = own(event, names) if own else None
     return text if text is not None else generic(event, names)
+
+
+@lru_cache(maxsize=None)
+def _narration(location: str | None) -> Callable[[dict, list[str]], str | None] | None:
+    return None if location is None else load(location)
 
 
 def generic(event: dict, names: list[str]) -> str:

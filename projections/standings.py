@@ -29,8 +29,8 @@ from typing import Any, Callable, Sequence
 from eventsourcing.utils import get_topic
 from eventsourcing.persistence import IntegrityError, Tracking, TrackingRecorder
 from eventsourcing.popo import POPOApplicationRecorder
-from eventsourcing.postgres import PostgresApplicationRecorder, PostgresTrackingRecorder
-from eventsourcing.sqlite import SQLiteApplicationRecorder, SQLiteTrackingRecorder
+from eventsourcing.postgres import PostgresApplicationRecorder
+from eventsourcing.sqlite import SQLiteApplicationRecorder
 from psycopg.sql import SQL, Identifier
 from psycopg.types.json import Jsonb
 
@@ -40,6 +40,7 @@ from domain.tournament.aggregate import Tournament
 from domain.tournament.standings import rank_by_of, standings
 
 from .memory_rows import MemoryRows
+from .store_tables import PostgresViewRecorder, SQLiteViewRecorder
 
 log = logging.getLogger("arbiter.standings")
 TABLE = "tournament_standings"
@@ -177,7 +178,7 @@ class POPOStandingsView(MemoryRows, StandingsView):
 _POPO_VIEWS: "weakref.WeakKeyDictionary[Any, dict[str, POPOStandingsView]]" = weakref.WeakKeyDictionary()
 
 
-class SQLiteStandingsView(SQLiteTrackingRecorder, StandingsView):
+class SQLiteStandingsView(SQLiteViewRecorder, StandingsView):
     def __init__(self, datastore: Any, table: str = TABLE):
         self.table = table  # before the library's constructor, which asks for the create statements
         super().__init__(datastore)
@@ -210,7 +211,7 @@ class SQLiteStandingsView(SQLiteTrackingRecorder, StandingsView):
             return [json.loads(r["doc"]) for r in c.fetchall()]
 
 
-class PostgresStandingsView(PostgresTrackingRecorder, StandingsView):
+class PostgresStandingsView(PostgresViewRecorder, StandingsView):
     def __init__(self, datastore: Any, table: str = TABLE):
         super().__init__(datastore, tracking_table_name=f"{table}_tracking")
         schema, ident = Identifier(datastore.schema), Identifier(table)

@@ -9,7 +9,7 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from hypothesis import settings
+from hypothesis import Phase, settings
 
 ROOT = Path(__file__).resolve().parent.parent
 RECORDS = Path(__file__).resolve().parent / "records"  # arbiter's own sample records, every game: always here
@@ -50,6 +50,10 @@ def sample_records(*games: str) -> list[Path]:
 # landing never depends on luck. HYPOTHESIS_PROFILE chooses explicitly.
 settings.register_profile("ci", deadline=None, print_blob=True, derandomize=True)
 settings.register_profile("dev", deadline=None, print_blob=True)
+# mutation testing (bench/mutation.py): the same examples as CI, and a failing example is not shrunk (a mutant is
+# killed by the first failure; shrinking would only spend its time)
+settings.register_profile("mutation", deadline=None, derandomize=True, database=None,
+                          phases=(Phase.explicit, Phase.reuse, Phase.generate))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("ARBITER_CI") == "1" else "dev"))
 
 # A PostgreSQL store keeps its signing key and checkpoint log in ARBITER_STATE_DIR (docs/evidence.md): the tests'

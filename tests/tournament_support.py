@@ -6,6 +6,7 @@ import random
 from uuid import UUID
 
 from bots import SeatView, make_bot
+from domain.games import spec_for
 from domain.randomness import Chance
 from domain.records import parse_move
 from projections.registry import projection_for
@@ -15,7 +16,7 @@ from projections.viewers import Viewer
 def _bot_move(game: str, decider, state, bots: dict, options: dict, players: list[dict], rng: random.Random) -> dict:
     seat = decider.to_act(state)[0]
     if seat not in bots:
-        bots[seat] = make_bot("heuristic", game, seat, random.Random(rng.random()))
+        bots[seat] = make_bot("heuristic", game, seat, random.Random(rng.random()), spec_for(game).bot)
     public = [{"seat": s, "name": p["name"], "team": p.get("team")} for s, p in enumerate(players)]
     view = SeatView(game, seat, projection_for(game).table(state, Viewer.of_seat(seat)), public, dict(options))
     return bots[seat].choose(view)

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import os
+import shlex
 import sys
 
 import click
@@ -58,11 +60,16 @@ def verify_receipts(arbiter, game_id: str | None, path: str, as_json: bool) -> i
     return worst
 
 
-def checkpoint_summary(reports: list[dict], log: dict, console: Console | None = None) -> None:
-    """After `verify --all`'s table: the checkpoint log's own check, and a rollback named as such."""
-    console = console or Console(highlight=False)
+def checkpoint_summary(reports: list[dict], log: dict, console: Console | None = None, log_given: bool = False) -> None:
+    """After `verify --all`'s table: the checkpoint log's own check, and a rollback named as such.
+
+    `log_given`: the log's path was given (--checkpoint-log, ARBITER_CHECKPOINT_LOG), not the default beside the store."""
+    if console is None:
+        from .narrate import report_console
+
+        console = report_console()
     if not log["exists"]:
-        console.print(Text(f"checkpoint log: none at {log['path']} (no game was checkpointed by this server)", style="yellow"))
+        console.print(Text(missing_log(log["path"], len(reports), log_given), style="yellow"), soft_wrap=True)
     elif log["ok"]:
         console.print(Text(f"checkpoint log: ok ({log['lines']} signed checkpoints, {log['path']})", style="green"))
     else:
@@ -78,22 +85,47 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
                                f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
 
 
+def missing_log(path: str, games: int, given: bool) -> str:
+    """What `verify --all` says of a checkpoint log that does not exist: with no game, that nothing was checkpointed;
+    with games, that they were not held against signed checkpoints, and, for the default path, the likely reason (a
+    copy of the store, whose log stayed beside the original) and how to check the copy against that log."""
+    if not games:
+        return f"checkpoint log: none at {path} (no game was checkpointed by this server)"
+    if given:
+        return (f"checkpoint log: none at {path} (no such file, as given): the {games} game(s) of this store were "
+                "not held against signed checkpoints")
+    return (f"checkpoint log: none beside this store ({path}): its {games} game(s) were not held against signed "
+            "checkpoints. A copy made by `arbiter backup` leaves the log (and the signing key) beside the original "
+            "store: check the copy against them with --checkpoint-log ORIGINAL.checkpoints.jsonl --key-file "
+            "ORIGINAL.key (docs/evidence.md, Backups)")
+
+
 @click.command("backup")
 @click.argument("path", type=click.Path(dir_okay=False))
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL (a SQLite file).")
 @click.option("--force", is_flag=True, help="Replace PATH if it exists.")
 def backup_command(path: str, database_url: str | None, force: bool) -> None:
-    """Copy the event store to PATH while it is in use (SQLite; PostgreSQL: pg_dump, see docs/evidence.md)."""
+    """Copy the event store to PATH while it is in use, creating PATH's missing directories (SQLite; PostgreSQL:
+    pg_dump, see docs/evidence.md)."""
+    from service.adapters.backup import source
     from service.errors import ServiceError
     from service.facade import Arbiter
-    from service.adapters.stores import StoreURLError
+    from service.adapters.stores import DEFAULT_URL, StoreURLError
 
     try:
+        source(database_url or DEFAULT_URL)  # refused before the facade opens the store: a backup never creates one
         done = Arbiter(database_url).backup(path, force)
     except (ServiceError, StoreURLError) as e:
         click.echo(f"arbiter backup: {getattr(e, 'detail', e)}", err=True)
         sys.exit(EXIT_INVALID)
+    for directory in done["created"]:
+        click.echo(f"created the directory {directory} (it did not exist)")
     log = done["checkpoint_log"]
     click.echo(f"backed up {done['games']} game(s), {done['events']} events ({done['bytes']} bytes) to {done['path']}; "
                f"the checkpoint log then held {log['lines']} checkpoints (keep it apart: it tells a restored copy "
                "that is older from the truth)")
+    if log["exists"] and done.get("key_file"):  # the log and the key stay where they are: say how to check the copy
+        shown = lambda p: shlex.quote(os.path.abspath(p))  # noqa: E731 - a path to paste, from any directory
+        click.echo(f"check the copy against the log and key kept beside the store: arbiter verify --all "
+                   f"--database-url {shlex.quote('sqlite:///' + os.path.abspath(done['path']))} "
+                   f"--checkpoint-log {shown(log['path'])} --key-file {shown(done['key_file'])}")

@@ -146,7 +146,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         if verify_all:
             from .evidence import checkpoint_summary
 
-            checkpoint_summary(reports, arbiter.evidence.log_report())
+            checkpoint_summary(reports, arbiter.evidence.log_report(), log_given=checkpoint_log is not None)
     log_ok = not verify_all or arbiter.evidence.log_report()["ok"] is not False
     sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
 

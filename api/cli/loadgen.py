@@ -157,7 +157,8 @@ def play_remote(client: Client, plan, index: int) -> str:
                                                        "seed": plan.game_seed(index)})
     gid = created["id"]
     tokens = [s["token"] for s in sorted(created["seats"], key=lambda s: s["seat"])]
-    bots = [make_bot(kind, plan.game, seat, plan.bot_rng(index, seat)) for seat, kind in enumerate(plan.lineup(index))]
+    bots = [make_bot(kind, plan.game, seat, plan.bot_rng(index, seat), plan.heuristic)
+            for seat, kind in enumerate(plan.lineup(index))]
     watch = StreamWatch(client, gid)
     watch.start()
     answered: dict[int, float] = {}

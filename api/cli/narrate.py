@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 
 from rich.console import Console
@@ -67,6 +68,17 @@ def _seat_value(value) -> str:
     return _plain(value)
 
 
+def options_text(options: dict) -> str:
+    """A record's options in words, `key value` pairs joined by ` · `: a list's items comma separated, and an empty
+    value (no variants, say) as `none` rather than nothing ("variants none", not "variants  ·")."""
+    def shown(value) -> str:
+        if value is None or value == "" or value == [] or value == {}:
+            return "none"
+        return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+    return " · ".join(f"{k} {shown(v)}" for k, v in options.items())
+
+
 def narrate(path: str, account: dict | None, verdict: dict, console: Console | None = None) -> None:
     """Print the account of one record (from service.offline.records.verify_file)."""
     console = console or Console(highlight=False)
@@ -75,8 +87,7 @@ def narrate(path: str, account: dict | None, verdict: dict, console: Console | N
         console.print(Text(f"invalid record: {verdict['error']}", style="bold red"), soft_wrap=True)
         return
     names = account["players"]
-    options = " · ".join(f"{k} {', '.join(map(str, v)) if isinstance(v, list) else v}" for k, v in account["options"].items())
-    console.print(" · ".join(x for x in (account["title"], options, f"{len(names)} players",
+    console.print(" · ".join(x for x in (account["title"], options_text(account["options"]), f"{len(names)} players",
                                          "stacked deck" if account["stacked"] else "") if x))
     for line in account["lines"]:
         prefix = f"{line['move']:4d} " if line["move"] is not None else "     "
@@ -127,10 +138,23 @@ def outcome_line(verdict: dict, names: list[str]) -> str:
     return " · ".join(parts)
 
 
+UNBOUNDED = 10_000  # the width of a report written to anything but a terminal: its lines as long as they need
+
+
+def report_console() -> Console:
+    """Where a report (a table of `arbiter verify`) is printed: a terminal at its own width; any other output (a pipe,
+    a file) as wide as its lines need, unless $COLUMNS says otherwise, so that rich does not fit the table to 80
+    columns by cutting its column titles (`chec…`) and wrapping each cell over several lines."""
+    console = Console(highlight=False)
+    if console.is_terminal or os.environ.get("COLUMNS", "").isdigit():
+        return console
+    return Console(highlight=False, width=UNBOUNDED)
+
+
 def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:
     """Print verification reports (service.verification.integrity): rows and chain, deal, engine, catalogue (when a row differs), and
     provenance beside them; with --all only the games with a problem are listed, and the others counted."""
-    console = console or Console(highlight=False)
+    console = console or report_console()
     table = Table(title="verification")
     table.add_column("game", no_wrap=True, min_width=36)
     for col in ("chain", "checkpoint", "deal", "engine"):

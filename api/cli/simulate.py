@@ -12,6 +12,8 @@ from rich.console import Console
 
 from .progress import games_progress
 
+from domain.games import SPECS
+
 EXIT_BAD_INPUT = 2
 
 
@@ -28,7 +30,7 @@ def _options(text: str | None) -> dict:
 
 
 @click.command("simulate")
-@click.option("--game", help="Game id: el-royale, batallion, four-virtues, small-battle.")
+@click.option("--game", help=f"Game id: {', '.join(SPECS)}.")
 @click.option("--players", type=int, help="Seats at each table.")
 @click.option("--games", type=click.IntRange(1, 10_000_000), default=100, show_default=True, help="Games to play.")
 @click.option("--bots", default="heuristic", show_default=True,
@@ -55,7 +57,7 @@ def simulate_command(game, players, games, bots, options_json, seed, workers, ou
     from service.offline.simulation import PlanError, make_plan
 
     if game is None:
-        raise click.BadParameter("name the game: el-royale, batallion, four-virtues or small-battle", param_hint="--game")
+        raise click.BadParameter(f"name the game: {', '.join(SPECS)}", param_hint="--game")
     if players is None:
         raise click.BadParameter("give the number of seats", param_hint="--players")
     kinds = [k.strip() for k in bots.split(",") if k.strip()]

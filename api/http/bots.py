@@ -1,35 +1,33 @@
-"""Bot seats at live tables (issue 16): `POST /api/v1/games/{id}/bot` and the created page's "let a bot play" form.
+"""Bot seats at live tables (issue 16): `POST /api/v1/games/{id}/bot` (the created page's "let a bot play" form is
+api/pages/bots.py).
 
-Both take a seat's own token and hand that seat to a bot the server plays (service.play.bot_seats), so a
-person can practise against bots in the browser.
+It takes a seat's own token and hands that seat to a bot the server plays (service.play.bot_seats), so a
+person can practise against bots in the browser. The route is on flask-smorest, so it is in the
+OpenAPI document like every other route under /api/v1.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, redirect, request, url_for
-
-from service.errors import BadInput
+from flask.views import MethodView
+from flask_smorest import Blueprint
 
 from api.current import arbiter
 
-from .games import bearer
+from . import schemas as s
+from .games import bearer, errors_of
 
-bots_blp = Blueprint("bots", __name__)
-
-
-@bots_blp.post("/api/v1/games/<game_id>/bot")
-def seat_bot(game_id: str):
-    """Hand the bearer's seat to a bot: body `{"bot": "heuristic" | "random"}` (default heuristic) -> 201."""
-    body = request.get_json(silent=True)
-    if body is None:
-        body = {}
-    if not isinstance(body, dict):
-        raise BadInput("the body is a JSON object: {\"bot\": \"heuristic\"}", field="bot")
-    return jsonify(arbiter().play.seat_bot(game_id, bearer(), body.get("bot", "heuristic"))), 201
+bots_blp = Blueprint("bots", __name__, url_prefix="/api/v1", description="Bot seats: a seat handed to a bot the server plays")
 
 
-@bots_blp.post("/join/<game_id>/<token>/bot")
-def seat_bot_page(game_id: str, token: str):
-    """The created page's form: a bot takes the seat of this private link; then the spectators' table."""
-    arbiter().play.seat_bot(game_id, token, request.form.get("bot", "heuristic"))
-    return redirect(url_for("pages.table", game_id=game_id))
+@bots_blp.route("/games/<game_id>/bot")
+class SeatBot(MethodView):
+    @bots_blp.arguments(s.BotRequest())
+    @bots_blp.response(201, s.BotSeat)
+    @errors_of(bots_blp, 401, 403, 404, 409, 422)
+    def post(self, body, game_id):
+        """Hand the bearer's seat to a bot the server plays from now on, through the seat's own token.
+
+        `{"bot": "heuristic" | "random"}` (default heuristic; no body at all seats the heuristic bot). 401 without a
+        token, 403 for any token but a seat's own (the referee's included), 422 an unknown bot, 409 a seat already
+        played by a bot or a finished game. The bot lives in the serving process: a restarted server forgets it."""
+        return arbiter().play.seat_bot(game_id, bearer(), body.get("bot", "heuristic")), 201

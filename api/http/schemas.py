@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, ValidationError, fields, validate, validates_schema
 
-from domain.games import DECIDERS
+from bots import BOT_KINDS
+from domain.games import DECIDERS, first_game
 from domain.json_limits import MAX_INT
 from domain.players import MAX_NAME
 from service.bounds import MAX_POSITION
@@ -41,7 +42,7 @@ class Player(Schema):
 
 
 class CreateGame(Schema):
-    game = fields.String(required=True, metadata={"example": "el-royale"})
+    game = fields.String(required=True, metadata={"example": first_game()})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     players = fields.List(fields.Nested(Player), required=True, validate=validate.Length(min=1, max=16))
     seed = fields.String(allow_none=True, validate=validate.Length(min=2, max=256))
@@ -126,7 +127,7 @@ class View(Schema):
 
     id = fields.String(required=True)
     game = fields.String(required=True)
-    title = fields.String(required=True, metadata={"description": "the game's name, e.g. El Royale"})
+    title = fields.String(required=True, metadata={"description": "the game's name, as people say it"})
     options = fields.Dict(required=True)
     players = fields.List(fields.Nested(PlayerSeat), required=True)
     viewer = fields.Dict(required=True)
@@ -165,7 +166,7 @@ class CatalogueRow(Schema):
     result = fields.String(allow_none=True)
     winner = fields.Nested(Winner, allow_none=True)
     scores = fields.List(fields.Integer(), allow_none=True,
-                         metadata={"description": "each seat's final score where the game keeps one (Batallion: chips)"})
+                         metadata={"description": "each seat's final score where the game keeps one (chips, points)"})
     created_at = fields.String(allow_none=True)
     finished_at = fields.String(allow_none=True)
     version = fields.Integer(required=True)
@@ -197,7 +198,7 @@ class Verification(Schema):
     deal = fields.Dict(required=True)
     provenance = fields.List(fields.String(), metadata={"description": "how the game was set up where not by arbiter's own "
                                                                       "draw: stacked deck, fixed shuffles, creator's seed"})
-    evidence = fields.Dict(metadata={"description": "the game's own evidence check where it has one (Small Battle: formations against their commitments, every strike against the formation)"})
+    evidence = fields.Dict(metadata={"description": "the game's own evidence check where its spec declares one (commitments made at the table against the revealed seed)"})
     checkpoint = fields.Dict(metadata={"description": "the game held against its latest signed checkpoint (docs/evidence.md)"})
 
 
@@ -212,7 +213,7 @@ class RecordDocument(Schema):
     starter = fields.Integer()
     outcomes = fields.Dict()
     moves = fields.List(fields.Dict(), required=True)
-    evidence = fields.Dict(metadata={"description": "an addition to arbiter.record/1: the game's own honesty check once over (Small Battle)"})
+    evidence = fields.Dict(metadata={"description": "an addition to arbiter.record/1: the game's own honesty check once over, where its spec declares one"})
 
 
 class AfterQuery(Schema):
@@ -272,6 +273,20 @@ class Named(Schema):
     version = fields.Integer(required=True)
 
 
+class BotRequest(Schema):
+    bot = fields.String(load_default="heuristic", validate=validate.OneOf(BOT_KINDS, error="unknown bot '{input}': expected one of {choices}"),
+                        metadata={"description": "which bot plays the seat (default heuristic)", "example": "heuristic"})
+
+    class Meta:
+        unknown = INCLUDE  # other keys are ignored, as they always were
+
+
+class BotSeat(Schema):
+    id = fields.String(required=True, metadata={"description": "the game"})
+    seat = fields.Integer(required=True, metadata={"description": "the seat the bot now plays"})
+    bot = fields.String(required=True, metadata={"description": "the bot playing it"})
+
+
 class RulingRequest(Schema):
     decision = fields.String(required=True, validate=validate.OneOf(list(DECISIONS)))
     remedy = fields.String(load_default="none", validate=validate.OneOf(list(REMEDIES)))
@@ -292,7 +307,7 @@ class Dispute(Schema):
 
 class Imported(Created):
     verdict = fields.Dict(required=True)
-    evidence = fields.Dict(metadata={"description": "the game's own honesty check where it has one (Small Battle), once the game is over"})
+    evidence = fields.Dict(metadata={"description": "the game's own honesty check where its spec declares one, once the game is over"})
 
 
 class Free(Schema):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from domain.games import first_game
+
 
 class StrictBoolean(fields.Boolean):
     """true or false only (marshmallow's Boolean also takes 0, 1, "yes", ...)."""
@@ -22,7 +24,7 @@ class Entrant(Schema):
 
 class CreateTournament(Schema):
     name = fields.String(validate=validate.Length(min=1, max=80), metadata={"example": "Club night"})
-    game = fields.String(required=True, metadata={"example": "el-royale"})
+    game = fields.String(required=True, metadata={"example": first_game()})
     options = fields.Dict(keys=fields.String(), load_default=dict)
     players = fields.List(fields.Nested(Entrant), load_default=list, validate=validate.Length(max=64))
     format = fields.String(validate=validate.OneOf(["match", "round-robin", "swiss", "teams"]),

@@ -6,11 +6,11 @@ an HttpOnly, SameSite=Strict cookie for that game and redirects to the table, so
 pages render each viewer's own view on the server. No token: a spectator. A browser
 may hold several identities of a game and pick one per page (api.pages.identities).
 
-The pages know no game. Each game's part of a page is the template partial
-`templates/games/<game id>.html` (`games/_generic.html` for a game without one), told which
-part to draw by `part` ("options", "turn", "table", "controls"), and optionally a script
-`static/games/<game id>.js` (loaded when it exists, see api.pages.filters `game_script`). The contract a
-partial fulfils is in docs/architecture.md.
+The pages know no game. Each game's part of a page is the template partial its spec names
+(api.game_partials; `games/_generic.html` for a game without one), told which part to draw by
+`part` ("turn", "table", "controls"), and optionally a script `static/games/<game id>.js`
+(loaded when it exists, see api.pages.filters `game_script`). The lobby draws each game's options from its spec
+(`templates/_options.html`). The contract a partial fulfils is in docs/architecture.md.
 
 The routes live in one module per page (lobby, table, audit, disputes, replay), each on this blueprint, so their
 endpoints are `pages.*`; the app factory imports them all before registering it.
@@ -19,15 +19,19 @@ endpoints are `pages.*`; the app factory imports them all before registering it.
 from __future__ import annotations
 
 from flask import Blueprint, g, render_template, request
+from jinja2 import ChoiceLoader
 
 from service.errors import ServiceError
 
 from api.current import arbiter
 
 from . import identities
+from api.game_partials import GamePartials, game_partial
 
 pages = Blueprint("pages", __name__, template_folder="../templates", static_folder="../static",
                   static_url_path="/static")
+pages.jinja_loader = ChoiceLoader([pages.jinja_loader, GamePartials()])  # each game's partial, where its spec says
+pages.add_app_template_global(game_partial)
 
 
 def page_token(game_id) -> str | None:

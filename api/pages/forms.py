@@ -9,7 +9,7 @@ from service.play.commands import PlayMove
 
 
 def scalar(value: str):
-    """A form field's text as a value: `true` (a ticked checkbox, El Royale's auto_pass), digits as an integer, else
+    """A form field's text as a value: `true` (a ticked checkbox: an option of kind bool), digits as an integer, else
     the text."""
     value = value.strip()
     if value == "true":

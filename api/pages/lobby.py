@@ -25,8 +25,8 @@ def lobby():
 def create():
     """Create a game from the lobby form, then list the private links.
 
-    Each game's options come from the fields named ``<game>.<option>`` (its template partial draws
-    them): several values make a list, digits an integer, an empty field is left out.
+    Each game's options come from the fields named ``<game>.<option>`` (templates/_options.html draws
+    them from the game's spec): several values make a list, digits an integer, an empty field is left out.
     """
     form = request.form
     game = form.get("game", "")

@@ -1,4 +1,8 @@
-"""The rulebooks (`<rules dir>/<game>.md`) read, indexed by clause id and rendered to HTML for /rules/<game>.
+"""The rulebooks read, indexed by clause id and rendered to HTML for /rules/<game>.
+
+Each game's rulebook ships inside its own package, ``domain/<game module>/rulebook.md`` (found through the game
+registry, domain.games, and read with importlib.resources: an installed wheel carries them). A directory of
+``<game>.md`` files, the app config ``RULES_DIR`` or ``$ARBITER_RULES_DIR``, overrides them.
 
 A clause is a list item that begins with its id (``- ER-3.4 ...``); a section is a heading that begins with
 one (``## ER-3 A battle``). Each gets exactly one anchor: its id is the element's ``id``. Which game a clause
@@ -14,6 +18,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass, field
+from importlib import resources
 from pathlib import Path
 from typing import Callable
 
@@ -21,13 +26,23 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import escape
 
+from domain.games import DECIDERS, SPECS, module_name, spec_for
+
 CLAUSE_ID = re.compile(r"[A-Z]{2,4}-\d+(?:\.\d+)*")
 LEADING_ID = re.compile(rf"^({CLAUSE_ID.pattern})(?=[\s:,;)]|$)")
 MENTION = re.compile(rf"(?<![\w-])({CLAUSE_ID.pattern})(?![\w-]|\.\d)")
 RULING = re.compile(r"(?<![\w-])R(?=[:,](?:\s|$))")
 RULING_SECTION = re.compile(r"\bRulings?\b", re.IGNORECASE)
 ENV_DIR = "ARBITER_RULES_DIR"
-DEFAULT_DIR = Path(__file__).resolve().parents[2].parent / "shared" / "rules"  # ../shared/rules beside the repository
+RULEBOOK = "rulebook.md"  # a game's rulebook in its package: domain/<game module>/rulebook.md
+
+
+def packaged_rulebook(game: str) -> Path:
+    """Where the installed package keeps a game's rulebook: the resource its spec declares (for the games of
+    arbiter, ``domain/<game module>/rulebook.md``); for a game that declares none, or no game, where one would be
+    (``domain/<game module>/rulebook.md``), which the "not installed" page names."""
+    declared = spec_for(game).rulebook_file() if game in SPECS else None
+    return declared or resources.files("domain") / module_name(game) / RULEBOOK  # type: ignore[return-value]
 
 
 class RulebookMissing(LookupError):
@@ -122,25 +137,48 @@ def _item_text(tokens: list[Token], start: int) -> str:
 
 
 class Shelf:
-    """Every rulebook of one directory, re-read when a file changes; resolves clause ids to (game, anchor)."""
+    """Every rulebook, re-read when a file changes; resolves clause ids to (game, anchor).
 
-    def __init__(self, directory: Path):
+    ``directory`` None: each registered game's rulebook in its package (``packaged_rulebook``); else the
+    ``<game>.md`` files of that directory."""
+
+    def __init__(self, directory: Path | None = None):
         self.directory = directory
         self._stamp: tuple | None = None
         self._books: dict[str, Rulebook] = {}
         self._html: dict[str, str] = {}
 
-    def _refresh(self) -> None:
+    def where(self, game: str) -> Path:
+        """The file a game's rulebook is read from (whether it is there or not)."""
+        return packaged_rulebook(game) if self.directory is None else self.directory / f"{game}.md"
+
+    def looks_in(self) -> str:
+        """Where the rulebooks are looked for, as a page says it: the directory, or the packages' files."""
+        if self.directory is None:
+            return str(resources.files("domain") / "<game module>" / RULEBOOK)
+        return str(self.directory)
+
+    def found(self) -> bool:
+        """Whether there is anywhere to read rulebooks from: the directory exists, or (packaged) any game has one."""
+        return bool(self.books()) if self.directory is None else self.directory.is_dir()
+
+    def _files(self) -> dict[str, Path]:
+        if self.directory is None:
+            return {game: path for game in DECIDERS if (path := packaged_rulebook(game)).is_file()}
         files = sorted(self.directory.glob("*.md")) if self.directory.is_dir() else []
-        stamp = tuple((f.name, f.stat().st_mtime_ns, f.stat().st_size) for f in files)
+        return {f.stem: f for f in files}
+
+    def _refresh(self) -> None:
+        files = self._files()
+        stamp = tuple((game, str(f), *_stat(f)) for game, f in files.items())
         if stamp == self._stamp:
             return
-        self._books = {f.stem: parse(f.stem, f, f.read_text(encoding="utf-8")) for f in files}
+        self._books = {game: parse(game, f, f.read_text(encoding="utf-8")) for game, f in files.items()}
         self._html.clear()
         self._stamp = stamp
 
     def books(self) -> dict[str, Rulebook]:
-        """The rulebooks found, by game id (the file's name without .md)."""
+        """The rulebooks found, by game id (a registered game's, or the file's name without .md)."""
         self._refresh()
         return self._books
 
@@ -148,7 +186,8 @@ class Shelf:
         """One game's rulebook; raises RulebookMissing naming the path looked at."""
         book = self.books().get(game)
         if book is None:
-            raise RulebookMissing(game, self.directory / f"{game}.md", self.directory.is_dir())
+            path = self.where(game)
+            raise RulebookMissing(game, path, path.parent.is_dir())
         return book
 
     def locate(self, code) -> tuple[str, str] | None:
@@ -223,6 +262,14 @@ class Shelf:
         return f"#{target[1]}" if target[0] == game else href(*target)
 
 
+def _stat(path) -> tuple[int, int]:
+    """(mtime, size) of a file, to see it change; (0, 0) for a resource that is no file on disk (never re-read)."""
+    if isinstance(path, Path):
+        st = path.stat()
+        return st.st_mtime_ns, st.st_size
+    return 0, 0
+
+
 def _copy(token: Token) -> Token:
     """A token and its children copied (rendering decorates copies; the parsed book stays as read)."""
     clone = token.copy()
@@ -231,6 +278,8 @@ def _copy(token: Token) -> Token:
     return clone
 
 
-def rules_dir(config: dict) -> Path:
-    """The rulebooks' directory: app config RULES_DIR, else $ARBITER_RULES_DIR, else ../shared/rules beside the repository."""
-    return Path(config.get("RULES_DIR") or os.environ.get(ENV_DIR) or DEFAULT_DIR)
+def rules_dir(config: dict) -> Path | None:
+    """The directory of `<game>.md` rulebooks that overrides the packaged ones: app config RULES_DIR, else
+    $ARBITER_RULES_DIR; None (the default) for each game's own, in its package (`packaged_rulebook`)."""
+    directory = config.get("RULES_DIR") or os.environ.get(ENV_DIR)
+    return Path(directory) if directory else None

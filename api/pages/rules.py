@@ -2,8 +2,9 @@
 per clause id), and the link every clause id shown anywhere gets (`clause_href`, used by macros.html's `clause`
 and by the API's problem details).
 
-The directory is the app config `RULES_DIR`, else `$ARBITER_RULES_DIR`, else ../shared/rules beside the
-repository (api.pages.rulebooks). A missing rulebook is a 404 HTML page that says where arbiter looked.
+Each game's rulebook is the one its package ships (`domain/<game module>/rulebook.md`, in the wheel too), unless
+a directory of `<game>.md` files overrides them: the app config `RULES_DIR`, else `$ARBITER_RULES_DIR`
+(api.pages.rulebooks). A missing rulebook is a 404 HTML page that says where arbiter looked.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ rules = Blueprint("rules", __name__, template_folder="../templates")
 
 
 def shelf() -> Shelf:
-    """The app's rulebooks (one Shelf per app and directory, kept in app.extensions)."""
+    """The app's rulebooks (one Shelf per app and directory, kept in app.extensions; directory None: the packaged ones)."""
     directory = rules_dir(current_app.config)
     kept = current_app.extensions.get("arbiter_rulebooks")
     if kept is None or kept.directory != directory:
@@ -33,7 +34,7 @@ def _book_href(game: str, anchor: str) -> str:
 
 @rules.app_template_global()
 def clause_href(code) -> str | None:
-    """The address of a clause id's rule (`/rules/el-royale#ER-3.4`), or None for an id no rulebook knows."""
+    """The address of a clause id's rule (`/rules/<game>#ER-3.4`), or None for an id no rulebook knows."""
     known = g.setdefault("arbiter_clause_hrefs", {})  # a page names the same clauses many times: look each up once
     if not isinstance(code, str):
         return None
@@ -65,8 +66,7 @@ def index():
     books = shelf().books()
     games = [{**g, "installed": g["id"] in books, "clauses": len(books[g["id"]].clauses) if g["id"] in books else 0}
              for g in arbiter().lobby.games()]
-    directory = shelf().directory
-    return render_template("rules_index.html", games=games, directory=directory, found=directory.is_dir())
+    return render_template("rules_index.html", games=games, directory=shelf().looks_in(), found=shelf().found())
 
 
 @rules.get("/rules/<game>")

@@ -11,9 +11,6 @@ from .state import State, dump_state, evolve, initial_state, load_state
 GAME = "batallion"
 TITLE = "Batallion"
 PREFIX = "BA"
-# Tables the generic property tests play (tests/unit/test_registry_properties.py).
-EXAMPLE_OPTIONS = [{"variants": []}, {"variants": ["jokers", "blind"]}, {"variants": ["guts", "scarcity"]},
-                   {"variants": ["five_six", "jokers"], "chips": 20}]
 
 __all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "JOKER", "VARIANTS", "Setup", "State", "configure", "pack", "check_deck",
            "parse_card", "format_card", "parse_move", "format_move", "encode_event", "decode_event", "chance_of",

@@ -39,7 +39,15 @@ def attack_value(cards: list[int], max_group: int) -> int:
 
 def holds(hand: tuple, cards: list[int]) -> bool:
     """Whether a hand holds every named card (a card named twice must be held twice, BA-6.3)."""
-    return all(hand.count(c) >= k for c, k in _groups(cards).items()) and hand.count(JOKER) >= cards.count(JOKER)
+    if len(cards) == 1:
+        return cards[0] in hand
+    rest = list(hand)
+    for c in cards:  # each named card takes one copy out of the hand (jokers too)
+        try:
+            rest.remove(c)
+        except ValueError:
+            return False
+    return True
 
 
 def suits_of(cards: Iterable[int]) -> set[int]:

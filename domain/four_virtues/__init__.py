@@ -12,7 +12,6 @@ from .state import State, dump_state, evolve, initial_state, load_state
 GAME = "four-virtues"
 TITLE = "The Four Virtues of Royalty"
 PREFIX = "FV"
-DECK_LABEL = "deal:1"  # a record's `deck` fixes round 1 only (FV-5.3)
 
 
 def to_act(state: State) -> tuple[int, ...]:

@@ -12,9 +12,8 @@ from .state import State, dump_state, evolve, initial_state, load_state
 GAME = "small-battle"
 TITLE = "Small Battle"
 PREFIX = "SB"
-DECK_LABEL = "first"  # a record's `deck` fixes the high-card pack (contract §2)
 
-__all__ = ["GAME", "TITLE", "PREFIX", "DECK_LABEL", "MOVE_TYPES", "Setup", "State", "configure", "pack", "check_deck",
+__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "Setup", "State", "configure", "pack", "check_deck",
            "parse_card", "format_card", "parse_move", "format_move", "encode_event", "decode_event", "chance_of",
            "initial_state", "start", "decide", "step", "evolve", "legal_moves", "to_act", "outcome", "final",
            "move_of", "clause_of", "disclosed", "dump_state", "load_state", "honesty"]

@@ -1,8 +1,10 @@
 """Small Battle's decider: validate a move against SB-1..SB-4 and say what happened, as events.
 
-Check order (SB-4.2): any move after the win (SB-3.1); say; arrange (already arranged, then the
-formation, SB-1.3); strike (both arranged, the seat to move, a position in 0..7, one not yet
-removed: SB-2.1). The engine's draw before each strike and the win follow inside the decision.
+Legality has one judge, `refusal`, in SB-4.2's order: any move after the win (SB-3.1); say;
+arrange (already arranged, then the formation, SB-1.3); strike (both arranged, the seat to move,
+a position in 0..7, one not yet removed: SB-2.1). `step` raises what it finds, then applies the
+move; `legal_moves` lists the strikes it lets pass. The engine's draw before each strike and the
+win follow inside the decision.
 """
 
 from __future__ import annotations
@@ -46,20 +48,16 @@ def _emit(s: State, events: list[dict], event: dict) -> None:
 
 
 def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
-    """decide and evolve in one pass: the events and the state after them."""
-    if state.outcome is not None:
-        raise RuleViolation("SB-3.1", "the game is over: no further moves")
+    """decide and evolve in one pass: the events and the state after them; raises RuleViolation."""
+    refused = refusal(state, move)
+    if refused is not None:
+        raise refused
     s = state.clone()
     events: list[dict] = []
     kind, seat = move["type"], move["seat"]
     if kind == "say":
         _emit(s, events, {"type": "said", "seat": seat, "text": move["text"]})
     elif kind == "arrange":
-        if s.formations[seat] is not None:
-            raise RuleViolation("SB-1.3", "your formation is set for the whole game: you arranged already")
-        problem = clauses.formation_problem(move["formation"])
-        if problem:
-            raise RuleViolation("SB-1.3", problem)
         formation = tuple(int(r) for r in move["formation"])
         _emit(s, events, {"type": "arranged", "seat": seat, "formation": list(formation),
                           "commitment": clauses.commitments(chance, seat, formation)})
@@ -70,16 +68,37 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     return events, s
 
 
-def _strike(s: State, events: list[dict], seat: int, position: int) -> None:
+def refusal(s: State, move: dict) -> RuleViolation | None:
+    """Why the rules refuse `move` now (SB-4.2's order), or None for a legal move: the one judge, read by `step`
+    and by `legal_moves`."""
+    if s.outcome is not None:
+        return RuleViolation("SB-3.1", "the game is over: no further moves")
+    kind, seat = move["type"], move["seat"]
+    if kind == "say":
+        return None
+    if kind == "arrange":
+        if s.formations[seat] is not None:
+            return RuleViolation("SB-1.3", "your formation is set for the whole game: you arranged already")
+        problem = clauses.formation_problem(move["formation"])
+        return RuleViolation("SB-1.3", problem) if problem else None
+    return _strike_refusal(s, seat, move["position"])
+
+
+def _strike_refusal(s: State, seat: int, position: int) -> RuleViolation | None:
+    """SB-2.1: both formations set, the seat to strike, a position in 0..7 not yet removed."""
     if not s.arranged:
-        raise RuleViolation("SB-2.1", "no strike before both formations are set")
+        return RuleViolation("SB-2.1", "no strike before both formations are set")
     if seat != s.to_act:
-        raise RuleViolation("SB-2.1", f"not your turn: seat {s.to_act} is to strike")
+        return RuleViolation("SB-2.1", f"not your turn: seat {s.to_act} is to strike")
     if not 0 <= position < 8:
-        raise RuleViolation("SB-2.1", "a position is one of 0..7")
+        return RuleViolation("SB-2.1", "a position is one of 0..7")
+    if position in s.removed[1 - seat]:
+        return RuleViolation("SB-2.1", f"position {position} was removed already: name a remaining one")
+    return None
+
+
+def _strike(s: State, events: list[dict], seat: int, position: int) -> None:
     owner = 1 - seat
-    if position in s.removed[owner]:
-        raise RuleViolation("SB-2.1", f"position {position} was removed already: name a remaining one")
     card, rank = s.drawn, s.formations[owner][position]
     if clauses.strike_value(card) is None:
         result = "revealed"  # SB-2.3: an Ace shows the card to both, the turn passes
@@ -93,8 +112,9 @@ def _strike(s: State, events: list[dict], seat: int, position: int) -> None:
 
 
 def legal_moves(s: State) -> Iterator[dict]:
-    """Every legal move (`say` aside): before both formations are set, every ordering of 2..9 for each seat still
-    to arrange (8! = 40,320 each, generated lazily); then every remaining position for the striker."""
+    """Every legal move (`say` aside): before both formations are set, every ordering of 2..9 for each seat still to
+    arrange (8! = 40,320 each, generated lazily: each is a formation by SB-1.3's own definition, so they are not
+    put to `refusal` one by one); then every position of 0..7 that `refusal`'s strike check lets pass."""
     if s.outcome is not None:
         return
     if not s.arranged:
@@ -103,8 +123,9 @@ def legal_moves(s: State) -> Iterator[dict]:
                 for order in permutations("23456789"):
                     yield {"seat": seat, "type": "arrange", "formation": list(order)}
         return
-    for position in s.remaining(1 - s.to_act):
-        yield {"seat": s.to_act, "type": "strike", "position": position}
+    for position in range(8):
+        if _strike_refusal(s, s.to_act, position) is None:
+            yield {"seat": s.to_act, "type": "strike", "position": position}
 
 
 def final(s: State) -> dict:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from ..games import decider_for
+from ..games import decider_for, spec_for
 from ..players import player_name
 from ..rules import InvalidSetup
 from . import pairing
@@ -151,8 +151,7 @@ def games_per_table(settings: dict, table: list[dict]) -> int:
     """The games each table plays in a round: given, or the rulebook's match length (BA-5.2), or 1."""
     if settings["games_per_table"]:
         return settings["games_per_table"]
-    decider = decider_for(settings["game"])
-    match_games = getattr(decider, "match_games", None)
-    if match_games is None:
+    spec = spec_for(settings["game"])
+    if spec.match_games is None:
         return 1
-    return match_games(decider.configure(settings["options"], [dict(p) for p in table], None, None))
+    return spec.match_games(spec.decider.configure(settings["options"], [dict(p) for p in table], None, None))

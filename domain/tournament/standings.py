@@ -1,7 +1,7 @@
 """Standings: a pure fold of a tournament's finished games into a table per player and per team.
 
 Points: a win 1, a draw 1/2, a loss 0, a bye 1 (a bye is not a game played). `score` is the game's own score
-summed over the player's games (Batallion's chips, The Four Virtues' points; None for games that keep none).
+summed over the player's games (chips, points; None for games that keep none).
 Tie-breaks, in order (docs/tournaments.md): points are ranked by, then Buchholz (the sum of the points of every
 opponent met), then head-to-head (the points earned in games among the players still tied), then score.
 `rank_by="score"` (BA-5.2: the highest chip total wins) puts the score first; `rank_by="matchpoints"` (duplicate
@@ -19,12 +19,12 @@ RANKINGS = ("points", "score", "matchpoints")
 
 def rank_by_of(settings: dict) -> str:
     """How a tournament is ranked: matchpoints in duplicate play, the score total where the rulebook says so
-    (a decider's RANK_BY_SCORE, BA-5.2), else points."""
-    from ..games import decider_for
+    (a spec's rank_by_score), else points."""
+    from ..games import spec_for
 
     if settings.get("duplicate"):
         return "matchpoints"
-    return "score" if getattr(decider_for(settings["game"]), "RANK_BY_SCORE", False) else "points"
+    return "score" if spec_for(settings["game"]).rank_by_score else "points"
 
 
 def _num(x: Fraction) -> int | float:

@@ -80,18 +80,51 @@ def ensure_schema(env: dict[str, str]) -> None:
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
 
 
+def write_lock_path(env: dict[str, str]) -> str | None:
+    """The file beside a SQLite database whose flock its processes take around each write and at start-up
+    (service.adapters.group_commit.WriteLock, startup_lock); None for other stores and in-memory SQLite."""
+    if env.get("PERSISTENCE_MODULE") != "eventsourcing.sqlite" or env["SQLITE_DBNAME"].startswith("file:"):
+        return None
+    return env["SQLITE_DBNAME"] + ".write-lock"
+
+
 @contextlib.contextmanager
 def startup_lock(env: dict[str, str]):
-    """On PostgreSQL, hold an advisory lock while the application creates its tables and functions."""
+    """Hold the store's start-up lock while the application creates its tables (and on PostgreSQL its functions).
+
+    PostgreSQL: the schema's advisory lock, which every read model's table creation takes too
+    (projections.store_tables.schema_lock_name). A SQLite file: an flock of the store's write-lock file; the first
+    connection to a new file switches it to WAL, which needs SQLite's exclusive lock and may fail at once with
+    "database is locked" (no busy wait) while another process's connection is doing the same. Where the lock file
+    cannot be made (no such directory, read-only), nothing is locked and SQLite reports what is wrong."""
+    lock_file = write_lock_path(env)
+    if lock_file is not None:
+        import fcntl
+
+        try:
+            fd = os.open(lock_file, os.O_RDWR | os.O_CREAT, 0o600)
+        except OSError:
+            fd = None
+        try:
+            if fd is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            yield
+        finally:
+            if fd is not None:
+                os.close(fd)  # releases the flock
+        return
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         yield
         return
+    from projections.store_tables import schema_lock_name
+
+    name = schema_lock_name(env.get("POSTGRES_SCHEMA", ""))
     with connect(env) as conn:
-        conn.execute("SELECT pg_advisory_lock(hashtext('arbiter-startup'))")
+        conn.execute("SELECT pg_advisory_lock(hashtext(%s))", (name,))
         try:
             yield
         finally:
-            conn.execute("SELECT pg_advisory_unlock(hashtext('arbiter-startup'))")
+            conn.execute("SELECT pg_advisory_unlock(hashtext(%s))", (name,))
 
 
 def connect(env: dict[str, str]):

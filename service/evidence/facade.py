@@ -147,8 +147,11 @@ class Evidence:
 
     def backup(self, path: str, force: bool = False) -> dict:
         """A consistent online copy of the event store at `path` (SQLite; raises BadInput otherwise), with the
-        checkpoint log's report: the log is kept apart, so a restored copy is held against it (docs/evidence.md)."""
-        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.log_report()}
+        checkpoint log's report and where the signing key is: both are kept apart from the copy, so a restored copy
+        is held against them (docs/evidence.md)."""
+        key_file = self.key_file
+        return {**backup(self.app.database_url, path, force), "checkpoint_log": self.log_report(),
+                "key_file": str(key_file) if key_file is not None else None}
 
     def logged_games(self) -> list[str]:
         """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance."""
@@ -186,8 +189,13 @@ class Evidence:
         cp = report.latest.get(str(game_id))
         out = {"checkpoint": _summary(cp), "log": report.as_dict()}
         if cp is None:
-            finding, ok, status = ("none", None, "no checkpoint of this game in the log") if chain is not None else \
-                ("none", None, "no game and no checkpoint")
+            if chain is None:
+                status = "no game and no checkpoint"
+            elif report.lines == 0 and not self.log.storage.exists():
+                status = "not checked: there is no checkpoint log"  # `verify --all` says where it looked, and why
+            else:
+                status = "no checkpoint of this game in the log"
+            finding, ok = "none", None
         elif chain is None:
             finding, ok, status = "deleted", False, (f"deleted: the store holds no event of this game, but checkpoint "
                                                      f"{cp['seq']} signed its version {cp['version']} at {cp['at']}")

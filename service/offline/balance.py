@@ -8,11 +8,11 @@ read from the player names that service.offline.simulation gives (``<bot kind>-<
 records count under the bot name ``-``.
 
 Per table: win rate by seat, by position after the first player (the seat of the first move
-that is not table talk or Small Battle's arranging: El Royale's starter, Batallion's and The
-Four Virtues' first to draw, Small Battle's first striker) and by bot; ending kinds; game length
-in moves and in the game's own unit (battles, attacks, rounds, strikes). A shared win (a
-Batallion tie for most chips, a team) counts as a win for every winning seat, so a table's win
-rates may add up to more than one. Intervals are Wilson score intervals at 95%.
+that is not table talk or an arrangement made before play) and by bot; ending kinds (the verdict's
+result, or where the game's spec says why it ended, `GameSpec.ending`); game length in moves and
+in the game's own unit (`GameSpec.length`). A shared win (a tie for the most chips, a team)
+counts as a win for every winning seat, so a table's win rates may add up to more than one.
+Intervals are Wilson score intervals at 95%.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Iterable, Iterator
 
-from domain.games import decider_for
+from domain.games import spec_for
 from domain.records import InvalidRecord, parse, replay
 
 Z95 = 1.959963984540054
@@ -118,37 +118,18 @@ def result_of(source: str, doc: Any) -> GameResult:
         raise ReportError(f"{source}: move {bad['move_index']} is illegal ({bad['rule']}: {bad['reason']})")
     moves = [m for m in doc.get("moves", []) if m.get("type") != "say"]
     finished = verdict["status"] == "finished"
-    ending = _ending(record.game, played.events, verdict) if finished else UNFINISHED
+    spec = spec_for(record.game)
+    ending = (spec.ending.of(played.events) if spec.ending else verdict["result"]) if finished else UNFINISHED
     winners = tuple(verdict["winner"]["seats"]) if verdict["winner"] else ()
-    first = next((m["seat"] for m in moves if m["type"] != "arrange"), None)
+    first = next((m["seat"] for m in moves if m["type"] not in spec.setup_moves), None)
     return GameResult(source, record.game, record.setup.options(), tuple(_bot_of(p) for p in doc["players"]),
-                      winners, ending, len(moves), _length(record.game, played.events, moves, verdict), first)
+                      winners, ending, len(moves), spec.length.of(played.events, moves, verdict), first)
 
 
 def _bot_of(player: dict) -> str:
     name = str(player.get("name", ""))
     kind, _, seat = name.rpartition("-")
     return kind if kind and seat.isdigit() else "-"
-
-
-def _ending(game: str, events: list[dict], verdict: dict) -> str:
-    """How a finished game ended: Batallion says why (BA-5.1: chips, scarcity, skips); others their result."""
-    if game == "batallion":
-        return next(e["by"] for e in reversed(events) if e["type"] == "ended")
-    return verdict["result"]
-
-
-# Each game's own measure of length, and its unit.
-UNITS = {"el-royale": "battles", "batallion": "attacks", "four-virtues": "rounds", "small-battle": "strikes"}
-
-
-def _length(game: str, events: list[dict], moves: list[dict], verdict: dict) -> int:
-    if game == "el-royale":
-        return verdict["final"]["battles"]
-    if game == "four-virtues":
-        return sum(1 for e in events if e["type"] == "round_ended")
-    kind = {"batallion": "attack", "small-battle": "strike"}.get(game)
-    return sum(1 for m in moves if m["type"] == kind) if kind else len(moves)
 
 
 def rate(successes: int, trials: int) -> dict:
@@ -168,6 +149,7 @@ def spread(values: list[int]) -> dict:
 def table_report(results: list[GameResult]) -> dict:
     """The report of one table's games (all of one game, options and number of seats)."""
     first = results[0]
+    spec = spec_for(first.game)
     n, games = first.players, len(results)
     by_seat = [rate(sum(1 for r in results if seat in r.winners), games) for seat in range(n)]
     positioned = [r for r in results if r.first is not None]
@@ -178,9 +160,9 @@ def table_report(results: list[GameResult]) -> dict:
     endings = Counter(r.ending for r in results)
     finished = [r for r in results if r.ending != UNFINISHED]
     return {
-        "game": first.game, "title": decider_for(first.game).TITLE, "options": first.options, "players": n,
+        "game": first.game, "title": spec.title, "options": first.options, "players": n,
         "bots": list(kinds),
-        "games": games, "finished": len(finished), "unit": UNITS.get(first.game, "moves"),
+        "games": games, "finished": len(finished), "unit": spec.length.unit,
         "win_by_seat": by_seat, "win_by_position": by_position, "win_by_bot": by_bot,
         "endings": {kind: rate(count, games) for kind, count in sorted(endings.items())},
         "moves": spread([r.moves for r in results]),

@@ -3,7 +3,7 @@
 A game's seed and each bot's random stream are derived from the plan's seed and the game's
 index only, so a run is the same bit for bit whatever the number of worker processes, and any
 one game can be played again alone. Each bot is shown only its seat's table
-(``projections/<game>.table(state, Viewer.of_seat(s))``, the view a person at that seat gets)
+(its projection's ``table(state, Viewer.of_seat(s))``, the view a person at that seat gets)
 and answers with a record move, which is parsed and decided like any record's move: a bot
 cannot make a move a player could not.
 
@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator
 
 from bots import BOT_KINDS, SeatView, make_bot
-from domain.games import decider_for
+from domain.games import decider_for, spec_for
 from domain.randomness import Chance
 from domain.records import InvalidRecord, parse_move, to_document
 from domain.rules import InvalidSetup, RuleViolation
@@ -58,6 +58,7 @@ class Plan:
     options: dict = field(default_factory=dict)
     seed: str = "0"
     max_moves: int = DEFAULT_MAX_MOVES
+    heuristic: str | None = None  # the game's heuristic bot, as its spec names it ("module:Class")
 
     def lineup(self, index: int) -> list[str]:
         """The bot kind at each seat of game `index` (rotating, see the module doc)."""
@@ -80,9 +81,10 @@ def make_plan(game: str, players: int, games: int, bots: Iterable[str] = ("heuri
               seed: str = "0", max_moves: int = DEFAULT_MAX_MOVES) -> Plan:
     """A checked Plan; raises PlanError naming the option and what is wrong."""
     try:
-        decider = decider_for(game)
+        spec = spec_for(game)
     except KeyError as e:
         raise PlanError("--game", e.args[0]) from None
+    decider = spec.decider
     bots = tuple(bots)
     if not bots:
         raise PlanError("--bots", f"name at least one bot: {', '.join(BOT_KINDS)}")
@@ -103,7 +105,7 @@ def make_plan(game: str, players: int, games: int, bots: Iterable[str] = ("heuri
         raise PlanError("--games", "must be at least 1")
     if max_moves < 1:
         raise PlanError("--max-moves", "must be at least 1")
-    return Plan(game, players, games, bots, setup.options(), str(seed), max_moves)
+    return Plan(game, players, games, bots, setup.options(), str(seed), max_moves, spec.bot)
 
 
 Watch = Callable[[Any, int, SeatView, dict], None]  # (referee state, seat, the bot's view, its move)
@@ -125,7 +127,7 @@ def play(plan: Plan, index: int, watch: Watch | None = None) -> dict:
     for e in d.start(setup, chance):
         state = d.evolve(state, e)
     lineup = plan.lineup(index)
-    bots = [make_bot(kind, plan.game, seat, plan.bot_rng(index, seat)) for seat, kind in enumerate(lineup)]
+    bots = [make_bot(kind, plan.game, seat, plan.bot_rng(index, seat), plan.heuristic) for seat, kind in enumerate(lineup)]
     public = [{"seat": seat, "name": p["name"], "team": None} for seat, p in enumerate(players)]
     moves: list[dict] = []
     while len(moves) < plan.max_moves and not d.outcome(state).is_over:

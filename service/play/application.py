@@ -15,7 +15,7 @@ from typing import Any, Callable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, PersistenceError, Transcoding
+from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoding
 
 from domain import ENGINE_VERSION
 from domain.attempts import Attempts, attempts_id
@@ -24,7 +24,8 @@ from domain.games import DECIDERS
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 from service.adapters.group_commit import GroupCommit, WriteLock
-from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock
+from projections.store_tables import retried
+from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock, write_lock_path
 from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from service.views.spectator_delay import parse_delay
 
@@ -72,19 +73,16 @@ class Referee(Application):
         # fast-forwarded from the store on every get; AGGREGATE_CACHE_MAXSIZE=0 in the environment turns it off
         store_env["AGGREGATE_CACHE_MAXSIZE"] = os.environ.get("AGGREGATE_CACHE_MAXSIZE", "1000")
         store_env.update(env or {})
-        for attempt in range(5):
-            try:
-                with startup_lock(store_env):  # several workers starting at once would race on CREATE SCHEMA/FUNCTION
-                    ensure_schema(store_env)
-                    super().__init__(env=store_env)
-                break
-            except PersistenceError as e:  # another process created the same function at the same moment
-                if "concurrently" not in str(e) or attempt == 4:
-                    raise
+
+        def start() -> None:
+            with startup_lock(store_env):  # workers starting at once would race on CREATE SCHEMA/TABLE/FUNCTION, WAL
+                ensure_schema(store_env)
+                super(Referee, self).__init__(env=store_env)
+
+        retried(start)  # again if a process outside the lock created the same objects at the same moment
         # moves saved at the same moment by this process's threads share one transaction (service.adapters.group_commit)
-        across = None
-        if store_env.get("PERSISTENCE_MODULE") == "eventsourcing.sqlite" and not store_env["SQLITE_DBNAME"].startswith("file:"):
-            across = WriteLock(store_env["SQLITE_DBNAME"] + ".write-lock")  # the store's writers queue, not sleep
+        lock_file = write_lock_path(store_env)
+        across = None if lock_file is None else WriteLock(lock_file)  # a SQLite file's writers queue, not sleep
         self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events, across)
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._locks_guard = threading.Lock()

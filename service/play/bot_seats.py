@@ -21,6 +21,7 @@ import time
 from typing import Any
 
 from bots import BOT_KINDS, SeatView, make_bot
+from domain.games import spec_for
 
 from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
 
@@ -60,7 +61,7 @@ class BotSeats:
             thread = self.running.get(key)
             if thread is not None and thread.is_alive():
                 raise Conflict(f"seat {viewer.seat} is already played by a bot")
-            bot = make_bot(kind, view["game"], viewer.seat, _rng(view["id"], viewer.seat))
+            bot = make_bot(kind, view["game"], viewer.seat, _rng(view["id"], viewer.seat), spec_for(view["game"]).bot)
             thread = threading.Thread(target=self._play, args=(view["id"], token, bot), daemon=True,
                                       name=f"bot {view['id']}:{viewer.seat}")
             self.running[key] = thread

@@ -22,7 +22,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from domain.games import decider_for
+from domain.games import spec_for
 from domain.randomness import commitment, new_seed
 from domain.rules import InvalidSetup
 from domain.tournament import pairing, spec as tspec
@@ -255,7 +255,6 @@ class Tournaments:
 
     def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any) -> None:
         settings = t.settings
-        decider = decider_for(settings["game"])
         seats = [dict(t.players[i]) for i in table["players"]]
         spec: dict = {"game": settings["game"], "options": dict(settings["options"]), "players": seats}
         board = None
@@ -265,7 +264,7 @@ class Tournaments:
             dealer = starter = None
             clause, reason = "duplicate", f"board {board}: the same seed, dealer and starter at every table"
         else:
-            next_deal = getattr(decider, "next_deal", None)
+            next_deal = spec_for(settings["game"]).next_deal
             if next_deal is None:
                 dealer = starter = None
                 clause, reason = "-", "drawn from the game's seed"

@@ -148,14 +148,7 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, l
     from service.facade import Arbiter
 
     arbiter = Arbiter(database_url, key_file, checkpoint_log)
-    for attempt in range(5):  # the first opening of a catalogue records its migration: two at once can collide
-        try:
-            catalogue = Catalogue.for_app(arbiter.app)
-            break
-        except Exception:
-            if attempt == 4:
-                raise
-            time.sleep(0.05 * (attempt + 1))
+    catalogue = Catalogue.for_app(arbiter.app)  # several workers at once are safe (projections.store_tables)
     _worker.update(arbiter=arbiter, catalogue=catalogue,
                    log=arbiter.evidence.log.report() if log_report is None else log_report)
 

@@ -15,7 +15,7 @@ from domain import ENGINE_VERSION
 from domain.attempts import attempts_id
 from domain.audit import verify_chain
 from domain.game import ENGINE, Game
-from domain.games import decider_for
+from domain.games import decider_for, spec_for
 from domain.randomness import Chance, commitment
 from domain.records import parse, replay
 
@@ -197,14 +197,14 @@ def deal_verdict(out: dict, created: Any, problems: list[str]) -> dict:
 
 
 def check_evidence(app: Referee, game_id: UUID, events: list | None = None) -> dict | None:
-    """The game's own evidence check, if its decider offers one (`honesty(events, seed)`, e.g. Small Battle's
-    formations against their commitments and every strike against the formation): None for games without one,
-    `{"status": "pending"}` until the seed is revealed."""
+    """The game's own evidence check, where its spec declares one (`honesty(events, seed)`: commitments made at
+    the table checked against the revealed seed): None for games without one, `{"status": "pending"}` until the
+    seed is revealed."""
     events = app.stored_events(game_id) if events is None else events
     if not events:
         raise NotFound(f"no game with id {game_id}")
     decider = decider_for(events[0].game)
-    if getattr(decider, "honesty", None) is None:
+    if spec_for(events[0].game).honesty is None:
         return None
     revealed = next((e.seed for e in events if isinstance(e, Game.SeedRevealed)), None)
     return evidence_report(decider, [decider.decode_event(e.data) for e in events if isinstance(e, Game.Happened)]
@@ -214,7 +214,7 @@ def check_evidence(app: Referee, game_id: UUID, events: list | None = None) -> d
 def evidence_report(decider: Any, decoded: list, revealed: str | None) -> dict | None:
     """check_evidence's report from the game's Happened events decoded already (`decoded`, in order) and its revealed
     seed (None while the game goes on)."""
-    check = getattr(decider, "honesty", None)
+    check = spec_for(decider.GAME).honesty
     if check is None:
         return None
     if revealed is None:

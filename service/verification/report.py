@@ -8,7 +8,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from domain.games import DECIDERS, decider_for
+from domain.games import SPECS
 from projections.catalogue import COLUMNS, evolve
 
 
@@ -19,7 +19,7 @@ def provenance(created: Any) -> list[str]:
     if stacked:
         out.append("stacked deck: the creator fixed the deck")
     outcomes = getattr(created, "outcomes", None)
-    deck_label = getattr(decider_for(created.game), "DECK_LABEL", "deal") if created.game in DECIDERS else "deal"
+    deck_label = SPECS[created.game].deck_label if created.game in SPECS else "deal"
     fixed = sorted(str(label)[:40] for label in outcomes if not (stacked and label == deck_label)) \
         if isinstance(outcomes, dict) else []
     if fixed:

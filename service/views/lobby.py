@@ -8,7 +8,7 @@ from uuid import UUID
 
 from domain import ENGINE_VERSION
 from domain.audit import event_hash
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 from projections.catalogue import Catalogue
 
 from service.bounds import position
@@ -49,8 +49,9 @@ class LobbyFacade:
         return self._catalogue
 
     def games(self) -> list[dict]:
-        """The games arbiter referees: [{"id", "title"}], in registry order."""
-        return [{"id": game, "title": d.TITLE} for game, d in DECIDERS.items()]
+        """The games arbiter referees, as their specs declare them (domain.spec.GameSpec.as_json: id, title,
+        players, options), in registry order."""
+        return [spec.as_json() for spec in SPECS.values()]
 
     def health(self) -> dict:
         """Liveness: {"status": "ok", "engine_version", "games"}."""

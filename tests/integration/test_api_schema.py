@@ -66,6 +66,7 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "GET /api/v1/health": (None, None, None, 200),
     "POST /api/v1/games/{game_id}/name": (1, None, {"name": "Boreas"}, 200),
     "GET /api/v1/games/{game_id}/stream": (1, {"after": 1}, None, 200),
+    "POST /api/v1/games/{game_id}/bot": (3, None, {"bot": "random"}, 201),
 }
 
 

@@ -10,7 +10,7 @@ from html.parser import HTMLParser
 import pytest
 
 from api import create_app
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 from domain.rules import InvalidSetup
 
 from .api_support import API, CheckedClient, create
@@ -61,7 +61,7 @@ def every_pack():
     """(game, card string) of every card any set-up of any game can deal (Batallion's jokers included)."""
     for game, decider in sorted(DECIDERS.items()):
         seen = set()
-        for options in getattr(decider, "EXAMPLE_OPTIONS", [{}]):
+        for options in SPECS[game].example_options:
             for n in range(2, 7):
                 try:
                     setup = decider.configure(options, [{"name": f"P{i}"} for i in range(n)], None, None)

@@ -17,7 +17,7 @@ import pytest
 from api import create_app
 from api.pages.filters import card_parts
 from bots import SeatView, make_bot
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 from service.errors import ServiceError
 
 from .api_support import NAMES, CheckedClient
@@ -37,8 +37,7 @@ def cards_in_view(view: dict) -> set[str]:
 
 def start(facade, game: str, rng: random.Random) -> dict:
     """A new game of `game` with four players, else the first count it accepts and one of its example option sets."""
-    decider = DECIDERS[game]
-    options = rng.choice(getattr(decider, "EXAMPLE_OPTIONS", None) or [{}])
+    options = rng.choice(SPECS[game].example_options)
     for n in (4, 3, 2, 5, 6):
         try:
             return facade.create_game({"game": game, "options": options, "seed": f"{rng.getrandbits(32):08x}",

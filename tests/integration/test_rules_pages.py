@@ -1,5 +1,5 @@
-"""The rulebooks on the web (Flask test client): /rules and /rules/<game>, the page when the rulebooks are not
-installed, and the clause links that refusals carry on the table, in the audit, on the error page and in the API's
+"""The rulebooks on the web (Flask test client): /rules and /rules/<game> from the rulebooks the game packages ship
+(or a directory that overrides them), the page when the rulebooks are not installed, and the clause links that refusals carry on the table, in the audit, on the error page and in the API's
 problem details (`rule_url`, a member added beside contract §3's `rule`)."""
 
 from __future__ import annotations
@@ -12,12 +12,11 @@ import pytest
 
 from api import create_app
 from api.pages.errors import page_error
-from api.pages.rulebooks import DEFAULT_DIR
+from api.pages.rulebooks import packaged_rulebook
 from domain.games import DECIDERS
 
 from .api_support import API, CheckedClient, assert_problem, create, to_act
 
-pytestmark = pytest.mark.skipif(not DEFAULT_DIR.is_dir(), reason=f"no rulebooks in {DEFAULT_DIR}")
 CLAUSE_LINK = re.compile(r'<a class="clause" href="(/rules/[a-z0-9-]+#[A-Z]{2,4}-[\d.]+)"[^>]*>([A-Z]{2,4}-[\d.]+)</a>')
 
 
@@ -70,7 +69,7 @@ def test_every_game_s_rulebook_page_has_an_anchor_for_each_clause_it_defines(cli
     page = client.get(f"/rules/{game}")
     assert page.status_code == 200 and page.mimetype == "text/html"
     html = page.get_data(as_text=True)
-    defined = re.findall(r"^(?:- |#{1,6} )([A-Z]{2,4}-\d+(?:\.\d+)*)\b", (DEFAULT_DIR / f"{game}.md").read_text(), re.M)
+    defined = re.findall(r"^(?:- |#{1,6} )([A-Z]{2,4}-\d+(?:\.\d+)*)\b", packaged_rulebook(game).read_text(), re.M)
     ids = anchors(html)
     for code in defined:
         assert ids.count(code) == 1, code
@@ -79,6 +78,7 @@ def test_every_game_s_rulebook_page_has_an_anchor_for_each_clause_it_defines(cli
 
 def test_the_rules_index_lists_every_game_with_a_link_and_every_page_links_to_it(client):
     html = client.get("/rules").get_data(as_text=True)
+    assert "not installed" not in html  # by default, every game's rulebook from its package
     for game, decider in DECIDERS.items():
         assert f'href="/rules/{game}"' in html and decider.TITLE in html
     assert 'class="site-rules" href="/rules"' in client.get("/").get_data(as_text=True)
@@ -105,7 +105,7 @@ def test_without_the_rulebooks_the_page_says_they_are_not_installed_and_where_ar
 
 
 def test_the_rulebooks_directory_comes_from_the_environment(tmp_path, monkeypatch):
-    shutil.copy(DEFAULT_DIR / "small-battle.md", tmp_path / "small-battle.md")
+    shutil.copy(packaged_rulebook("small-battle"), tmp_path / "small-battle.md")
     monkeypatch.setenv("ARBITER_RULES_DIR", str(tmp_path))
     client = make_client()
     assert client.get("/rules/small-battle").status_code == 200

@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from domain.autoplay import pick_move
 from domain.game import Game
-from domain.games import decider_for
+from domain.games import decider_for, spec_for
 from domain.records import parse, replay
 from domain.rules import InvalidSetup
 from projections.registry import projection_for
@@ -188,7 +188,7 @@ def test_auto_pass_must_be_true_or_false(value):
 @pytest.mark.parametrize("game, players", [("batallion", 3), ("four-virtues", 2), ("small-battle", 2)])
 def test_games_without_a_public_forced_pass_refuse_the_option(game, players):
     decider = decider_for(game)
-    assert getattr(decider, "forced_pass", None) is None
+    assert spec_for(game).forced_pass is None
     with pytest.raises(InvalidSetup) as refused:
         decider.configure({"auto_pass": True}, [{"name": f"P{i}"} for i in range(players)], None, None)
     assert "auto_pass" in str(refused.value)

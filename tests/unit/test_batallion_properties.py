@@ -29,7 +29,7 @@ import domain.batallion as ba
 from domain.randomness import Chance
 from domain.rules import RuleViolation
 from projections.batallion import table as table_view
-from projections.batallion_events import redact
+from projections.batallion.events import redact
 from projections.viewers import SPECTATOR, Viewer
 
 JOKER = 52

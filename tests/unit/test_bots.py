@@ -19,7 +19,7 @@ from bots import BOT_KINDS, SeatView, make_bot
 from bots.batallion import value
 from bots.small_battle import SmallBattleBot
 from domain.cards import cards_of, format_card
-from domain.games import DECIDERS, decider_for
+from domain.games import DECIDERS, decider_for, spec_for
 from domain.randomness import Chance
 from domain.records import parse_move
 from service.offline.simulation import make_plan, play
@@ -48,7 +48,7 @@ def test_bots_import_nothing_of_the_engine_so_they_cannot_reach_a_state_or_a_hid
 def test_every_registered_game_has_a_heuristic_bot_and_the_random_bot():
     for game in DECIDERS:
         for kind in BOT_KINDS:
-            assert make_bot(kind, game, 0, random.Random(0)).kind == kind
+            assert make_bot(kind, game, 0, random.Random(0), spec_for(game).bot).kind == kind
 
 
 def hidden_cards(game: str, state, seat: int) -> set[str]:
@@ -122,21 +122,21 @@ def test_el_royale_bot_plays_a_winning_beat_when_it_has_one():
     table = {"phase": "defence", "battle_pile": ["KC", "KD"], "hand": ["KH", "KS"], "edition": "revised",
              "legal_moves": [{"type": "concede"}, {"type": "beat", "cards": ["KH"]}, {"type": "beat", "cards": ["KS"]},
                              {"type": "beat", "cards": ["KH", "KS"]}]}
-    move = make_bot("heuristic", "el-royale", 1, random.Random(0)).choose(SeatView("el-royale", 1, table))
+    move = make_bot("heuristic", "el-royale", 1, random.Random(0), spec_for("el-royale").bot).choose(SeatView("el-royale", 1, table))
     assert move == {"seat": 1, "type": "beat", "cards": ["KH", "KS"]}
 
 
 def test_el_royale_bot_concedes_a_cheap_battle_rather_than_break_a_pair():
     table = {"phase": "defence", "battle_pile": ["4C"], "hand": ["4D", "4H", "9S"], "edition": "revised",
              "legal_moves": [{"type": "concede"}, {"type": "beat", "cards": ["4D"]}, {"type": "beat", "cards": ["4H"]}]}
-    move = make_bot("heuristic", "el-royale", 0, random.Random(0)).choose(SeatView("el-royale", 0, table))
+    move = make_bot("heuristic", "el-royale", 0, random.Random(0), spec_for("el-royale").bot).choose(SeatView("el-royale", 0, table))
     assert move["type"] == "concede"
 
 
 def test_el_royale_bot_claims_a_small_pile_of_ranks_it_collects():
     table = {"phase": "claim", "battle_pile": ["7C", "7D"], "hand": ["7H", "2S"], "edition": "revised",
              "legal_moves": [{"type": "claim"}, {"type": "pass"}]}
-    move = make_bot("heuristic", "el-royale", 0, random.Random(0)).choose(SeatView("el-royale", 0, table))
+    move = make_bot("heuristic", "el-royale", 0, random.Random(0), spec_for("el-royale").bot).choose(SeatView("el-royale", 0, table))
     assert move["type"] == "claim"
 
 
@@ -147,7 +147,7 @@ def test_batallion_bot_attacks_the_richest_opponent_with_its_strongest_attack():
              "hand": ["5H", "5H", "9H"],
              "legal_moves": [{"type": "attack", "cards": c, "target": t} for t in (1, 2)
                              for c in (["5H"], ["9H"], ["5H", "5H"], ["5H", "9H"], ["5H", "5H", "9H"])]}
-    move = make_bot("heuristic", "batallion", 0, random.Random(0)).choose(SeatView("batallion", 0, table))
+    move = make_bot("heuristic", "batallion", 0, random.Random(0), spec_for("batallion").bot).choose(SeatView("batallion", 0, table))
     assert move == {"seat": 0, "type": "attack", "cards": ["5H", "5H", "9H"], "target": 2}
 
 
@@ -162,7 +162,7 @@ def test_four_virtues_bot_uses_hearts_with_the_largest_force():
              "legal_moves": [{"type": "meld", "cards": ["5C", "5D", "5S"]},
                              {"type": "meld", "cards": ["5C", "5D", "5S"], "face": "QH", "force_max": 3},
                              {"type": "discard", "cards": ["5C"]}]}
-    move = make_bot("heuristic", "four-virtues", 0, random.Random(0)).choose(SeatView("four-virtues", 0, table))
+    move = make_bot("heuristic", "four-virtues", 0, random.Random(0), spec_for("four-virtues").bot).choose(SeatView("four-virtues", 0, table))
     assert move == {"seat": 0, "type": "meld", "cards": ["5C", "5D", "5S"], "face": "QH", "force": 3}
 
 

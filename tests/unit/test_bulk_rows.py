@@ -13,7 +13,7 @@ from uuid import UUID
 import pytest
 
 from domain.autoplay import game_rng, random_game
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 from domain.records import parse
 from service.offline import bulk_import
 from service.play.application import Referee
@@ -43,7 +43,7 @@ def test_orjson_rows_and_hashes_are_the_library_s(game, monkeypatch):
     rng = random.Random(game)
     docs = []
     for i in range(8):
-        options = rng.choice(getattr(d, "EXAMPLE_OPTIONS", [{}]))
+        options = rng.choice(SPECS[game].example_options)
         for n in rng.sample(range(2, 7), 5):
             try:
                 d.configure(options, [{"name": "x"}] * n, None, None)

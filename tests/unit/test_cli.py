@@ -389,6 +389,28 @@ def test_the_account_of_an_unfinished_game_says_there_is_no_result_yet_not_none(
     assert "None" not in out
 
 
+def test_the_account_of_a_batallion_game_without_variants_says_variants_none_not_an_empty_field(tmp_path):
+    """A record whose `variants` is an empty list opens with "variants none", never "variants  ·"."""
+    from domain.autoplay import game_rng, random_game
+
+    doc = random_game("batallion", {"variants": []}, [{"name": f"P{i}"} for i in range(3)], "0b0b", game_rng(23, 3),
+                      max_moves=6)
+    assert doc["options"] == {"variants": []}
+    result = run("replay", write(tmp_path, "batallion-3p.json", doc))
+    assert result.exit_code == 0, result.output
+    assert "Batallion · variants none · 3 players" in result.stdout
+    assert "variants  " not in result.stdout
+
+
+def test_the_account_lists_a_records_options_with_lists_comma_separated_and_empty_values_as_none():
+    from api.cli.narrate import options_text
+
+    assert options_text({"variants": ["blind", "guts"]}) == "variants blind, guts"
+    assert options_text({"variants": [], "edition": "classic", "house": None, "note": ""}) == \
+        "variants none · edition classic · house none · note none"
+    assert options_text({"battle_limit": 3, "auto_pass": True}) == "battle_limit 3 · auto_pass True"
+
+
 def test_replay_of_a_directory_glob_skips_the_expected_verdict_files_beside_the_records():
     """`arbiter replay tests/records/el-royale/*.json --json` (the README's command) verifies each record once and
     skips the *.expected.json verdicts, saying so on stderr; its exit code is that of the records (1: some are illegal)."""

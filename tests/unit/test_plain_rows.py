@@ -25,15 +25,15 @@ from hypothesis import strategies as st
 
 from domain.audit import _encode, event_hash
 from domain.autoplay import game_rng, random_game
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 from service.play.application import Referee
 from service.verification.plain_rows import _ISO_UTC, Unusual, _float_free, decode_game
 
 GAMES = sorted(DECIDERS)
 
 
-def _options(game: str) -> list[dict]:
-    return getattr(DECIDERS[game], "EXAMPLE_OPTIONS", [{}])
+def _options(game: str) -> tuple[dict, ...]:
+    return SPECS[game].example_options
 
 
 def _raw(app: Referee, gid) -> list:

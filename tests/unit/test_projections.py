@@ -227,9 +227,9 @@ def test_the_seed_and_token_hashes_never_appear_while_the_game_is_on(three):
 
 def test_the_disclosure_ledger_names_who_saw_each_card_first(three):
     ledger = disclosure_ledger(stored(three.app, three.gid))
-    assert who_could_see(ledger, "QH") == {1: kinds_version(ledger, "drew", "QH")}
-    assert who_could_see(ledger, "2c") == {0: 2, "all": three.attacked_at}
-    assert who_could_see(ledger, "KD") == {}
+    assert who_could_see(ledger, "QH", "el-royale") == {1: kinds_version(ledger, "drew", "QH")}
+    assert who_could_see(ledger, "2c", "el-royale") == {0: 2, "all": three.attacked_at}
+    assert who_could_see(ledger, "KD", "el-royale") == {}
     dealt = [e for e in ledger if e["kind"] == "dealt"]
     assert [e["to"] for e in dealt] == [[0], [1], [2]]
     assert [sorted(e["cards"]) for e in dealt] == [sorted(h) for h in THREE_HANDS]
@@ -298,7 +298,7 @@ def test_the_ledger_ends_with_every_card_shown_to_all(finished):
     ledger = disclosure_ledger(stored(app, gid))
     assert ledger[-1]["to"] == "all" and set(ledger[-1]["cards"]) == EVERY_CARD
     assert ledger[-1]["version"] == app.game(gid).version
-    assert who_could_see(ledger, "2S") == {"all": ledger[-1]["version"]}
+    assert who_could_see(ledger, "2S", "el-royale") == {"all": ledger[-1]["version"]}
 
 
 # ---------------------------------------------------------------- disputes and rewinds

@@ -92,16 +92,17 @@ def test_unknown_game_is_invalid_naming_game(game):
     assert "unknown game" in msg
 
 
-def test_known_but_unimplemented_game_is_invalid_naming_it(monkeypatch):
-    """A game id of contract §1 that has no decider (here four-virtues, taken out of the registry) is invalid, naming it."""
+def test_a_game_taken_out_of_the_registry_is_invalid_naming_it_and_the_registered_ones(monkeypatch):
+    """The registry is the one list of games: a game id it does not hold (here four-virtues, taken out) is invalid,
+    naming it and the games that are registered."""
     from domain import games
 
-    monkeypatch.delitem(games.DECIDERS, "four-virtues")
+    monkeypatch.delitem(games.SPECS, "four-virtues")
     doc = with_(lambda d: d.update(game="four-virtues", options={}))
     msg = invalid_message(doc)
     assert msg.startswith("game")
-    assert "four-virtues" in msg
-    assert "not implemented" in msg
+    assert "unknown game 'four-virtues'" in msg
+    assert "el-royale, batallion, small-battle" in msg
 
 
 # ---------------------------------------------------------------- invalid: options

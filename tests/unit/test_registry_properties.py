@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from domain.autoplay import pick_move
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 from domain.randomness import Chance
 from domain.records import parse, replay, to_document
 from domain.rules import InvalidSetup, RuleViolation
@@ -28,7 +28,7 @@ GAMES = sorted(DECIDERS)
 def tables(decider) -> list[tuple[dict, list[dict]]]:
     """Every (options, players) of 2 to 6 seats that the game accepts, for each of its example options."""
     out = []
-    for options in getattr(decider, "EXAMPLE_OPTIONS", [{}]):
+    for options in SPECS[decider.GAME].example_options:
         for n in range(2, 7):
             players = [{"name": f"P{i}"} for i in range(n)]
             try:

@@ -1,5 +1,6 @@
 """The rulebooks as the web shows them (api.pages.rulebooks): one anchor per clause id, ids resolved to the book that
-defines them, rulings marked, and a file's own HTML never passed through.
+defines them, rulings marked, and a file's own HTML never passed through. The real rulebooks are the ones the
+game packages ship (domain/<game module>/rulebook.md).
 
 The clause ids expected are read from the files here with a plain line pattern (a list item or a heading that
 begins with an id), independently of the markdown parser under test.
@@ -7,18 +8,18 @@ begins with an id), independently of the markdown parser under test.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
 
-from api.pages.rulebooks import DEFAULT_DIR, RulebookMissing, Shelf, rules_dir
-from domain.games import DECIDERS
+from api.pages.rulebooks import RulebookMissing, Shelf, packaged_rulebook, rules_dir
+from domain.games import DECIDERS, SPECS, module_name
 
 DEFINES = re.compile(r"^(?:- |#{1,6} )([A-Z]{2,4}-\d+(?:\.\d+)*)(?=[\s:,;)]|$)")
-BOOKS = sorted(DEFAULT_DIR.glob("*.md")) if DEFAULT_DIR.is_dir() else []
-needs_books = pytest.mark.skipif(not BOOKS, reason=f"no rulebooks in {DEFAULT_DIR}")
+GAMES = sorted(DECIDERS)
 
 
 def defined_ids(path: Path) -> list[str]:
@@ -51,32 +52,37 @@ def write(directory: Path, game: str, text: str) -> None:
     (directory / f"{game}.md").write_text(text, encoding="utf-8")
 
 
-@needs_books
-@pytest.mark.parametrize("path", BOOKS, ids=lambda p: p.stem)
-def test_every_clause_id_of_a_rulebook_gets_exactly_one_anchor_and_nothing_else_gets_one(path):
-    ids = defined_ids(path)
+@pytest.mark.parametrize("game", GAMES)
+def test_every_game_package_ships_its_rulebook_and_the_default_shelf_reads_it(game):
+    path = packaged_rulebook(game)
+    assert path == Path(__file__).resolve().parents[2] / "domain" / module_name(game) / "rulebook.md"
+    assert path.is_file(), f"the package of {game} ships no rulebook.md"
+    assert Shelf().book(game).path == path and Shelf().where(game) == path
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_clause_id_of_a_rulebook_gets_exactly_one_anchor_and_nothing_else_gets_one(game):
+    ids = defined_ids(packaged_rulebook(game))
     assert len(ids) > 10 and len(ids) == len(set(ids)), "the rulebook defines each id once"
-    anchors = [attrs["id"] for _tag, attrs in elements(Shelf(path.parent).html(path.stem, href)) if "id" in attrs]
+    anchors = [attrs["id"] for _tag, attrs in elements(Shelf().html(game, href)) if "id" in attrs]
     assert sorted(anchors) == sorted(ids)
 
 
-@needs_books
 def test_every_clause_id_resolves_to_the_one_rulebook_that_defines_it():
-    shelf = Shelf(DEFAULT_DIR)
+    shelf = Shelf()
     seen = {}
-    for path in BOOKS:
-        for code in defined_ids(path):
-            assert code not in seen, f"{code} is defined by {seen.get(code)} and {path.stem}"
-            seen[code] = path.stem
-            assert shelf.locate(code) == (path.stem, code)
-    assert {game for game in seen.values()} >= set(DECIDERS), "every registered game has a rulebook"
+    for game in GAMES:
+        for code in defined_ids(packaged_rulebook(game)):
+            assert code not in seen, f"{code} is defined by {seen.get(code)} and {game}"
+            seen[code] = game
+            assert shelf.locate(code) == (game, code)
+    assert set(seen.values()) == set(DECIDERS) == set(shelf.books()), "every registered game has a rulebook"
 
 
-@needs_books
 def test_a_clause_id_the_engine_cites_resolves_to_a_rule_of_its_own_game():
     """Every id the deciders cite (found in their source) has a page: ER-3.0, mentioned only in ER-3's text, goes to
     section ER-3."""
-    shelf = Shelf(DEFAULT_DIR)
+    shelf = Shelf()
     root = Path(__file__).resolve().parents[2] / "domain"
     for game, decider in DECIDERS.items():
         package = root / game.replace("-", "_")
@@ -117,9 +123,8 @@ def test_rulings_are_marked_where_the_text_says_r_and_in_a_section_of_rulings(tm
     assert html.count('class="ruling-mark"') == 1 and html.count('class="ruling-badge"') == 2
 
 
-@needs_books
 def test_a_real_ruling_is_marked_and_a_plain_clause_is_not():
-    classes = {a["id"]: a.get("class", "") for _t, a in elements(Shelf(DEFAULT_DIR).html("el-royale", href)) if "id" in a}
+    classes = {a["id"]: a.get("class", "") for _t, a in elements(Shelf().html("el-royale", href)) if "id" in a}
     assert "ruling" in classes["ER-1.2"].split()  # "R: either every player names a team or none does"
     assert "ruling" not in classes["ER-1.1"].split()
 
@@ -143,6 +148,19 @@ def test_a_missing_rulebook_names_the_file_and_the_directory_it_was_looked_for(t
     assert Shelf(tmp_path / "nowhere").locate("ZB-1.1") is None
 
 
+def test_a_registered_game_without_a_packaged_rulebook_names_where_it_was_looked_for(monkeypatch):
+    zebra = dataclasses.replace(SPECS["small-battle"], id="zebra-stripes", rulebook=None)  # a game declaring none
+    monkeypatch.setitem(SPECS, "zebra-stripes", zebra)
+    shelf = Shelf()
+    assert "zebra-stripes" not in shelf.books() and "small-battle" in shelf.books() and shelf.found()
+    with pytest.raises(RulebookMissing) as missing:
+        shelf.book("zebra-stripes")
+    where = Path(__file__).resolve().parents[2] / "domain" / "zebra_stripes" / "rulebook.md"
+    assert missing.value.path == where and str(where) in str(missing.value) and "ARBITER_RULES_DIR" in str(missing.value)
+    with pytest.raises(RulebookMissing):
+        shelf.book("chess")  # no registered game either: looked for in its would-be package all the same
+
+
 def test_an_edited_rulebook_is_read_again(tmp_path):
     write(tmp_path, "zebra", "- ZB-1.1 One.\n")
     shelf = Shelf(tmp_path)
@@ -152,9 +170,13 @@ def test_an_edited_rulebook_is_read_again(tmp_path):
     assert 'id="ZB-1.2"' in shelf.html("zebra", href)
 
 
-def test_the_directory_comes_from_the_config_then_the_environment_then_beside_the_repository(monkeypatch, tmp_path):
+def test_the_directory_comes_from_the_config_then_the_environment_else_the_packages(monkeypatch, tmp_path):
     monkeypatch.delenv("ARBITER_RULES_DIR", raising=False)
-    assert rules_dir({}) == DEFAULT_DIR and DEFAULT_DIR.name == "rules" and DEFAULT_DIR.parent.name == "shared"
+    assert rules_dir({}) is None and Shelf(rules_dir({})).directory is None  # the default: each game package's own
+    assert Shelf().where("el-royale") == Path(__file__).resolve().parents[2] / "domain" / "el_royale" / "rulebook.md"
+    assert Shelf().looks_in().endswith("/domain/<game module>/rulebook.md")
+    monkeypatch.setenv("ARBITER_RULES_DIR", "")
+    assert rules_dir({}) is None
     monkeypatch.setenv("ARBITER_RULES_DIR", str(tmp_path / "env"))
     assert rules_dir({}) == tmp_path / "env"
     assert rules_dir({"RULES_DIR": str(tmp_path / "config")}) == tmp_path / "config"

@@ -18,7 +18,7 @@ game is over the event log shows everything to everyone (projections.event_log d
 
 from __future__ import annotations
 
-from .viewers import Viewer
+from ..viewers import Viewer
 
 PUBLIC_KINDS = frozenset({
     "discarded", "bid", "passed", "attack_turn", "attacked", "defended", "chips_lost", "chips_paid", "ended", "said",

@@ -30,8 +30,8 @@ from domain.el_royale import legal_moves
 from domain.el_royale.setup import MAX_HOLDING
 from domain.el_royale.state import TAKE, State
 
-from .el_royale_events import redact  # noqa: F401  (the plug-in's event redaction)
-from .viewers import Viewer
+from .events import redact  # noqa: F401  (the plug-in's event redaction)
+from ..viewers import Viewer
 
 
 def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from domain.el_royale.setup import HAND_SIZE
 
-from .viewers import Viewer
+from ..viewers import Viewer
 
 PUBLIC_KINDS = frozenset({
     "battle_started", "attacked", "threw_in", "beat", "passed", "conceded", "claimed", "pile_discarded",

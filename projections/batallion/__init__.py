@@ -5,7 +5,7 @@ discard pile face up (bottom first), the attack on the table while the defender 
 the phase, dealer, seat to act, the bids and passes made (a refused over-bid is not part of
 the game, BA-3.2), the previous attack's suit, the `blind` target, the outcome. Private: a
 hand (its own seat only) and the stock's order (the referee only). Once the game is over
-everything is disclosed. The stored events' redaction is projections.batallion_events.
+everything is disclosed. The stored events' redaction is projections.batallion.events.
 
 Shape (cards are strings)::
 
@@ -28,8 +28,8 @@ from __future__ import annotations
 from domain.batallion import clauses, format_card, legal_moves
 from domain.batallion.state import BIDDING, State
 
-from .batallion_events import redact  # noqa: F401  (the plug-in's event redaction)
-from .viewers import Viewer
+from .events import redact  # noqa: F401  (the plug-in's event redaction)
+from ..viewers import Viewer
 
 SUITS = "CDHS"
 

@@ -1,0 +1,183 @@
+"""Mutation testing of each game's rules package against that game's own unit tests (docs/mutation.md).
+
+For each game, mutmut 3 mutates ``domain/<game>/*.py`` only and runs only that game's unit tests:
+``tests/unit/test_<game>_*.py`` and, for El Royale, ``tests/unit/test_worked_examples.py``. The game's cases of
+the generic ``tests/unit/test_registry_properties.py`` join with --with-registry: they take some 14 s each under
+mutmut (Small Battle's lists 2 x 40,320 arrangements at every start), so every mutant that they reach and that
+survives costs half a minute, hours for a game on this machine's shared cores. A mutant is killed when a test fails on it (mutmut runs
+only the tests whose run reached the mutated function). The score is killed / all mutants, where killed
+counts mutmut's "killed" and "timeout" (a test run that never ends is a failing run); "survived",
+"no tests" (no test reaches the function) and "suspicious" are not killed.
+
+mutmut reads its configuration from the working directory (pyproject.toml's [tool.mutmut] or setup.cfg)
+and has no option to pass it on the command line, so each game runs in its own directory,
+``build/mutation/<game>/``: links to ``domain``, ``tests`` and ``bench``, and a pyproject.toml holding the project's
+[tool.pytest.ini_options] and that game's [tool.mutmut]. mutmut copies it into that directory's ``mutants/``
+(its results stay there for ``mutmut show NAME`` or ``mutmut browse`` run in that directory). A measurement
+starts from a fresh copy unless --resume is given. Hypothesis runs derandomized and without shrinking
+(HYPOTHESIS_PROFILE=mutation, tests/conftest.py), so a mutant is killed or not the same way on every run, and
+each mutant's tests run fastest first (bench/mutation_order.py).
+
+Usage:  python -m bench.mutation [GAME ...] [--max-children 1] [--threshold 95] [--resume] [--with-registry]
+Exit status 1 when a game's score is under the threshold; per-game results in bench/results/mutation-GAME.json.
+"""
+
+from __future__ import annotations
+
+import argparse
+import glob
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+WORK = ROOT / "build" / "mutation"
+RESULTS = ROOT / "bench" / "results"
+GAMES = ("small-battle", "four-virtues", "batallion", "el-royale")  # smallest first
+REGISTRY_TESTS = ("test_every_game_folds_round_trips_and_cites_its_own_clauses",
+                  "test_a_record_corrupted_at_a_move_is_refused_at_that_move")
+EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py"]}
+KILLED = {"killed", "timeout", "segfault", "caught by type check"}
+# mutmut.stats.status_by_exit_code, repeated here so that reading results needs no mutmut configuration
+STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 2: "check was interrupted by user",
+          None: "not checked", 33: "no tests", 34: "skipped", 35: "suspicious", 36: "timeout",
+          37: "caught by type check", -24: "timeout", 24: "timeout", 152: "timeout", 255: "timeout",
+          -11: "segfault", -9: "segfault"}
+
+
+def package(game: str) -> str:
+    return game.replace("-", "_")
+
+
+def tests_of(game: str, registry: bool = False) -> list[str]:
+    """The game's unit tests, as pytest arguments relative to the project root."""
+    files = sorted(os.path.relpath(p, ROOT) for p in glob.glob(str(ROOT / "tests" / "unit" / f"test_{package(game)}_*.py")))
+    files += EXTRA_TESTS.get(game, [])
+    if registry:
+        files += [f"tests/unit/test_registry_properties.py::{name}[{game}]" for name in REGISTRY_TESTS]
+    return files
+
+
+def _toml(value) -> str:
+    if isinstance(value, str):
+        return json.dumps(value)
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    raise TypeError(value)
+
+
+def config(game: str, registry: bool) -> str:
+    """The pyproject.toml of a game's directory: the project's pytest settings and the game's mutmut settings."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    pytest_options = project["tool"]["pytest"]["ini_options"]
+    mutmut = {
+        "source_paths": ["domain"],  # the whole package is copied (the game imports domain.rules, ...)
+        "only_mutate": [f"domain/{package(game)}/*"],  # but only the game's package is mutated
+        "pytest_add_cli_args_test_selection": tests_of(game, registry),
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "bench.mutation_order"],  # fastest tests first
+        "also_copy": ["bench"],  # the plugin, and bench.four_virtues_moves that a Four Virtues test imports
+        "use_git_change_detection": False,
+    }
+    lines = ["# written by bench/mutation.py for one game's run; not the project's pyproject.toml", "",
+             "[tool.pytest.ini_options]"]
+    lines += [f"{k} = {_toml(v)}" for k, v in pytest_options.items()]
+    lines += ["", "[tool.mutmut]"] + [f"{k} = {_toml(v)}" for k, v in mutmut.items()]
+    return "\n".join(lines) + "\n"
+
+
+def prepare(game: str, resume: bool, registry: bool) -> Path:
+    work = WORK / game
+    if work.exists() and not resume:
+        shutil.rmtree(work)
+    work.mkdir(parents=True, exist_ok=True)
+    for name in ("domain", "tests", "bench"):
+        link = work / name
+        if not link.is_symlink():
+            link.symlink_to(ROOT / name, target_is_directory=True)
+    (work / "pyproject.toml").write_text(config(game, registry))
+    return work
+
+
+def results(work: Path, game: str) -> dict[str, str]:
+    """Every mutant of the game's package and its status."""
+    out = {}
+    for meta in sorted((work / "mutants" / "domain" / package(game)).glob("*.py.meta")):
+        for name, code in json.loads(meta.read_text())["exit_code_by_key"].items():
+            out[name] = STATUS.get(code, "suspicious")
+    return out
+
+
+def measure(game: str, max_children: int, resume: bool, registry: bool) -> dict:
+    work = prepare(game, resume, registry)
+    env = dict(os.environ, HYPOTHESIS_PROFILE="mutation")
+    mutmut = Path(sys.executable).with_name("mutmut")
+    start = time.monotonic()
+    run = subprocess.run([str(mutmut), "run", "--max-children", str(max_children)], cwd=work, env=env,
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    seconds = time.monotonic() - start
+    (work / "mutmut-run.log").write_text(run.stdout)
+    statuses = results(work, game)
+    if run.returncode != 0 or not statuses:
+        print(run.stdout[-4000:])
+        raise SystemExit(f"{game}: mutmut run failed (exit {run.returncode}); log in {work / 'mutmut-run.log'}")
+    counts: dict[str, int] = {}
+    for status in statuses.values():
+        counts[status] = counts.get(status, 0) + 1
+    killed = sum(n for status, n in counts.items() if status in KILLED)
+    return {"game": game, "killed": killed, "total": len(statuses), "score": 100 * killed / len(statuses),
+            "seconds": round(seconds), "counts": counts, "tests": tests_of(game, registry),
+            "not_killed": sorted(name for name, status in statuses.items() if status not in KILLED),
+            "statuses": statuses}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("games", nargs="*", metavar="GAME", help=f"any of {', '.join(GAMES)} (default: all)")
+    parser.add_argument("--max-children", type=int, default=1, help="mutmut worker processes (default 1)")
+    parser.add_argument("--threshold", type=float, default=95.0, help="least score per game, percent (default 95)")
+    parser.add_argument("--resume", action="store_true", help="keep mutmut's earlier results in build/mutation/GAME")
+    parser.add_argument("--with-registry", action="store_true",
+                        help="also run the game's cases of tests/unit/test_registry_properties.py (slow)")
+    args = parser.parse_args(argv)
+    games = args.games or list(GAMES)
+    unknown = [g for g in games if g not in GAMES]
+    if unknown:
+        parser.error(f"unknown game {', '.join(unknown)}: one of {', '.join(GAMES)}")
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    failed = []
+    rows = []
+    for game in games:
+        tests = tests_of(game, args.with_registry)
+        print(f"{game}: mutating domain/{package(game)}, tests {' '.join(tests)} ...", flush=True)
+        r = measure(game, args.max_children, args.resume, args.with_registry)
+        (RESULTS / f"mutation-{game}.json").write_text(json.dumps(r, indent=2) + "\n")
+        rows.append(r)
+        ok = r["score"] >= args.threshold
+        failed += [] if ok else [game]
+        detail = ", ".join(f"{n} {s}" for s, n in sorted(r["counts"].items()))
+        print(f"{game}: {r['killed']}/{r['total']} killed = {r['score']:.1f}% in {r['seconds']} s ({detail})"
+              f" {'PASS' if ok else 'FAIL'}", flush=True)
+        for name in r["not_killed"][:60]:
+            print(f"    {r['statuses'][name]}: {name}")
+        if len(r["not_killed"]) > 60:
+            print(f"    ... {len(r['not_killed']) - 60} more in bench/results/mutation-{game}.json")
+    print()
+    for r in rows:
+        print(f"{r['game']:>13}  {r['killed']:>4}/{r['total']:<4} {r['score']:5.1f}%  {r['seconds']:>5} s")
+    if failed:
+        print(f"under {args.threshold:g}%: {', '.join(failed)}")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,29 @@
+"""Batallion declares itself (domain/spec.py): the table, its options, what it can do beyond the contract."""
+
+from __future__ import annotations
+
+from .. import batallion as rules
+from ..spec import Choice, Ending, GameSpec, Length, OptionSpec, Seats
+
+SPEC = GameSpec(
+    id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
+    seats=(Seats(3, 4, "BA-1.1"), Seats(5, 6, "BA-1.1", option="variants", value="five_six")),
+    options=(
+        OptionSpec("variants", "flags", "Variants", "BA-6.4", default=[], choices=(
+            Choice("five_six", "five or six players (three packs)"), Choice("jokers", "jokers"),
+            Choice("blind", "blind"), Choice("guts", "guts (seven cards)"), Choice("scarcity", "scarcity"))),
+        OptionSpec("chips", "choice", "Chips", "BA-1.1", default=15, choices=(Choice(15, "15"), Choice(20, "20")),
+                   note="five_six only"),
+    ),
+    example_options=({"variants": []}, {"variants": ["jokers", "blind"]}, {"variants": ["guts", "scarcity"]},
+                     {"variants": ["five_six", "jokers"], "chips": 20}),
+    next_deal=rules.next_deal,
+    match_games=rules.match_games,
+    rank_by_score=rules.RANK_BY_SCORE,
+    length=Length("attacks", move="attack"),
+    ending=Ending("ended", "by"),  # BA-5.1: chips, scarcity or skips
+    projection="projections.batallion",
+    narration="projections.batallion:describe",
+    bot="bots.batallion:BatallionBot",
+    partial="api:templates/games/batallion.html",
+)

@@ -1,0 +1,27 @@
+"""El Royale declares itself (domain/spec.py): the table, its options, what it can do beyond the contract."""
+
+from __future__ import annotations
+
+from .. import el_royale as rules
+from ..spec import Choice, GameSpec, Length, OptionSpec, Seats
+
+SPEC = GameSpec(
+    id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
+    seats=(Seats(2, 8, "ER-1.1"),),
+    teams="ER-1.2",
+    options=(
+        OptionSpec("edition", "choice", "Edition", "", default="revised",
+                   choices=(Choice("revised", "revised"), Choice("classic", "classic (2019)"))),
+        OptionSpec("battle_limit", "int", "Battle limit", "ER-4.4", low=1),
+        OptionSpec("auto_pass", "bool", "auto-pass a seat left with no card", "ER-3.3", default=False),
+    ),
+    forced_pass=rules.forced_pass,
+    fold_step=rules.fold_step,
+    fold_moves=rules.fold_moves,
+    next_deal=rules.next_deal,
+    length=Length("battles", final="battles"),
+    projection="projections.el_royale",
+    narration="projections.el_royale:describe",
+    bot="bots.el_royale:ElRoyaleBot",
+    partial="api:templates/games/el-royale.html",
+)

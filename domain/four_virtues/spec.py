@@ -1,0 +1,19 @@
+"""The Four Virtues of Royalty declares itself (domain/spec.py): the table, its options, its capabilities."""
+
+from __future__ import annotations
+
+from .. import four_virtues as rules
+from ..spec import GameSpec, Length, OptionSpec, Seats
+
+SPEC = GameSpec(
+    id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
+    seats=(Seats(2, 2, "FV-1.1"),),
+    options=(OptionSpec("target", "int", "Target score", "FV-1.2", default=300, low=100, high=1000),),
+    deck_label="deal:1",  # a record's `deck` fixes round 1 only (FV-5.3)
+    next_deal=rules.next_deal,
+    length=Length("rounds", event="round_ended"),
+    projection="projections.four_virtues",
+    narration="projections.four_virtues:describe",
+    bot="bots.four_virtues:FourVirtuesBot",
+    partial="api:templates/games/four-virtues.html",
+)

@@ -1,0 +1,20 @@
+"""Small Battle declares itself (domain/spec.py): the table, its options, what it can do beyond the contract."""
+
+from __future__ import annotations
+
+from .. import small_battle as rules
+from ..spec import GameSpec, Length, Seats
+
+SPEC = GameSpec(
+    id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
+    seats=(Seats(2, 2, "SB-1.1"),),
+    deck_label="first",  # a record's `deck` fixes the high-card pack (SB-1.2)
+    honesty=rules.honesty,  # SB-1.3, SB-3.2: formations against their commitments, strikes against the formation
+    next_deal=rules.next_deal,
+    length=Length("strikes", move="strike"),
+    setup_moves=frozenset({"arrange"}),  # SB-1.3: both formations are set before the first strike
+    projection="projections.small_battle",
+    narration="projections.small_battle:describe",
+    bot="bots.small_battle:SmallBattleBot",
+    partial="api:templates/games/small-battle.html",
+)

@@ -1,0 +1,210 @@
+"""What a game declares about itself: one `GameSpec` per game, read by every generic part of arbiter.
+
+The OpenSpiel idea (../shared/STYLE.md): a game is its rules plus a declared type — players, options with
+defaults, what it can do beyond the Decider contract — and generic code reads that declaration instead of
+asking which game it is. Each game package exports its spec once (``domain/<game>/spec.py``, ``SPEC``) and
+``domain/games.py`` lists where each spec lives, one line per game.
+
+What sits above the domain (its bot, its projection, its page partial) is named here by a dotted path or a
+resource string and never imported: the domain imports nothing above it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+OPTION_KINDS = ("choice", "flags", "int", "bool")
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One value an option may take, and how a person reads it."""
+
+    value: Any
+    label: str
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One field of a game's `options` object, as its `configure` validates it (the set-up stays the judge).
+
+    kind: ``choice`` (one of `choices`), ``flags`` (a list of some of `choices`, each at most once),
+    ``int`` (an integer from `low` to `high`), ``bool`` (true or false). `default` is what leaving the
+    field out means (None: nothing, e.g. no limit); `note` says in words when the option applies.
+    """
+
+    name: str
+    kind: str
+    label: str
+    clause: str
+    default: Any = None
+    choices: tuple[Choice, ...] = ()
+    low: int | None = None
+    high: int | None = None
+    note: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in OPTION_KINDS:
+            raise ValueError(f"option {self.name}: kind {self.kind!r} is not one of {', '.join(OPTION_KINDS)}")
+
+    def as_json(self) -> dict:
+        """The option as plain JSON types (the lobby form, the API's description)."""
+        out: dict = {"name": self.name, "kind": self.kind, "label": self.label, "clause": self.clause,
+                     "default": self.default}
+        if self.choices:
+            out["choices"] = [{"value": c.value, "label": c.label} for c in self.choices]
+        if self.low is not None:
+            out["low"] = self.low
+        if self.high is not None:
+            out["high"] = self.high
+        if self.note:
+            out["note"] = self.note
+        return out
+
+
+@dataclass(frozen=True)
+class Seats:
+    """A range of players a game seats, and the clause that says so; with `option`, the range that applies when
+    that option is (for flags: includes) `value`."""
+
+    low: int
+    high: int
+    clause: str
+    option: str | None = None
+    value: Any = None
+
+    def applies(self, options: dict) -> bool:
+        """Whether this range is the one for a table with these options (a plain range always applies)."""
+        if self.option is None:
+            return True
+        given = (options or {}).get(self.option)
+        return self.value in given if isinstance(given, list) else given == self.value
+
+    def text(self) -> str:
+        """``3–4`` or ``2``."""
+        return str(self.low) if self.low == self.high else f"{self.low}–{self.high}"
+
+
+@dataclass(frozen=True)
+class Length:
+    """How a balance report measures a finished game's length, in the game's own unit: the number of moves of
+    type `move`, or of events of type `event`, or the field `final` of the verdict's `final`; else every move."""
+
+    unit: str = "moves"
+    move: str | None = None
+    event: str | None = None
+    final: str | None = None
+
+    def of(self, events: list[dict], moves: list[dict], verdict: dict) -> int:
+        """The length of one game (its events, its moves `say` aside, its verdict)."""
+        if self.final is not None:
+            return verdict["final"][self.final]
+        if self.event is not None:
+            return sum(1 for e in events if e["type"] == self.event)
+        if self.move is not None:
+            return sum(1 for m in moves if m["type"] == self.move)
+        return len(moves)
+
+
+@dataclass(frozen=True)
+class Ending:
+    """Where a finished game says why it ended: the field `field` of its last event of type `event`."""
+
+    event: str
+    field: str
+
+    def of(self, events: list[dict]) -> str:
+        """The ending kind of a finished game's events."""
+        return next(e[self.field] for e in reversed(events) if e["type"] == self.event)
+
+
+@dataclass(frozen=True)
+class GameSpec:
+    """Everything generic code knows about one game. Optional capabilities are None (or their default) when the
+    game has none; generic code reads them here, never by probing the decider."""
+
+    # who it is
+    id: str  # the contract's game id
+    title: str  # how people name it
+    prefix: str  # its rulebook's clause prefix ("ER")
+    decider: Any  # the Decider package (domain/rules.py)
+    # the table
+    seats: tuple[Seats, ...]  # the first is the base range; a later one applies when its option says so
+    teams: str | None = None  # the clause that lets players form teams; None: individuals only
+    options: tuple[OptionSpec, ...] = ()
+    example_options: tuple[dict, ...] = ({},)  # tables the generic property tests and examples play
+    # capabilities beyond the Decider contract
+    deck_label: str = "deal"  # the random step a record's `deck` fixes (contract §2)
+    # (state) -> the pass of the seat to act that the table's `auto_pass` option lets the service make, only where
+    # every seat can see it is forced (docs/desk.md), else None; games without it refuse the option
+    forced_pass: Callable[[Any], dict | None] | None = None
+    # (state, move, chance) -> (events, state): step for a caller that keeps no earlier state (records.replay); it
+    # may apply the move to the state given and return that, leaving it as it was when the move is illegal
+    fold_step: Callable | None = None
+    # (state, moves, start, chance) -> (state, stop): records.replay's verdict-only loop; applies moves[start:] in
+    # place while it can prove each legal and ordinary and returns the index of the first it left (len(moves) when
+    # none); never raises: replay hands the move at `stop` to fold_step (or step) and calls it again after. A
+    # property test must hold it to step.
+    fold_moves: Callable | None = None
+    # (decoded events, revealed seed) -> {"ok", "problems", ...}: the game's own evidence check once the seed is
+    # revealed (the service shows it in verify, the audit, the exported record and the import answer)
+    honesty: Callable[[list, str], dict] | None = None
+    # matches and tournaments (domain/tournament, docs/tournaments.md); without next_deal every game of a match
+    # draws dealer and starter from its own seed
+    next_deal: Callable | None = None  # (setup, state | None) -> NextDeal: who deals and starts the next game
+    match_games: Callable | None = None  # (setup) -> the length of a match the rulebook fixes
+    rank_by_score: bool = False  # a match is won on the score total, not on games won
+    # balance reports
+    length: Length = Length()
+    setup_moves: frozenset[str] = frozenset()  # move types made before play (the first player is the first other)
+    ending: Ending | None = None  # None: the verdict's result
+    # the game's parts above the domain, by name (never imported here)
+    projection: str = ""  # module offering table(state, viewer, disclose_all) and redact(kind, data, viewer, n)
+    narration: str | None = None  # "module:function": describe(event, names) -> str | None
+    bot: str | None = None  # "module:Class": the heuristic bot, Class(seat, rng)
+    partial: str | None = None  # "package:path": the page partial (api/templates/games/_generic.html if None)
+    rulebook: str | None = "rulebook.md"  # a resource of the decider's package
+
+    def seats_for(self, options: dict | None) -> Seats:
+        """The range of players for a table with these options (the last range that applies)."""
+        return [s for s in self.seats if s.applies(options or {})][-1]
+
+    @property
+    def min_players(self) -> int:
+        """The fewest players any table of the game seats."""
+        return min(s.low for s in self.seats)
+
+    @property
+    def max_players(self) -> int:
+        """The most players any table of the game seats."""
+        return max(s.high for s in self.seats)
+
+    def players_text(self) -> str:
+        """The player ranges in words: ``3–4 players (5–6 with five_six)``."""
+        base, *others = self.seats
+        extra = "".join(f" ({s.text()} with {s.value if s.value is not True else s.option})" for s in others)
+        return f"{base.text()} players{extra}"
+
+    def rulebook_file(self):
+        """The rulebook as a resource of the decider's package (a Traversable), or None."""
+        return None if self.rulebook is None else resources.files(self.decider.__name__) / self.rulebook
+
+    def as_json(self) -> dict:
+        """What the lobby and the API show of a game: id, title, players, teams and options (plain JSON types)."""
+        return {"id": self.id, "title": self.title, "min_players": self.min_players, "max_players": self.max_players,
+                "players_text": self.players_text(), "teams": self.teams is not None,
+                "options": [o.as_json() for o in self.options]}
+
+
+def load(location: str) -> Any:
+    """The object a ``module:attribute`` location names (a spec, a bot class, a function), imported now."""
+    import importlib
+
+    module, _, attribute = location.partition(":")
+    target = importlib.import_module(module)
+    for part in attribute.split(".") if attribute else ():
+        target = getattr(target, part)
+    return target

@@ -7,7 +7,7 @@ pages render each viewer's own view on the server. No token: a spectator. A brow
 may hold several identities of a game and pick one per page (api.pages.identities).
 
 The pages know no game. Each game's part of a page is the template partial its spec names
-(api.game_partials; `games/_generic.html` for a game without one), told which part to draw by
+(api.pages.game_partials; `games/_generic.html` for a game without one), told which part to draw by
 `part` ("turn", "table", "controls"), and optionally a script `static/games/<game id>.js`
 (loaded when it exists, see api.pages.filters `game_script`). The lobby draws each game's options from its spec
 (`templates/_options.html`). The contract a partial fulfils is in docs/architecture.md.
@@ -26,7 +26,7 @@ from service.errors import ServiceError
 from api.current import arbiter
 
 from . import identities
-from api.game_partials import GamePartials, game_partial
+from .game_partials import GamePartials, game_partial
 
 pages = Blueprint("pages", __name__, template_folder="../templates", static_folder="../static",
                   static_url_path="/static")

@@ -351,7 +351,7 @@ def run(cfg: dict) -> dict:
         # -- verify --------------------------------------------------------------------------
         arbiter = Arbiter(store, str(tmp / "bench.key"), str(tmp / "import0.checkpoints.jsonl"))
         ids = arbiter.game_ids()
-        from projections.catalogue import Catalogue
+        from service.adapters.catalogue_store import Catalogue
 
         # caught up first, as any read of the catalogue leaves it: else the first pass sees no rows (the catalogue
         # check says `ok: null`) and catches up as it keeps its verdicts, and later passes' reports differ from it
@@ -404,7 +404,7 @@ def run(cfg: dict) -> dict:
         step = max(1, len(docs) // SERVICE_GAMES[1 if quick else 0])
         for doc in docs[::step]:
             made.import_record(doc)
-        from projections.catalogue import Catalogue
+        from service.adapters.catalogue_store import Catalogue
 
         Catalogue.for_app(made.app).catch_up()
         service_ids = made.game_ids()

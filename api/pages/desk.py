@@ -4,7 +4,7 @@ The desk shows public facts only (the game, its options, status and result, the 
 disputes were filed and how many await a ruling, what the latest verification found) and, for each game, the
 links to its table, replay, audit and disputes: what those pages then show is decided by the token the browser
 holds for that game, exactly as when they are opened any other way. So the desk needs no token of its own and
-can show no card: it never loads a game, it reads catalogue rows (projections.catalogue), which hold no card.
+can show no card: it never loads a game, it reads catalogue rows (service.adapters.catalogue_store), which hold no card.
 
 Filters are query parameters (a bookmarkable address): `game`, `status`, `player` (part of a name, any case),
 `disputes` (`open` or `none`), `integrity` (`tampered` or `clean`), `page`. Bad values are named on the page

@@ -27,7 +27,8 @@ from domain.randomness import commitment, new_seed
 from domain.rules import InvalidSetup
 from domain.tournament import pairing, spec as tspec
 from domain.tournament.aggregate import Tournament
-from projections.standings import Standings, doc_standings
+from projections.standings import doc_standings
+from service.adapters.standings_store import Standings
 
 from service.bounds import bounded
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized

@@ -143,7 +143,7 @@ _worker: dict = {}
 def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, log_report: Any = None) -> None:
     """A worker's own facade (its own connections), catalogue and checkpoint log report (`log_report`: the report
     the parent made, else the log is checked here)."""
-    from projections.catalogue import Catalogue
+    from service.adapters.catalogue_store import Catalogue
 
     from service.facade import Arbiter
 
@@ -255,7 +255,7 @@ def start_workers() -> Any:
 
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.fast_verify",
-                                    "projections.catalogue"])
+                                    "service.adapters.catalogue_store"])
     forkserver.ensure_running()
     return context
 

@@ -8,7 +8,8 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 from uuid import UUID
 
-from projections.catalogue import Catalogue, integrity_of
+from projections.catalogue import integrity_of
+from service.adapters.catalogue_store import Catalogue
 
 from service.access import parse_game_id
 from service.bounds import position

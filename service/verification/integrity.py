@@ -34,7 +34,7 @@ def check_catalogue(app: Referee, game_id: UUID, events: list, row: Any = _NO_RO
 
     A row not there yet (the catalogue catches up when it is read) is not a problem: `ok` is None.
     """
-    from projections.catalogue import Catalogue
+    from service.adapters.catalogue_store import Catalogue
 
     try:
         if row is _NO_ROW:

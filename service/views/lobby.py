@@ -9,7 +9,7 @@ from uuid import UUID
 from domain import ENGINE_VERSION
 from domain.audit import event_hash
 from domain.games import DECIDERS, SPECS
-from projections.catalogue import Catalogue
+from service.adapters.catalogue_store import Catalogue
 
 from service.bounds import position
 from service.errors import BadInput
@@ -29,7 +29,7 @@ class LobbyFacade:
     def catalogue(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0,
                   **desk: Any) -> list[dict]:
         """The game catalogue (a read model in the database), caught up first; `desk` takes the referee's desk's
-        filters and order (player, open_disputes, tampered, order: projections.catalogue.Catalogue.list)."""
+        filters and order (player, open_disputes, tampered, order: service.adapters.catalogue_store.Catalogue.list)."""
         position(offset, "offset")
         try:
             rows = self.caught_up().list(status=status, game=game, limit=limit, offset=offset, **desk)

@@ -19,8 +19,8 @@ def open_at_once(urls: list[str], threads: int, barrier, results, name: str) -> 
     """Puts (name, [traceback, ...]) on `results`: an empty list when every opening of every store went well."""
     errors: list[str] = []
     try:
-        from projections.catalogue import Catalogue
-        from projections.standings import Standings
+        from service.adapters.catalogue_store import Catalogue
+        from service.adapters.standings_store import Standings
         from service.play.application import Referee
     except BaseException:
         results.put((name, [traceback.format_exc()]))

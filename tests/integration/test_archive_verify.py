@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from api.cli.main import main
 from domain.records import parse
-from projections.catalogue import Catalogue
+from service.adapters.catalogue_store import Catalogue
 from service.verification import fast_verify
 from service.verification.bulk import verify_all
 from tests.conftest import SHARED, sample_records

@@ -22,7 +22,7 @@ from eventsourcing.persistence import IntegrityError
 from domain.cards import format_cards
 from domain.el_royale import legal_moves
 from service.play.application import Referee
-from projections.catalogue import Catalogue
+from service.adapters.catalogue_store import Catalogue
 from tests.conftest import RECORDS
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -370,7 +370,7 @@ def test_after_a_restart_only_new_notifications_are_processed(durable_store):
 _WORKER = """
 import sys
 from service.play.application import Referee
-from projections.catalogue import Catalogue
+from service.adapters.catalogue_store import Catalogue
 catalogue = Catalogue.for_app(Referee(sys.argv[1]))
 total = 0
 while True:

@@ -22,8 +22,8 @@ from collections import Counter
 
 import pytest
 
-from projections.catalogue import Catalogue
-from projections.standings import Standings
+from service.adapters.catalogue_store import Catalogue
+from service.adapters.standings_store import Standings
 from service.play.application import Referee
 
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
@@ -105,7 +105,7 @@ def test_a_creation_meeting_one_from_outside_the_lock_is_run_again_on_postgres()
     import psycopg
     from psycopg import sql
 
-    from projections.catalogue import PostgresCatalogueView
+    from service.adapters.catalogue_store import PostgresCatalogueView
 
     base = _postgres_base()
     schema = f"arbiter_first_{uuid.uuid4().hex[:12]}"

@@ -9,7 +9,7 @@ from uuid import UUID
 import pytest
 from click.testing import CliRunner
 
-from projections.standings import Standings, fold_all
+from service.adapters.standings_store import Standings, fold_all
 from service.errors import BadInput, Conflict, Forbidden, Unauthorized
 from service.facade import Arbiter
 from service.tournaments.facade import Tournaments

@@ -18,7 +18,7 @@ import pytest
 from click.testing import CliRunner
 
 from api.cli.main import main
-from projections.catalogue import TABLE as CATALOGUE_TABLE, Catalogue
+from service.adapters.catalogue_store import TABLE as CATALOGUE_TABLE, Catalogue
 from tests.integration.service_support import RawEvents, new_game, play, play_to_end
 
 STORES = ["sqlite", "postgres"]

@@ -67,8 +67,8 @@ from psycopg.sql import SQL, Identifier
 from psycopg.types.json import Jsonb
 
 from projections.catalogue import COLUMNS, Row, fold_batch
-from projections.memory_rows import MemoryRows
-from projections.store_tables import PostgresViewRecorder, SQLiteViewRecorder
+from .memory_rows import MemoryRows
+from .store_tables import PostgresViewRecorder, SQLiteViewRecorder
 
 log = logging.getLogger("arbiter.catalogue")
 TABLE = "game_catalogue3"
@@ -382,7 +382,7 @@ class Catalogue:
 
         The backend follows the recorder the application's environment (from its database
         URL) gave it; the view's tables are created if missing (safe when other processes or threads open the
-        store at the same moment: projections.store_tables).
+        store at the same moment: service.adapters.store_tables).
         """
         recorder = app.recorder
         if isinstance(recorder, POPOApplicationRecorder):

@@ -93,7 +93,7 @@ def startup_lock(env: dict[str, str]):
     """Hold the store's start-up lock while the application creates its tables (and on PostgreSQL its functions).
 
     PostgreSQL: the schema's advisory lock, which every read model's table creation takes too
-    (projections.store_tables.schema_lock_name). A SQLite file: an flock of the store's write-lock file; the first
+    (service.adapters.store_tables.schema_lock_name). A SQLite file: an flock of the store's write-lock file; the first
     connection to a new file switches it to WAL, which needs SQLite's exclusive lock and may fail at once with
     "database is locked" (no busy wait) while another process's connection is doing the same. Where the lock file
     cannot be made (no such directory, read-only), nothing is locked and SQLite reports what is wrong."""
@@ -116,7 +116,7 @@ def startup_lock(env: dict[str, str]):
     if env.get("PERSISTENCE_MODULE") != "eventsourcing.postgres":
         yield
         return
-    from projections.store_tables import schema_lock_name
+    from .store_tables import schema_lock_name
 
     name = schema_lock_name(env.get("POSTGRES_SCHEMA", ""))
     with connect(env) as conn:

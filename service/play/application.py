@@ -24,7 +24,7 @@ from domain.games import DECIDERS
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 from service.adapters.group_commit import GroupCommit, WriteLock
-from projections.store_tables import retried
+from service.adapters.store_tables import retried
 from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock, write_lock_path
 from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from service.views.spectator_delay import parse_delay

@@ -148,7 +148,7 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, l
     from service.facade import Arbiter
 
     arbiter = Arbiter(database_url, key_file, checkpoint_log)
-    catalogue = Catalogue.for_app(arbiter.app)  # several workers at once are safe (projections.store_tables)
+    catalogue = Catalogue.for_app(arbiter.app)  # several workers at once are safe (service.adapters.store_tables)
     _worker.update(arbiter=arbiter, catalogue=catalogue,
                    log=arbiter.evidence.log.report() if log_report is None else log_report)
 

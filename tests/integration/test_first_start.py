@@ -8,7 +8,7 @@ may raise, and afterwards the catalogue holds every game created.
 
 SQLite: files in the test's directory. PostgreSQL (when ARBITER_TEST_POSTGRES_URL is set): one new schema a round,
 all dropped afterwards. On PostgreSQL, a creation that meets one from a session outside the schema's lock is run
-again (projections.store_tables.retried).
+again (service.adapters.store_tables.retried).
 """
 
 from __future__ import annotations

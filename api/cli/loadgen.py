@@ -30,6 +30,7 @@ from rich.console import Console
 from rich.table import Table
 
 from bots import SeatView, make_bot
+
 from service.play.commands import PlayMove
 
 from .progress import games_progress

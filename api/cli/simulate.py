@@ -10,9 +10,9 @@ from pathlib import Path
 import click
 from rich.console import Console
 
-from .progress import games_progress
-
 from domain.games import SPECS
+
+from .progress import games_progress
 
 EXIT_BAD_INPUT = 2
 

@@ -5,9 +5,10 @@ from __future__ import annotations
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from api.current import arbiter
+
 from . import evidence_schemas as e
 from . import schemas as s
-from api.current import arbiter
 
 evidence_blp = Blueprint("evidence", __name__, url_prefix="/api/v1",
                          description="Evidence kept outside the event store: signing key, receipts, checkpoints")

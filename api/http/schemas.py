@@ -13,6 +13,7 @@ from bots import BOT_KINDS
 from domain.games import DECIDERS, first_game
 from domain.json_limits import MAX_INT
 from domain.players import MAX_NAME
+
 from service.bounds import MAX_POSITION
 from service.play.commands import DECISIONS, MAX_CLAIM, MAX_IDEMPOTENCY_KEY, REMEDIES
 

@@ -22,9 +22,9 @@ from flask_smorest import Blueprint
 
 from service.bounds import MAX_POSITION
 
-from . import schemas as s
 from api.current import arbiter
 
+from . import schemas as s
 from .games import bearer, errors_of
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1", description="Live updates (server-sent events)")

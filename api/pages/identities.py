@@ -14,8 +14,8 @@ from dataclasses import dataclass
 
 from flask import g, request
 
-from service.errors import Forbidden, ServiceError
 from service.access import parse_game_id
+from service.errors import Forbidden, ServiceError
 
 MAX_HELD = 10  # the referee and up to nine seats fit a cookie (each token is ~66 bytes)
 SPECTATOR_KEY = "spectator"

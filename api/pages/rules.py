@@ -12,8 +12,9 @@ from __future__ import annotations
 from flask import Blueprint, current_app, g, render_template, url_for
 from markupsafe import Markup, escape
 
-from .errors import page_error
 from api.current import arbiter
+
+from .errors import page_error
 from .rulebooks import MENTION, RulebookMissing, Shelf, rules_dir
 
 rules = Blueprint("rules", __name__, template_folder="../templates")

@@ -8,9 +8,9 @@ from flask import Blueprint, Response, make_response, redirect, render_template,
 
 from service.errors import Forbidden, ServiceError, Unauthorized
 
+from api.current import arbiter, tournaments
+
 from .links import join_url
-from api.current import arbiter
-from api.current import tournaments
 
 tournament_pages = Blueprint("tournament_pages", __name__)
 COOKIE = "arbiter_td_"  # + the tournament id's hex: the director token, for this browser only

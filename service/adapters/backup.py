@@ -13,6 +13,7 @@ import tempfile
 from pathlib import Path
 
 from service.errors import BadInput
+
 from .stores import persistence_env
 
 

@@ -67,6 +67,7 @@ from psycopg.sql import SQL, Identifier
 from psycopg.types.json import Jsonb
 
 from projections.catalogue import COLUMNS, Row, fold_batch
+
 from .memory_rows import MemoryRows
 from .store_tables import PostgresViewRecorder, SQLiteViewRecorder
 

@@ -25,8 +25,9 @@ from psycopg.types.json import Jsonb
 
 from domain.game import Game
 from domain.tournament.aggregate import Tournament
-from .memory_rows import MemoryRows
 from projections.standings import Doc, fold_batch
+
+from .memory_rows import MemoryRows
 from .store_tables import PostgresViewRecorder, SQLiteViewRecorder
 
 log = logging.getLogger("arbiter.standings")

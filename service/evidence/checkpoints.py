@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Callable
 
 from service.adapters.group_commit import Batches
+
 from .keys import PublicKey, ServerKey, canonical
 
 FORMAT = "arbiter.checkpoint/1"

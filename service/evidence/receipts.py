@@ -15,11 +15,12 @@ from uuid import UUID
 
 from domain.audit import verify_chain
 
-from service.play.application import Referee
-from .checkpoints import now
 from service.errors import BadInput, NotFound, ServiceError
-from .keys import PublicKey, ServerKey
+from service.play.application import Referee
 from service.verification.checks import check_chain
+
+from .checkpoints import now
+from .keys import PublicKey, ServerKey
 
 FORMAT = "arbiter.receipt/1"
 FIELDS = {"format": str, "game": str, "version": int, "head": str, "at": str, "key": str, "signature": str}

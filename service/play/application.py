@@ -23,6 +23,7 @@ from domain.game import Game, seat_actor
 from domain.games import DECIDERS
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
+
 from service.adapters.group_commit import GroupCommit, WriteLock
 from service.adapters.store_tables import retried
 from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock, write_lock_path

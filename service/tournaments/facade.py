@@ -28,8 +28,8 @@ from domain.rules import InvalidSetup
 from domain.tournament import pairing, spec as tspec
 from domain.tournament.aggregate import Tournament
 from projections.standings import doc_standings
-from service.adapters.standings_store import Standings
 
+from service.adapters.standings_store import Standings
 from service.bounds import bounded
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
 from service.play.tokens import new_token, token_hash

@@ -19,8 +19,9 @@ from domain.games import decider_for, spec_for
 from domain.randomness import Chance, commitment
 from domain.records import parse, replay
 
-from service.play.application import Referee
 from service.errors import NotFound
+from service.play.application import Referee
+
 from .stored_rows import ATTEMPT_EVENTS, Damage, Reading, read_game, read_stream
 
 def check_chain(app: Referee, game_id: UUID, kept_head: str | None = None, kept_length: int | None = None) -> dict:

@@ -9,9 +9,9 @@ from typing import Any, Callable
 from uuid import UUID
 
 from projections.catalogue import integrity_of
-from service.adapters.catalogue_store import Catalogue
 
 from service.access import parse_game_id
+from service.adapters.catalogue_store import Catalogue
 from service.bounds import position
 from service.errors import NotFound
 from service.evidence.facade import Evidence

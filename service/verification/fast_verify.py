@@ -24,8 +24,8 @@ from __future__ import annotations
 from typing import Any
 from uuid import UUID
 
-from domain import ENGINE_VERSION
 from domain import clocks
+from domain import ENGINE_VERSION
 from domain.audit import GENESIS
 from domain.game import ENGINE, Game, _pack_move
 from domain.games import DECIDERS

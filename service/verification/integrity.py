@@ -18,8 +18,9 @@ from uuid import UUID
 
 from domain.game import Game
 
-from service.play.application import Referee
 from service.errors import NotFound
+from service.play.application import Referee
+
 from . import fast_verify
 from .checks import chain_report_of, check_deal, check_evidence, reverify
 from .report import catalogue_report, provenance, report_ok

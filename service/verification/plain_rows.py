@@ -33,6 +33,7 @@ from domain.audit import GENESIS
 from domain.game import Game
 
 from service.adapters.canonical_json import canonical_hash
+
 from .stored_rows import _shape_ok
 
 CREATED, HAPPENED, REVEALED = (cls.__qualname__ for cls in (Game.Created, Game.Happened, Game.SeedRevealed))

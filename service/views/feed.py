@@ -31,6 +31,7 @@ from projections.viewers import SPECTATOR, Viewer
 from projections.views import event_log
 
 from service.play.clocks import server_ms
+
 from .spectator_delay import Held
 
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)

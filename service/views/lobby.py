@@ -9,8 +9,8 @@ from uuid import UUID
 from domain import ENGINE_VERSION
 from domain.audit import event_hash
 from domain.games import DECIDERS, SPECS
-from service.adapters.catalogue_store import Catalogue
 
+from service.adapters.catalogue_store import Catalogue
 from service.bounds import position
 from service.errors import BadInput
 from service.play.application import Referee

@@ -3,6 +3,9 @@
 The bodies of the commands (a move, a dispute, a ruling, a name) are parsed here for their JSON types, with the bounds
 of service.play.commands, and each route then builds its command object (PlayMove, FileDispute, GiveRuling, NameSeat),
 which the service checks once; a type error found here is answered as the API always answered it (422, `errors`).
+
+Over 300 lines on purpose: the one place the games routes' requests and answers are documented (the OpenAPI
+document is made from it); the evidence and tournament routes have their own schema modules.
 """
 
 from __future__ import annotations

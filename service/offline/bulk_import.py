@@ -16,6 +16,8 @@ each), so the rows are exactly the ones the service writes. Checkpoints of a tra
 appended to the log under one lock and one sync. Imported games get no snapshots: a snapshot only
 spares a replay (the first load of a long imported game replays it once; later moves take snapshots
 as usual).
+
+Just over 300 lines: validation, the bare decider's rows and the write are one pass over the records.
 """
 
 from __future__ import annotations

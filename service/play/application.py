@@ -4,6 +4,10 @@ Concurrency: every command loads the game, decides, and saves; a stale save
 (another writer got there first) re-runs the whole command on fresh state. A
 per-game lock serialises writers inside one process; across processes the
 store's version check decides.
+
+Over 300 lines on purpose: one eventsourcing Application, whose use cases share its loading, its command loop
+(load, decide, save, retry) and its snapshots; the shapes of the commands are checked before (commands.py), the
+tokens are made apart (tokens.py).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tournament bundles (service/tournaments/facade.py `bundle`): JSON Lines, a header `arbiter.tournament/1` then one
+"""Tournament bundles (service/tournaments/facade.py `bundle`, written by `bundle_lines`): JSON Lines, a header `arbiter.tournament/1` then one
 `arbiter.record/1` per game, in the order of the header's rounds, tables and games.
 
 `arbiter replay X.jsonl` verifies a bundle in one call: every record is replayed (one verdict a game, as for any
@@ -17,6 +17,18 @@ from domain.records import InvalidRecord, parse, replay
 # archive that is no bundle starts without it
 
 FORMAT = "arbiter.tournament/1"
+
+
+def bundle_lines(view: dict, records: list[dict]) -> Iterator[str]:
+    """A tournament's bundle as JSON lines: the header from its view (settings, players, rounds, standings), then the
+    records of its games in the order of the view's rounds, tables and games."""
+    header = {"format": FORMAT, "id": view["id"], "name": view["name"], "game": view["game"],
+              "options": view["options"], "format_of_play": view["format"], "duplicate": view["duplicate"],
+              "players": view["players"], "rounds": view["rounds"], "standings": view["standings"],
+              "games": len(records)}
+    yield json.dumps(header, separators=(",", ":")) + "\n"
+    for doc in records:
+        yield json.dumps(doc, separators=(",", ":")) + "\n"
 
 
 def is_bundle_header(doc: object) -> bool:

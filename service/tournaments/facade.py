@@ -2,18 +2,20 @@
 
 Every command loads the tournament aggregate (domain/tournament/aggregate.py), decides with the pure rules of
 domain/tournament (the spec, pairings, seat rotation, standings) and the games' own `next_deal`, and saves.
-Games are created through `Arbiter.create_game`, like any other game (receipts, catalogue, evidence), with the
+Games are created through the play facade (`PlayFacade.create_game`), like any other game (receipts, catalogue, evidence), with the
 tournament's spectator delay and time control in their spec.
 
 The next game of a table is created as soon as the previous one is seen to be over: `advance` runs on every read
 of the tournament (anyone's), so nobody has to ask for it. Each game's referee token is sealed to the director's
 public key (service/tournaments/sealing.py): the director alone can give out a game's links again.
+
+Over 300 lines on purpose: the facade section of one aggregate, whose commands share its load, lock and retry loop
+and the director's check; a round's draw (draw.py) and the bundle's lines (bundles.py) are apart.
 """
 
 from __future__ import annotations
 
 import hmac
-import json
 import threading
 from collections import defaultdict
 from typing import Any, Iterator
@@ -25,7 +27,7 @@ from eventsourcing.persistence import IntegrityError
 from domain.games import spec_for
 from domain.randomness import commitment, new_seed
 from domain.rules import InvalidSetup
-from domain.tournament import pairing, spec as tspec
+from domain.tournament import spec as tspec
 from domain.tournament.aggregate import Tournament
 from projections.standings import doc_standings
 
@@ -35,8 +37,9 @@ from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
 from service.play.tokens import new_token, token_hash
 
 from . import sealing
+from .bundles import bundle_lines
+from .draw import draw
 
-BUNDLE_FORMAT = "arbiter.tournament/1"
 MAX_RETRIES = 20
 
 
@@ -156,7 +159,7 @@ class Tournaments:
                 raise BadInput(str(e), field=e.field) from None
             if len(t.rounds) >= total:
                 raise Conflict(f"all {total} rounds have been played")
-            tables, byes, kind = self._draw(t, len(t.rounds) + 1)
+            tables, byes, kind = draw(t, len(t.rounds) + 1, lambda: doc_standings(self._doc(t)))
             boards = seeds = None
             if t.settings["duplicate"]:
                 per = tspec.games_per_table(t.settings, [players[i] for i in tables[0]["players"]])
@@ -171,36 +174,6 @@ class Tournaments:
     def _total_rounds(self, t: Tournament) -> int:
         teams = tspec.teams_of(t.players) if t.settings["format"] == "teams" else []
         return tspec.rounds_of(t.settings, len(t.players), len(teams), len(teams[0]) if teams else 0)
-
-    def _draw(self, t: Tournament, number: int) -> tuple[list[dict], list[int], str]:
-        """The tables of round `number`: [{"table", "players"}], the byes and how they were drawn."""
-        fmt, n = t.settings["format"], len(t.players)
-        pairs: list[tuple] = []
-        byes: list[int] = []
-        if fmt == "match":
-            return [{"table": 0, "players": list(range(n))}], [], "match"
-        if fmt == "round-robin":
-            for a, b in pairing.round_robin(n)[number - 1]:
-                (pairs.append((a, b)) if b is not None else byes.append(a))
-        elif fmt == "swiss":
-            current = doc_standings(self._doc(t))
-            order = [row["player"] for row in current["players"]]
-            met = [tuple(g["players"]) for g in t.games()]
-            had = [p for r in t.rounds for p in r["byes"]]
-            pairs, bye = pairing.swiss(order, met, had)
-            byes = [] if bye is None else [bye]
-        else:
-            teams = tspec.teams_of(t.players)
-            rr = pairing.round_robin(len(teams))
-            tables = []
-            for a, b in rr[(number - 1) % len(rr)]:
-                if b is None:
-                    byes += teams[a]
-                    continue
-                seats = pairing.team_round(teams, (a, b), (number - 1) // len(rr) if len(teams) > 2 else number - 1)
-                tables.append({"table": len(tables), "players": seats})
-            return tables, byes, "teams"
-        return [{"table": i, "players": list(p)} for i, p in enumerate(pairs)], byes, fmt
 
     def _round_done(self, t: Tournament, rnd: dict) -> bool:
         for table in rnd["tables"]:
@@ -378,15 +351,6 @@ class Tournaments:
             referee_tokens = {g["game_id"]: g["referee_token"] for g in links["games"]}
         elif view["status"] != "finished":
             raise Forbidden("the bundle is the director's until the tournament is over")
-        header = {"format": BUNDLE_FORMAT, "id": view["id"], "name": view["name"], "game": view["game"],
-                  "options": view["options"], "format_of_play": view["format"], "duplicate": view["duplicate"],
-                  "players": view["players"], "rounds": view["rounds"], "standings": view["standings"]}
-        records = []
-        for r in view["rounds"]:
-            for table in r["tables"]:
-                for g in table["games"]:
-                    records.append(self.arbiter.views.record(g["game_id"], referee_tokens.get(g["game_id"])))
-        header["games"] = len(records)
-        yield json.dumps(header, separators=(",", ":")) + "\n"
-        for doc in records:
-            yield json.dumps(doc, separators=(",", ":")) + "\n"
+        records = [self.arbiter.views.record(g["game_id"], referee_tokens.get(g["game_id"]))
+                   for r in view["rounds"] for table in r["tables"] for g in table["games"]]
+        return bundle_lines(view, records)

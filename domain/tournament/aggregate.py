@@ -1,7 +1,7 @@
 """The tournament aggregate (eventsourcing): settings, players, rounds with their tables and pairings, each table's
 games with the dealer, starter and clause that decided them, and the end. Plain JSON-safe fields only.
 
-The service (service/tournaments.py) decides; this only records. A duplicate round's board seeds are kept here,
+The service (service/tournaments/facade.py) decides; this only records. A duplicate round's board seeds are kept here,
 secret, like a game's seed in its Created event; only their commitments are ever shown, and a seed only once every
 table of its board has finished.
 """
@@ -19,7 +19,7 @@ class Tournament(Aggregate):
     class Created(Aggregate.Created):
         settings: dict
         director_token_hash: str
-        director_public_key: str  # X25519, hex: each game's referee token is sealed to it (service/sealing.py)
+        director_public_key: str  # X25519, hex: each game's referee token is sealed to it (service/tournaments/sealing.py)
 
     class PlayerEntered(Aggregate.Event):
         name: str

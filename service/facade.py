@@ -66,15 +66,19 @@ class Arbiter:
         return self.play.links(game_id, token)
 
     def move(self, game_id: Any, token: str | None, body: Any) -> dict:
+        """A seat's move given as the JSON API's body (PlayMove.from_body), played by PlayFacade.move."""
         return self.play.move(token, PlayMove.from_body(game_id, body))
 
     def file_dispute(self, game_id: Any, token: str | None, body: Any) -> dict:
+        """A dispute given as the JSON API's body (FileDispute.from_body), filed by PlayFacade.file_dispute."""
         return self.play.file_dispute(token, FileDispute.from_body(game_id, body))
 
     def rule_dispute(self, game_id: Any, token: str | None, number: Any, body: Any) -> dict:
+        """A ruling given as the JSON API's body (GiveRuling.from_body), given by PlayFacade.rule."""
         return self.play.rule(token, GiveRuling.from_body(game_id, number, body))
 
     def name_seat(self, game_id: Any, token: str | None, name: Any) -> dict:
+        """A seat's name (NameSeat), given by PlayFacade.name_seat."""
         return self.play.name_seat(token, NameSeat(game_id, name))
 
     def seat_bot(self, game_id: Any, token: str | None, kind: Any = "heuristic") -> dict:

@@ -10,23 +10,7 @@ import domain.four_virtues as fv
 from domain.cards import parse_card
 from domain.randomness import Chance
 from domain.rules import InvalidSetup, MalformedMove, NextDeal, Outcome, RuleViolation
-
-
-def cs(text: str) -> list[int]:
-    return [parse_card(c) for c in text.split()]
-
-
-def deal(hand0: str, hand1: str, up: str, stock: str = "", target: int = 100):
-    """Seat 0 is the non-dealer (plays first); FV-1.3 R positions."""
-    h0, h1 = cs(hand0), cs(hand1)
-    order = [c for pair in zip(h0, h1) for c in pair] + [parse_card(up)] + cs(stock)
-    order += [c for c in range(52) if c not in order]
-    setup = fv.configure({"target": target}, [{"name": "North"}, {"name": "South"}], 1, None)
-    chance = Chance("f00d", {"deal:1": order})
-    state = fv.initial_state(setup)
-    for e in fv.start(setup, chance):
-        state = fv.evolve(state, e)
-    return state, chance
+from tests.unit.test_four_virtues_scoring import cs, deal  # a stacked deal: seat 0 the non-dealer (FV-1.3 R)
 
 
 def at_round_end(scores, melds: str, target: int = 100):

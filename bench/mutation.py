@@ -14,11 +14,13 @@ and has no option to pass it on the command line, so each game runs in its own d
 ``build/mutation/<game>/``: links to ``domain``, ``tests`` and ``bench``, and a pyproject.toml holding the project's
 [tool.pytest.ini_options] and that game's [tool.mutmut]. mutmut copies it into that directory's ``mutants/``
 (its results stay there for ``mutmut show NAME`` or ``mutmut browse`` run in that directory). A measurement
-starts from a fresh copy unless --resume is given. Hypothesis runs derandomized and without shrinking
+starts from a fresh copy unless --resume is given; --recheck keeps the copy and the results and runs again only
+the mutants not killed last time (after new tests: mutmut finds the new tests and learns which functions they
+reach), refusing when the game's package changed since (the copy would be stale). Hypothesis runs derandomized and without shrinking
 (HYPOTHESIS_PROFILE=mutation, tests/conftest.py), so a mutant is killed or not the same way on every run, and
 each mutant's tests run fastest first (bench/mutation_order.py).
 
-Usage:  python -m bench.mutation [GAME ...] [--max-children 1] [--threshold 95] [--resume] [--with-registry]
+Usage:  python -m bench.mutation [GAME ...] [--max-children 1] [--threshold 95] [--resume | --recheck] [--with-registry]
 Exit status 1 when a game's score is under the threshold; per-game results in bench/results/mutation-GAME.json.
 """
 
@@ -26,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import hashlib
 import json
 import os
 import shutil
@@ -82,8 +85,10 @@ def config(game: str, registry: bool) -> str:
     mutmut = {
         "source_paths": ["domain"],  # the whole package is copied (the game imports domain.rules, ...)
         "only_mutate": [f"domain/{package(game)}/*"],  # but only the game's package is mutated
-        "pytest_add_cli_args_test_selection": tests_of(game, registry),
-        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "bench.mutation_order"],  # fastest tests first
+        # one selection for every game and run (mutmut drops its results when the selection changes): the plugin
+        # below collects only the files named in ARBITER_MUTATION_TESTS. The registry's cases need their node ids.
+        "pytest_add_cli_args_test_selection": tests_of(game, registry) if registry else ["tests/unit"],
+        "pytest_add_cli_args": ["-p", "no:cacheprovider", "-p", "bench.mutation_order"],  # the game's, fastest first
         "also_copy": ["bench"],  # the plugin, and bench.four_virtues_moves that a Four Virtues test imports
         "use_git_change_detection": False,
     }
@@ -107,6 +112,27 @@ def prepare(game: str, resume: bool, registry: bool) -> Path:
     return work
 
 
+def fingerprint(game: str) -> str:
+    """A hash of the game's package as it is now: a recheck is only sound against the copy mutmut mutated."""
+    digest = hashlib.sha256()
+    for path in sorted((ROOT / "domain" / package(game)).glob("*.py")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def to_recheck(game: str) -> list[str]:
+    """The mutants the last measurement of a game did not kill; raises SystemExit when there is none to recheck."""
+    try:
+        last = json.loads((RESULTS / f"mutation-{game}.json").read_text())
+    except OSError:
+        raise SystemExit(f"{game}: nothing to recheck: no bench/results/mutation-{game}.json (measure first)") from None
+    if last.get("package") != fingerprint(game):
+        raise SystemExit(f"{game}: domain/{package(game)} changed since the last measurement: measure afresh")
+    if not (WORK / game / "mutants").is_dir():
+        raise SystemExit(f"{game}: no mutants in {WORK / game} to recheck: measure afresh")
+    return last["not_killed"]
+
+
 def results(work: Path, game: str) -> dict[str, str]:
     """Every mutant of the game's package and its status."""
     out = {}
@@ -116,25 +142,33 @@ def results(work: Path, game: str) -> dict[str, str]:
     return out
 
 
-def measure(game: str, max_children: int, resume: bool, registry: bool) -> dict:
-    work = prepare(game, resume, registry)
-    env = dict(os.environ, HYPOTHESIS_PROFILE="mutation")
+def measure(game: str, max_children: int, resume: bool, registry: bool, recheck: bool = False) -> dict:
+    names = to_recheck(game) if recheck else []
+    work = prepare(game, resume or recheck, registry)
+    files = sorted({Path(t.split("::")[0]).name for t in tests_of(game, registry)})
+    env = dict(os.environ, HYPOTHESIS_PROFILE="mutation", ARBITER_MUTATION_TESTS=",".join(files))
     mutmut = Path(sys.executable).with_name("mutmut")
     start = time.monotonic()
-    run = subprocess.run([str(mutmut), "run", "--max-children", str(max_children)], cwd=work, env=env,
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if recheck and not names:
+        print(f"{game}: every mutant was killed last time: nothing to recheck", flush=True)
+    else:  # mutmut reruns the mutants named (and finds tests added since, learning which functions they reach)
+        run = subprocess.run([str(mutmut), "run", "--max-children", str(max_children), *names], cwd=work, env=env,
+                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        (work / "mutmut-run.log").write_text(run.stdout)
+        if run.returncode != 0:
+            print(run.stdout[-4000:])
+            raise SystemExit(f"{game}: mutmut run failed (exit {run.returncode}); log in {work / 'mutmut-run.log'}")
     seconds = time.monotonic() - start
-    (work / "mutmut-run.log").write_text(run.stdout)
     statuses = results(work, game)
-    if run.returncode != 0 or not statuses:
-        print(run.stdout[-4000:])
-        raise SystemExit(f"{game}: mutmut run failed (exit {run.returncode}); log in {work / 'mutmut-run.log'}")
+    if not statuses:
+        raise SystemExit(f"{game}: mutmut left no results in {work / 'mutants'}; log in {work / 'mutmut-run.log'}")
     counts: dict[str, int] = {}
     for status in statuses.values():
         counts[status] = counts.get(status, 0) + 1
     killed = sum(n for status, n in counts.items() if status in KILLED)
     return {"game": game, "killed": killed, "total": len(statuses), "score": 100 * killed / len(statuses),
-            "seconds": round(seconds), "counts": counts, "tests": tests_of(game, registry),
+            "seconds": round(seconds), "run": f"recheck of {len(names)}" if recheck else "full",
+            "package": fingerprint(game), "counts": counts, "tests": tests_of(game, registry),
             "not_killed": sorted(name for name, status in statuses.items() if status not in KILLED),
             "statuses": statuses}
 
@@ -145,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-children", type=int, default=1, help="mutmut worker processes (default 1)")
     parser.add_argument("--threshold", type=float, default=95.0, help="least score per game, percent (default 95)")
     parser.add_argument("--resume", action="store_true", help="keep mutmut's earlier results in build/mutation/GAME")
+    parser.add_argument("--recheck", action="store_true",
+                        help="run again only the mutants the last measurement did not kill (after adding tests)")
     parser.add_argument("--with-registry", action="store_true",
                         help="also run the game's cases of tests/unit/test_registry_properties.py (slow)")
     args = parser.parse_args(argv)
@@ -152,19 +188,21 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [g for g in games if g not in GAMES]
     if unknown:
         parser.error(f"unknown game {', '.join(unknown)}: one of {', '.join(GAMES)}")
+    if args.resume and args.recheck:
+        parser.error("--resume or --recheck, not both")
     RESULTS.mkdir(parents=True, exist_ok=True)
     failed = []
     rows = []
     for game in games:
         tests = tests_of(game, args.with_registry)
         print(f"{game}: mutating domain/{package(game)}, tests {' '.join(tests)} ...", flush=True)
-        r = measure(game, args.max_children, args.resume, args.with_registry)
+        r = measure(game, args.max_children, args.resume, args.with_registry, args.recheck)
         (RESULTS / f"mutation-{game}.json").write_text(json.dumps(r, indent=2) + "\n")
         rows.append(r)
         ok = r["score"] >= args.threshold
         failed += [] if ok else [game]
         detail = ", ".join(f"{n} {s}" for s, n in sorted(r["counts"].items()))
-        print(f"{game}: {r['killed']}/{r['total']} killed = {r['score']:.1f}% in {r['seconds']} s ({detail})"
+        print(f"{game}: {r['killed']}/{r['total']} killed = {r['score']:.1f}% in {r['seconds']} s, {r['run']} ({detail})"
               f" {'PASS' if ok else 'FAIL'}", flush=True)
         for name in r["not_killed"][:60]:
             print(f"    {r['statuses'][name]}: {name}")

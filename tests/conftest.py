@@ -56,6 +56,13 @@ settings.register_profile("mutation", deadline=None, derandomize=True, database=
                           phases=(Phase.explicit, Phase.reuse, Phase.generate))
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("ARBITER_CI") == "1" else "dev"))
 
+
+def examples(n: int, under_mutation: int = 5) -> int:
+    """How many examples a slow property runs (a whole random game each): n, but a few under the mutation profile,
+    where every mutant the property reaches and no quicker test kills runs it again (docs/mutation.md: the rules
+    are pinned by the game's data tests; the properties keep their full count in `make test`)."""
+    return min(n, under_mutation) if os.environ.get("HYPOTHESIS_PROFILE") == "mutation" else n
+
 # A PostgreSQL store keeps its signing key and checkpoint log in ARBITER_STATE_DIR (docs/evidence.md): the tests'
 # schemas keep theirs in a temporary directory, not in the home directory (servers started by tests inherit it).
 if "ARBITER_STATE_DIR" not in os.environ:

@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 import domain.batallion as ba
 from domain.randomness import Chance
 from domain.rules import RuleViolation
+from tests.conftest import examples
 from projections.batallion import table as table_view
 from projections.batallion.events import redact
 from projections.viewers import SPECTATOR, Viewer
@@ -160,7 +161,7 @@ def setup_for(table, chips):
     return ba.configure(options, [{"name": f"P{i}"} for i in range(n)], None, None)
 
 
-@settings(max_examples=24, deadline=None)
+@settings(max_examples=examples(24), deadline=None)
 @given(table=st.sampled_from(TABLES), seed=st.binary(min_size=4, max_size=8).map(bytes.hex),
        play=st.integers(0, 2**32 - 1), chips=st.sampled_from([15, 20]))
 def test_random_games_keep_cards_and_chips_fold_to_the_live_state_and_list_exactly_the_legal_moves(table, seed, play, chips):

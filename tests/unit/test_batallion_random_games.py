@@ -20,6 +20,7 @@ import domain.batallion as ba
 from domain.autoplay import pick_move
 from domain.randomness import Chance
 from domain.rules import RuleViolation
+from tests.conftest import examples
 
 TABLES = [(3, []), (4, []), (4, ["jokers"]), (3, ["blind"]), (4, ["guts"]), (3, ["scarcity"]), (5, ["five_six"]),
           (6, ["five_six", "jokers", "blind"]), (4, ["jokers", "guts", "scarcity"]), (5, ["five_six", "scarcity"])]
@@ -77,7 +78,7 @@ def check_brute_force(s, chance) -> None:
         assert small == legal
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(table=st.sampled_from(TABLES), seed=st.binary(min_size=4, max_size=8).map(bytes.hex), rng=st.randoms(use_true_random=False),
        chips=st.sampled_from([15, 20]))
 def test_random_games_conserve_cards_and_chips_fold_to_the_live_state_and_list_exactly_the_legal_moves(table, seed, rng, chips):

@@ -402,3 +402,30 @@ def test_a_state_cannot_be_changed_and_says_so():
 def test_an_unknown_event_type_is_named():
     with pytest.raises(ValueError, match=r"^unknown Batallion event type 'shuffled'$"):
         ba.evolve(three().state, {"type": "shuffled"})
+
+
+# -- legal_moves as data ----------------------------------------------------------------------------------------------
+
+
+def moves(state) -> list[tuple]:
+    return [(m["seat"], m["type"], m.get("source"), ba.format_move(m).get("cards"), m.get("amount"), m.get("target"))
+            for m in ba.legal_moves(state)]
+
+
+def test_the_legal_moves_of_each_step_in_their_fixed_order():
+    s = ba.configure({}, players(3))
+    assert moves(ba.initial_state(s)) == []  # before the deal nobody is to act
+    t = Table([H0, H1, H2], up="KH", stock_top="QC")
+    assert moves(t.state) == [(1, "draw", "stock", None, None, None), (1, "draw", "discard", None, None, None)]
+    t.play(1, "draw", source="stock")  # each distinct card of the hand, once, in card order
+    assert moves(t.state) == [(1, "discard", None, [x], None, None) for x in ("9C", "TC", "QC", "8D", "5H", "2S", "JS")]
+    t = three()  # seat 1's best attack: 9C 9C TC = 5
+    assert moves(t.state) == [(1, "pass", None, None, None, None), (1, "bid", None, None, 4, None),
+                              (1, "bid", None, None, 5, None)]
+    t.bids(5, None)  # seat 0's best attack is worth 4: it can only pass
+    assert moves(t.state) == [(0, "pass", None, None, None, None)]
+    t.bids(None)
+    t.play(1, "attack", cards=cs("JS JS 2S"), target=2)  # a defence: none at all, then spades only
+    assert moves(t.state) == [(2, "defend", None, cards, None, None) for cards in (
+        [], ["KS"], ["QS"], ["QS", "KS"], ["QS", "QS"], ["QS", "QS", "KS"], ["AS"], ["AS", "KS"], ["AS", "QS"],
+        ["AS", "QS", "KS"], ["AS", "QS", "QS"], ["AS", "QS", "QS", "KS"])]

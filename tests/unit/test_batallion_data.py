@@ -15,7 +15,7 @@ import domain.batallion as ba
 from domain.cards import CardError
 from domain.randomness import Chance
 from domain.rules import InvalidSetup, MalformedMove, NextDeal, Outcome
-from tests.unit.test_batallion_rules import H0, H1, H2, Table, c, cs, jokers, names, players, three
+from tests.unit.test_batallion_rules import H0, H1, H2, Table, c, cs, drained, jokers, names, players, three
 
 
 def refusal(t: Table, seat: int, kind: str, **fields) -> tuple[str, str]:
@@ -235,6 +235,16 @@ def test_the_blind_target_refusal_names_the_richest_opponent():
     t.play(1, "attack", cards=cs("JS JS"), target=2)
 
 
+def test_a_wrong_recorded_outcome_refuses_the_move_that_needs_it_and_says_what_is_wrong():
+    t, before = drained(outcomes={"reshuffle:1": [0, 1]})
+    defence = [x for x in before.hands[2] if x // 13 == 0]
+    pile = len(before.discard) + len(before.battle[2]) + len(defence)  # the discard pile once the battle is over
+    assert pile == 81 and refusal(t, 2, "defend", cards=defence) == (
+        "BA-4.6", "the outcome given for 'reshuffle:1' is not exactly the 81 cards being shuffled")
+    t = three(variants=["blind"], outcomes={"blind:1": 2}).bids(4, None)
+    assert refusal(t, 0, "pass") == ("BA-4.3", "the outcome given for 'blind:1' must be an integer in 0..1")
+
+
 def test_after_the_end_every_move_is_refused_with_ba_5_1_and_its_reason():
     t = three().bids(5, None, None)
     t.play(1, "attack", cards=cs("9C 9C TC"), target=2)
@@ -383,6 +393,10 @@ def test_a_state_snapshot_is_json_data_and_loads_back_to_an_equal_state():
     ended.play(0, "defend", cards=cs("2S 3S 4S 5S"))
     data = ba.dump_state(ended.state)
     assert data["outcome"] == ["win", [0], None, [15, 10, 0]] and data["battle"] is None
+    assert data["hands"] == [list(h) for h in ended.state.hands] and data["bids"] == [[1, 5], [2, None], [0, None]]
+    # the last battle is over: nobody is to act, its attacker was the last, and the opening attack is long past
+    assert (data["phase"], data["to_act"], data["last_attacker"], data["first_attack"], data["minimum"]) == (
+        "end", None, 2, False, None)
     loaded = ba.load_state(json.loads(json.dumps(data)))
     assert loaded == ended.state and loaded.outcome == Outcome("win", (0,), None, (15, 10, 0))
     data["setup"]["retired"] = 1  # an older snapshot's extra set-up key is ignored

@@ -62,6 +62,31 @@ def test_a_setup_the_rules_forbid_is_invalid_with_its_field_and_reason(options, 
     assert (e.value.field, e.value.reason) == (field, reason)
 
 
+def test_a_dealer_given_by_the_table_deals_whatever_the_seed_would_draw():
+    s = ba.configure({}, players(3), 2)  # the seed alone would draw seat 1
+    [dealt] = ba.start(s, Chance("5eedba77"))
+    assert dealt["dealer"] == 2
+    [drawn] = ba.start(ba.configure({}, players(3)), Chance("5eedba77"))
+    assert drawn["dealer"] == 1
+
+
+def test_a_wrong_deal_outcome_is_an_invalid_setup_that_says_what_is_wrong():
+    s = ba.configure({}, players(3))
+    with pytest.raises(InvalidSetup) as e:
+        ba.start(s, Chance("5eedba77", {"deal": ba.pack(s)[1:]}))
+    assert (e.value.field, e.value.reason) == ("outcomes", "the outcome given for 'deal' is not exactly the 104 cards being shuffled")
+
+
+def test_the_table_before_the_deal_as_a_snapshot():
+    s = ba.configure({}, players(3))
+    assert ba.dump_state(ba.initial_state(s)) == {
+        "setup": {"names": ["P0", "P1", "P2"], "variants": [], "chips": 10, "dealer": None, "starter": None}, "n": 3,
+        "hands": [[], [], []], "stock": [], "discard": [], "chips": [10, 10, 10], "chips_out": 0, "phase": "acquisition",
+        "dealer": None, "to_act": None, "drawn": False, "turns": 0, "bids": [], "high_bid": None, "high_bidder": None,
+        "battle": None, "prev_suit": None, "last_attacker": None, "first_attack": False, "minimum": None,
+        "blind_target": None, "ties": 0, "reshuffles": 0, "outcome": None}
+
+
 def test_a_table_is_the_players_the_variants_the_chips_and_the_dealer_as_given():
     assert ba.configure(None, players(3)) == ba.Setup(("P0", "P1", "P2"), (), 10, None, None)
     assert ba.configure({}, players(4), 3, None) == ba.Setup(("P0", "P1", "P2", "P3"), (), 10, 3, None)
@@ -186,7 +211,7 @@ def test_attack_refusals_name_their_clause_and_say_why():
     assert refusal(t, 1, "attack", cards=cs("2S JS JS"), target=2) == (
         "BA-4.1", "the first attack must be worth at least the bid of 8")
     assert refusal(t, 1, "attack", cards=cs("2S JS JS JK"), target=1) == ("BA-4.1", "you may not attack yourself")
-    t.play(1, "attack", cards=cs("2S JS JS JK"), target=0)  # exactly the bid: 8
+    t.play(1, "attack", cards=cs("JK 2S JS JS"), target=0)  # exactly the bid: 8; led by the joker, still spades
     assert refusal(t, 1, "defend", cards=[]) == ("BA-4.4", "not your turn: seat 0 is to act")
     assert refusal(t, 0, "attack", cards=cs("AC"), target=1) == ("BA-4.4", "attack is not allowed now: defend expected")
     t.play(0, "defend", cards=[])
@@ -198,6 +223,27 @@ def test_attack_refusals_name_their_clause_and_say_why():
         "BA-4.2", "the previous attack was in spades: choose another suit")
     assert refusal(t, 2, "attack", cards=cs("5C"), target=2) == ("BA-4.2", "you may not attack yourself")
     t.play(2, "attack", cards=cs("5C JK"), target=0)  # a later attack has no minimum: 4
+
+
+def test_the_events_of_a_battle_as_data():
+    t = three().bids(4, None, None)
+    assert t.events[-2:] == [{"type": "passed", "seat": 0},
+                             {"type": "attack_turn", "seat": 1, "skipped": [], "first": True, "minimum": 4}]
+    t.play(1, "attack", cards=cs("JS JS"), target=2)
+    assert t.play(2, "defend", cards=[]) == [  # the attacker draws its two cards back; the next turn has no minimum
+        {"type": "defended", "seat": 2, "cards": [], "attack_value": 4, "defence_value": 0},
+        {"type": "chips_lost", "seat": 2, "amount": 4},
+        {"type": "drew", "seat": 1, "source": "stock", "card": c("AC"), "refill": True},
+        {"type": "drew", "seat": 1, "source": "stock", "card": c("2C"), "refill": True},
+        {"type": "attack_turn", "seat": 2, "skipped": [], "first": False, "minimum": None}]
+
+
+def test_a_game_that_ends_on_chips_says_so_in_its_last_event():
+    t = three().bids(5, None, None)
+    t.play(1, "attack", cards=cs("9C 9C TC"), target=2)
+    t.play(2, "defend", cards=[])
+    t.play(2, "attack", cards=cs("AS"), target=0)
+    assert t.play(0, "defend", cards=cs("2S 3S 4S 5S"))[-1] == {"type": "ended", "by": "chips", "seats": [0]}
 
 
 def test_the_suit_a_later_attack_may_not_repeat_is_named_in_the_refusal():

@@ -37,6 +37,8 @@ def refusal(t: Table, seat: int, kind: str, **fields) -> tuple[str, str]:
     ({"variants": ["blind", "fast"]}, players(3), None, None, "options.variants",
      "unknown variant 'fast': expected some of five_six, jokers, blind, guts, scarcity (BA-6.4)"),
     ({"variants": ["guts", "guts"]}, players(3), None, None, "options.variants", "a variant is named twice (BA-6.4)"),
+    ({"variants": ["f" * 40 + "ghij"]}, players(3), None, None, "options.variants",  # a long name: its first 40 letters
+     f"unknown variant '{'f' * 40}': expected some of five_six, jokers, blind, guts, scarcity (BA-6.4)"),
     ({"chips": 15}, players(3), None, None, "options.chips",
      "chips may only be chosen with the five_six variant (BA-1.1, BA-6.4)"),
     ({"variants": ["five_six"], "chips": 10}, players(5), None, None, "options.chips", "must be 15 or 20 (BA-1.1)"),

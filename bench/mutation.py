@@ -20,7 +20,8 @@ reach), refusing when the game's package changed since (the copy would be stale)
 (HYPOTHESIS_PROFILE=mutation, tests/conftest.py), so a mutant is killed or not the same way on every run, and
 each mutant's tests run fastest first (bench/mutation_order.py).
 
-Usage:  python -m bench.mutation [GAME ...] [--max-children 1] [--threshold 95] [--resume | --recheck] [--with-registry]
+Usage:  python -m bench.mutation [GAME ...] [--max-children 1] [--threshold 95] [--resume | --recheck [--only MUTANT]]
+        [--with-registry]
 Exit status 1 when a game's score is under the threshold; per-game results in bench/results/mutation-GAME.json.
 """
 
@@ -120,8 +121,9 @@ def fingerprint(game: str) -> str:
     return digest.hexdigest()
 
 
-def to_recheck(game: str) -> list[str]:
-    """The mutants the last measurement of a game did not kill; raises SystemExit when there is none to recheck."""
+def to_recheck(game: str, only: list[str] | None = None) -> list[str]:
+    """The mutants the last measurement of a game did not kill (those of them named in `only`, if given); raises
+    SystemExit when there is no measurement to recheck."""
     try:
         last = json.loads((RESULTS / f"mutation-{game}.json").read_text())
     except OSError:
@@ -130,7 +132,7 @@ def to_recheck(game: str) -> list[str]:
         raise SystemExit(f"{game}: domain/{package(game)} changed since the last measurement: measure afresh")
     if not (WORK / game / "mutants").is_dir():
         raise SystemExit(f"{game}: no mutants in {WORK / game} to recheck: measure afresh")
-    return last["not_killed"]
+    return [name for name in last["not_killed"] if not only or name in only]
 
 
 def results(work: Path, game: str) -> dict[str, str]:
@@ -142,8 +144,9 @@ def results(work: Path, game: str) -> dict[str, str]:
     return out
 
 
-def measure(game: str, max_children: int, resume: bool, registry: bool, recheck: bool = False) -> dict:
-    names = to_recheck(game) if recheck else []
+def measure(game: str, max_children: int, resume: bool, registry: bool, recheck: bool = False,
+            only: list[str] | None = None) -> dict:
+    names = to_recheck(game, only) if recheck else []
     work = prepare(game, resume or recheck, registry)
     files = sorted({Path(t.split("::")[0]).name for t in tests_of(game, registry)})
     env = dict(os.environ, HYPOTHESIS_PROFILE="mutation", ARBITER_MUTATION_TESTS=",".join(files))
@@ -181,6 +184,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--resume", action="store_true", help="keep mutmut's earlier results in build/mutation/GAME")
     parser.add_argument("--recheck", action="store_true",
                         help="run again only the mutants the last measurement did not kill (after adding tests)")
+    parser.add_argument("--only", action="append", metavar="MUTANT",
+                        help="with --recheck: only this mutant (repeatable), e.g. after a test written for it")
     parser.add_argument("--with-registry", action="store_true",
                         help="also run the game's cases of tests/unit/test_registry_properties.py (slow)")
     args = parser.parse_args(argv)
@@ -190,13 +195,15 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"unknown game {', '.join(unknown)}: one of {', '.join(GAMES)}")
     if args.resume and args.recheck:
         parser.error("--resume or --recheck, not both")
+    if args.only and not args.recheck:
+        parser.error("--only goes with --recheck")
     RESULTS.mkdir(parents=True, exist_ok=True)
     failed = []
     rows = []
     for game in games:
         tests = tests_of(game, args.with_registry)
         print(f"{game}: mutating domain/{package(game)}, tests {' '.join(tests)} ...", flush=True)
-        r = measure(game, args.max_children, args.resume, args.with_registry, args.recheck)
+        r = measure(game, args.max_children, args.resume, args.with_registry, args.recheck, args.only)
         (RESULTS / f"mutation-{game}.json").write_text(json.dumps(r, indent=2) + "\n")
         rows.append(r)
         ok = r["score"] >= args.threshold

@@ -63,8 +63,10 @@ class PlayMove:
         if not isinstance(self.move, dict):
             raise BadInput("a move is a JSON object with a type", field="type")
         bounded(self.move)  # each part within the JSON bounds, by its own name (no body is put together again)
-        bounded({name: value for name, value in (("expected_version", self.expected_version),
-                                                 ("idempotency_key", self.idempotency_key)) if value is not None})
+        given = {name: value for name, value in (("expected_version", self.expected_version),
+                                                 ("idempotency_key", self.idempotency_key)) if value is not None}
+        if given:
+            bounded(given)
         if "seat" in self.move and self.move["seat"] != seat:
             raise Forbidden(f"this token acts for seat {seat} only")
         expected = self.expected_version

@@ -4,9 +4,11 @@
 (melds from the hand's structure — sets by rank, runs by suit, with a clubs face every (card, lower rank) that
 makes a meld — rather than from subsets; additions at each meld's rank or ends; every discard, draw and forced
 discard combination) and each is kept only if `legality`'s predicates find nothing against it: `move_refusal`
-for every type but melds, whose predicates are each put once to the part of the move they read (the hand's
-number cards, each face card, each shape of cards and lowering, each `force` and `draw` value), so a listed move
-is one `refusal` accepts. tests/unit/test_four_virtues_legal_moves.py holds the list complete against brute force.
+on each candidate, except for melds and forced discards, where each predicate is put once to the part of the move
+it reads (the hand's number cards, each face card, each shape of cards and lowering — memoised, as a shape's
+verdict depends on nothing else —, each `force` and `draw` value; one combination for all of a forced discard's).
+So a listed move is one `refusal` accepts, and no rule is stated here. tests/unit/test_four_virtues_legal_moves.py
+holds this (listed exactly when `refusal` finds nothing) and completeness against brute force through `decide`.
 
 Every move is listed once in a canonical form: its cards in ascending order (any order of the same
 cards is the same move to `decide`), a forced discard as one combination (the seat chooses the order
@@ -155,12 +157,21 @@ def add_proposals(state: State, seat: int) -> Iterator[dict]:
                     yield {"seat": seat, "type": "add", "meld": k, "cards": sorted(below[:down] + above[:up])}
 
 
+def forced_discards(s: State, seat: int) -> Iterator[dict]:
+    """FV-3.4: every combination of the owed number of the seat's cards. They share one verdict (the judge reads only
+    whether the cards are held and how many they are), so the first is put to it for all."""
+    combos = combinations(s.hands[seat], s.owed[1])
+    first = next(combos, None)
+    if first is None or move_refusal(s, seat, {"seat": seat, "type": "forced_discard", "cards": list(first)}):
+        return
+    yield {"seat": seat, "type": "forced_discard", "cards": list(first)}
+    for cards in combos:
+        yield {"seat": seat, "type": "forced_discard", "cards": list(cards)}
+
+
 def _proposals(s: State, seat: int, kind: str) -> Iterator[dict]:
-    """The candidate moves of one type (a superset of the legal ones, or exactly them for melds, see meld_moves)."""
-    if kind == "forced_discard":
-        for cards in combinations(s.hands[seat], s.owed[1]):
-            yield {"seat": seat, "type": "forced_discard", "cards": list(cards)}
-    elif kind == "draw":
+    """The candidate moves of one type but melds and forced discards: a superset of the legal ones."""
+    if kind == "draw":
         yield {"seat": seat, "type": "draw", "source": "stock", "count": 1}
         yield {"seat": seat, "type": "draw", "source": "stock", "count": 2}
         yield {"seat": seat, "type": "draw", "source": "discard"}
@@ -175,7 +186,8 @@ def _proposals(s: State, seat: int, kind: str) -> Iterator[dict]:
 
 def legal_moves(s: State) -> Iterator[dict]:
     """Every legal move of the seat to act (`say` aside), each once in canonical form (see the module's doc): the
-    move types `turn_refusal` allows now, their candidates kept where `refusal` finds nothing against them."""
+    move types `turn_refusal` allows now, their candidates kept where `move_refusal` (or, for melds and forced
+    discards, its predicates put to the parts of the move) finds nothing against them."""
     if over_refusal(s) is not None:
         return
     seat = s.owed[0] if s.owed is not None else s.turn
@@ -184,7 +196,7 @@ def legal_moves(s: State) -> Iterator[dict]:
             continue
         if kind == "meld":
             yield from meld_moves(s, seat)
-            continue
-        for move in _proposals(s, seat, kind):
-            if move_refusal(s, seat, move) is None:
-                yield move
+        elif kind == "forced_discard":
+            yield from forced_discards(s, seat)
+        else:
+            yield from (move for move in _proposals(s, seat, kind) if move_refusal(s, seat, move) is None)

@@ -105,7 +105,7 @@ def meld_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
     choices need, the lowering, the meld itself, then `force` and `draw`."""
     cards, face = move["cards"], move.get("face")
     hand = s.hands[seat]
-    low = move.get("lowered") if "lowered" in move else None
+    low = move.get("lowered")
     lowered = None if low is None else (low["card"], low["rank"])
     numbers = len(cards)
     return (meld_cards_refusal(hand, cards, face) or face_refusal(hand, face) or virtue_refusal(face, move)

@@ -71,8 +71,3 @@ def page_view(game_id: str):
     view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     return facade, token, viewer, view
 
-
-def table_talk(facade, game_id: str, token: str | None, upto: int | None = None) -> list[dict]:
-    """The last table talk (public to all), newest last."""
-    said = [e for e in facade.views.events(game_id, token) if e["type"] == "said" and (upto is None or e["version"] <= upto)]
-    return said[-8:]

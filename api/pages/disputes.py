@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from flask import redirect, render_template, request, url_for
 
+from projections.narration import narrate_entries
+
 from service.errors import ServiceError
 
 from .blueprint import page_view, pages
@@ -14,8 +16,22 @@ from .forms import dispute_command, ruling_command
 @pages.get("/games/<game_id>/disputes")
 def disputes(game_id: str):
     """The dispute log; a seat files, the referee rules."""
-    _, _, viewer, view = page_view(game_id)
-    return render_template("disputes.html", view=view, viewer=viewer, error=None)
+    facade, token, viewer, view = page_view(game_id)
+    return render_template("disputes.html", view=view, viewer=viewer, error=None, disputed=disputed_moves(facade, game_id, token, view))
+
+
+def disputed_moves(facade, game_id: str, token: str | None, view: dict) -> dict:
+    """Each dispute's number -> the entry it is against, from the caller's own log (narrated): the move at its
+    version, or the refused attempt it names (the referee's, the seat's own); absent when the caller may not see it."""
+    entries = narrate_entries(view["game"], facade.views.own_log(game_id, token), [p["name"] for p in view["players"]])
+    moves = {e["version"]: e for e in entries if "text" in e}
+    refusals = {e["data"].get("attempt"): e for e in entries if e["type"] == "move_rejected"}
+    out = {}
+    for d in view["disputes"]:
+        entry = refusals.get(d["attempt"]) if d.get("attempt") is not None else moves.get(d["version"])
+        if entry is not None and not d.get("time_expired"):
+            out[d["number"]] = entry
+    return out
 
 
 @pages.post("/games/<game_id>/disputes")
@@ -25,7 +41,9 @@ def file_dispute(game_id: str):
     try:
         facade.play.file_dispute(token, dispute_command(game_id, request.form))
     except ServiceError as e:
-        return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
+        view = page_view(game_id)[3]
+        return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form,
+                               disputed=disputed_moves(facade, game_id, token, view)), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)
 
 
@@ -36,5 +54,7 @@ def rule(game_id: str, number: int):
     try:
         facade.play.rule(token, ruling_command(game_id, number, request.form))
     except ServiceError as e:
-        return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
+        view = page_view(game_id)[3]
+        return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form,
+                               disputed=disputed_moves(facade, game_id, token, view)), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)

@@ -66,10 +66,12 @@
     event.preventDefault();
     const data = new FormData(form);
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
+    // a refusal comes back as 200 with its status in X-Arbiter-Status (a 4xx would be logged in the console)
     const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin",
-                                                headers: { "X-Arbiter-Partial": "1" } });
+                                                headers: { "X-Arbiter-Partial": "1", "X-Arbiter-Refusal-In-Header": "1" } });
+    const ok = response.ok && (response.headers.get("X-Arbiter-Status") || "200") === "200";
     // a message sent is no draft; the fields of a move that was accepted are spent, those of a refused one stay
-    swap(await response.text(), !(response.ok && form.classList.contains("say")), !response.ok);
+    swap(await response.text(), !(ok && form.classList.contains("say")), !ok);
   });
 
   // The live stream. EventSource reconnects by itself when the server ends a stream (its time is up, a restart)

@@ -157,3 +157,75 @@ def test_no_character_on_any_page_falls_back_to_an_empty_box(pages_seen):
 def test_no_page_logs_a_console_error(pages_seen):
     _, errors = pages_seen
     assert not errors, "\n".join(f"{who} {url}: {text}" for who, url, text in errors)
+
+
+# -- what only a browser shows, one page load each ---------------------------------------------------------------------
+
+
+def test_a_rulebook_has_contents_one_edition_at_a_time_and_its_clauses_read_as_text_with_a_plain_rules_link(chromium, server):
+    """/rules/el-royale: a contents list links every numbered section; a clause reads as text (not code on pink),
+    and the one a link points at is highlighted; "classic only" hides the revised texts and keeps the classic ones;
+    the header's "Rules" link is no bolder than the others."""
+    context = chromium.new_context(base_url=server.base, viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto("/rules/el-royale#ER-3.4")
+    toc = page.locator("#contents .toc a")
+    assert toc.count() >= 7 and toc.first.get_attribute("href") == "#ER-1"
+    style = page.locator("li.clause#ER-3\\.4").evaluate(
+        "e => { const s = getComputedStyle(e); return [s.fontFamily, s.backgroundColor]; }")
+    assert "monospace" not in style[0] and style[1] != "rgb(253, 226, 226)", style
+    assert style[1] == "rgb(255, 244, 204)", f"the clause a link points at is not highlighted: {style}"
+    weights = page.locator("header.top a:not(.brand)").evaluate_all("els => els.map(e => getComputedStyle(e).fontWeight)")
+    assert len(set(weights)) == 1, weights
+    page.locator("#editions a", has_text="classic only").click()
+    page.wait_for_url(re.compile(r"edition=classic"))
+    assert page.locator("li.edition[data-edition=revised]").evaluate_all("els => els.filter(e => e.offsetParent).length") == 0
+    assert page.locator("li.edition[data-edition=classic]").evaluate_all("els => els.filter(e => e.offsetParent).length") >= 3
+    context.close()
+
+
+def test_the_audit_links_its_clauses_filters_by_who_and_kind_and_the_disputes_ask_for_a_decision(chromium, server, room):
+    """The referee's audit: every clause cell is a link to its rule, the filter keeps one seat's entries only, the
+    "table at version N" panel says what it shows. The referee's disputes page: the open dispute's decision is not
+    chosen in advance, and each dispute names the move it is against in words."""
+    g = room["games"]["el-royale"]
+    context = chromium.new_context(base_url=server.base, viewport={"width": 390, "height": 900})
+    page = context.new_page()
+    page.goto(f"/join/{g['id']}/{g['referee']}")
+    page.goto(f"/games/{g['id']}/audit")
+    cells = page.locator("td.clause-cell")
+    filled = cells.evaluate_all("els => els.filter(e => e.textContent.trim()).map(e => !!e.querySelector('a.clause[href*=\"/rules/\"]'))")
+    assert filled and all(filled), filled
+    assert page.locator("#table-now p").count() >= 1
+    page.locator("#audit-filter select[name=who]").select_option(f"seat:{g['idle']}")
+    page.locator("#audit-filter select[name=kind]").select_option(index=0)
+    page.locator("#audit-filter button").click()
+    page.wait_for_url(re.compile(r"who=seat"))
+    who = page.locator("table.audit-log tr.entry td[data-label=who]").evaluate_all("els => els.map(e => e.textContent.trim())")
+    assert who and set(who) == {NAMES[g["idle"]]}, who
+    page.goto(f"/games/{g['id']}/disputes")
+    open_form = page.locator("form.ruling")
+    assert open_form.count() == 1 and open_form.locator("select[name=decision]").input_value() == ""
+    words = page.locator(".disputed-move").evaluate_all("els => els.map(e => e.textContent.trim())")
+    assert len(words) == 2 and all(words), words
+    context.close()
+
+
+def test_simultaneous_turns_are_named_and_the_notification_offer_sits_in_a_panel(chromium, server):
+    """Small Battle while formations are set: the status says whose turn it is (both seats) and the phase; the
+    "Notify me" offer (when the browser may still ask) is inside a panel."""
+    created = server.ok("POST", "/api/v1/games", {"game": "small-battle", "players": [{"name": "Ann"}, {"name": "Ben"}]})
+    context = chromium.new_context(base_url=server.base, viewport={"width": 390, "height": 900})
+    # a browser that may still ask (headless Chromium answers "denied" by itself)
+    context.add_init_script("Object.defineProperty(Notification, 'permission', { get: () => 'default' })")
+    page = context.new_page()
+    page.goto(f"/join/{created['id']}/{created['seats'][0]['token']}")
+    turn = page.locator("#turn")
+    assert turn.count() == 1 and "Your turn" in turn.inner_text() and "Ben" in turn.inner_text(), turn.all_inner_texts()
+    assert "formation" in turn.inner_text()
+    spectator = context.new_page()
+    spectator.goto(f"/leave/{created['id']}")
+    assert "Ann and Ben to act" in spectator.locator("#turn").inner_text()
+    offers = page.locator(".notify-turn").evaluate_all("els => els.map(e => !!e.closest('.panel'))")
+    assert offers == [True], offers
+    context.close()

@@ -239,7 +239,7 @@ def test_a_seat_disputes_the_refusal_of_its_own_move_from_the_table_and_the_refe
     form.locator("button[type=submit]").click()
     seat2.wait_for_url(re.compile(rf"/games/{game.id}/disputes$"))
     row = seat2.locator("tr.dispute[data-number='1']")
-    expect(row).to_contain_text("refusal of attempt 1")
+    expect(row).to_contain_text("refusal of your attempt 1")
     expect(row).to_contain_text("a king may join an eight")
     expect(row.locator("time")).to_have_count(1)
     assert re.match(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$", row.locator("time").inner_text())

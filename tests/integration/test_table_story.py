@@ -139,3 +139,36 @@ def test_refusals_are_numbered_per_seat_on_the_table_and_told_in_place_to_that_s
     assert story_of(panel(app, gid, tokens[to_act])).count("type-move_rejected") == 0
     assert story_of(panel(app, gid, None)).count("type-move_rejected") == 0
     assert story_of(panel(app, gid, referee)).count("type-move_rejected") == 2
+
+
+def test_a_seat_disputes_its_refusal_by_its_own_number_and_the_disputes_page_numbers_refusals_per_seat():
+    """Seat A's refusal is the game's attempt 1, seat B's attempt 2. B files on the disputes page against "attempt 1"
+    (its own first, as its table numbered it): the dispute names the game's attempt 2. B reads "your attempt 1", the
+    referee "<B>'s attempt 1", A (who may not see B's refusal) "an attempt"; B's attempt 2 does not exist."""
+    app = create_app({"DATABASE_URL": "memory://"})
+    app.test_client_class = CheckedClient
+    facade = app.extensions["arbiter"]
+    gid, tokens, referee = batallion(facade)
+    to_act = facade.view(gid, referee)["table"]["to_act"]
+    a, b = [s for s in range(3) if s != to_act]
+    names = [p["name"] for p in facade.view(gid, referee)["players"]]
+    for seat in (a, b):
+        status = app.test_client()
+        status.get(f"/join/{gid}/{tokens[seat]}")
+        assert status.post(f"/games/{gid}/act", data={"type": "pass"}).status_code == 422
+    client = app.test_client()
+    client.get(f"/join/{gid}/{tokens[b]}")
+    missing = client.post(f"/games/{gid}/disputes", data={"attempt": "2", "claim": "mine"})
+    assert missing.status_code == 422 and "no refused attempt numbered 2" in missing.get_data(as_text=True)
+    filed = client.post(f"/games/{gid}/disputes", data={"attempt": "1", "claim": "I may pass"})
+    assert filed.status_code == 303
+    dispute = facade.view(gid, referee)["disputes"][0]
+    assert dispute["attempt"] == 2 and dispute["seat"] == b
+    assert "the refusal of your attempt 1" in client.get(f"/games/{gid}/disputes").get_data(as_text=True)
+    other = app.test_client()
+    other.get(f"/join/{gid}/{tokens[a]}")
+    page = other.get(f"/games/{gid}/disputes").get_data(as_text=True)
+    assert "the refusal of an attempt" in page and "attempt 1" not in page
+    judge = app.test_client()
+    judge.get(f"/join/{gid}/{referee}")
+    assert f"the refusal of {names[b]}&#39;s attempt 1" in judge.get(f"/games/{gid}/disputes").get_data(as_text=True)

@@ -75,5 +75,5 @@ def rule(game_id: str, number: int):
     except ServiceError as e:
         view = page_view(game_id)[3]
         return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form,
-                               disputed=disputed_moves(facade, game_id, token, view)), e.status
+                               **account(facade, game_id, token, view)), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)

@@ -172,3 +172,21 @@ def test_a_seat_disputes_its_refusal_by_its_own_number_and_the_disputes_page_num
     judge = app.test_client()
     judge.get(f"/join/{gid}/{referee}")
     assert f"the refusal of {names[b]}&#39;s attempt 1" in judge.get(f"/games/{gid}/disputes").get_data(as_text=True)
+
+
+def test_a_ruling_the_page_refuses_is_shown_on_the_disputes_page_with_each_disputed_move_in_words():
+    """The referee submits a ruling without a decision (the form asks for one): the disputes page comes back with the
+    refusal, and still names the disputed move."""
+    app = create_app({"DATABASE_URL": "memory://"})
+    app.test_client_class = CheckedClient
+    facade = app.extensions["arbiter"]
+    gid, tokens, referee = batallion(facade)
+    seat = facade.view(gid, referee)["table"]["to_act"]
+    played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]
+    facade.file_dispute(gid, tokens[(seat + 1) % 3], {"version": played, "claim": "too quick"})
+    judge = app.test_client()
+    judge.get(f"/join/{gid}/{referee}")
+    answer = judge.post(f"/games/{gid}/disputes/1/ruling", data={"decision": "", "remedy": "none", "note": ""})
+    page = answer.get_data(as_text=True)
+    assert answer.status_code == 422 and 'id="error"' in page
+    assert re.search(r'class="disputed-move">[^<]*draws', page), page

@@ -412,8 +412,8 @@ class Game(Aggregate):
         """A move's events, made as the library's trigger_event makes them (the next version, a new timestamp, the
         same fields) and applied by Happened.apply_decided instead of its `mutate`: the state after them is the
         step's, so none is decoded and folded again. A game rebuilt from the store folds each (Happened.apply_to)."""
-        happened, clause_of, encode, pending = Game.Happened, self.decider.clause_of, self.decider.encode_event, \
-            self._pending_events
+        happened, clause_of, encode = Game.Happened, self.decider.clause_of, self.decider.encode_event
+        pending = self._pending_events
         for i, e in enumerate(events):
             first = i == 0
             event = happened(originator_id=self.id, originator_version=self.version + 1,

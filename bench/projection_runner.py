@@ -23,6 +23,7 @@ and, where the runner can run (PostgreSQL):
 from __future__ import annotations
 
 import argparse
+import os
 import statistics
 import tempfile
 import time
@@ -47,6 +48,8 @@ def _classes(url: str, table: str):
     from service.play.application import Referee
 
     class RunnerApp(Referee):  # the runner calls application_class(env): the URL must come from elsewhere
+        name = Referee.name  # else the library names it after the class, and reads another events table
+
         def __init__(self, env=None):
             super().__init__(url)
 
@@ -164,7 +167,9 @@ def main() -> None:
     print("memory://", local("memory://", 5))
     with tempfile.TemporaryDirectory() as tmp:
         print("sqlite   ", local(f"sqlite:///{Path(tmp) / 'runner.db'}", 5))
-    print("postgres ", postgres(args.postgres, args.games, args.reads))
+    with tempfile.TemporaryDirectory() as state:
+        os.environ["ARBITER_STATE_DIR"] = state  # where the PostgreSQL store's signing key is written
+        print("postgres ", postgres(args.postgres, args.games, args.reads))
 
 
 if __name__ == "__main__":

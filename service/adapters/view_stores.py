@@ -152,11 +152,107 @@ class MemoryViewStore(POPOTrackingRecorder, ViewStore):
             self.update(key, marks)
 
 
+# -- SQL: what SQLite and PostgreSQL do alike ------------------------------------------------------------------------
+
+
+class SQLRows(ViewStore, ABC):
+    """A read model's reads and writes in SQL; the stores give their statements, placeholder and value forms."""
+
+    MARK: str  # the driver's placeholder
+    _select: Any  # SELECT <every column> FROM <table>
+    _by_key: Any  # ... WHERE <key> = <placeholder>
+    _upsert: Any  # INSERT ... ON CONFLICT (<key>) DO UPDATE SET <every fold column but the key>, named parameters
+    _json: list[str]  # the json columns
+
+    @abstractmethod
+    def _sql(self, text: str) -> Any:
+        """Trusted SQL text (column names, placeholders) as the driver takes it."""
+
+    @abstractmethod
+    def _json_value(self, value: Any) -> Any:
+        """A json column's value as the driver writes it."""
+
+    @abstractmethod
+    def _row(self, r: Any) -> Row:
+        """The fold's row from a fetched one."""
+
+    @abstractmethod
+    def _update_sql(self, names: Sequence[str]) -> Any:
+        """UPDATE <table> SET <each name> = <placeholder> WHERE <key> = <placeholder>."""
+
+    @abstractmethod
+    def _keys_clause(self, keys: Sequence[str]) -> tuple[str, list]:
+        """The WHERE of a read of several keys, and its parameters."""
+
+    def _rowcount(self, cursor: Any) -> int:
+        return cursor.rowcount
+
+    def _encoded(self, values: Stored) -> Stored:
+        out = dict(values)
+        for name in self._json:
+            if out.get(name) is not None:
+                out[name] = self._json_value(out[name])
+        return out
+
+    def _write(self, cursor: Any, values: Stored) -> None:
+        cursor.execute(self._upsert, self._encoded(values))
+
+    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
+        # The first statement is a write, the tracking insert: SQLite takes the write lock and PostgreSQL the tracking
+        # row's lock (a concurrent catch-up waits for this transaction, then fails its own insert) before any read.
+        with self.datastore.transaction(commit=True) as cursor:
+            def load(key: str) -> Row | None:
+                cursor.execute(self._by_key, (key,))
+                r = cursor.fetchone()
+                return None if r is None else self._row(r)
+
+            rows = self.spec.fold(batch, load, lambda nid: self._insert_tracking(cursor, Tracking(tracking_name, nid)))
+            for key, row in rows.items():
+                self._write(cursor, self.spec.to_stored(key, row))
+
+    def get(self, key: str) -> Row | None:
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._by_key, (key,))
+            r = cursor.fetchone()
+            return None if r is None else self._row(r)
+
+    def get_many(self, keys: Sequence[str]) -> dict[str, Row]:
+        if not keys:
+            return {}
+        clause, params = self._keys_clause(keys)
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._select + self._sql(clause), params)
+            return {r[self.spec.key]: self._row(r) for r in cursor.fetchall()}
+
+    def select(self, where: Where, limit: int | None = None, offset: int = 0) -> list[Row]:
+        clauses, params = where.sql(self.MARK)  # fixed column names and placeholders only: the values are parameters
+        if limit is not None:
+            clauses, params = clauses + f" LIMIT {self.MARK} OFFSET {self.MARK}", [*params, limit, offset]
+        with self.datastore.transaction(commit=False) as cursor:
+            cursor.execute(self._select + self._sql(clauses), params)
+            return [self._row(r) for r in cursor.fetchall()]
+
+    def update(self, key: str, marks: Marks) -> bool:
+        with self.datastore.transaction(commit=True) as cursor:
+            cursor.execute(self._update_sql(list(marks)), [*self._encoded(marks).values(), key])
+            return self._rowcount(cursor) > 0
+
+    def update_many(self, items: Sequence[tuple[str, Marks]]) -> None:
+        groups: dict[tuple[str, ...], list[tuple[str, Marks]]] = {}  # one statement per set of columns
+        for key, marks in items:
+            groups.setdefault(tuple(marks), []).append((key, marks))
+        with self.datastore.transaction(commit=True) as cursor:
+            for names, rows in groups.items():
+                cursor.executemany(self._update_sql(names), [[*self._encoded(m).values(), key] for key, m in rows])
+
+
 # -- SQLite --------------------------------------------------------------------------------------------------------
 
 
-class SQLiteViewStore(SQLiteViewRecorder, ViewStore):
+class SQLiteViewStore(SQLiteViewRecorder, SQLRows):
     """The table in the events' SQLite file; tracking in the library's `tracking` table."""
+
+    MARK = "?"
 
     def __init__(self, datastore: SQLiteDatastore, spec: ViewTable):
         self.spec = spec  # before the library's constructor, which asks for the create statements
@@ -165,6 +261,7 @@ class SQLiteViewStore(SQLiteViewRecorder, ViewStore):
         self._json = [c.name for c in spec.all_columns if c.kind == "json"]
         self._bool = [c.name for c in spec.all_columns if c.kind == "bool"]
         self._select = f"SELECT {', '.join(c.name for c in spec.all_columns)} FROM {spec.table}"
+        self._by_key = self._select + f" WHERE {spec.key} = ?"
         self._upsert = (f"INSERT INTO {spec.table} ({', '.join(names)}) VALUES ({', '.join(':' + n for n in names)}) "
                         f"ON CONFLICT ({spec.key}) DO UPDATE SET {', '.join(f'{n}=excluded.{n}' for n in names[1:])}")
 
@@ -181,12 +278,11 @@ class SQLiteViewStore(SQLiteViewRecorder, ViewStore):
             *(f"CREATE INDEX IF NOT EXISTS {spec.table}_{suffix} ON {spec.table} ({cols})" for suffix, cols in spec.indexes),
         ]
 
-    def _encoded(self, values: Stored) -> Stored:
-        out = dict(values)
-        for name in self._json:
-            if out.get(name) is not None:
-                out[name] = json.dumps(out[name])
-        return out
+    def _sql(self, text: str) -> str:
+        return text
+
+    def _json_value(self, value: Any) -> str:
+        return json.dumps(value)
 
     def _row(self, r: Any) -> Row:
         stored = {c.name: r[c.name] for c in self.spec.all_columns}
@@ -197,67 +293,23 @@ class SQLiteViewStore(SQLiteViewRecorder, ViewStore):
             stored[name] = bool(stored[name])
         return self.spec.from_stored(stored)
 
-    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
-        # The first statement is a write (the tracking insert): SQLite takes the write lock
-        # (waiting for other writers) before this transaction reads anything.
-        with self.datastore.transaction(commit=True) as c:
-            def load(key: str) -> Row | None:
-                c.execute(self._select + f" WHERE {self.spec.key} = ?", (key,))
-                r = c.fetchone()
-                return None if r is None else self._row(r)
-
-            rows = self.spec.fold(batch, load, lambda nid: self._insert_tracking(c, Tracking(tracking_name, nid)))
-            for key, row in rows.items():
-                c.execute(self._upsert, self._encoded(self.spec.to_stored(key, row)))
-
-    def get(self, key: str) -> Row | None:
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(self._select + f" WHERE {self.spec.key} = ?", (key,))
-            r = c.fetchone()
-            return None if r is None else self._row(r)
-
-    def get_many(self, keys: Sequence[str]) -> dict[str, Row]:
-        if not keys:
-            return {}
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(self._select + f" WHERE {self.spec.key} IN ({','.join('?' * len(keys))})", list(keys))
-            return {r[self.spec.key]: self._row(r) for r in c.fetchall()}
-
-    def select(self, where: Where, limit: int | None = None, offset: int = 0) -> list[Row]:
-        clauses, params = where.sql("?")
-        if limit is not None:
-            clauses, params = clauses + " LIMIT ? OFFSET ?", [*params, limit, offset]
-        with self.datastore.transaction(commit=False) as c:
-            c.execute(self._select + clauses, params)
-            return [self._row(r) for r in c.fetchall()]
-
     def _update_sql(self, names: Sequence[str]) -> str:
         return f"UPDATE {self.spec.table} SET {', '.join(f'{n} = ?' for n in names)} WHERE {self.spec.key} = ?"
 
-    def update(self, key: str, marks: Marks) -> bool:
-        with self.datastore.transaction(commit=True) as c:
-            c.execute(self._update_sql(list(marks)), [*self._encoded(marks).values(), key])
-            return c.sqlite_cursor.rowcount > 0  # the library's cursor wrapper does not pass rowcount on
+    def _keys_clause(self, keys: Sequence[str]) -> tuple[str, list]:
+        return f" WHERE {self.spec.key} IN ({','.join('?' * len(keys))})", list(keys)
 
-    def update_many(self, items: Sequence[tuple[str, Marks]]) -> None:
-        with self.datastore.transaction(commit=True) as c:
-            for names, rows in _by_columns(items).items():
-                c.executemany(self._update_sql(names), [[*self._encoded(m).values(), key] for key, m in rows])
-
-
-def _by_columns(items: Sequence[tuple[str, Marks]]) -> dict[tuple[str, ...], list[tuple[str, Marks]]]:
-    """Updates grouped by the columns they set (one statement each)."""
-    groups: dict[tuple[str, ...], list[tuple[str, Marks]]] = {}
-    for key, marks in items:
-        groups.setdefault(tuple(marks), []).append((key, marks))
-    return groups
+    def _rowcount(self, cursor: Any) -> int:
+        return cursor.sqlite_cursor.rowcount  # the library's cursor wrapper does not pass rowcount on
 
 
 # -- PostgreSQL ----------------------------------------------------------------------------------------------------
 
 
-class PostgresViewStore(PostgresViewRecorder, ViewStore):
+class PostgresViewStore(PostgresViewRecorder, SQLRows):
     """Tables `<table>` and `<table>_tracking` in the application's schema."""
+
+    MARK = "%s"
 
     def __init__(self, datastore: PostgresDatastore, spec: ViewTable):
         super().__init__(datastore, tracking_table_name=f"{spec.table}_tracking")
@@ -284,61 +336,22 @@ class PostgresViewStore(PostgresViewRecorder, ViewStore):
             SQL(", ").join(SQL("%({})s".format(n)) for n in names), Identifier(spec.key),
             SQL(", ").join(SQL("{0} = EXCLUDED.{0}").format(Identifier(n)) for n in names[1:]))
 
-    def _encoded(self, values: Stored) -> Stored:
-        out = dict(values)
-        for name in self._json:
-            if out.get(name) is not None:
-                out[name] = Jsonb(out[name])
-        return out
+    def _sql(self, text: str) -> SQL:
+        return SQL(text)
 
-    def _row(self, r: Any) -> Row:
+    def _json_value(self, value: Any) -> Jsonb:
+        return Jsonb(value)
+
+    def _row(self, r: Any) -> Row:  # psycopg gives jsonb decoded and booleans as bool
         return self.spec.from_stored({c.name: r[c.name] for c in self.spec.all_columns})
 
-    def apply(self, tracking_name: str, batch: Sequence[tuple[int, Any]]) -> None:
-        # The first statement is the tracking upsert: it locks the tracking row (a concurrent
-        # catch-up waits for this transaction, then fails its own insert) before any row is read.
-        with self.datastore.transaction(commit=True) as curs:
-            def load(key: str) -> Row | None:
-                curs.execute(self._by_key, (key,))
-                r = curs.fetchone()
-                return None if r is None else self._row(r)
-
-            rows = self.spec.fold(batch, load, lambda nid: self._insert_tracking(curs, Tracking(tracking_name, nid)))
-            for key, row in rows.items():
-                curs.execute(self._upsert, self._encoded(self.spec.to_stored(key, row)), prepare=True)
-
-    def get(self, key: str) -> Row | None:
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._by_key, (key,))
-            r = curs.fetchone()
-            return None if r is None else self._row(r)
-
-    def get_many(self, keys: Sequence[str]) -> dict[str, Row]:
-        if not keys:
-            return {}
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._select + SQL(" WHERE {0} = ANY(%s)").format(Identifier(self.spec.key)), (list(keys),))
-            return {r[self.spec.key]: self._row(r) for r in curs.fetchall()}
-
-    def select(self, where: Where, limit: int | None = None, offset: int = 0) -> list[Row]:
-        clauses, params = where.sql("%s")  # fixed column names and placeholders only: the values are parameters
-        if limit is not None:
-            clauses, params = clauses + " LIMIT %s OFFSET %s", [*params, limit, offset]
-        with self.datastore.transaction(commit=False) as curs:
-            curs.execute(self._select + SQL(clauses), params)
-            return [self._row(r) for r in curs.fetchall()]
+    def _write(self, cursor: Any, values: Stored) -> None:
+        cursor.execute(self._upsert, self._encoded(values), prepare=True)
 
     def _update_sql(self, names: Sequence[str]) -> Composed:
         return SQL("UPDATE {0}.{1} SET {2} WHERE {3} = %s").format(
             self._schema, self._table, SQL(", ").join(SQL("{0} = %s").format(Identifier(n)) for n in names),
             Identifier(self.spec.key))
 
-    def update(self, key: str, marks: Marks) -> bool:
-        with self.datastore.transaction(commit=True) as curs:
-            curs.execute(self._update_sql(list(marks)), [*self._encoded(marks).values(), key])
-            return curs.rowcount > 0
-
-    def update_many(self, items: Sequence[tuple[str, Marks]]) -> None:
-        with self.datastore.transaction(commit=True) as curs:
-            for names, rows in _by_columns(items).items():
-                curs.executemany(self._update_sql(names), [[*self._encoded(m).values(), key] for key, m in rows])
+    def _keys_clause(self, keys: Sequence[str]) -> tuple[str, list]:
+        return f" WHERE {self.spec.key} = ANY(%s)", [list(keys)]

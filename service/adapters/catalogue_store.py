@@ -17,7 +17,6 @@ open disputes first, then the newest. A verification run records its verdict on 
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
 from uuid import UUID
@@ -94,9 +93,8 @@ def names_key(players: list) -> str:
 
 
 def _public(row: Row) -> dict:
-    out = {k: copy.deepcopy(row[k]) for k in COLUMNS}
-    out["integrity"] = copy.deepcopy(row.get("integrity"))
-    return out
+    """A row as callers see it (every store hands out rows of its own: no copy needed)."""
+    return {**{k: row[k] for k in COLUMNS}, "integrity": row.get("integrity")}
 
 
 def _marks(integrity: dict) -> dict:

@@ -95,6 +95,11 @@ class MemoryViewStore(POPOTrackingRecorder, ViewStore):
         self.spec = spec
         self._rows: dict[str, Stored] = {}
         self._defaults = {c.name: c.default for c in spec.marks}
+        self._json = frozenset(c.name for c in spec.all_columns if c.kind == "json")
+
+    def _copy(self, stored: Stored) -> Stored:
+        """A stored row that shares nothing mutable with `stored` (only json values can change)."""
+        return {k: copy.deepcopy(v) if k in self._json else v for k, v in stored.items()}
 
     def create_table(self) -> None:
         pass
@@ -118,7 +123,7 @@ class MemoryViewStore(POPOTrackingRecorder, ViewStore):
             for key, row in rows.items():
                 old = self._rows.get(key, self._defaults)
                 self._rows[key] = {**{m: old[m] for m in self._defaults},
-                                   **copy.deepcopy(self.spec.to_stored(key, row))}
+                                   **self._copy(self.spec.to_stored(key, row))}
 
     def keys(self) -> list[str]:
         with self._database_lock:
@@ -127,24 +132,24 @@ class MemoryViewStore(POPOTrackingRecorder, ViewStore):
     def get(self, key: str) -> Row | None:
         with self._database_lock:
             stored = self._rows.get(key)
-            return None if stored is None else self.spec.from_stored(copy.deepcopy(stored))
+            return None if stored is None else self.spec.from_stored(self._copy(stored))
 
     def get_many(self, keys: Sequence[str]) -> dict[str, Row]:
         with self._database_lock:
-            return {k: self.spec.from_stored(copy.deepcopy(self._rows[k])) for k in keys if k in self._rows}
+            return {k: self.spec.from_stored(self._copy(self._rows[k])) for k in keys if k in self._rows}
 
     def select(self, where: Where, limit: int | None = None, offset: int = 0) -> list[Row]:
         with self._database_lock:
             chosen = where.sort([s for s in self._rows.values() if where.matches(s)])
             end = None if limit is None else offset + limit
-            return [self.spec.from_stored(copy.deepcopy(s)) for s in chosen[offset:end]]
+            return [self.spec.from_stored(self._copy(s)) for s in chosen[offset:end]]
 
     def update(self, key: str, marks: Marks) -> bool:
         with self._database_lock:
             stored = self._rows.get(key)
             if stored is None:
                 return False
-            self._rows[key] = {**stored, **copy.deepcopy(marks)}
+            self._rows[key] = {**stored, **self._copy(marks)}
             return True
 
     def update_many(self, items: Sequence[tuple[str, Marks]]) -> None:

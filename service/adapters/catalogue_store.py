@@ -4,7 +4,10 @@ service.adapters.view_table, view_stores and view_runner).
 
 Table ``game_catalogue3`` (tracking key ``<app>:game_catalogue3``): the first layout had an ``edition`` column for one
 game's option, the second no dispute counts; a new name makes every store rebuild the catalogue from its events on
-first use, and leaves the old tables alone. Besides the public columns (projections.catalogue.COLUMNS) a row keeps
+first use, and leaves the old tables alone. (Until issue 24 the tracking key was a fixed ``<app>:catalogue2``: a SQLite
+store made before the third layout kept the second table's position for the new, empty table. Now the key follows
+the table; on a store whose rows are already there the first catch-up folds the log once more and changes nothing,
+the fold ignoring a Created event of a known game and any event not newer than its row.) Besides the public columns (projections.catalogue.COLUMNS) a row keeps
 ``seq``, the notification id of the game's Created event (list order), and ``names``, the players' names as a search
 key; ``tampered`` and ``integrity`` are marks, written by ``Catalogue.mark`` only.
 

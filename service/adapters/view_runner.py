@@ -11,7 +11,7 @@ insert and rolls back; the runner re-reads the position and goes on from there. 
 needed, caught up first (catch-up on read), so a page shows what the request before it wrote.
 
 Why not the library's ``eventsourcing.projection.ProjectionRunner`` (measured with ``python -m bench.projection_runner``
-on eventsourcing 9.5.6, 2026-11-25, 300 games = 900 notifications on PostgreSQL; docs/architecture.md has the table):
+on eventsourcing 9.5.6, 2026-11-25, 300 games = 900 notifications on PostgreSQL; the table is in docs/benchmarks.md):
 
 - SQLite, arbiter's default store, cannot be followed: ``SQLiteApplicationRecorder.subscribe`` raises
   ``NotImplementedError``, and the runner follows a subscription.

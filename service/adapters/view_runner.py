@@ -11,18 +11,19 @@ insert and rolls back; the runner re-reads the position and goes on from there. 
 needed, caught up first (catch-up on read), so a page shows what the request before it wrote.
 
 Why not the library's ``eventsourcing.projection.ProjectionRunner`` (measured with ``python -m bench.projection_runner``
-on eventsourcing 9.5.6, 2026-11-25, 300 games = 900 notifications on PostgreSQL; the table is in docs/benchmarks.md):
+on eventsourcing 9.5.6, 2026-11-25, 300 games = 900 notifications; the table is in docs/benchmarks.md):
 
 - SQLite, arbiter's default store, cannot be followed: ``SQLiteApplicationRecorder.subscribe`` raises
   ``NotImplementedError``, and the runner follows a subscription.
 - The runner builds its own application object from the environment (``application_class(env)``); on memory://
   that is a new, empty store: it saw 0 of the serving application's 15 notifications.
-- PostgreSQL, where it runs: a page read right after a write waits for the runner's thread, and ``runner.wait``
-  polls from 100 ms up: reading-your-writes took a median of 104 ms (worst 120) against 22 ms (worst 75) for a
-  catch-up in the reading thread. Its one transaction per event rebuilt the catalogue in 9.7 s against 1.4 s in
-  batches of 200. Two workers each starting a runner on one view (gunicorn starts two): the slower one's tracking
-  insert failed and its thread stopped with ``IntegrityError`` (a runner has no "another worker applied it" case).
-  Each runner opened 12 more PostgreSQL sessions (its own application's pool, its view's, a LISTEN session).
+- PostgreSQL, where it runs (two runs, a busy machine then a quieter one): a page read right after a write waits
+  for the runner's thread, and ``runner.wait`` polls from 100 ms up: reading-your-writes took a median of 104 ms
+  both times against 22 / 10 ms for a catch-up in the reading thread. Its one transaction per event rebuilt the
+  catalogue in 9.7 / 5.7 s against 1.4 / 0.63 s in batches of 200. Two workers each starting a runner on one view
+  (gunicorn starts two): the slower one's tracking insert failed and its thread stopped with ``IntegrityError`` (a
+  runner has no "another worker applied it" case). Each runner opened 7 to 12 more PostgreSQL sessions (its own
+  application's pool, its view's, a LISTEN session).
 
 What is kept of the library: its tracking recorders (the views are ``SQLiteTrackingRecorder``,
 ``PostgresTrackingRecorder`` and ``POPOTrackingRecorder``, with the first-start-safe ``create_table`` of

@@ -51,6 +51,7 @@ class ViewTable:
     `indexes` are (name suffix, "column, column"). `to_stored(key, row)` gives the fold's row as column values,
     `from_stored(values)` the row back (marks included). `topics` narrows the notifications pulled (empty: all).
     The tracking key is ``<application name>:<table>``: a new table name starts from the first notification.
+    The fold must not change a row that `load` gave it (the memory store lends its own): it returns new ones.
     """
 
     table: str
@@ -71,9 +72,6 @@ class ViewTable:
     def all_columns(self) -> tuple[Column, ...]:
         """What a read returns: the fold's columns, then the marks."""
         return self.columns + self.marks
-
-    def mark_names(self) -> tuple[str, ...]:
-        return tuple(c.name for c in self.marks)
 
 
 class Where(Protocol):

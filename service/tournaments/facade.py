@@ -223,9 +223,9 @@ class Tournaments:
     def game_over(self, game_id: UUID) -> None:
         """A game just ended: if it belongs to a tournament, create what is now due there (the table's next game,
         the end of the tournament) at once, instead of on the next read."""
-        owner = self._caught_up().view.select(f"g:{game_id}")
+        owner = self._caught_up().tournament_of(game_id)
         if owner is not None:
-            self.advance(owner["tournament"])
+            self.advance(owner)
 
     def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any) -> None:
         settings = t.settings

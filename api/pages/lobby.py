@@ -11,7 +11,7 @@ from api.current import arbiter
 
 from . import identities
 from .blueprint import held_identities, page_token, pages
-from .forms import scalar
+from .forms import game_options
 from .links import join_url
 
 
@@ -33,16 +33,7 @@ def create():
     names = [n.strip() for n in form.getlist("name") if n.strip()]
     teams = [t.strip() for t in form.getlist("team")][: len(names)]
     players = [{"name": n} | ({"team": t} if any(teams) and t else {}) for n, t in zip(names, teams + [""] * len(names))]
-    options: dict = {}
-    for field in form:
-        if not field.startswith(f"{game}."):
-            continue
-        values = [scalar(v) for v in form.getlist(field) if v.strip()]
-        name = field.split(".", 1)[1]
-        if name.endswith("[]"):
-            options[name[:-2]] = values
-        elif values:
-            options[name] = values[0]
+    options = game_options(form, game)
     spec = {"game": game, "options": options, "players": players}
     try:
         created = arbiter().play.create_game(spec)

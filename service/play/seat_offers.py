@@ -121,6 +121,8 @@ class OpenSeats:
         for row in rows:
             if row.get("status") != "in_progress":
                 continue
+            if not self.app.recorder.select_events(offers_id(row["id"]), limit=1):
+                continue  # never offered: one indexed read, no aggregate (the lobby asks for up to 100 games)
             offers = self._load(row["id"])
             if offers is None or not offers.seats:
                 continue

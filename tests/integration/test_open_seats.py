@@ -11,7 +11,7 @@ from service.errors import Forbidden, NotFound, Unauthorized
 from service.facade import Arbiter
 
 
-@pytest.fixture(params=["sqlite", "memory"])
+@pytest.fixture(params=["sqlite", "postgres", "memory"])
 def arbiter(stores, tmp_path, request):
     arbiter = Arbiter(stores.url(request.param), str(tmp_path / "key"), str(tmp_path / "checkpoints.log"))
     stores._apps.append(arbiter.app)

@@ -126,6 +126,17 @@ def test_the_directors_page_on_a_phone_form_without_json_next_round_by_itself_cr
     expect(phone.locator(".round[data-round='2'] tr.game")).to_have_count(1)  # round 2 started by itself
     expect(phone.locator("#status")).to_have_text("playing")
     expect(phone.locator("#start-round")).to_have_count(0)
+    second = next(g for g in server.ok("GET", f"/api/v1/tournaments/{tid}/links", token=token)["games"] if g["round"] == 2)
+    seat = second["seats"][0]["token"]
+    status, refused = server.call("POST", f"/api/v1/games/{second['game_id']}/moves", {"type": "strike", "position": 99},
+                                  token=seat)
+    assert status == 422 and refused.get("attempt"), refused
+    server.ok("POST", f"/api/v1/games/{second['game_id']}/disputes", {"attempt": refused["attempt"], "claim": "why?"},
+              token=seat)
+    phone.reload()
+    expect(phone.locator("#room")).to_contain_text("Round 2: 1 of 1 game being played")
+    expect(phone.locator("#room a.disputed-table")).to_have_text("table 1")
+    expect(phone.locator(".round[data-round='2'] .disputes-open")).to_have_text("1 open dispute")
     cells = phone.locator("#crosstable td.result")
     expect(cells).not_to_have_count(0)
     assert sorted(cells.all_inner_texts()).count("·") == 2  # round 2's game, from both sides
@@ -141,3 +152,5 @@ def test_the_directors_page_on_a_phone_form_without_json_next_round_by_itself_cr
     expect(phone.locator("#start-round, .director").first).to_be_hidden()
     expect(phone.locator("#standings")).to_be_visible()
     expect(phone.locator(".round[data-round='1'] table.tables")).to_be_visible()
+    phone.set_viewport_size({"width": 800, "height": 1100})
+    shot(phone, "tournament-print")

@@ -6,7 +6,8 @@ Games are created through the play facade (`PlayFacade.create_game`), like any o
 tournament's spectator delay and time control in their spec.
 
 The next game of a table is created as soon as the previous one is seen to be over: `advance` runs on every read
-of the tournament (anyone's), so nobody has to ask for it. Each game's referee token is sealed to the director's
+of the tournament (anyone's), so nobody has to ask for it; with `auto_rounds` the end of a round's last game draws
+the next round the same way. Each game's referee token is sealed to the director's
 public key (service/tournaments/sealing.py): the director alone can give out a game's links again.
 
 Over 300 lines on purpose: the facade section of one aggregate, whose commands share its load, lock and retry loop
@@ -235,7 +236,7 @@ class Tournaments:
                 if len(table["games"]) != index:
                     continue  # someone else created it meanwhile
                 self._new_game(t, rnd, table, index, previous)
-            if t.finished or len(t.rounds) != rnd["number"] or not self._round_done(t, rnd):
+            if t.finished or not self._round_done(t, rnd):
                 return False
             if len(t.rounds) >= self._total_rounds(t):
                 t.finish(f"all {len(t.rounds)} rounds played")

@@ -1,4 +1,5 @@
-"""El Royale's clauses as named predicates over a state: who may act, who defends, who attacks next.
+"""El Royale's clauses as named predicates: over a state (who may act, who defends, who attacks next, how many cards
+a seat may take) and over cards (one rank, what may be thrown in, what beats the top card).
 
 Each function cites the clause it implements. They read the state and never change it.
 """
@@ -113,10 +114,16 @@ def can_beat_classic(card: int, top: int) -> bool:
 
 def can_beat_revised(cards: list[int], top: int) -> bool:
     """ER-3.4 revised: cards of one rank R, R equal to the top's rank, or higher with one card of the top's suit."""
-    rank = rank_of(cards[0])
-    if rank == rank_of(top):
+    rank, top_rank = rank_of(cards[0]), rank_of(top)
+    if rank == top_rank:
         return True
-    return rank > rank_of(top) and any(suit_of(c) == suit_of(top) for c in cards)
+    if rank < top_rank:
+        return False
+    suit = suit_of(top)
+    for c in cards:  # a loop, not any(): listing the beats asks this of every set of a rank
+        if suit_of(c) == suit:
+            return True
+    return False
 
 
 def take_room(s: "State", seat: int) -> int:

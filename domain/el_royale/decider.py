@@ -285,11 +285,12 @@ def _next_battle(s: State, events: list[dict], chance: Chance) -> None:
 def legal_moves(s: State) -> Iterator[dict]:
     """Every legal move of the seat to act (say and show, open to every seat at any time, are not listed).
 
-    Each listed move is one `refusal` lets pass, stage by stage: no end (ER-4.5), the turn's check once for each
-    move type the phase allows (PHASES, the table `refusal` reads), then that type's rule (`_MOVE_RULES`) for each of its
-    proposals (`_PROPOSALS`, in a fixed order). Proposals only offer card sets of the move's shape, built from the
-    clause predicates, and may leave out what `refusal` is sure to refuse, for speed; they never decide. Card order
-    within a move is free: legality never depends on it (the last card becomes the top).
+    Each listed move is one `refusal` lets pass, stage by stage: the game not over (ER-4.5); the turn's check
+    (`_turn_refusal`) holds by construction, the seat being the one to act and the move types those PHASES (the
+    table `refusal` reads) allows in the phase; then that type's rule (`_MOVE_RULES`) judges each of its proposals
+    (`_PROPOSALS`, in a fixed order). Proposals only offer card sets of the move's shape, built with the clause
+    predicates, and may leave out what `refusal` is sure to refuse, for speed; they never decide. Card order within
+    a move is free: legality never depends on it (the last card becomes the top).
     tests/unit/test_el_royale_one_judge.py holds the list equal to what `refusal` accepts, against brute force over
     random games of both editions.
     """
@@ -297,11 +298,10 @@ def legal_moves(s: State) -> Iterator[dict]:
         return
     seat = s.to_act
     for kind, proposals in _PROPOSED[s.phase]:
-        if _turn_refusal(s, seat, kind) is None:
-            rule = _MOVE_RULES.get(kind)
-            for move in proposals(s, seat):
-                if rule is None or rule(s, seat, move) is None:
-                    yield move
+        rule = _MOVE_RULES.get(kind)
+        for move in proposals(s, seat):
+            if rule is None or rule(s, seat, move) is None:
+                yield move
 
 
 def _answer(kind: str) -> Callable[[State, int], list[dict]]:

@@ -173,12 +173,12 @@ def _beat_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
 def _take_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
     """ER-5.2: any of the laid-out cards, none twice, without going above 16 cards in hand (clauses.take_room)."""
     cards = move.get("cards") or []
-    seen = 0
+    laid_out, seen = s.laid_out, 0
     for c in cards:
         bit = 1 << c
         if seen & bit:
             return RuleViolation("ER-5.2", f"{format_card(c)} is named twice")
-        if not s.laid_out & bit:
+        if not laid_out & bit:
             return RuleViolation("ER-5.2", f"{format_card(c)} is not among the eliminated player's laid-out cards")
         seen |= bit
     if len(cards) > clauses.take_room(s, seat):

@@ -45,7 +45,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.register_blueprint(stream_blp)
 
-    from api.pages import audit, bots, disputes, filters, lobby, replay, table  # noqa: F401  (routes on the blueprint)
+    from api.pages import audit, bots, disputes, filters, lobby, open_seats, replay, table  # noqa: F401  (routes)
     from api.pages.blueprint import pages
 
     app.register_blueprint(pages)

@@ -17,6 +17,23 @@ def scalar(value: str):
     return int(value) if value.isdigit() and len(value) < 7 else value
 
 
+def game_options(form, game: str) -> dict:
+    """A game's options from the fields named ``<game>.<option>`` (templates/_options.html draws them from the
+    game's spec): several values make a list (a name ending in ``[]``), digits an integer, an empty field is left
+    out, and another game's fields are ignored."""
+    options: dict = {}
+    for field in form:
+        if not field.startswith(f"{game}."):
+            continue
+        values = [scalar(v) for v in form.getlist(field) if v.strip()]
+        name = field.split(".", 1)[1]
+        if name.endswith("[]"):
+            options[name[:-2]] = values
+        elif values:
+            options[name] = values[0]
+    return options
+
+
 def numeric(value: str):
     """A number field's text as the JSON value it stands for: digits as an integer (at most 16 of them), any other
     text as it is (the command refuses it, naming the field), an empty field as None (not given)."""

@@ -99,7 +99,11 @@ def room(server):
                   token=seats[idle])
         games[game] = {"id": gid, "referee": referee, "seats": seats, "idle": idle}
     imported = server.ok("POST", "/api/v1/records", sample_record(sorted(SPECS)[0]))
-    return {"games": games, "imported": imported["id"]}
+    tournament = server.ok("POST", "/api/v1/tournaments", {
+        "name": "Club night", "game": "el-royale", "players": [{"name": n} for n in ("Ann", "Ben", "Cat", "Dan", "Eve", "Fay")],
+        "format": "round-robin", "time_control": {"game_seconds": 600}})
+    server.ok("POST", f"/api/v1/tournaments/{tournament['id']}/rounds", {}, token=tournament["director_token"])
+    return {"games": games, "imported": imported["id"], "tournament": tournament}
 
 
 @pytest.fixture(scope="module")
@@ -120,15 +124,18 @@ def pages_seen(chromium, server, room):
         page.close()
 
     anyone = chromium.new_context(base_url=server.base)
-    # the lobby ("/") and the tournament pages are left to the branch that rebuilds them (issue 28, room-tournament):
-    # add them here once it is merged
-    everyone = ["/rules", *(f"/rules/{g}" for g in sorted(SPECS)), "/desk", "/records/upload",
+    t = room["tournament"]
+    everyone = ["/", "/tournaments", f"/tournaments/{t['id']}", "/rules", *(f"/rules/{g}" for g in sorted(SPECS)), "/desk", "/records/upload",
                 f"/games/{room['imported']}", f"/games/{room['imported']}/replay", f"/games/{room['imported']}/audit",
                 *ERROR_PAGES]
     for g in room["games"].values():
         everyone += [f"/games/{g['id']}", f"/games/{g['id']}/disputes", f"/games/{g['id']}/audit"]
     visit(anyone, "anyone", everyone)
     anyone.close()
+    director = chromium.new_context(base_url=server.base)
+    director.new_page().goto(f"/tournaments/{t['id']}/director/{t['director_token']}")
+    visit(director, "the director", [f"/tournaments/{t['id']}"])
+    director.close()
     for game, g in room["games"].items():
         for who, token in (("referee", g["referee"]), ("seat", g["seats"][g["idle"]])):
             context = chromium.new_context(base_url=server.base)

@@ -128,8 +128,7 @@ def pages_seen(chromium, server, room):
     everyone = ["/", "/tournaments", f"/tournaments/{t['id']}", "/rules", *(f"/rules/{g}" for g in sorted(SPECS)), "/desk", "/records/upload",
                 f"/games/{room['imported']}", f"/games/{room['imported']}/replay", f"/games/{room['imported']}/audit",
                 *ERROR_PAGES]
-    for g in room["games"].values():
-        everyone += [f"/games/{g['id']}", f"/games/{g['id']}/disputes", f"/games/{g['id']}/audit"]
+    everyone += [f"/games/{g['id']}" for g in room["games"].values()]  # a spectator's table (the rest: below)
     visit(anyone, "anyone", everyone)
     anyone.close()
     director = chromium.new_context(base_url=server.base)
@@ -141,7 +140,7 @@ def pages_seen(chromium, server, room):
             context = chromium.new_context(base_url=server.base)
             context.new_page().goto(f"/join/{g['id']}/{token}")
             base = f"/games/{g['id']}"
-            paths = [base, f"{base}/replay", f"{base}/audit", f"{base}/disputes"] + ([f"{base}/links"] if who == "referee" else [])
+            paths = [base, f"{base}/audit", f"{base}/disputes"] + ([f"{base}/replay", f"{base}/links"] if who == "referee" else [])
             visit(context, f"{who} of {game}", paths)
             context.close()
     return seen, errors

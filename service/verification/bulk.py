@@ -254,7 +254,7 @@ def start_workers() -> Any:
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.fast_verify",
+    context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.driver",
                                     "service.adapters.catalogue_store"])
     forkserver.ensure_running()
     return context

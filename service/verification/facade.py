@@ -18,7 +18,7 @@ from service.evidence.facade import Evidence
 from service.play.application import Referee
 
 from .checks import game_ids, reverify
-from .integrity import verify_game
+from .driver import verify_game
 from .report import report_ok
 
 

@@ -1,4 +1,4 @@
-"""`arbiter verify --all` at archive speed (service.verification.bulk, service.verification.fast_verify): rows read in bulk, plain
+"""`arbiter verify --all` at archive speed (service.verification.bulk, service.verification.driver): rows read in bulk, plain
 games checked in one pass, batches on several processes — and every report the same as the detailed road's
 (`Arbiter.verify(game, full=True)` game by game), on clean and on tampered stores, SQLite file and PostgreSQL."""
 
@@ -15,7 +15,7 @@ from click.testing import CliRunner
 from api.cli.main import main
 from domain.records import parse
 from service.adapters.catalogue_store import Catalogue
-from service.verification import fast_verify
+from service.verification import driver
 from service.verification.bulk import verify_all
 from tests.conftest import SHARED, sample_records
 from tests.integration.evidence_support import SHORT, new_table, truncate
@@ -69,14 +69,14 @@ def one_by_one(arbiter, ids: list[str]) -> list[dict]:
 def counted(monkeypatch):
     """How many games the one-pass check took, and how many it left to the detailed road."""
     counts = {"fast": 0, "detailed": 0}
-    real = fast_verify.fast_report
+    real = driver.plain_report
 
     def counting(*a, **k):
         report = real(*a, **k)
         counts["fast" if report is not None else "detailed"] += 1
         return report
 
-    monkeypatch.setattr(fast_verify, "fast_report", counting)
+    monkeypatch.setattr(driver, "plain_report", counting)
     return counts
 
 

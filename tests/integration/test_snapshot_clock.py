@@ -1,6 +1,6 @@
 """A snapshot the service takes from the game it just saved holds the clock of its last move settled; the events
 folded up to the same version hold it unsettled. Both verifiers must see one game: the detailed road calls the
-snapshot sound and the one-pass check (service.verification.fast_verify) takes the game without falling back."""
+snapshot sound and the one-pass check (service.verification.driver) takes the game without falling back."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 from service.play.application import Referee
 from service.verification.bulk import read_batch
-from service.verification.fast_verify import fast_report
+from service.verification.driver import plain_report as fast_report
 from service.verification.checks import check_chain
 from tests.integration.service_support import new_game
 from tests.tournament_support import _bot_move

@@ -72,6 +72,11 @@ def plain_report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bo
         return None
 
 
+def detailed_report(app: Any, game_id: UUID, rows: Any, replay: bool, catalogue: bool) -> dict:
+    """verify_game's report through the detailed decoder, whichever game it is (`rows` as for plain_report)."""
+    return _report(app, game_id, DETAILED.decode(app, game_id, rows), None, None, replay, catalogue, rows)
+
+
 def _report(app: Any, game_id: UUID, decoded: DecodedGame, kept_head: str | None, kept_length: int | None,
             replay: bool, catalogue: bool, rows: Any) -> dict:
     if not decoded.rows and decoded.unreadable is None:

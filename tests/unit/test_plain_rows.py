@@ -7,7 +7,7 @@ through the library's mapper and domain.audit (json): the two must agree on ever
 - the canonical JSON orjson writes is domain.audit's for every JSON value without a float;
 - a row orjson decodes without a float is one json decodes to the same value (keys in the same order);
 - a timestamp text is taken as stored only when it is exactly what isoformat writes of it;
-- a row changed in any way that changes its value breaks the game's plain decoding (the detailed road takes it).
+- a row changed in any way that changes its value breaks the game's plain decoding (the detailed decoder takes it).
 """
 
 from __future__ import annotations
@@ -198,7 +198,7 @@ def _store_of(rows: list) -> Referee:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_row_changed_in_any_field_is_reported_as_the_detailed_road_reports_it(game):
-    """Every edit of a row either takes the game off the one-pass check or leaves the report the detailed road
+    """Every edit of a row either takes the game off the plain decoder or leaves the report the detailed decoder
     gives (an edit of the last row that neither the chain nor the engine sees: only a kept head shows it)."""
     from service.verification.bulk import GameRows
     from service.verification.driver import plain_report as fast_report

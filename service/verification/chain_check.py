@@ -7,7 +7,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.attempts import attempts_id
-from domain.audit import verify_chain
+from domain.audit import ChainReport, verify_chain
 
 from .decoded import Damage, DecodedGame
 from .row_shapes import ATTEMPT_EVENTS
@@ -30,11 +30,12 @@ def chain_report(app: Any, game_id: UUID, decoded: DecodedGame, kept_head: str |
     """The chain's report: `ok`, its length and head, `broken_at` and `problem` for the first break of the hash chain
     (else the first damage found), and every damage in `problems` at its version (`attempt_rows`: the attempts
     stream's rows read in bulk already)."""
-    links = decoded.rows if decoded.plain else decoded.events  # a plain game's rows carry every hash already
-    if decoded.unreadable is None:
-        report = verify_chain(links, kept_head, kept_length, decoded.hashes)
+    if decoded.plain and kept_head is None:  # the plain decoder followed every link as it decoded the rows
+        report = ChainReport(True, len(decoded.rows), decoded.hashes[-1])
+    elif decoded.unreadable is None:
+        report = verify_chain(decoded.events, kept_head, kept_length, decoded.hashes)
     else:  # the log cannot be read to its end: a kept head cannot be compared with it
-        report = verify_chain(links, hashes=decoded.hashes)
+        report = verify_chain(decoded.events, hashes=decoded.hashes)
     damage = list(decoded.damage)
     attempts = attempts_damage(app, game_id, attempt_rows)
     if attempts:

@@ -18,7 +18,7 @@ from service.errors import NotFound
 
 from .chain_check import chain_report
 from .deal_check import DealCheck
-from .decoded import DecodedRow
+from .decoded import DecodedGame
 from .engine_check import reverify
 from .evidence_check import EvidenceCheck
 from .redecision import cut, redecide
@@ -41,32 +41,32 @@ def check_chain(app, game_id: UUID, kept_head: str | None = None, kept_length: i
     return chain_report(app, game_id, decoded, kept_head, kept_length)
 
 
-def _rows(app, game_id: UUID, events: list | None) -> list:
+def _decoded(app, game_id: UUID, events: list | None) -> DecodedGame:
     events = app.stored_events(game_id) if events is None else events
     if not events:
         raise NotFound(f"no game with id {game_id}")
-    return [DecodedRow(e.originator_version, type(e), e.__dict__, event=e) for e in events]
+    return DecodedGame.of_events(events)
 
 
 def check_deal(app, game_id: UUID, events: list | None = None) -> dict:
     """The fair-deal check (contract §4, service.verification.deal_check) of a stored game (`events`: its events
     loaded already)."""
-    rows = _rows(app, game_id, events)
-    deal = DealCheck(rows)
+    decoded = _decoded(app, game_id, events)
+    deal = DealCheck(decoded)
     if deal.start():
         decider = decider_for(deal.created.game)
-        redecide(decider, deal.created, cut(decider, rows), deal.revealed, deal)
+        redecide(decider, deal.created, cut(decider, decoded.rows), deal.revealed, deal)
     return deal.report()
 
 
 def check_evidence(app, game_id: UUID, events: list | None = None) -> dict | None:
     """The game's own evidence check where its spec declares one (service.verification.evidence_check): None for
     games without one, `ok` None until the seed is revealed (`events`: its events loaded already)."""
-    rows = _rows(app, game_id, events)
-    evidence = EvidenceCheck(rows)
+    decoded = _decoded(app, game_id, events)
+    evidence = EvidenceCheck(decoded)
     if not evidence.start():
         return evidence.report()
-    cutting = cut(evidence.decider, rows)
+    cutting = cut(evidence.decider, decoded.rows)
     return evidence.report(cutting.decoded, cutting.decode_error)
 
 

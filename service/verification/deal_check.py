@@ -12,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from domain.game import Game
+
+from .decoded import DecodedGame
 from domain.games import decider_for
 from domain.randomness import commitment
 
@@ -23,10 +25,10 @@ class DealCheck:
     """The deal's report, built as the re-decision goes (`start`, then `decided` for each decision it hands over,
     then `report`)."""
 
-    def __init__(self, rows: list):
-        self.rows = rows
-        self.created = created = rows[0].event
-        self.revealed = next((r.event.seed for r in rows if r.kind is Game.SeedRevealed), None)
+    def __init__(self, decoded: DecodedGame):
+        self.decoded = decoded
+        self.created = created = decoded.rows[0].event
+        self.revealed = decoded.revealed_seed
         self.out = {"commitment": created.commitment, "seed": self.revealed, "stacked": created.stacked,
                     "seed_given": created.seed_given, "fixed_outcomes": sorted(created.outcomes), "shuffles": [],
                     "fair": None, "consistent": None}
@@ -62,9 +64,9 @@ class DealCheck:
         """The deal's report once every decision is decided."""
         if self.done:
             return self.out
-        rows, problems = self.rows, self.problems
-        reveal_at = next(r.version for r in rows if r.kind is Game.SeedRevealed)
-        if any(r.kind is Game.Rewound and r.version > reveal_at for r in rows):
+        rows, first, problems = self.decoded.rows, self.decoded.first_reveal, self.problems
+        reveal_at = rows[first].version  # rows come in version order: a later version is a later row
+        if any(r.kind is Game.Rewound and r.version > reveal_at for r in rows[first + 1:]):
             problems.append(f"play resumed after a rewind once the seed had been revealed (version {reveal_at}): "
                             "every later draw was known in advance")
         return deal_verdict(self.out, self.created, problems)

@@ -13,7 +13,7 @@ The checks (service.verification.driver) read a DecodedGame and never ask which 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Callable, Protocol
+from typing import Any, NamedTuple, Protocol
 from uuid import UUID
 
 from domain.game import Game
@@ -36,37 +36,31 @@ class Damage:
         return {"version": self.version, "problem": self.problem}
 
 
-class DecodedRow:
+class DecodedRow(NamedTuple):
     """One stored event row decoded: its version, its event class (`kind`), its fields and, where the decoder computed
-    it, its chain hash. `event` is the event object (the plain decoder builds it only when a check asks)."""
+    it, its chain hash. `event` is the event object: the one the decoder made (`made`), else `build(kind, fields,
+    game_id)` makes it when a check asks (the plain decoder builds few). A tuple: a game holds thousands of rows."""
 
-    __slots__ = ("version", "kind", "fields", "hash", "_event", "_build")
-
-    def __init__(self, version: int, kind: type, fields: dict, hash: str | None = None, event: Any = None,
-                 build: Callable[[], Any] | None = None):
-        self.version, self.kind, self.fields, self.hash = version, kind, fields, hash
-        self._event, self._build = event, build
+    version: int
+    kind: type
+    fields: dict
+    hash: str | None = None
+    made: Any = None
+    build: Any = None
+    game_id: Any = None
 
     @property
     def originator_version(self) -> int:
-        return self.version
+        return self[0]
 
     @property
     def prev(self) -> Any:
-        return self.fields.get("prev")
-
-    def field(self, name: str) -> Any:
-        """A field as the event object would give it (AttributeError when the row lacks it)."""
-        try:
-            return self.fields[name]
-        except KeyError:
-            raise AttributeError(name) from None
+        return self[2].get("prev")
 
     @property
     def event(self) -> Any:
-        if self._event is None:
-            self._event = self._build()
-        return self._event
+        made = self[4]
+        return made if made is not None else self[5](self[1], self[2], self[6])
 
 
 @dataclass
@@ -80,6 +74,19 @@ class DecodedGame:
     folded_to: int = 0  # the version `aggregate` is at
     hashes: list = field(default_factory=list)  # the chain hash of the first rows (every row's, for a plain game)
     plain: bool = False  # made by the plain decoder: every row decodes, the chain holds, no damage
+    first_reveal: int | None = None  # the index in `rows` of the first SeedRevealed row, None for none
+
+    @classmethod
+    def of_events(cls, events: list) -> "DecodedGame":
+        """Events already loaded, as decoded rows."""
+        rows = [DecodedRow(e.originator_version, type(e), e.__dict__, None, e) for e in events]
+        first = next((i for i, row in enumerate(rows) if row.kind is Game.SeedRevealed), None)
+        return cls(rows=rows, first_reveal=first)
+
+    @property
+    def revealed_seed(self) -> str | None:
+        """The seed the first SeedRevealed row reveals, None while there is none."""
+        return None if self.first_reveal is None else self.rows[self.first_reveal].event.seed
 
     @property
     def events(self) -> list:

@@ -110,7 +110,7 @@ def _report(app: Any, game_id: UUID, decoded: DecodedGame, kept_head: str | None
                                     {"same": False, "differences": ["the replay could not run"]}) if intact else None
     if catalogue:
         bulk_row = () if rows is None else (rows.catalogue,)  # the row read in bulk, else check_catalogue reads it
-        out["catalogue"] = guarded("the catalogue row", lambda: check_catalogue(app, game_id, decoded.rows, *bulk_row),
+        out["catalogue"] = guarded("the catalogue row", lambda: check_catalogue(app, game_id, decoded, *bulk_row),
                                    {"problem": None}) \
             if readable else {"ok": None, "problem": "not checked (stored events unreadable)"}
     out["provenance"] = provenance(created) if isinstance(getattr(created, "game", None), str) else []
@@ -124,8 +124,8 @@ def _checks_in_one_pass(decoded: DecodedGame, guarded: Callable) -> tuple[Any, d
     """The deal's and the evidence's reports from one cut of the rows and one re-decision, and (for a plain game) the
     engine's line (EngineLine) that followed the same pass."""
     rows = decoded.rows
-    deal = guarded("the deal", lambda: _started(DealCheck(rows)), DEAL_FALLBACK)
-    evidence = guarded("the game's evidence", lambda: _started(EvidenceCheck(rows)), {"ok": False})
+    deal = guarded("the deal", lambda: _started(DealCheck(decoded)), DEAL_FALLBACK)
+    evidence = guarded("the game's evidence", lambda: _started(EvidenceCheck(decoded)), {"ok": False})
     dealing = isinstance(deal, DealCheck) and not deal.done
     proving = isinstance(evidence, EvidenceCheck) and evidence.start()
     line = None

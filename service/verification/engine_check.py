@@ -20,6 +20,7 @@ from domain.randomness import commitment
 from domain.records import parse, replay
 
 from .decoded import NotPlain
+from .redecision import SeedCheck
 
 
 class EngineLine:
@@ -32,24 +33,24 @@ class EngineLine:
 
     def decided(self, number: int, decision: Any, decided: list | None, error: Exception | None, chance: Any,
                 state: Any) -> None:
-        """One decision decided again (`decided`: the engine's events, `state`: the game after the stored ones)."""
+        """One decision decided again (`decided`: the engine's events, None unless they are the stored ones; `state`:
+        the game after the stored events)."""
         if self.departed:
             return
         happened, d = decision.happened, self.d
-        if error is not None or decided is None or not happened or len(decided) != len(happened) \
-                or getattr(chance, "departs", False):
+        if error is not None or decided is None or not happened or (chance.__class__ is SeedCheck and chance.departs):
             self.departed = True
             return
         if number > 0:
             move = decision.move
-            if move is None or isinstance(move, Game.Rewound) or happened[0][0].field("actor") != f"seat:{move['seat']}":
+            if move is None or isinstance(move, Game.Rewound) or happened[0][0].fields["actor"] != f"seat:{move['seat']}":
                 self.departed = True
                 return
             self.moves += 1
         clause_of = d.clause_of
-        for (row, stored), mine in zip(happened, decided):
+        for (row, _), mine in zip(happened, decided):
             fields = row.fields
-            if stored != mine or fields["kind"] != mine["type"] or fields["clause"] != clause_of(mine):
+            if fields["kind"] != mine["type"] or fields["clause"] != clause_of(mine):
                 self.departed = True
                 return
         reveals = decision.reveals

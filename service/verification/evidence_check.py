@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from domain.game import Game
+
+from .decoded import DecodedGame
 from domain.games import decider_for, spec_for
 
 
@@ -14,10 +15,11 @@ class EvidenceCheck:
     decodes them); `report` gives the report from them: None for games without such a check, `ok` None while the
     seed is unrevealed."""
 
-    def __init__(self, rows: list):
-        self.decider = decider_for(rows[0].event.game)
-        self.declared = spec_for(rows[0].event.game).honesty is not None
-        self.revealed = next((r.event.seed for r in rows if r.kind is Game.SeedRevealed), None) if self.declared else None
+    def __init__(self, decoded: DecodedGame):
+        created = decoded.rows[0].event
+        self.decider = decider_for(created.game)
+        self.declared = spec_for(created.game).honesty is not None
+        self.revealed = decoded.revealed_seed if self.declared else None
 
     def start(self) -> bool:
         """Whether `report` needs the decoded events."""

@@ -52,16 +52,7 @@ _ISO_UTC = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:
 _fromisoformat = datetime.fromisoformat
 
 
-class PlainRow(DecodedRow):
-    """A plain row: its event object is made from its hashed fields when first asked for."""
-
-    __slots__ = ()
-
-    @property
-    def event(self) -> Any:
-        if self._event is None:
-            self._event = _event(self.kind, self.fields, self._build)
-        return self._event
+_row = tuple.__new__  # DecodedRow made in C: a row a stored event
 
 
 def _float_free(value: Any) -> bool:
@@ -123,6 +114,7 @@ def decode_game(game_id: UUID, raw: list) -> DecodedGame:
     oid, loads = str(game_id), orjson.loads
     rows: list = []
     hashes: list = []
+    first_reveal = None
     head = GENESIS
     version = 0
     for _, version_stored, topic, state in raw:
@@ -142,13 +134,15 @@ def decode_game(game_id: UUID, raw: list) -> DecodedGame:
                 raise NotPlain
             f["timestamp"], f["originator_id"], f["originator_version"], f["class"] = text, oid, version, HAPPENED
             head = canonical_hash(f)
-            rows.append(PlainRow(version, _Happened, f, head, None, game_id))
+            rows.append(_row(DecodedRow, (version, _Happened, f, head, None, _event, game_id)))
         elif topic == _REVEALED_TOPIC and version > 1:
             if f["prev"] != head:
                 raise NotPlain
             event = _checked(Game.SeedRevealed, topic, f, version, game_id, oid)
             head = canonical_hash(f)
-            rows.append(PlainRow(version, Game.SeedRevealed, f, head, event, game_id))
+            if first_reveal is None:
+                first_reveal = len(rows)
+            rows.append(_row(DecodedRow, (version, Game.SeedRevealed, f, head, event, _event, game_id)))
         elif topic == _CREATED_TOPIC and version == 1:
             if f["prev"] != head:
                 raise NotPlain
@@ -156,11 +150,11 @@ def decode_game(game_id: UUID, raw: list) -> DecodedGame:
             hashed = dict(f)
             del hashed["seed"]  # domain.audit: the secret seed is not hashed (the commitment is)
             head = canonical_hash(hashed)
-            rows.append(PlainRow(version, Game.Created, hashed, head, event, game_id))
+            rows.append(_row(DecodedRow, (version, Game.Created, hashed, head, event, _event, game_id)))
         else:
             raise NotPlain
         hashes.append(head)
-    return DecodedGame(rows=rows, hashes=hashes, plain=True)
+    return DecodedGame(rows=rows, hashes=hashes, plain=True, first_reveal=first_reveal)
 
 
 class PlainDecoder:

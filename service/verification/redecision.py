@@ -10,28 +10,34 @@ where they are the stored ones).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
 from domain.game import ENGINE, Game
 from domain.randomness import Chance
 
 
-@dataclass
-class Decision:
+class Decision(NamedTuple):
     """One decision of a stored game: `move` is None for the opening, the Rewound event for a rewind, else the seat's
     move (the decider's move_of of its first event); `happened` its Happened rows with their decoded events, `reveals`
-    its SeedRevealed rows, `ends_revealed` whether its last row is one of those."""
+    its SeedRevealed rows (made with `_decision`: a plain tuple's speed, a decision a move)."""
 
     move: Any
-    happened: list = field(default_factory=list)
-    reveals: list = field(default_factory=list)
-    ends_revealed: bool = False
+    happened: list
+    reveals: tuple | list = ()
 
     @property
     def version(self) -> int:
         """The version of its first Happened event."""
         return self.happened[0][0].version
+
+    @property
+    def ends_revealed(self) -> bool:
+        """Whether its last row is a SeedRevealed one (rows come in version order)."""
+        return bool(self.reveals) and (not self.happened or self.reveals[-1].version > self.happened[-1][0].version)
+
+
+_decision = tuple.__new__  # Decision's own constructor is a Python function: this is the tuple's, in C
 
 
 @dataclass
@@ -48,15 +54,17 @@ class Cut:
 
 def cut(decider: Any, rows: list) -> Cut:
     """The decoded rows after the Created event cut into decisions (module docstring)."""
-    decisions: list[Decision] = [Decision(None)]
+    decisions: list[Decision] = [_decision(Decision, (None, [], ()))]
     decoded: list = []
     out = Cut(decisions, decoded)
-    decode = decider.decode_event
+    decode, move_of = decider.decode_event, decider.move_of
+    happened_kind, rewound, revealed = Game.Happened, Game.Rewound, Game.SeedRevealed
     for row in rows[1:]:
         kind = row.kind
-        if kind is Game.Happened:
+        if kind is happened_kind:
+            fields = row.fields
             try:
-                event = decode(row.field("data"))
+                event = decode(fields["data"] if "data" in fields else _lacks("data"))
             except Exception as e:
                 out.decode_error = e
                 if out.error is None:
@@ -66,23 +74,26 @@ def cut(decider: Any, rows: list) -> Cut:
             if out.error is not None:
                 continue  # the decisions stopped: only the decoding goes on
             try:
-                if row.field("actor") != ENGINE:
-                    decisions.append(Decision(decider.move_of(event)))
+                if (fields["actor"] if "actor" in fields else _lacks("actor")) != ENGINE:
+                    decisions.append(_decision(Decision, (move_of(event), [(row, event)], ())))
+                    continue
             except Exception as e:
                 out.error = e
                 continue
             decisions[-1].happened.append((row, event))
-            decisions[-1].ends_revealed = False
         elif out.error is not None:
             continue
-        elif kind is Game.Rewound:
-            decisions.append(Decision(row.event))
-        elif kind is Game.SeedRevealed:
-            decisions[-1].reveals.append(row)
-            decisions[-1].ends_revealed = True
-        else:
-            decisions[-1].ends_revealed = False
+        elif kind is rewound:
+            decisions.append(_decision(Decision, (row.event, [], ())))
+        elif kind is revealed:
+            last = decisions[-1]
+            decisions[-1] = last._replace(reveals=[*last.reveals, row])
     return out
+
+
+def _lacks(name: str) -> Any:
+    """What the event object raises for a field its row lacks."""
+    raise AttributeError(name)
 
 
 class SeedCheck(Chance):
@@ -130,7 +141,7 @@ class SeedCheck(Chance):
 def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, deal: Any = None, line: Any = None) -> None:
     """Decide the game again (module docstring), handing each decision to `deal` (`decided(decision, chance, error)`,
     for decisions with stored random outcomes, once the seed is revealed) and to `line` (`decided(number, decision,
-    events, error, chance, state)`, for every decision); raises what configuring the game or folding a stored event
+    events, error, chance, state)`, for every decision, `events` None where they are not the stored ones); raises what configuring the game or folding a stored event
     raises, and the cut's error."""
     setup = decider.configure(created.options, created.players, created.dealer, created.starter)
     state = decider.initial_state(setup)
@@ -161,11 +172,16 @@ def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, dea
                 error = e
             if dealt:
                 deal.decided(decision, chance, error)
-        if after is not None and len(decided) == len(happened) and all(
-                mine == stored for mine, (_, stored) in zip(decided, happened)):
+        same = decided is not None and len(decided) == len(happened)
+        if same:
+            for mine, (_, stored) in zip(decided, happened):
+                if mine != stored:
+                    same = False
+                    break
+        if same and after is not None:
             state = after
         else:
             for _, event in happened:
                 state = evolve(state, event)
         if line is not None:
-            line.decided(number, decision, decided, error, chance, state)
+            line.decided(number, decision, decided if same else None, error, chance, state)

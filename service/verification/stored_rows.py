@@ -21,6 +21,8 @@ from uuid import UUID
 
 from eventsourcing.utils import get_topic
 
+from domain.game import Game
+
 from .decoded import Damage, DecodedGame, DecodedRow
 from .fold import fold_game, read_snapshots
 from .row_shapes import AGGREGATE_TOPICS, GAME_EVENTS, HINTS, shape_ok, shape_problem, why_undecodable
@@ -72,7 +74,9 @@ def read_stream(app: Any, stream_id: UUID, allowed: tuple[type, ...], name: str 
             else shape_problem(event, cls, hints)
         if problem:
             reading.damage.append(Damage(version, f"{name} {version} is damaged: {problem}"))
-        reading.rows.append(DecodedRow(version, cls, event.__dict__, event=event))
+        if cls is Game.SeedRevealed and reading.first_reveal is None:
+            reading.first_reveal = len(reading.rows)
+        reading.rows.append(DecodedRow(version, cls, event.__dict__, None, event))
     if reading.unreadable:
         reading.damage.append(reading.unreadable)
     return reading
@@ -85,8 +89,7 @@ def read_game(app: Any, game_id: UUID, rows: list | None = None, snapshot_rows: 
     decoded = read_stream(app, game_id, GAME_EVENTS, rows=rows)
     snapshots, unreadable_snapshot = read_snapshots(app, game_id, snapshot_rows)
     fold_game(decoded, snapshots, unreadable_snapshot)
-    for row, head in zip(decoded.rows, decoded.hashes):
-        row.hash = head
+    decoded.rows[:len(decoded.hashes)] = [row._replace(hash=head) for row, head in zip(decoded.rows, decoded.hashes)]
     return decoded
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from uuid import UUID
 
 from domain import ENGINE_VERSION
-from domain.game import ENGINE, Game
+from domain.game import Game
 from domain.randomness import commitment
 from domain.records import parse, replay
 
@@ -37,23 +37,22 @@ class EngineLine:
         the game after the stored events)."""
         if self.departed:
             return
-        happened, d = decision.happened, self.d
-        if error is not None or decided is None or not happened or (chance.__class__ is SeedCheck and chance.departs):
-            self.departed = True
+        move, happened, reveals = decision
+        if decided is None or error is not None or not happened or (chance.__class__ is SeedCheck and chance.departs):
+            self.departed = True  # (a rewind comes with no events decided: the line stops there too)
             return
         if number > 0:
-            move = decision.move
-            if move is None or isinstance(move, Game.Rewound) or happened[0][0].fields["actor"] != f"seat:{move['seat']}":
+            if move is None or happened[0][0].fields["actor"] != f"seat:{move['seat']}":
                 self.departed = True
                 return
             self.moves += 1
+        d = self.d
         clause_of = d.clause_of
         for (row, _), mine in zip(happened, decided):
             fields = row.fields
             if fields["kind"] != mine["type"] or fields["clause"] != clause_of(mine):
                 self.departed = True
                 return
-        reveals = decision.reveals
         # an ended game refuses every later move, so only the last decision can end it
         outcome = d.outcome(state) if reveals or number == self.last else None
         if outcome is not None and outcome.is_over and number > 0:

@@ -59,29 +59,29 @@ def cut(decider: Any, rows: list) -> Cut:
     out = Cut(decisions, decoded)
     decode, move_of = decider.decode_event, decider.move_of
     happened_kind, rewound, revealed = Game.Happened, Game.Rewound, Game.SeedRevealed
+    error = None
     for row in rows[1:]:
         kind = row.kind
         if kind is happened_kind:
             fields = row.fields
             try:
-                event = decode(fields["data"] if "data" in fields else _lacks("data"))
+                event = decode(fields["data"])
             except Exception as e:
-                out.decode_error = e
-                if out.error is None:
-                    out.error = e
+                out.decode_error = _as_read(e, fields, "data")
+                out.error = error or out.decode_error
                 return out
             decoded.append(event)
-            if out.error is not None:
+            if error is not None:
                 continue  # the decisions stopped: only the decoding goes on
             try:
-                if (fields["actor"] if "actor" in fields else _lacks("actor")) != ENGINE:
+                if fields["actor"] != ENGINE:
                     decisions.append(_decision(Decision, (move_of(event), [(row, event)], ())))
                     continue
             except Exception as e:
-                out.error = e
+                error = out.error = _as_read(e, fields, "actor")
                 continue
             decisions[-1].happened.append((row, event))
-        elif out.error is not None:
+        elif error is not None:
             continue
         elif kind is rewound:
             decisions.append(_decision(Decision, (row.event, [], ())))
@@ -91,9 +91,9 @@ def cut(decider: Any, rows: list) -> Cut:
     return out
 
 
-def _lacks(name: str) -> Any:
-    """What the event object raises for a field its row lacks."""
-    raise AttributeError(name)
+def _as_read(error: Exception, fields: dict, name: str) -> Exception:
+    """The error reading `name` from a row's event object would have met: AttributeError where the row lacks it."""
+    return AttributeError(name) if isinstance(error, KeyError) and name not in fields else error
 
 
 class SeedCheck(Chance):
@@ -141,25 +141,28 @@ class SeedCheck(Chance):
 def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, deal: Any = None, line: Any = None) -> None:
     """Decide the game again (module docstring), handing each decision to `deal` (`decided(decision, chance, error)`,
     for decisions with stored random outcomes, once the seed is revealed) and to `line` (`decided(number, decision,
-    events, error, chance, state)`, for every decision, `events` None where they are not the stored ones); raises what configuring the game or folding a stored event
-    raises, and the cut's error."""
+    events, error, chance, state)`, for every decision, `events` None where they are not the stored ones); raises
+    what configuring the game or folding a stored event raises, and the cut's error."""
     setup = decider.configure(created.options, created.players, created.dealer, created.starter)
     state = decider.initial_state(setup)
     if cutting.error is not None:
         raise cutting.error
     own = Chance(created.seed, created.outcomes) if line is not None else None
     start, step, evolve, chance_of = decider.start, decider.step, decider.evolve, decider.chance_of
+    rewound = Game.Rewound
     for number, decision in enumerate(cutting.decisions):
-        move, happened = decision.move, decision.happened
-        if isinstance(move, Game.Rewound):
+        move, happened, _ = decision
+        if move.__class__ is rewound:
             state = decider.load_state(move.state)
             if line is not None:
                 line.decided(number, decision, None, None, None, state)
             continue
-        results: dict = {}
-        for _, event in happened:
-            results.update(chance_of(event))
-        dealt = deal is not None and bool(results)
+        results = None
+        if deal is not None:
+            results = {}
+            for _, event in happened:
+                results.update(chance_of(event))
+        dealt = bool(results)
         decided = after = error = chance = None
         if dealt or line is not None:
             chance = SeedCheck(revealed, results, own) if dealt else own

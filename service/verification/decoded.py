@@ -7,7 +7,9 @@ Two decoders give it, through one call, `decode(app, game_id, rows) -> DecodedGa
 - service.verification.stored_rows.DetailedDecoder, which decodes every row with the library's mapper, folds the
   game and names any damage at its version.
 
-The checks (service.verification.driver) read a DecodedGame and never ask which decoder made it.
+The checks (service.verification.driver) read a DecodedGame the same way whichever decoder made it. Where the plain
+decoder vouches for a fact as it decodes (`plain`: every link of the chain followed, only Created, Happened and
+SeedRevealed rows at versions 1..n, no damage), a check takes the fact instead of finding it again.
 """
 
 from __future__ import annotations

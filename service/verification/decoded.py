@@ -77,6 +77,7 @@ class DecodedGame:
     hashes: list = field(default_factory=list)  # the chain hash of the first rows (every row's, for a plain game)
     plain: bool = False  # made by the plain decoder: every row decodes, the chain holds, no damage
     first_reveal: int | None = None  # the index in `rows` of the first SeedRevealed row, None for none
+    snapshots: dict = field(default_factory=dict)  # a plain game's snapshots by version, for the pass to compare
 
     @classmethod
     def of_events(cls, events: list) -> "DecodedGame":

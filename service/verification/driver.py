@@ -9,7 +9,8 @@ the checks, each written once:
   decode or fit its class, an event that cannot be applied, a snapshot that is not the game), the refused attempts;
 - the re-decision pass (service.verification.redecision), one pass over the game's decisions that serves the fair
   deal (deal_check: each random step against the revealed seed), the game's own evidence (evidence_check: from the
-  same decoded events) and, for a plain game, the engine (engine_check.EngineLine);
+  same decoded events) and, for a plain game, the engine (engine_check.EngineLine) and its snapshots
+  (snapshot_line.SnapshotLine; the detailed decoder compares snapshots as it folds the game);
 - optionally the engine (engine_check: the line the pass followed, or a replay of the game's record) and the
   catalogue row (catalogue_check);
 - provenance, and the verdict (service.verification.report).
@@ -45,6 +46,7 @@ from .evidence_check import EvidenceCheck
 from .plain_rows import PLAIN
 from .redecision import cut, redecide
 from .report import provenance, report_ok
+from .snapshot_line import SnapshotLine
 from .stored_rows import DETAILED
 
 _CHAIN_FALLBACK = {"head": "", "broken_at": None, "problem": "the chain could not be checked", "problems": []}
@@ -137,10 +139,13 @@ def _checks_in_one_pass(decoded: DecodedGame, guarded: Callable) -> tuple[Any, d
             if decoded.plain:
                 raise
             cutting, decider = e, None
+        lines: tuple = ()
         if decoded.plain:
             line = EngineLine(decider, decoded.created, deal.revealed, len(cutting.decisions))
-        if dealing or line is not None:
-            deal = guarded("the deal", lambda: _redecided(deal, decider, decoded.created, cutting, line), DEAL_FALLBACK)
+            lines = (line, SnapshotLine(decoded.created, decider, decoded.hashes, decoded.snapshots)) \
+                if decoded.snapshots else (line,)
+        if dealing or lines:
+            deal = guarded("the deal", lambda: _redecided(deal, decider, decoded.created, cutting, lines), DEAL_FALLBACK)
         if proving:
             evidence = guarded("the game's evidence", lambda: _proved(evidence, cutting), {"ok": False})
     if isinstance(deal, DealCheck):
@@ -155,10 +160,13 @@ def _started(check: Any) -> Any:
     return check
 
 
-def _redecided(deal: DealCheck, decider: Any, created: Any, cutting: Any, line: Any) -> DealCheck:
+def _redecided(deal: DealCheck, decider: Any, created: Any, cutting: Any, lines: tuple) -> DealCheck:
     if isinstance(cutting, Exception):
         raise cutting
-    redecide(decider, created, cutting, deal.revealed, deal if not deal.done else None, line)
+    redecide(decider, created, cutting, deal.revealed, deal if not deal.done else None, lines)
+    for line in lines:
+        if isinstance(line, SnapshotLine):
+            line.finish()
     return deal
 
 

@@ -32,7 +32,7 @@ class EngineLine:
         self.departed = revealed is not None and (revealed != created.seed or commitment(revealed) != created.commitment)
 
     def decided(self, number: int, decision: Any, decided: list | None, error: Exception | None, chance: Any,
-                state: Any) -> None:
+                before: Any, state: Any) -> None:
         """One decision decided again (`decided`: the engine's events, None unless they are the stored ones; `state`:
         the game after the stored events)."""
         if self.departed:

@@ -2,9 +2,9 @@
 
 The fold stops before a damaged row or a gap in the versions (the hash chain names those), and at the first event
 that cannot be applied to the game before it (named here). A snapshot that does not decode, differs from the game
-folded to its version, or lies beyond the last event is damage at its version. Both row decoders fold the same way:
-the detailed one always (service.verification.stored_rows), the plain one for a game with snapshots
-(service.verification.plain_rows).
+folded to its version, or lies beyond the last event is damage at its version. The detailed decoder folds every game
+this way (service.verification.stored_rows); a plain game's snapshots are held against the game on the checks' pass
+instead (service.verification.snapshot_line), without the fold's cost.
 """
 
 from __future__ import annotations

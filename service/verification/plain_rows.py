@@ -2,7 +2,8 @@
 
 A plain game's rows are versions 1..n: a Created event, then Happened and SeedRevealed events, each row's JSON
 holding exactly its class's fields with only its timestamp in the library's encoding, the hash chain unbroken, its
-snapshots (if any) the game folded to their versions. For such rows this decoder does, per row, what the mapper,
+snapshots (if any) readable and within the game (each is held against the game in the checks' pass:
+service.verification.snapshot_line). For such rows this decoder does, per row, what the mapper,
 the shape check (service.verification.row_shapes) and domain.audit's hash each did on their own:
 
 - the row is decoded once (orjson), and the fields are checked against the class (every declared field present,
@@ -37,7 +38,7 @@ from domain.games import DECIDERS
 from service.adapters.canonical_json import canonical_hash
 
 from .decoded import DecodedGame, DecodedRow, NotPlain
-from .fold import fold_game, read_snapshots
+from .fold import read_snapshots
 from .row_shapes import shape_ok
 
 HAPPENED = Game.Happened.__qualname__
@@ -162,17 +163,15 @@ class PlainDecoder:
     game, any store whose rows are enciphered or compressed, or rows not read in bulk."""
 
     def decode(self, app: Any, game_id: UUID, rows: Any = None) -> DecodedGame:
-        """The game's rows decoded and hashed, its snapshots held against the fold of its events; raises NotPlain."""
+        """The game's rows decoded and hashed, its snapshots read; raises NotPlain."""
         if rows is None or app.mapper.cipher is not None or app.mapper.compressor is not None:
             raise NotPlain
         decoded = decode_game(game_id, rows.raw)
         if decoded.created.game not in DECIDERS:
             raise NotPlain
-        if rows.snapshots:
-            snapshots, unreadable = read_snapshots(app, game_id, rows.snapshots)
-            plain_hashes, decoded.hashes = decoded.hashes, []
-            fold_game(decoded, snapshots, unreadable)
-            if decoded.damage or decoded.hashes != plain_hashes:
+        if rows.snapshots:  # decoded here, held against the game in the checks' pass (snapshot_line)
+            decoded.snapshots, unreadable = read_snapshots(app, game_id, rows.snapshots)
+            if unreadable or max(decoded.snapshots) > len(decoded.rows):
                 raise NotPlain
         return decoded
 

@@ -138,24 +138,25 @@ class SeedCheck(Chance):
         return got
 
 
-def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, deal: Any = None, line: Any = None) -> None:
+def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, deal: Any = None, lines: tuple = ()) -> None:
     """Decide the game again (module docstring), handing each decision to `deal` (`decided(decision, chance, error)`,
-    for decisions with stored random outcomes, once the seed is revealed) and to `line` (`decided(number, decision,
-    events, error, chance, state)`, for every decision, `events` None where they are not the stored ones); raises
-    what configuring the game or folding a stored event raises, and the cut's error."""
+    for decisions with stored random outcomes, once the seed is revealed) and to each of `lines` (`decided(number,
+    decision, events, error, chance, before, after)`, for every decision: `events` None where they are not the stored
+    ones, `before` and `after` the game's state around it); raises what configuring the game or folding a stored event
+    raises, and the cut's error."""
     setup = decider.configure(created.options, created.players, created.dealer, created.starter)
     state = decider.initial_state(setup)
     if cutting.error is not None:
         raise cutting.error
-    own = Chance(created.seed, created.outcomes) if line is not None else None
+    own = Chance(created.seed, created.outcomes) if lines else None
     start, step, evolve, chance_of = decider.start, decider.step, decider.evolve, decider.chance_of
     rewound = Game.Rewound
     for number, decision in enumerate(cutting.decisions):
         move, happened, _ = decision
         if move.__class__ is rewound:
-            state = decider.load_state(move.state)
-            if line is not None:
-                line.decided(number, decision, None, None, None, state)
+            before, state = state, decider.load_state(move.state)
+            for line in lines:
+                line.decided(number, decision, None, None, None, before, state)
             continue
         results = None
         if deal is not None:
@@ -164,7 +165,7 @@ def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, dea
                 results.update(chance_of(event))
         dealt = bool(results)
         decided = after = error = chance = None
-        if dealt or line is not None:
+        if dealt or lines:
             chance = SeedCheck(revealed, results, own) if dealt else own
             try:
                 if move is None:
@@ -181,10 +182,11 @@ def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, dea
                 if mine != stored:
                     same = False
                     break
+        before = state
         if same and after is not None:
             state = after
         else:
             for _, event in happened:
                 state = evolve(state, event)
-        if line is not None:
-            line.decided(number, decision, decided if same else None, error, chance, state)
+        for line in lines:
+            line.decided(number, decision, decided if same else None, error, chance, before, state)

@@ -37,7 +37,7 @@ def chain_report(app: Any, game_id: UUID, decoded: DecodedGame, kept_head: str |
     else:  # the log cannot be read to its end: a kept head cannot be compared with it
         report = verify_chain(decoded.events, hashes=decoded.hashes)
     damage = list(decoded.damage)
-    attempts = attempts_damage(app, game_id, attempt_rows)
+    attempts = attempts_damage(app, game_id, attempt_rows) if attempt_rows != [] else None  # none read: none refused
     if attempts:
         damage.append(attempts)
     problems = sorted(damage, key=lambda d: (d.version is None, d.version or 0))

@@ -12,7 +12,7 @@ The pages know no game. Each game's part of a page is the template partial its s
 (loaded when it exists, see api.pages.filters `game_script`). The lobby draws each game's options from its spec
 (`templates/_options.html`). The contract a partial fulfils is in docs/architecture.md.
 
-The routes live in one module per page (lobby, table, audit, disputes, replay), each on this blueprint, so their
+The routes live in one module per page (lobby, table, audit, disputes, replay, bots), each on this blueprint, so their
 endpoints are `pages.*`; the app factory imports them all before registering it.
 """
 

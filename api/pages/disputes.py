@@ -6,9 +6,9 @@ from __future__ import annotations
 from flask import redirect, render_template, request, url_for
 
 from service.errors import ServiceError
-from service.play.commands import FileDispute, GiveRuling
 
 from .blueprint import page_view, pages
+from .forms import dispute_command, ruling_command
 
 
 @pages.get("/games/<game_id>/disputes")
@@ -22,12 +22,8 @@ def disputes(game_id: str):
 def file_dispute(game_id: str):
     """A seat files a dispute against the move at a version, or against the refusal of its attempt (`attempt`)."""
     facade, token, viewer, _ = page_view(game_id)
-    numbers = {}
-    for field in ("version", "attempt"):
-        value = request.form.get(field, "").strip()
-        numbers[field] = (int(value) if value.isdigit() else value) if value else None
     try:
-        facade.play.file_dispute(token, FileDispute(game_id, request.form.get("claim", ""), **numbers))
+        facade.play.file_dispute(token, dispute_command(game_id, request.form))
     except ServiceError as e:
         return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)
@@ -37,10 +33,8 @@ def file_dispute(game_id: str):
 def rule(game_id: str, number: int):
     """The referee rules on a dispute (and may rewind)."""
     facade, token, viewer, _ = page_view(game_id)
-    form = request.form
     try:
-        facade.play.rule(token, GiveRuling(game_id, number, form.get("decision"), form.get("remedy", "none"),
-                                           form.get("note", "")))
+        facade.play.rule(token, ruling_command(game_id, number, request.form))
     except ServiceError as e:
         return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -17,7 +16,7 @@ from domain.records import parse
 from service.adapters.catalogue_store import Catalogue
 from service.verification import driver
 from service.verification.bulk import verify_all
-from tests.conftest import SHARED, sample_records
+from tests.conftest import sample_records
 from tests.integration.evidence_support import SHORT, new_table, truncate
 from tests.integration.service_support import RawEvents
 
@@ -33,8 +32,7 @@ def sample_docs() -> list[dict]:
     """The sample records that are valid (every game, stacked decks, fixed outcomes, illegal moves): arbiter's own,
     then the shared ones when they are beside the checkout."""
     docs = []
-    shared_paths = sorted(p for p in (SHARED / "records").glob("*/*.json") if not p.name.endswith(".expected.json"))
-    for path in sample_records() + shared_paths:
+    for path in sample_records(shared_too=True):
         doc = json.loads(path.read_text())
         try:
             parse(doc)

@@ -37,7 +37,7 @@ def _utc(timestamp) -> str:
     return timestamp.astimezone(timezone.utc).isoformat()
 
 
-def _pack_move(move: dict, version: int) -> str:
+def pack_move(move: dict, version: int) -> str:
     """One move of the log as "<version> <move JSON>" (JSON escapes newlines, so lines join with "\\n")."""
     return f"{version} {json.dumps(move, separators=(',', ':'), ensure_ascii=False)}"
 
@@ -451,7 +451,7 @@ class Game(Aggregate):
         return sum(chunk.count("\n") + 1 for chunk in self.move_log)
 
     def _log_move(self, move: dict, version: int) -> None:
-        line = _pack_move(move, version)
+        line = pack_move(move, version)
         if self.move_log and self.move_log[-1].count("\n") < 99:
             self.move_log[-1] += "\n" + line
         else:

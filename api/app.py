@@ -45,7 +45,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.register_blueprint(stream_blp)
 
-    from api.pages import audit, disputes, filters, lobby, replay, table  # noqa: F401  (their routes, on the blueprint)
+    from api.pages import audit, bots, disputes, filters, lobby, open_seats, replay, table  # noqa: F401  (routes)
     from api.pages.blueprint import pages
 
     app.register_blueprint(pages)
@@ -58,10 +58,8 @@ def create_app(config: dict | None = None) -> Flask:
     app.register_blueprint(desk)
 
     from api.http.bots import bots_blp
-    from api.pages.bots import bot_pages
 
     api.register_blueprint(bots_blp)
-    app.register_blueprint(bot_pages)
 
     from service.tournaments.facade import Tournaments
 

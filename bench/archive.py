@@ -408,21 +408,21 @@ def run(cfg: dict) -> dict:
 
         Catalogue.for_app(made.app).catch_up()
         service_ids = made.game_ids()
-        from service.verification import fast_verify
+        from service.verification import driver
 
         counts = {"fast": 0, "detailed": 0}
-        real = fast_verify.fast_report
+        real = driver.plain_report
 
         def counting(*a, **k):
             report = real(*a, **k)
             counts["fast" if report is not None else "detailed"] += 1
             return report
 
-        fast_verify.fast_report = counting
+        driver.plain_report = counting
         try:
             best, _, service_reports = best_of(1, lambda: verify(1, service_url, "service", service_ids))
         finally:
-            fast_verify.fast_report = real
+            driver.plain_report = real
         assert all(r["ok"] for r in service_reports)
         service_events = sum(stored_events(r) for r in service_reports)
         out["verify_service_store"] = {"games": len(service_reports), "events": service_events, "seconds": best,

@@ -37,7 +37,7 @@ def _utc(timestamp) -> str:
     return timestamp.astimezone(timezone.utc).isoformat()
 
 
-def _pack_move(move: dict, version: int) -> str:
+def pack_move(move: dict, version: int) -> str:
     """One move of the log as "<version> <move JSON>" (JSON escapes newlines, so lines join with "\\n")."""
     return f"{version} {json.dumps(move, separators=(',', ':'), ensure_ascii=False)}"
 
@@ -108,20 +108,30 @@ class Game(Aggregate):
         automatic: bool = False  # a move the service made for its seat (a forced pass, the table's `auto_pass`)
 
         def apply_to(self, game: "Game") -> None:
-            deciding = game.__dict__.get("_deciding")
-            event = deciding.pop(0) if deciding else game.decider.decode_event(self.data)
-            game._remember_chance(event)
-            move = game.decider.move_of(event) if self.actor != ENGINE else None
-            if move is None or move.get("type") != "say":  # table talk changes nothing a seat decides on
-                game.position_version = self.originator_version
-            if deciding is not None:
-                return  # play() already holds the fold of these events (decider.step) and keeps the clock
+            """The library's road (`mutate`): the opening, and every event of a game rebuilt from the store, is
+            decoded and folded into the state."""
+            event = game.decider.decode_event(self.data)
+            move = self._mark(game, event)
             if self.actor != ENGINE or game._batch is None:  # a new batch: the opening, or a seat's move
                 game._settle_clock()
                 mover = None if self.actor == ENGINE else int(self.actor.split(":")[1])
                 game._batch = [clocks.ms(self.timestamp), self.originator_version, mover,
                                bool(move and move.get("type") == "say")]
             game._fold(event, self.originator_version, self.actor, self.idempotency_key)
+
+        def apply_decided(self, game: "Game", event: dict) -> None:
+            """What `apply` does, for an event `play` has just decided (`event`, the decider's own, not decoded):
+            play already holds the state after its move (decider.step) and keeps the clock and the move log."""
+            self._mark(game, event)
+            game.chain_head = event_hash(self)
+
+        def _mark(self, game: "Game", event: dict) -> dict | None:
+            """Keep the event's random outcomes and the position's version; the move it records, if a seat's."""
+            game._remember_chance(event)
+            move = game.decider.move_of(event) if self.actor != ENGINE else None
+            if move is None or move.get("type") != "say":  # table talk changes nothing a seat decides on
+                game.position_version = self.originator_version
+            return move
 
     class SeedRevealed(Chained):
         """The game ended: its outcome, and the secret seed published so anyone can check the deal (contract §4).
@@ -277,7 +287,7 @@ class Game(Aggregate):
             outcomes=record.outcomes, stacked=record.stacked, engine_version=ENGINE_VERSION,
             seat_token_hashes=list(seat_token_hashes or []), referee_token_hash=referee_token_hash, prev=GENESIS,
             spectator_delay=spectator_delay, time_control=time_control)
-        game._record_events(game.decider.start(setup, game.chance), None, None)
+        game._record_opening(game.decider.start(setup, game.chance))
         game._settle_clock()
         return game
 
@@ -318,11 +328,7 @@ class Game(Aggregate):
         events, state = decider.step(self.state, move, self.chance)
         self._settle_clock()
         first_version = self.version + 1
-        self._deciding = list(events)
-        try:
-            self._record_events(events, seat_actor(move["seat"]), idempotency_key, automatic)
-        finally:
-            del self._deciding
+        self._record_decided(events, seat_actor(move["seat"]), idempotency_key, automatic)
         self.state = state
         accepted = self._pending_events[-len(events)].timestamp
         self._batch = [clocks.ms(accepted), first_version, move["seat"], move["type"] == "say"]
@@ -395,14 +401,29 @@ class Game(Aggregate):
 
     # -- the fold ----------------------------------------------------------------------------
 
-    def _record_events(self, events: list[dict], actor: str | None, idempotency_key: str | None,
-                       automatic: bool = False) -> None:
+    def _record_opening(self, events: list[dict]) -> None:
+        """The opening's events (the engine's), by the library's trigger_event: each is folded as it is applied."""
         trigger, happened, clause_of, encode = self.trigger_event, Game.Happened, self.decider.clause_of, self.decider.encode_event
+        for e in events:
+            trigger(happened, kind=e["type"], data=encode(e), actor=ENGINE, clause=clause_of(e),
+                    engine_version=ENGINE_VERSION, idempotency_key=None, automatic=False, prev=self.chain_head)
+
+    def _record_decided(self, events: list[dict], actor: str, idempotency_key: str | None, automatic: bool) -> None:
+        """A move's events, made as the library's trigger_event makes them (the next version, a new timestamp, the
+        same fields) and applied by Happened.apply_decided instead of its `mutate`: the state after them is the
+        step's, so none is decoded and folded again. A game rebuilt from the store folds each (Happened.apply_to)."""
+        happened, clause_of, encode = Game.Happened, self.decider.clause_of, self.decider.encode_event
+        pending = self._pending_events
         for i, e in enumerate(events):
-            mover = actor if (i == 0 and actor) else ENGINE
-            trigger(happened, kind=e["type"], data=encode(e), actor=mover, clause=clause_of(e),
-                    engine_version=ENGINE_VERSION, idempotency_key=idempotency_key if i == 0 else None,
-                    automatic=automatic and i == 0, prev=self.chain_head)
+            first = i == 0
+            event = happened(originator_id=self.id, originator_version=self.version + 1,
+                             timestamp=happened.create_timestamp(), prev=self.chain_head, kind=e["type"],
+                             data=encode(e), actor=actor if first else ENGINE, clause=clause_of(e),
+                             engine_version=ENGINE_VERSION, idempotency_key=idempotency_key if first else None,
+                             automatic=automatic and first)
+            event.apply_decided(self, e)
+            self.version, self.modified_on = event.originator_version, event.timestamp  # as `mutate` leaves them
+            pending.append(event)
 
     def _fold(self, event: dict, version: int, actor: str, idempotency_key: str | None) -> None:
         self.state = self.decider.evolve(self.state, event)
@@ -430,7 +451,7 @@ class Game(Aggregate):
         return sum(chunk.count("\n") + 1 for chunk in self.move_log)
 
     def _log_move(self, move: dict, version: int) -> None:
-        line = _pack_move(move, version)
+        line = pack_move(move, version)
         if self.move_log and self.move_log[-1].count("\n") < 99:
             self.move_log[-1] += "\n" + line
         else:

@@ -217,6 +217,13 @@ class Replay:
         }
 
 
+def fast_road(record: Record) -> Any:
+    """The game's second road for this record (domain.spec.FastReplay), or None when it has none or was not written
+    for the record's set-up: then every move takes the decider's `step`."""
+    fast = spec_for(record.game).fast_replay
+    return fast if fast is not None and fast.takes(record.setup) else None
+
+
 def replay(record: Record, keep_events: bool = False) -> Replay:
     """Replay a validated record through its bare decider (fast path, no store)."""
     d = record.decider
@@ -231,9 +238,9 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
         state = d.evolve(state, e)
     if keep_events:
         events.extend(opening)
-    spec = spec_for(record.game)
-    step = spec.fold_step or d.step  # the states before each move are not kept: a game may fold in place
-    fold = spec.fold_moves  # a game's verdict-only loop over its ordinary moves (domain/spec.py)
+    fast = fast_road(record)
+    step = (fast.fold_step or d.step) if fast else d.step  # no state before a move is kept: in place where it can
+    fold = fast.fold_moves if fast else None  # a verdict-only loop over the ordinary moves (domain/spec.py)
     illegal = None
     applied = 0
     try:

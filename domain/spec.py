@@ -11,7 +11,7 @@ resource string and never imported: the domain imports nothing above it.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from importlib import resources
 from typing import Any
@@ -122,6 +122,42 @@ class Ending:
 
 
 @dataclass(frozen=True)
+class FastReplay:
+    """A game's second road for records.replay, and the set-ups it was written for: replay takes it only for a set-up
+    whose every option it declares with the value the set-up has; any other game takes the decider's `step` alone.
+    tests/unit/test_fast_roads.py holds it to `step` over every registered game and option.
+
+    `options`: option name -> the values the road was written for, or None for every value `configure` accepts
+    (a flags option's list is taken when each flag is listed). An option the game gains later is not declared
+    here, so its games take the slow road until someone writes the road for it and says so.
+    """
+
+    options: Mapping[str, tuple | None]
+    # (state, move, chance) -> (events, state): step for a caller that keeps no earlier state; it may apply the move
+    # to the state given and return that, leaving it as it was when the move is illegal
+    fold_step: Callable | None = None
+    # (state, moves, start, chance) -> (state, stop): the verdict-only loop; applies moves[start:] in place while it
+    # can prove each legal and ordinary and returns the index of the first it left (len(moves) when none); never
+    # raises: replay hands the move at `stop` to fold_step (or step) and calls it again after
+    fold_moves: Callable | None = None
+
+    def takes(self, setup: Any) -> bool:
+        """Whether the road was written for this set-up (its `options()`, the record's canonical options)."""
+        for name, value in setup.options().items():
+            if name not in self.options:
+                return False
+            allowed = self.options[name]
+            if allowed is None:
+                continue
+            if isinstance(value, list):
+                if not all(v in allowed for v in value):
+                    return False
+            elif value not in allowed:
+                return False
+        return True
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything generic code knows about one game. Optional capabilities are None (or their default) when the
     game has none; generic code reads them here, never by probing the decider."""
@@ -141,14 +177,8 @@ class GameSpec:
     # (state) -> the pass of the seat to act that the table's `auto_pass` option lets the service make, only where
     # every seat can see it is forced (docs/desk.md), else None; games without it refuse the option
     forced_pass: Callable[[Any], dict | None] | None = None
-    # (state, move, chance) -> (events, state): step for a caller that keeps no earlier state (records.replay); it
-    # may apply the move to the state given and return that, leaving it as it was when the move is illegal
-    fold_step: Callable | None = None
-    # (state, moves, start, chance) -> (state, stop): records.replay's verdict-only loop; applies moves[start:] in
-    # place while it can prove each legal and ordinary and returns the index of the first it left (len(moves) when
-    # none); never raises: replay hands the move at `stop` to fold_step (or step) and calls it again after. A
-    # property test must hold it to step.
-    fold_moves: Callable | None = None
+    # records.replay's second road (FastReplay): the set-ups it was written for, and its in-place step and loop
+    fast_replay: FastReplay | None = None
     # (decoded events, revealed seed) -> {"ok", "problems", ...}: the game's own evidence check once the seed is
     # revealed (the service shows it in verify, the audit, the exported record and the import answer)
     honesty: Callable[[list, str], dict] | None = None

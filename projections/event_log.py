@@ -80,6 +80,20 @@ def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ende
     return out
 
 
+def own_refusals(attempts: Iterable[Any], seat: int) -> list[dict]:
+    """A seat's own refused attempts as log entries (what its 422 answers told it already: the move it sent, the
+    clause and the reason), for that seat's own account of the table; never another seat's."""
+    actor = f"seat:{seat}"
+    return [refused_entry(a) for a in attempts if isinstance(a, Attempts.Refused) and a.actor == actor]
+
+
+def refused_entry(a) -> dict:
+    """A refused attempt (attempts stream) as a log entry placed at the game version it met."""
+    return {"version": a.at_version, "at": a.timestamp.astimezone(timezone.utc).isoformat(), "type": "move_rejected",
+            "actor": a.actor, "clause": a.clause, "engine_version": a.engine_version, "prev": a.prev,
+            "data": {"move": dict(a.move), "reason": a.reason, "attempt": a.originator_version - 1}}
+
+
 def rewound_ranges(events: Iterable[Any]) -> list[tuple[int, int]]:
     """The (to_version, from_version] ranges undone by each rewind."""
     return [(e.to_version, e.from_version) for e in events if isinstance(e, Game.Rewound)]
@@ -132,9 +146,7 @@ class _Reader:
 
     def refused(self, a) -> dict:
         """A refused attempt (attempts stream) as a log entry placed at the game version it met."""
-        return {"version": a.at_version, "at": a.timestamp.astimezone(timezone.utc).isoformat(), "type": "move_rejected",
-                "actor": a.actor, "clause": a.clause, "engine_version": a.engine_version, "prev": a.prev,
-                "data": {"move": dict(a.move), "reason": a.reason, "attempt": a.originator_version - 1}}
+        return refused_entry(a)
 
     def _created(self) -> dict:
         c = self.created

@@ -23,6 +23,7 @@ from typing import Any, Callable, Sequence
 from domain.game import Game
 from domain.games import decider_for
 from domain.tournament.aggregate import Tournament
+from domain.tournament.crosstable import crosstable
 from domain.tournament.standings import rank_by_of, standings
 
 log = logging.getLogger("arbiter.standings")
@@ -99,10 +100,19 @@ def fold_batch(batch: Sequence[tuple[int, Any]], load: Callable[[str], Doc | Non
     return rows
 
 
-def doc_standings(doc: Doc) -> dict:
-    """A tournament document's standings (domain/tournament/standings.py), ranked as its settings say."""
+def _doc_games(doc: Doc) -> list[dict]:
     games = []
     for g in doc["games"]:
         outcome = doc["outcomes"].get(g["game_id"], {"status": "in_progress", "result": None, "winner": None, "scores": None})
         games.append({**g, **outcome})
-    return standings(doc["players"], games, [tuple(b) for b in doc["byes"]], rank_by_of(doc["settings"]))
+    return games
+
+
+def doc_standings(doc: Doc) -> dict:
+    """A tournament document's standings (domain/tournament/standings.py), ranked as its settings say."""
+    return standings(doc["players"], _doc_games(doc), [tuple(b) for b in doc["byes"]], rank_by_of(doc["settings"]))
+
+
+def doc_crosstable(doc: Doc, order: Sequence[int] | None = None) -> list[dict]:
+    """A tournament document's crosstable (domain/tournament/crosstable.py), rows and columns in `order`."""
+    return crosstable(doc["players"], _doc_games(doc), [tuple(b) for b in doc["byes"]], order)

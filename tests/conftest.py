@@ -28,22 +28,28 @@ def shared(*parts: str) -> Path:
     return path
 
 
+def _records_in(folder: Path, games: tuple[str, ...]) -> list[Path]:
+    """The records under `folder`/<game>/ of the given games (every game when none), their verdicts skipped; none
+    where the folder is missing."""
+    return sorted(p for game in (games or ("*",)) for p in folder.glob(f"{game}/*.json")
+                  if not p.name.endswith(".expected.json"))
+
+
 def shared_records_params(game: str) -> list:
     """pytest params: each record of ../shared/records/<game> (verdicts skipped), or one skipped param naming the
     missing folder. Safe at import: never raises, never empty."""
-    folder = SHARED / "records" / game
-    paths = sorted(p for p in folder.glob("*.json") if not p.name.endswith(".expected.json"))
+    paths = _records_in(SHARED / "records", (game,))
     if paths:
         return [pytest.param(p, id=p.stem) for p in paths]
     return [pytest.param(None, id="no-shared", marks=pytest.mark.skip(
         reason=f"needs ../shared/records/{game} (the workshop's reference samples; absent beside this checkout)"))]
 
 
-def sample_records(*games: str) -> list[Path]:
+def sample_records(*games: str, shared_too: bool = False) -> list[Path]:
     """arbiter's own sample records (tests/records/<game>/*.json, verdicts beside them skipped), of the given games
-    or of every game."""
-    return sorted(p for game in (games or ("*",)) for p in RECORDS.glob(f"{game}/*.json")
-                  if not p.name.endswith(".expected.json"))
+    or of every game; with `shared_too`, then those of ../shared/records where it is beside the checkout (without
+    it, arbiter's own alone: the caller runs on them)."""
+    return _records_in(RECORDS, games) + (_records_in(SHARED / "records", games) if shared_too else [])
 
 # A developer's run explores new random games every time (hypothesis prints the blob that reproduces a failure:
 # keep it as an @example); CI (.ci/run sets ARBITER_CI=1) explores the same examples on every run, so that a

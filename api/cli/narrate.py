@@ -152,7 +152,7 @@ def report_console() -> Console:
 
 
 def verify_table(reports: list[dict], only_problems: bool, console: Console | None = None) -> None:
-    """Print verification reports (service.verification.integrity): rows and chain, deal, engine, catalogue (when a row differs), and
+    """Print verification reports (service.verification.driver): rows and chain, deal, engine, catalogue (when a row differs), and
     provenance beside them; with --all only the games with a problem are listed, and the others counted."""
     console = console or report_console()
     table = Table(title="verification")

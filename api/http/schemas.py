@@ -3,6 +3,8 @@
 The bodies of the commands (a move, a dispute, a ruling, a name) are parsed here for their JSON types, with the bounds
 of service.play.commands, and each route then builds its command object (PlayMove, FileDispute, GiveRuling, NameSeat),
 which the service checks once; a type error found here is answered as the API always answered it (422, `errors`).
+A move's `expected_version` and `idempotency_key` are only declared here (`Declared`): the command is their one
+check, so a key in the body and one in the `Idempotency-Key` header get the same refusal.
 
 Over 300 lines on purpose: the one place the games routes' requests and answers are documented (the OpenAPI
 document is made from it); the evidence and tournament routes have their own schema modules.
@@ -25,6 +27,22 @@ from .evidence_schemas import Receipt
 JSON_INT = validate.Range(min=-MAX_INT, max=MAX_INT)  # every JSON integer (domain.json_limits)
 POSITION = validate.Range(min=0, max=MAX_POSITION)  # a version, offset or `after` in a query
 CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "TD"})
+
+
+class Declared:
+    """A body field the OpenAPI document declares (its type from the field class, its bounds from `metadata`) whose
+    value reaches the command as it came: the command checks it, once, and its refusal is the one a client gets."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return value
+
+
+class DeclaredInteger(Declared, fields.Integer):
+    pass
+
+
+class DeclaredString(Declared, fields.String):
+    pass
 
 
 class Problem(Schema):
@@ -92,8 +110,9 @@ class Move(Schema):
     type = fields.String(required=True, validate=validate.Length(min=1, max=32))
     cards = fields.List(CARD, validate=validate.Length(max=60))
     text = fields.String(validate=validate.Length(max=2000))
-    expected_version = fields.Integer(strict=True, allow_none=True, validate=JSON_INT)
-    idempotency_key = fields.String(allow_none=True, validate=validate.Length(min=1, max=MAX_IDEMPOTENCY_KEY))
+    # declared for the OpenAPI document only: PlayMove.checked is their one check, and its refusal the one answered
+    expected_version = DeclaredInteger(allow_none=True, metadata={"minimum": -MAX_INT, "maximum": MAX_INT})
+    idempotency_key = DeclaredString(allow_none=True, metadata={"minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY})
 
 
 class Event(Schema):

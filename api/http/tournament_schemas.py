@@ -35,6 +35,8 @@ class CreateTournament(Schema):
                                                               "match length, e.g. BA-5.2 one deal per player, else 1)"})
     rounds = fields.Integer(allow_none=True, strict=True, metadata={"description": "Swiss rounds, or team rounds"})
     duplicate = StrictBoolean(metadata={"description": "deal each board's seed at every table of a round"})
+    auto_rounds = StrictBoolean(metadata={"description": "start each round when the last game of the round before ends "
+                                                         "(default false: the director starts every round)"})
     spectator_delay = fields.Dict(allow_none=True, metadata={"description": '{"moves": N} or {"seconds": S}, for every game'})
     time_control = fields.Dict(allow_none=True, metadata={"description": '{"game_seconds": N} and/or {"move_seconds": N}'})
 
@@ -98,7 +100,11 @@ class Tournament(Schema):
     status = fields.String(metadata={"description": "entering, playing or finished"})
     finished = fields.String(allow_none=True)
     can_start_round = fields.Boolean()
+    auto_rounds = fields.Boolean(metadata={"description": "rounds start by themselves (absent: the director starts them)"})
+    between_rounds = fields.Boolean(metadata={"description": "the last round is over and the next not started yet"})
     standings = fields.Nested(Standings)
+    crosstable = fields.Raw(metadata={"description": "[{player, name, cells, byes}] in standings order: cells[k] the "
+                                                     "marks (1, ½, 0, · in play) against the k-th player, null for oneself"})
 
 
 class TournamentCreated(Schema):

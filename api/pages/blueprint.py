@@ -12,7 +12,7 @@ The pages know no game. Each game's part of a page is the template partial its s
 (loaded when it exists, see api.pages.filters `game_script`). The lobby draws each game's options from its spec
 (`templates/_options.html`). The contract a partial fulfils is in docs/architecture.md.
 
-The routes live in one module per page (lobby, table, audit, disputes, replay), each on this blueprint, so their
+The routes live in one module per page (lobby, table, audit, disputes, replay, bots), each on this blueprint, so their
 endpoints are `pages.*`; the app factory imports them all before registering it.
 """
 
@@ -71,8 +71,3 @@ def page_view(game_id: str):
     view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     return facade, token, viewer, view
 
-
-def table_talk(facade, game_id: str, token: str | None, upto: int | None = None) -> list[dict]:
-    """The last table talk (public to all), newest last."""
-    said = [e for e in facade.views.events(game_id, token) if e["type"] == "said" and (upto is None or e["version"] <= upto)]
-    return said[-8:]

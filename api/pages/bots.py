@@ -1,16 +1,17 @@
 """The created page's "let a bot play" form (issue 16): a bot the server plays takes the seat of a private link
-(service.play.bot_seats; the JSON API's route is api/http/bots.py)."""
+(service.play.bot_seats; the JSON API's route is api/http/bots.py). A page like the others, on their blueprint: a
+refusal (an unknown bot, a seat already played by one) is the error page, not problem+json."""
 
 from __future__ import annotations
 
-from flask import Blueprint, redirect, request, url_for
+from flask import redirect, request, url_for
 
 from api.current import arbiter
 
-bot_pages = Blueprint("bot_pages", __name__)
+from .blueprint import pages
 
 
-@bot_pages.post("/join/<game_id>/<token>/bot")
+@pages.post("/join/<game_id>/<token>/bot")
 def seat_bot_page(game_id: str, token: str):
     """The created page's form: a bot takes the seat of this private link; then the spectators' table."""
     arbiter().play.seat_bot(game_id, token, request.form.get("bot", "heuristic"))

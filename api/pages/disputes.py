@@ -5,31 +5,64 @@ from __future__ import annotations
 
 from flask import redirect, render_template, request, url_for
 
-from service.errors import ServiceError
-from service.play.commands import FileDispute, GiveRuling
+from projections.narration import narrate_entries
+from projections.table_story import seat_attempts, story
+
+from service.errors import BadInput, ServiceError
 
 from .blueprint import page_view, pages
+from .forms import dispute_command, numeric, ruling_command
 
 
 @pages.get("/games/<game_id>/disputes")
 def disputes(game_id: str):
     """The dispute log; a seat files, the referee rules."""
-    _, _, viewer, view = page_view(game_id)
-    return render_template("disputes.html", view=view, viewer=viewer, error=None)
+    facade, token, viewer, view = page_view(game_id)
+    return render_template("disputes.html", view=view, viewer=viewer, error=None, **account(facade, game_id, token, view))
+
+
+def account(facade, game_id: str, token: str | None, view: dict) -> dict:
+    """What the page tells of each dispute, from the caller's own log (narrated; a seat's own refusals in it):
+    `disputed` (number -> the entry it is against: the move at its version, or the refused attempt it names, absent
+    when the caller may not see it) and `attempts` (a refusal's game-wide number -> its number for its seat, as the
+    table numbers them, for the refusals the caller may see)."""
+    entries = narrate_entries(view["game"], facade.views.own_log(game_id, token), [p["name"] for p in view["players"]])
+    moves = {e["version"]: e for e in entries if "text" in e}
+    refusals = {e["data"].get("attempt"): e for e in entries if e["type"] == "move_rejected"}
+    disputed = {}
+    for d in view["disputes"]:
+        entry = refusals.get(d["attempt"]) if d.get("attempt") is not None else moves.get(d["version"])
+        if entry is not None and not d.get("time_expired"):
+            disputed[d["number"]] = entry
+    return {"disputed": disputed, "attempts": seat_attempts(entries)}
+
+
+def own_attempt(facade, game_id: str, token: str | None, seat: int, form) -> dict:
+    """The form with a seat's `attempt` (its own number, as its table showed it) made the game-wide number a dispute
+    names; raises BadInput for a number the seat's refusals do not have."""
+    given = numeric(form.get("attempt", ""))
+    if not isinstance(given, int):
+        return form
+    actor = f"seat:{seat}"
+    mine = {e["seat_attempt"]: e["data"]["attempt"] for e in story(facade.views.own_log(game_id, token), limit=0)
+            if e["type"] == "move_rejected" and e["actor"] == actor}
+    if given not in mine:
+        raise BadInput(f"attempt: you made no refused attempt numbered {given}", field="attempt")
+    return {**form.to_dict(), "attempt": str(mine[given])}
 
 
 @pages.post("/games/<game_id>/disputes")
 def file_dispute(game_id: str):
-    """A seat files a dispute against the move at a version, or against the refusal of its attempt (`attempt`)."""
+    """A seat files a dispute against the move at a version, or against the refusal of its attempt (`attempt`: its
+    own number, as the table numbers its refusals)."""
     facade, token, viewer, _ = page_view(game_id)
-    numbers = {}
-    for field in ("version", "attempt"):
-        value = request.form.get(field, "").strip()
-        numbers[field] = (int(value) if value.isdigit() else value) if value else None
     try:
-        facade.play.file_dispute(token, FileDispute(game_id, request.form.get("claim", ""), **numbers))
+        form = own_attempt(facade, game_id, token, viewer.seat, request.form) if viewer.seat is not None else request.form
+        facade.play.file_dispute(token, dispute_command(game_id, form))
     except ServiceError as e:
-        return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
+        view = page_view(game_id)[3]
+        return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form,
+                               **account(facade, game_id, token, view)), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)
 
 
@@ -37,10 +70,10 @@ def file_dispute(game_id: str):
 def rule(game_id: str, number: int):
     """The referee rules on a dispute (and may rewind)."""
     facade, token, viewer, _ = page_view(game_id)
-    form = request.form
     try:
-        facade.play.rule(token, GiveRuling(game_id, number, form.get("decision"), form.get("remedy", "none"),
-                                           form.get("note", "")))
+        facade.play.rule(token, ruling_command(game_id, number, request.form))
     except ServiceError as e:
-        return render_template("disputes.html", view=page_view(game_id)[3], viewer=viewer, error=e, form=request.form), e.status
+        view = page_view(game_id)[3]
+        return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form,
+                               **account(facade, game_id, token, view)), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)

@@ -1,11 +1,11 @@
-"""What a page's form stands for: a field's text as a value, the table's controls as a move (a PlayMove)."""
+"""What a page's form stands for: a field's text as a value; the table's controls, a dispute and a ruling as the JSON
+body the API would carry, made a command by the API route's own constructor (`from_body`): one road, one check."""
 
 from __future__ import annotations
 
 from domain import json_limits
 
-from service.errors import BadInput
-from service.play.commands import PlayMove
+from service.play.commands import FileDispute, GiveRuling, PlayMove
 
 
 def scalar(value: str):
@@ -17,8 +17,35 @@ def scalar(value: str):
     return int(value) if value.isdigit() and len(value) < 7 else value
 
 
+def game_options(form, game: str) -> dict:
+    """A game's options from the fields named ``<game>.<option>`` (templates/_options.html draws them from the
+    game's spec): several values make a list (a name ending in ``[]``), digits an integer, an empty field is left
+    out, and another game's fields are ignored."""
+    options: dict = {}
+    for field in form:
+        if not field.startswith(f"{game}."):
+            continue
+        values = [scalar(v) for v in form.getlist(field) if v.strip()]
+        name = field.split(".", 1)[1]
+        if name.endswith("[]"):
+            options[name[:-2]] = values
+        elif values:
+            options[name] = values[0]
+    return options
+
+
+def numeric(value: str):
+    """A number field's text as the JSON value it stands for: digits as an integer (at most 16 of them), any other
+    text as it is (the command refuses it, naming the field), an empty field as None (not given)."""
+    value = value.strip()
+    if not value:
+        return None
+    return int(value) if value.isdigit() and len(value) <= 16 else value
+
+
 def move_command(game_id: str, form) -> PlayMove:
-    """The move a table form stands for (what POST /api/v1/games/{id}/moves would carry as JSON).
+    """The move a table form stands for: the JSON body POST /api/v1/games/{id}/moves would carry, made a command by
+    the route's own constructor (PlayMove.from_body), so that the page and the API split and check it one way.
 
     - `move`: a whole move as a JSON object (a button of `legal_move_buttons`), sent as it is;
     - else `type`, `cards` (the ticked card boxes; an empty list too when `type` is one of the
@@ -30,9 +57,7 @@ def move_command(game_id: str, form) -> PlayMove:
         try:
             body = json_limits.loads(form["move"])
         except ValueError:  # json_limits.LimitError: not JSON, too deep, a number out of range
-            body = None
-        if not isinstance(body, dict):
-            raise BadInput("move: must be a JSON object with a type", field="move")
+            body = None  # no move at all: the command refuses it, as it refuses any body that is no JSON object
     else:
         body = {"type": form.get("type", "")}
         # the game's partial names the move types that carry cards (an empty choice is then an empty list)
@@ -49,7 +74,19 @@ def move_command(game_id: str, form) -> PlayMove:
                     body.setdefault(name, {})[sub] = value.strip()
                 else:
                     body[name] = scalar(value)
-    version = form.get("expected_version") or None  # the form's text: digits as an integer, else refused by the command
-    if version is not None and version.isdigit() and len(version) <= 16:
-        version = int(version)
-    return PlayMove(game_id, body, expected_version=version)
+    version = numeric(form.get("expected_version", ""))
+    if version is not None and isinstance(body, dict):
+        body["expected_version"] = version
+    return PlayMove.from_body(game_id, body)
+
+
+def dispute_command(game_id: str, form) -> FileDispute:
+    """The dispute the disputes page's form stands for: `claim`, and `version` or `attempt` (numbers)."""
+    numbers = {field: numeric(form.get(field, "")) for field in ("version", "attempt")}
+    return FileDispute.from_body(game_id, {"claim": form.get("claim", ""), **numbers})
+
+
+def ruling_command(game_id: str, number: int, form) -> GiveRuling:
+    """The referee's ruling a dispute's form stands for: `decision`, `remedy`, `note`."""
+    return GiveRuling.from_body(game_id, number, {field: form[field] for field in ("decision", "remedy", "note")
+                                                  if field in form})

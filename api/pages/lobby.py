@@ -11,14 +11,21 @@ from api.current import arbiter
 
 from . import identities
 from .blueprint import held_identities, page_token, pages
-from .forms import scalar
+from .forms import game_options
 from .links import join_url
+from .qr import qr_svg
+
+
+def _lobby_page(**extra) -> str:
+    games = arbiter().lobby.catalogue(limit=100)
+    return render_template("lobby.html", games=games, kinds=arbiter().lobby.games(),
+                           open_seats=arbiter().play.open_seats.listed(games), **extra)
 
 
 @pages.get("/")
 def lobby():
-    """Create a game; the catalogue of games."""
-    return render_template("lobby.html", games=arbiter().lobby.catalogue(limit=100), kinds=arbiter().lobby.games())
+    """Create a game; the seats offered to anyone; the catalogue of games."""
+    return _lobby_page()
 
 
 @pages.post("/")
@@ -33,22 +40,12 @@ def create():
     names = [n.strip() for n in form.getlist("name") if n.strip()]
     teams = [t.strip() for t in form.getlist("team")][: len(names)]
     players = [{"name": n} | ({"team": t} if any(teams) and t else {}) for n, t in zip(names, teams + [""] * len(names))]
-    options: dict = {}
-    for field in form:
-        if not field.startswith(f"{game}."):
-            continue
-        values = [scalar(v) for v in form.getlist(field) if v.strip()]
-        name = field.split(".", 1)[1]
-        if name.endswith("[]"):
-            options[name[:-2]] = values
-        elif values:
-            options[name] = values[0]
+    options = game_options(form, game)
     spec = {"game": game, "options": options, "players": players}
     try:
         created = arbiter().play.create_game(spec)
     except ServiceError as e:
-        return render_template("lobby.html", games=arbiter().lobby.catalogue(limit=100), kinds=arbiter().lobby.games(), error=e,
-                               form=form), e.status
+        return _lobby_page(error=e, form=form), e.status
     # POST/redirect/GET: the links get an address of their own; reloading it creates nothing
     response = make_response(redirect(url_for("pages.links", game_id=created["id"]), 303))
     identities.remember(response, created["id"], created["referee_token"])
@@ -65,10 +62,13 @@ def links(game_id: str):
         raise Forbidden("the private links are the referee's: this browser holds no referee link of this game "
                         "(open the referee's link here first)")
     created = facade.play.links(game_id, referee.token)
-    links = {"seats": [{**s, "url": join_url(game_id, s["token"]) if s["token"] else None} for s in created["seats"]],
+    seats = [{**s, "url": join_url(game_id, s["token"]) if s["token"] else None} for s in created["seats"]]
+    links = {"seats": [{**s, "qr": qr_svg(s["url"], f"QR code of {s['name']}'s link") if s["url"] else None} for s in seats],
              "referee": join_url(game_id, created["referee_token"]),
              "table": url_for("pages.table", game_id=game_id, _external=True)}
-    response = make_response(render_template("created.html", created=created, links=links, view=facade.views.public(game_id)))
+    links["table_qr"] = qr_svg(links["table"], "QR code of the spectators' link")
+    response = make_response(render_template("created.html", created=created, links=links, view=facade.views.public(game_id),
+                                             offered=facade.play.open_seats.offered(game_id, referee.token)))
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-store"  # the page holds every token of the game
     return response

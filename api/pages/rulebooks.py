@@ -10,7 +10,12 @@ id belongs to is read from the files (the book that defines it), never from a ta
 where the text says ``R:`` / ``R,`` and on every clause of a section whose heading names rulings.
 
 The markdown goes through markdown-it-py with raw HTML off: a file's own ``<tags>`` are shown as text. The
-only HTML added is built here, from escaped ids.
+only HTML added is built here, from escaped ids. Each numbered h2 is a part of the contents (`sections`); a list item that
+begins with a value of one of the game's choice options ("classic: ...") is that edition's own text, hidden when
+the page shows another edition.
+
+Over 300 lines: reading a book (the parse) and rendering it (the shelf's decorations) share the token walk and the
+clause patterns; split, each half would import the other's internals.
 """
 
 from __future__ import annotations
@@ -32,6 +37,7 @@ CLAUSE_ID = re.compile(r"[A-Z]{2,4}-\d+(?:\.\d+)*")
 LEADING_ID = re.compile(rf"^({CLAUSE_ID.pattern})(?=[\s:,;)]|$)")
 MENTION = re.compile(rf"(?<![\w-])({CLAUSE_ID.pattern})(?![\w-]|\.\d)")
 RULING = re.compile(r"(?<![\w-])R(?=[:,](?:\s|$))")
+EDITION = re.compile(r"^([a-z][a-z0-9_-]*):\s")
 RULING_SECTION = re.compile(r"\bRulings?\b", re.IGNORECASE)
 ENV_DIR = "ARBITER_RULES_DIR"
 RULEBOOK = "rulebook.md"  # a game's rulebook in its package: domain/<game module>/rulebook.md
@@ -66,6 +72,8 @@ class Rulebook:
     mentioned: set[str]
     tokens: list[Token] = field(repr=False)
     rulings: set[str] = field(default_factory=set)
+    sections: list[tuple[str, str]] = field(default_factory=list)  # (id, heading) of each numbered h2: the contents
+    editions: list[str] = field(default_factory=list)  # the option values that begin a list item ("classic: ...")
 
 
 def _parser() -> MarkdownIt:
@@ -88,6 +96,7 @@ def parse(game: str, path: Path, text: str) -> Rulebook:
     """A rulebook's clauses and sections from its markdown (nothing rendered yet); anchors are set on the tokens."""
     tokens = _parser().parse(text)
     title, clauses, mentioned, rulings = game, [], set(), set()
+    sections, editions, values = [], [], _edition_values(game)
     section_is_rulings = False
     for i, token in enumerate(tokens):
         if token.type != "inline":
@@ -104,10 +113,18 @@ def parse(game: str, path: Path, text: str) -> Rulebook:
                 opener.attrSet("id", match.group(1))
                 opener.attrJoin("class", "clause-section")
                 clauses.append(match.group(1))
+            if opener.tag == "h2" and match:  # a heading without an id has no anchor to go to (only ids get one)
+                sections.append((match.group(1), token.content))
             continue
         item = tokens[i - 2] if i >= 2 else None
         if opener is None or opener.type != "paragraph_open" or item is None or item.type != "list_item_open":
             continue
+        lead = LEADING_ID.match(token.content)
+        edition = EDITION.match(token.content[lead.end():].lstrip() if lead else token.content)
+        if edition and edition.group(1) in values:  # "- classic: ..." inside a clause: one edition's text
+            item.attrSet("data-edition", edition.group(1))
+            item.attrJoin("class", "edition")
+            editions += [edition.group(1)] if edition.group(1) not in editions else []
         match = LEADING_ID.match(token.content)
         if not match:
             continue
@@ -118,7 +135,14 @@ def parse(game: str, path: Path, text: str) -> Rulebook:
         if section_is_rulings or RULING.search(_item_text(tokens, i)):
             item.attrJoin("class", "ruling")
             rulings.add(code)
-    return Rulebook(game, path, title, clauses, mentioned - set(clauses), tokens, rulings)
+    return Rulebook(game, path, title, clauses, mentioned - set(clauses), tokens, rulings, sections, editions)
+
+
+def _edition_values(game: str) -> set[str]:
+    """The values of the game's choice options (its editions, for one): a list item that begins with one of them and
+    a colon is that value's own text."""
+    spec = SPECS.get(game)
+    return {str(c.value) for o in (spec.options if spec else ()) if o.kind == "choice" for c in o.choices}
 
 
 def _item_text(tokens: list[Token], start: int) -> str:
@@ -146,7 +170,7 @@ class Shelf:
         self.directory = directory
         self._stamp: tuple | None = None
         self._books: dict[str, Rulebook] = {}
-        self._html: dict[str, str] = {}
+        self._html: dict[tuple[str, str | None], str] = {}
 
     def where(self, game: str) -> Path:
         """The file a game's rulebook is read from (whether it is there or not)."""
@@ -208,17 +232,21 @@ class Shelf:
                         return game, parent
         return None
 
-    def html(self, game: str, href: Callable[[str, str], str]) -> str:
+    def html(self, game: str, href: Callable[[str, str], str], edition: str | None = None) -> str:
         """A rulebook as HTML: each defined id a link to its own anchor, rulings marked, ids in the text linked
-        (`href(game, anchor)` builds a link to another book's clause)."""
+        (`href(game, anchor)` builds a link to another book's clause); with `edition` (one of the book's `editions`),
+        the other editions' own texts are hidden."""
         book = self.book(game)
-        if game not in self._html:
+        edition = edition if edition in book.editions else None
+        if (game, edition) not in self._html:
             tokens = [_copy(t) for t in book.tokens]
             for i, token in enumerate(tokens):
                 if token.type == "inline" and token.children:
                     token.children = self._decorate(token.children, game, href)
-            self._html[game] = _parser().renderer.render(tokens, _parser().options, {})
-        return self._html[game]
+                elif edition and token.type == "list_item_open" and token.attrGet("data-edition") not in (None, edition):
+                    token.attrs = {**token.attrs, "hidden": "hidden"}  # a copy's attrs are the book's: never edit them
+            self._html[(game, edition)] = _parser().renderer.render(tokens, _parser().options, {})
+        return self._html[(game, edition)]
 
     def _decorate(self, children: list[Token], game: str, href: Callable[[str, str], str]) -> list[Token]:
         out: list[Token] = []

@@ -9,7 +9,7 @@ a directory of `<game>.md` files overrides them: the app config `RULES_DIR`, els
 
 from __future__ import annotations
 
-from flask import Blueprint, current_app, g, render_template, url_for
+from flask import Blueprint, current_app, g, render_template, request, url_for
 from markupsafe import Markup, escape
 
 from api.current import arbiter
@@ -77,9 +77,11 @@ def rulebook(game: str):
     if game not in known and game not in shelf().books():
         return page_error(404, "No such game", f"arbiter referees no game {game!r}: the games are "
                           f"{', '.join(sorted(known))} (see /rules)")
+    edition = request.args.get("edition") or None
     try:
-        html = shelf().html(game, _book_href)
+        html = shelf().html(game, _book_href, edition)
     except RulebookMissing as e:
         return page_error(404, "Rulebook not installed", str(e))
     book = shelf().book(game)
-    return render_template("rulebook.html", book=book, title=known.get(game, book.title), body=Markup(html))
+    return render_template("rulebook.html", book=book, title=known.get(game, book.title), body=Markup(html),
+                           edition=edition if edition in book.editions else None)

@@ -12,8 +12,14 @@ from api.current import arbiter
 from api.http.stream import resume_point, sse_response
 
 from . import identities
-from .blueprint import page_token, page_view, pages, table_talk
+from .blueprint import page_token, page_view, pages
 from .forms import move_command
+
+
+# A request header of table.js: answer a refused move's panel with 200 and its status in `X-Arbiter-Status` (the
+# panel shows the refusal; a 422 would be logged by the browser as "Failed to load resource" on every refusal).
+# Without it (a plain form post, any other client) a refusal is answered with its own status.
+REFUSAL_IN_HEADER = "X-Arbiter-Refusal-In-Header"
 
 
 @pages.get("/join/<game_id>/<token>")
@@ -42,14 +48,14 @@ def leave(game_id: str):
 def table(game_id: str):
     """The table: a seat's own view with its controls, the referee's, or a spectator's."""
     facade, token, viewer, view = page_view(game_id)
-    return render_template("table.html", view=view, viewer=viewer, error=None, talk=table_talk(facade, game_id, token))
+    return render_template("table.html", view=view, viewer=viewer, error=None, **facade.views.table_story(game_id, token, view))
 
 
 @pages.get("/games/<game_id>/panel")
 def panel(game_id: str):
     """The table's live part (swapped in by table.js on every event)."""
     facade, token, viewer, view = page_view(game_id)
-    return render_template("_panel.html", view=view, viewer=viewer, error=None, talk=table_talk(facade, game_id, token))
+    return render_template("_panel.html", view=view, viewer=viewer, error=None, **facade.views.table_story(game_id, token, view))
 
 
 @pages.post("/games/<game_id>/act")
@@ -63,8 +69,12 @@ def act(game_id: str):
         error = e
     view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
-    return render_template(template, view=view, viewer=viewer, error=error, talk=table_talk(facade, game_id, token),
-                           receipt=receipt), (error.status if error else 200)
+    page = render_template(template, view=view, viewer=viewer, error=error, receipt=receipt,
+                           **facade.views.table_story(game_id, token, view))
+    status = error.status if error else 200
+    if request.headers.get(REFUSAL_IN_HEADER):  # table.js: a browser logs every 4xx it fetches as a console error
+        return page, 200, {"X-Arbiter-Status": str(status)}
+    return page, status
 
 
 @pages.post("/games/<game_id>/name")

@@ -10,6 +10,7 @@ from service.errors import Forbidden, ServiceError, Unauthorized
 
 from api.current import arbiter, tournaments
 
+from .forms import game_options
 from .links import join_url
 
 tournament_pages = Blueprint("tournament_pages", __name__)
@@ -60,28 +61,30 @@ def _int_or_none(value: str | None):
     return int(value) if value.isdigit() and len(value) < 7 else (value or None)
 
 
+def _index_page(**extra) -> str:
+    return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().lobby.games(),
+                           formats=tournaments().formats(), **extra)
+
+
 @tournament_pages.get("/tournaments")
 def index():
     """Every tournament, and the form that creates one."""
-    return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().lobby.games())
+    return _index_page()
 
 
 @tournament_pages.post("/tournaments")
 def create():
+    """Create a tournament from the form: its settings from the tournament spec's fields, the game's options from
+    the fields its spec draws (`<game>.<option>`, as the lobby's), the players one a line."""
     form = request.form
-    spec: dict = {"name": form.get("name", "").strip() or "Tournament", "game": form.get("game", ""),
+    game = form.get("game", "")
+    spec: dict = {"name": form.get("name", "").strip() or "Tournament", "game": game,
                   "format": form.get("format", "match"), "players": _players_of(form.get("players", "")),
-                  "duplicate": form.get("duplicate") == "on"}
+                  "duplicate": form.get("duplicate") == "on", "auto_rounds": form.get("auto_rounds") == "on",
+                  "options": game_options(form, game)}
     for key in ("games_per_table", "rounds"):
         if _int_or_none(form.get(key)) is not None:
             spec[key] = _int_or_none(form.get(key))
-    if form.get("options", "").strip():
-        import json
-
-        try:
-            spec["options"] = json.loads(form["options"])
-        except ValueError:
-            spec["options"] = form["options"]  # refused by the service, naming the field
     for key, unit in (("delay_moves", ("spectator_delay", "moves")), ("move_seconds", ("time_control", "move_seconds")),
                       ("game_seconds", ("time_control", "game_seconds"))):
         value = _int_or_none(form.get(key))
@@ -90,8 +93,7 @@ def create():
     try:
         created = tournaments().create(spec)
     except ServiceError as e:
-        return render_template("tournaments.html", tournaments=tournaments().list(), kinds=arbiter().lobby.games(), error=e,
-                               form=form), e.status
+        return _index_page(error=e, form=form), e.status
     response = make_response(redirect(url_for("tournament_pages.show", tournament_id=created["id"], created=1), 303))
     return _remember(response, created["id"], created["director_token"])
 

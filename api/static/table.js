@@ -19,21 +19,33 @@
     } finally { busy = false; }
   }
 
+  // A card box by identity, not by value: its value and which of the boxes of that value it is ("9C#1": the
+  // second 9♣). Two equal cards (two packs) are two boxes; ticking one must never tick the other.
+  function cardKeys() {
+    const count = {};
+    return [...root.querySelectorAll("input[name=cards]")].map(i => [i, `${i.value}#${count[i.value] = (count[i.value] ?? -1) + 1}`]);
+  }
+
   function swap(html, keepDraft = true, keepFields = true) {
     // Keep what the person was doing across the swap: the selected cards, the focused control
     // (a card, an action button or the message box) and a half-typed message.
-    const selected = new Set([...root.querySelectorAll("input[name=cards]:checked")].map(i => i.value));
+    const boxes = cardKeys();
+    const selected = new Set(boxes.filter(([i]) => i.checked).map(([, key]) => key));
     const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
     const fields = keepFields ? [...root.querySelectorAll("select[name^='move.'], input[name^='move.']:not([type=checkbox])")]
       .map(el => [el.name, el.value]) : [];  // in page order: fields sharing a name (a list) keep their positions
     const box = root.querySelector("input[name=text]");
     const draft = keepDraft && box ? { value: box.value, start: box.selectionStart, end: box.selectionEnd } : null;
     let refocus = null;
-    if (active && active.name === "cards") refocus = `input[name=cards][value="${CSS.escape(active.value)}"]`;
+    let refocusCard = null;
+    if (active && active.name === "cards") refocusCard = (boxes.find(([i]) => i === active) || [])[1];
     else if (active && active.name === "text") refocus = "input[name=text]";
     else if (active && active.tagName === "BUTTON" && active.value) refocus = `button[value="${CSS.escape(active.value)}"]`;
     root.innerHTML = html;
-    root.querySelectorAll("input[name=cards]").forEach(i => { if (selected.has(i.value)) i.checked = true; });
+    for (const [i, key] of cardKeys()) {
+      if (selected.has(key)) i.checked = true;
+      if (key === refocusCard) refocus = i;
+    }
     // a game's own move fields (a target, an amount, a face card ...) keep their values when they still make sense
     const seen = {};
     for (const [name, value] of fields) {
@@ -43,7 +55,7 @@
     }
     const newBox = root.querySelector("input[name=text]");
     if (draft && newBox) { newBox.value = draft.value; newBox.setSelectionRange(draft.start, draft.end); }
-    if (refocus) { const target = root.querySelector(refocus); if (target) target.focus(); }
+    if (refocus) { const target = typeof refocus === "string" ? root.querySelector(refocus) : refocus; if (target) target.focus(); }
     // a game's own script (static/games/<game>.js) hears each new panel to wire it up again
     root.dispatchEvent(new CustomEvent("arbiter:panel", { bubbles: true }));
   }
@@ -54,10 +66,12 @@
     event.preventDefault();
     const data = new FormData(form);
     if (event.submitter && event.submitter.name) data.set(event.submitter.name, event.submitter.value);
+    // a refusal comes back as 200 with its status in X-Arbiter-Status (a 4xx would be logged in the console)
     const response = await fetch(form.action, { method: "POST", body: data, credentials: "same-origin",
-                                                headers: { "X-Arbiter-Partial": "1" } });
+                                                headers: { "X-Arbiter-Partial": "1", "X-Arbiter-Refusal-In-Header": "1" } });
+    const ok = response.ok && (response.headers.get("X-Arbiter-Status") || "200") === "200";
     // a message sent is no draft; the fields of a move that was accepted are spent, those of a refused one stay
-    swap(await response.text(), !(response.ok && form.classList.contains("say")), !response.ok);
+    swap(await response.text(), !(ok && form.classList.contains("say")), !ok);
   });
 
   // The live stream. EventSource reconnects by itself when the server ends a stream (its time is up, a restart)

@@ -29,7 +29,9 @@
       ask.replaceWith(Object.assign(document.createElement("p"), {
         className: "notify-turn", textContent: answer === "granted" ? "You will be notified on your turn." : "Notifications are off." }));
     });
-    root.after(ask);
+    const box = Object.assign(document.createElement("section"), { className: "panel notify", id: "notify" });
+    box.append(ask);
+    root.after(box);
   }
 
   root.addEventListener("arbiter:panel", () => update(false));

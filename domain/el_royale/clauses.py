@@ -1,4 +1,5 @@
-"""El Royale's clauses as named predicates over a state: who may act, who defends, who attacks next.
+"""El Royale's clauses as named predicates: over a state (who may act, who defends, who attacks next, how many cards
+a seat may take) and over cards (one rank, what may be thrown in, what beats the top card).
 
 Each function cites the clause it implements. They read the state and never change it.
 """
@@ -6,6 +7,9 @@ Each function cites the clause it implements. They read the state and never chan
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
+
+from ..cards import RANK_MASKS, rank_of, suit_of
+from .setup import MAX_HOLDING
 
 if TYPE_CHECKING:  # pragma: no cover
     from .state import State
@@ -85,6 +89,46 @@ def may_claim(s: "State", seat: int) -> bool:
     if s.revised:
         return seat != s.last_player
     return seat != s.defender or s.added_after_beat
+
+
+def one_rank(cards: list[int]) -> bool:
+    """ER-3.1, ER-3.4 R, ER-3.7: the cards all have one rank (one card always does)."""
+    if len(cards) == 1:
+        return True
+    same = RANK_MASKS[rank_of(cards[0])]
+    for c in cards:
+        if not same >> c & 1:
+            return False
+    return True
+
+
+def may_throw_in(cards: list[int], top: int) -> bool:
+    """ER-3.7: cards of one rank, the top card's."""
+    return rank_of(cards[0]) == rank_of(top) and one_rank(cards)
+
+
+def can_beat_classic(card: int, top: int) -> bool:
+    """ER-3.4 classic: same rank as the top card, or same suit and higher."""
+    return rank_of(card) == rank_of(top) or (suit_of(card) == suit_of(top) and rank_of(card) > rank_of(top))
+
+
+def can_beat_revised(cards: list[int], top: int) -> bool:
+    """ER-3.4 revised: cards of one rank R, R equal to the top's rank, or higher with one card of the top's suit."""
+    rank, top_rank = rank_of(cards[0]), rank_of(top)
+    if rank == top_rank:
+        return True
+    if rank < top_rank:
+        return False
+    suit = suit_of(top)
+    for c in cards:  # a loop, not any(): listing the beats asks this of every set of a rank
+        if suit_of(c) == suit:
+            return True
+    return False
+
+
+def take_room(s: "State", seat: int) -> int:
+    """ER-5.2: how many laid-out cards `seat` may still take without going above 16 cards in hand."""
+    return max(0, MAX_HOLDING - s.hands[seat].bit_count())
 
 
 def claim_queue(s: "State") -> tuple[int, ...]:

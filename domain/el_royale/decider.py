@@ -1,15 +1,18 @@
 """El Royale's decider: validate a move against ER-1..ER-7 and say what happened, as events.
 
-Check order is ER-3.12's: game over (ER-4.5); say; show; seat to act (ER-3.0);
-move type for the phase; the cards (non-empty, distinct, held); then the rank
-and beat rules. Automatic steps (end of a battle, elimination, draws,
-reshuffles, the next battle) follow the move inside the same decision.
+Legality has one judge, `refusal(state, move)`: ER-3.12's checks in its order -- game over (ER-4.5); say; show;
+the seat to act (ER-3.0); the move type for the phase; the cards (non-empty, distinct, held); then the rank and beat
+rules, or a take's (ER-5.2) -- giving the first violation, or None. `step` raises what it finds and then only
+applies the move; `legal_moves` lists the proposals of each allowed move type that `refusal` lets pass, so it never
+lists a move `step` refuses. Automatic steps (end of a battle, elimination, draws, reshuffles, the next battle)
+follow the move inside the same decision; the one refusal they can give is ER-2.3's, a fixed reshuffle outcome that
+does not fit the discard pile (an outcome of the record, not a rule of the move).
 """
 
 from __future__ import annotations
 
 from itertools import combinations
-from typing import Iterator
+from typing import Callable, Iterator
 
 from ..cards import PACK, RANK_MASKS, cards_of, format_card, rank_name, rank_of, suit_name, suit_of
 from ..randomness import Chance, OutcomeMismatch
@@ -56,50 +59,156 @@ def decide(state: State, move: dict, chance: Chance) -> list[dict]:
 
 
 def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
-    """decide and evolve in one pass: the events and the state after them."""
+    """decide and evolve in one pass: the events and the state after them; raises RuleViolation."""
+    refused = refusal(state, move)
+    if refused is not None:
+        raise refused
     s = state.clone()
-    return _decide(state, s, move, chance), s
+    return _apply(s, move, chance), s
 
 
 def fold_step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     """step for a caller that keeps no earlier state (replay): the state given becomes the state after the move.
 
-    An illegal move leaves it as it was: every check reads the state before anything is applied. The one rule checked
+    An illegal move leaves it as it was: `refusal` reads the state before anything is applied. The one rule checked
     after the move is applied is ER-2.3 (a fixed reshuffle outcome that does not fit the discard pile); when the record
     fixes an outcome beyond the opening's, this is step, on a copy."""
     if chance.outcomes and not _OPENING_LABELS.issuperset(chance.outcomes):
         return step(state, move, chance)
-    return _decide(state, state, move, chance), state
+    refused = refusal(state, move)
+    if refused is not None:
+        raise refused
+    return _apply(state, move, chance), state
 
 
 _OPENING_LABELS = frozenset({"deal", "dealer", "starter"})  # what start() draws; fold_step trusts no later fixed outcome
 
 
-def _decide(state: State, s: State, move: dict, chance: Chance) -> list[dict]:
-    """The events of a move, applied to `s`: a copy of `state`, or `state` itself (fold_step). Every check reads
-    `state` before the first event is applied."""
+# -- the rules: refusal, ER-3.12's checks in order ------------------------------------------------------
+
+
+def refusal(s: State, move: dict) -> RuleViolation | None:
+    """Why the rules refuse `move` now (the first of ER-3.12's checks it fails), or None for a legal move: the one
+    judge, read by `step`, `fold_step` and `legal_moves`."""
+    if s.outcome is not None:
+        return RuleViolation("ER-4.5", "the game is over: no further moves")
     kind, seat = move["type"], move["seat"]
-    if state.outcome is not None:
-        raise RuleViolation("ER-4.5", "the game is over: no further moves")
+    if kind == "say":
+        return None
+    if kind == "show":
+        return _cards_refusal(s.hands[seat], move["cards"], "show")
+    refused = _turn_refusal(s, seat, kind)
+    if refused is None and kind in _MOVE_RULES:
+        return _MOVE_RULES[kind](s, seat, move)
+    return refused
+
+
+def _turn_refusal(s: State, seat: int, kind: str) -> RuleViolation | None:
+    """ER-3.0: the seat to act; ER-3.12: a move type its phase allows."""
+    if seat != s.to_act:
+        return RuleViolation("ER-3.0", f"not your turn: seat {s.to_act} is to act")
+    clause, allowed = PHASES[s.phase]
+    if kind not in allowed:
+        return RuleViolation(clause, f"{kind} is not allowed now: {' or '.join(allowed)} expected")
+    return None
+
+
+def _cards_refusal(hand: int, cards: list[int], kind: str) -> RuleViolation | None:
+    """ER-3.12: a play names at least one card, none twice, each held."""
+    if not cards:
+        return RuleViolation(PLAY_CLAUSE[kind], f"{PLAY_NAME[kind]} names at least one card")
+    seen = 0
+    for c in cards:
+        bit = 1 << c
+        if seen & bit:
+            return RuleViolation(PLAY_CLAUSE[kind], f"{format_card(c)} is named twice")
+        if not hand & bit:
+            return RuleViolation(PLAY_CLAUSE[kind], f"{format_card(c)} is not in your hand")
+        seen |= bit
+    return None
+
+
+# What each move type must meet once it is the seat's turn and the phase allows it (pass, concede, claim: nothing).
+
+
+def _attack_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
+    """ER-3.1: cards of the hand (ER-3.12), of one rank."""
+    cards = move["cards"]
+    refused = _cards_refusal(s.hands[seat], cards, "attack")
+    if refused is None and not clauses.one_rank(cards):
+        return RuleViolation("ER-3.1", "an attack is one card or cards of one rank")
+    return refused
+
+
+def _throw_in_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
+    """ER-3.7: cards of the hand (ER-3.12), of the top card's rank."""
+    cards = move["cards"]
+    refused = _cards_refusal(s.hands[seat], cards, "throw_in")
+    if refused is None and not clauses.may_throw_in(cards, s.pile[-1]):
+        return RuleViolation("ER-3.7", f"a throw-in now must be of rank {rank_name(rank_of(s.pile[-1]))}")
+    return refused
+
+
+def _beat_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
+    """ER-3.4: cards of the hand (ER-3.12) that beat the top card: classic, one card; revised, cards of one rank."""
+    cards = move["cards"]
+    refused = _cards_refusal(s.hands[seat], cards, "beat")
+    if refused is not None:
+        return refused
+    top = s.pile[-1]
+    top_rank, top_suit = rank_of(top), suit_of(top)
+    if not s.revised:
+        if len(cards) != 1:
+            return RuleViolation("ER-3.4", "classic: a beat is exactly one card")
+        if not clauses.can_beat_classic(cards[0], top):
+            return RuleViolation("ER-3.4", f"{format_card(cards[0])} is neither of rank {rank_name(top_rank)} nor a higher {suit_name(top_suit)}")
+        return None
+    if not clauses.one_rank(cards):
+        return RuleViolation("ER-3.4", "revised: a beat's cards must all have one rank")
+    if not clauses.can_beat_revised(cards, top):
+        return RuleViolation("ER-3.4", f"rank {rank_name(rank_of(cards[0]))} neither equals {rank_name(top_rank)} nor is higher with a card of suit {suit_name(top_suit)}")
+    return None
+
+
+def _take_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
+    """ER-5.2: any of the laid-out cards, none twice, without going above 16 cards in hand (clauses.take_room)."""
+    cards = move.get("cards") or []
+    laid_out, seen = s.laid_out, 0
+    for c in cards:
+        bit = 1 << c
+        if seen & bit:
+            return RuleViolation("ER-5.2", f"{format_card(c)} is named twice")
+        if not laid_out & bit:
+            return RuleViolation("ER-5.2", f"{format_card(c)} is not among the eliminated player's laid-out cards")
+        seen |= bit
+    if len(cards) > clauses.take_room(s, seat):
+        after = s.hands[seat].bit_count() + len(cards)
+        return RuleViolation("ER-5.2", f"taking {len(cards)} card(s) would make {after} in hand: at most {MAX_HOLDING}")
+    return None
+
+
+_MOVE_RULES = {"attack": _attack_refusal, "throw_in": _throw_in_refusal, "beat": _beat_refusal, "take": _take_refusal}
+
+
+# -- what a legal move does --------------------------------------------------------------------------------
+
+
+def _apply(s: State, move: dict, chance: Chance) -> list[dict]:
+    """The events of a move `refusal` let pass, applied to `s`, then the automatic steps that follow it."""
+    kind, seat = move["type"], move["seat"]
     if kind == "say":
         return _emitted(s, {"type": "said", "seat": seat, "text": move["text"]})
     if kind == "show":
-        return _emitted(s, {"type": "showed", "seat": seat, "cards": _checked_cards(state.hands[seat], move, "show")})
-    if seat != state.to_act:
-        raise RuleViolation("ER-3.0", f"not your turn: seat {state.to_act} is to act")
-    clause, allowed = PHASES[state.phase]
-    if kind not in allowed:
-        raise RuleViolation(clause, f"{kind} is not allowed now: {' or '.join(allowed)} expected")
+        return _emitted(s, {"type": "showed", "seat": seat, "cards": list(move["cards"])})
     if kind in _PLAYED:
-        cards = _checked_cards(state.hands[seat], move, kind)
-        _check_play(state, kind, cards)
+        cards = list(move["cards"])
         events = _emitted(s, {"type": _PLAYED[kind], "seat": seat, "cards": cards})
         if not s.hands[seat] and rank_count_in_pile(s, rank_of(cards[0])) == 4:  # ER-4.1
             seats, team = clauses.winners(s, seat)
             _emit(s, events, {"type": "won", "by": "win", "seats": list(seats), "team": team})
             return events
     elif kind == "take":
-        events = _emitted(s, {"type": "took", "seat": seat, "cards": _checked_take(state, seat, move)})
+        events = _emitted(s, {"type": "took", "seat": seat, "cards": list(move.get("cards") or [])})
     else:
         events = _emitted(s, {"type": _ANSWERED[kind], "seat": seat})
     if s.phase in _AUTOMATIC:
@@ -120,79 +229,6 @@ def _emitted(s: State, event: dict) -> list[dict]:
     """The events of a move so far: its own, applied."""
     APPLY[event["type"]](s, event)
     return [event]
-
-
-def _checked_cards(hand: int, move: dict, kind: str) -> list[int]:
-    """ER-3.12: a play names at least one card, none twice, each held."""
-    clause = PLAY_CLAUSE[kind]
-    cards = move["cards"]
-    if not cards:
-        raise RuleViolation(clause, f"{PLAY_NAME[kind]} names at least one card")
-    seen = 0
-    for c in cards:
-        bit = 1 << c
-        if seen & bit:
-            raise RuleViolation(clause, f"{format_card(c)} is named twice")
-        if not hand & bit:
-            raise RuleViolation(clause, f"{format_card(c)} is not in your hand")
-        seen |= bit
-    return list(cards)
-
-
-def _check_play(s: State, kind: str, cards: list[int]) -> None:
-    """The rank rules of an attack (ER-3.1), a throw-in (ER-3.7) and a beat (ER-3.4)."""
-    rank = rank_of(cards[0])
-    single_rank = all(rank_of(c) == rank for c in cards)
-    if kind == "attack":
-        if not single_rank:
-            raise RuleViolation("ER-3.1", "an attack is one card or cards of one rank")
-        return
-    top = s.pile[-1]
-    top_rank, top_suit = rank_of(top), suit_of(top)
-    if kind == "throw_in":
-        if not single_rank or rank != top_rank:
-            raise RuleViolation("ER-3.7", f"a throw-in now must be of rank {rank_name(top_rank)}")
-        return
-    if not s.revised:
-        if len(cards) != 1:
-            raise RuleViolation("ER-3.4", "classic: a beat is exactly one card")
-        if not can_beat_classic(cards[0], top):
-            raise RuleViolation("ER-3.4", f"{format_card(cards[0])} is neither of rank {rank_name(top_rank)} nor a higher {suit_name(top_suit)}")
-        return
-    if not single_rank:
-        raise RuleViolation("ER-3.4", "revised: a beat's cards must all have one rank")
-    if not can_beat_revised(cards, top):
-        raise RuleViolation("ER-3.4", f"rank {rank_name(rank)} neither equals {rank_name(top_rank)} nor is higher with a card of suit {suit_name(top_suit)}")
-
-
-def can_beat_classic(card: int, top: int) -> bool:
-    """ER-3.4 classic: same rank as the top card, or same suit and higher."""
-    return rank_of(card) == rank_of(top) or (suit_of(card) == suit_of(top) and rank_of(card) > rank_of(top))
-
-
-def can_beat_revised(cards: list[int], top: int) -> bool:
-    """ER-3.4 revised: cards of one rank R, R equal to the top's rank, or higher with one card of the top's suit."""
-    rank = rank_of(cards[0])
-    if rank == rank_of(top):
-        return True
-    return rank > rank_of(top) and any(suit_of(c) == suit_of(top) for c in cards)
-
-
-def _checked_take(s: State, seat: int, move: dict) -> list[int]:
-    """ER-5.2: any of the laid-out cards, none twice, without going above 16 cards in hand."""
-    cards = list(move.get("cards") or [])
-    seen = 0
-    for c in cards:
-        bit = 1 << c
-        if seen & bit:
-            raise RuleViolation("ER-5.2", f"{format_card(c)} is named twice")
-        if not s.laid_out & bit:
-            raise RuleViolation("ER-5.2", f"{format_card(c)} is not among the eliminated player's laid-out cards")
-        seen |= bit
-    after = s.hands[seat].bit_count() + len(cards)
-    if cards and after > MAX_HOLDING:
-        raise RuleViolation("ER-5.2", f"taking {len(cards)} card(s) would make {after} in hand: at most {MAX_HOLDING}")
-    return cards
 
 
 _AUTOMATIC = frozenset({CLAIM, SETTLE, TAKE})  # the phases after which _advance may have something to do
@@ -249,41 +285,68 @@ def _next_battle(s: State, events: list[dict], chance: Chance) -> None:
 def legal_moves(s: State) -> Iterator[dict]:
     """Every legal move of the seat to act (say and show, open to every seat at any time, are not listed).
 
-    Card order within a move is free: legality never depends on it (the last card becomes the top).
+    Each listed move is one `refusal` lets pass, stage by stage: the game not over (ER-4.5); the turn's check
+    (`_turn_refusal`) holds by construction, the seat being the one to act and the move types those PHASES (the
+    table `refusal` reads) allows in the phase; then that type's rule (`_MOVE_RULES`) judges each of its proposals
+    (`_PROPOSALS`, in a fixed order). Proposals only offer card sets of the move's shape, built with the clause
+    predicates, and may leave out what `refusal` is sure to refuse, for speed; they never decide. Card order within
+    a move is free: legality never depends on it (the last card becomes the top).
+    tests/unit/test_el_royale_one_judge.py holds the list equal to what `refusal` accepts, against brute force over
+    random games of both editions.
     """
     if s.outcome is not None or s.to_act is None:
         return
-    seat, phase = s.to_act, s.phase
+    seat = s.to_act
+    for kind, proposals in _PROPOSED[s.phase]:
+        rule = _MOVE_RULES.get(kind)
+        for move in proposals(s, seat):
+            if rule is None or rule(s, seat, move) is None:
+                yield move
+
+
+def _answer(kind: str) -> Callable[[State, int], list[dict]]:
+    """The one proposal of a move without cards (concede, claim, pass)."""
+    return lambda s, seat: [{"seat": seat, "type": kind}]
+
+
+def _attacks(s: State, seat: int) -> list[dict]:
+    """Every set of the hand's cards of one rank."""
     hand = s.hands[seat]
-    if phase == ATTACK:
-        for rank in range(13):
-            for cards in _subsets(hand & RANK_MASKS[rank]):
-                yield {"seat": seat, "type": "attack", "cards": cards}
-    elif phase in (JOIN, REINFORCE):
-        yield {"seat": seat, "type": "pass"}
-        for cards in _subsets(hand & RANK_MASKS[rank_of(s.pile[-1])]):
-            yield {"seat": seat, "type": "throw_in", "cards": cards}
-    elif phase == DEFENCE:
-        yield {"seat": seat, "type": "concede"}
-        top = s.pile[-1]
-        if not s.revised:
-            for c in cards_of(hand):
-                if can_beat_classic(c, top):
-                    yield {"seat": seat, "type": "beat", "cards": [c]}
-        else:
-            for rank in range(rank_of(top), 13):
-                for cards in _subsets(hand & RANK_MASKS[rank]):
-                    if can_beat_revised(cards, top):
-                        yield {"seat": seat, "type": "beat", "cards": cards}
-    elif phase == CLAIM:
-        yield {"seat": seat, "type": "claim"}
-        yield {"seat": seat, "type": "pass"}
-    elif phase == TAKE:
-        room = MAX_HOLDING - hand.bit_count()
-        laid = cards_of(s.laid_out)
-        for size in range(0, max(0, min(room, len(laid))) + 1):
-            for cards in combinations(laid, size):
-                yield {"seat": seat, "type": "take", "cards": list(cards)}
+    return [{"seat": seat, "type": "attack", "cards": cards}
+            for rank_mask in RANK_MASKS if hand & rank_mask for cards in _subsets(hand & rank_mask)]
+
+
+def _throw_ins(s: State, seat: int) -> list[dict]:
+    """Every set of the hand's cards of the top card's rank (other ranks are sure to be refused)."""
+    return [{"seat": seat, "type": "throw_in", "cards": cards}
+            for cards in _subsets(s.hands[seat] & RANK_MASKS[rank_of(s.pile[-1])])]
+
+
+def _beats(s: State, seat: int) -> list[dict]:
+    """The beats ER-3.4's predicates allow: classic, each card of the hand that can_beat_classic, in pack order;
+    revised, each set of the hand's cards of one rank that can_beat_revised, from the top card's rank up."""
+    hand, top = s.hands[seat], s.pile[-1]
+    if not s.revised:
+        return [{"seat": seat, "type": "beat", "cards": [c]} for c in cards_of(hand) if clauses.can_beat_classic(c, top)]
+    return [{"seat": seat, "type": "beat", "cards": cards} for rank_mask in RANK_MASKS[rank_of(top):]
+            for cards in _subsets(hand & rank_mask) if clauses.can_beat_revised(cards, top)]
+
+
+def _takes(s: State, seat: int) -> Iterator[dict]:
+    """Every set of the laid-out cards, up to the seat's room (clauses.take_room: larger ones are sure to be
+    refused), the empty take first (lazily: there can be some 100,000)."""
+    laid = cards_of(s.laid_out)
+    for size in range(min(clauses.take_room(s, seat), len(laid)) + 1):
+        for cards in combinations(laid, size):
+            yield {"seat": seat, "type": "take", "cards": list(cards)}
+
+
+# The move types in the order legal_moves lists them (in each phase: the answer without cards first, as always shown).
+_PROPOSALS = (("concede", _answer("concede")), ("claim", _answer("claim")), ("pass", _answer("pass")),
+              ("attack", _attacks), ("throw_in", _throw_ins), ("beat", _beats), ("take", _takes))
+# Each phase's proposals: those of the move types PHASES allows in it (the table `refusal` reads), in that order.
+_PROPOSED = {phase: tuple((kind, proposals) for kind, proposals in _PROPOSALS if kind in allowed)
+             for phase, (_, allowed) in PHASES.items()}
 
 
 def _subsets(mask: int) -> list[list[int]]:

@@ -23,6 +23,11 @@ from ..cards import RANK_MASKS
 from .setup import HAND_SIZE, MAX_HOLDING
 from .state import ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, State
 
+# The set-ups this loop was written for (domain.spec.FastReplay): both editions, any battle limit (ER-4.4, handed to
+# the decider when reached), with or without auto_pass (the service's, never read here); teams and 2 to 8 seats.
+# A game with any other option takes the decider alone.
+WRITTEN_FOR = {"edition": ("revised", "classic"), "battle_limit": None, "auto_pass": (False, True)}
+
 _RANK = tuple(c % 13 for c in range(52))  # contract §4's coding: rank = card % 13, suit = card // 13
 _SUIT_MASK = tuple(((1 << 13) - 1) << (13 * suit) for suit in range(4))
 _SUIT_MASK_OF = tuple(_SUIT_MASK[c // 13] for c in range(52))

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import el_royale as rules
-from ..spec import Choice, GameSpec, Length, OptionSpec, Seats
+from ..spec import Choice, FastReplay, GameSpec, Length, OptionSpec, Seats
+from .replay_fast import WRITTEN_FOR
 
 SPEC = GameSpec(
     id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
@@ -16,8 +17,7 @@ SPEC = GameSpec(
         OptionSpec("auto_pass", "bool", "auto-pass a seat left with no card", "ER-3.3", default=False),
     ),
     forced_pass=rules.forced_pass,
-    fold_step=rules.fold_step,
-    fold_moves=rules.fold_moves,
+    fast_replay=FastReplay(WRITTEN_FOR, fold_step=rules.fold_step, fold_moves=rules.fold_moves),
     next_deal=rules.next_deal,
     length=Length("battles", final="battles"),
     projection="projections.el_royale",

@@ -11,6 +11,9 @@ from ..rules import InvalidSetup
 from . import pairing
 
 FORMATS = ("match", "round-robin", "swiss", "teams")
+# what each format is, in a line (the creation form's choices)
+FORMAT_TEXT = {"match": "match: everyone at one table", "round-robin": "round-robin: pairs, everyone meets everyone",
+               "swiss": "Swiss: pairs by score", "teams": "teams: two teams a table, seats rotated"}
 MAX_PLAYERS = 64
 MAX_GAMES = 50  # games per table in one round
 MAX_ROUNDS = 64
@@ -64,11 +67,12 @@ def players_of(raw: Any, field: str = "players") -> list[dict]:
 
 def validate(spec: Any) -> dict:
     """The tournament's settings as stored: name, game, options, format, games_per_table, rounds, duplicate,
-    spectator_delay, time_control, players (may be empty: players can be entered until round 1 starts)."""
+    spectator_delay, time_control, auto_rounds (only when true: each round starts when the last game of the one
+    before ends), players (may be empty: players can be entered until round 1 starts)."""
     if not isinstance(spec, dict):
         raise InvalidSetup("spec", "a tournament is created from an object with name, game, format and players")
     known = {"name", "game", "options", "players", "format", "games_per_table", "rounds", "duplicate",
-             "spectator_delay", "time_control"}
+             "spectator_delay", "time_control", "auto_rounds"}
     unknown = set(spec) - known
     if unknown:
         raise InvalidSetup(sorted(map(str, unknown))[0], f"unknown field; known: {', '.join(sorted(known))}")
@@ -88,9 +92,14 @@ def validate(spec: Any) -> dict:
     duplicate = spec.get("duplicate", False)
     if not isinstance(duplicate, bool):
         raise InvalidSetup("duplicate", "must be true or false")
+    auto_rounds = spec.get("auto_rounds", False)
+    if not isinstance(auto_rounds, bool):
+        raise InvalidSetup("auto_rounds", "must be true or false")
     out = {"name": name.strip(), "game": decider.GAME, "options": dict(options), "format": fmt, "duplicate": duplicate,
            "spectator_delay": delay(spec.get("spectator_delay")), "time_control": time_control(spec.get("time_control")),
            "games_per_table": None, "rounds": None}
+    if auto_rounds:  # stored only when asked for: a tournament's settings read as before otherwise
+        out["auto_rounds"] = True
     if spec.get("games_per_table") is not None:
         out["games_per_table"] = _int(spec["games_per_table"], "games_per_table", 1, MAX_GAMES)
     if spec.get("rounds") is not None:

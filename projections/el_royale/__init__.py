@@ -26,8 +26,7 @@ phase (ER-5.2), where every subset of the laid-out cards up to the seat's room i
 from __future__ import annotations
 
 from domain.cards import cards_of, format_card, format_cards
-from domain.el_royale import legal_moves
-from domain.el_royale.setup import MAX_HOLDING
+from domain.el_royale import clauses, legal_moves
 from domain.el_royale.state import TAKE, State
 
 from .events import redact  # noqa: F401  (the plug-in's event redaction)
@@ -99,8 +98,7 @@ def moves_of(state: State, seat: int) -> list[dict]:
 def take_summary(state: State, seat: int) -> dict:
     """ER-5.2 as one entry: any subset of the laid-out cards of at most `max` cards."""
     laid = cards_of(state.laid_out)
-    room = MAX_HOLDING - state.hands[seat].bit_count()
-    return {"type": "take", "from": format_cards(laid), "max": max(0, min(room, len(laid)))}
+    return {"type": "take", "from": format_cards(laid), "max": min(clauses.take_room(state, seat), len(laid))}
 
 
 def _hand(state: State, seat: int) -> list[str]:

@@ -24,8 +24,7 @@ nothing and no migration record is written again):
   start-up (service.adapters.stores.startup_lock: the events' tables and functions) takes too, as a session lock.
 
 ``SQLiteViewRecorder`` and ``PostgresViewRecorder`` are the library's tracking recorders with that ``create_table``;
-every materialised read model (service.adapters.catalogue_store, service.adapters.standings_store) builds its view
-on them.
+the stores of every materialised read model (service.adapters.view_stores) build on them.
 ``created_concurrently`` tells a creation that met an opener outside these locks (an older arbiter, another tool)
 from a real error: such a creation is simply run again, and then finds the objects there.
 """

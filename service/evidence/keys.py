@@ -9,6 +9,7 @@ Hashing and signing are the `cryptography` library's.
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import logging
 import os
@@ -80,6 +81,13 @@ class ServerKey(PublicKey):
     def generate(cls) -> "ServerKey":
         """A fresh key that lives only in this process (the in-memory store's)."""
         return cls(Ed25519PrivateKey.generate())
+
+    def derived_secret(self, label: str) -> str:
+        """A secret (hex) derived from the private key for one use named by `label` (HMAC-SHA256): what the server
+        seals with (service.play.seat_offers); it tells nothing about the signing key."""
+        raw = self._private.private_bytes(serialization.Encoding.Raw, serialization.PrivateFormat.Raw,
+                                          serialization.NoEncryption())
+        return hmac.new(raw, label.encode("utf-8"), hashlib.sha256).hexdigest()
 
     def sign(self, doc: dict) -> dict:
         """`doc` with `key` and `signature` added."""

@@ -17,14 +17,17 @@ appended to the log under one lock and one sync. Imported games get no snapshots
 spares a replay (the first load of a long imported game replays it once; later moves take snapshots
 as usual).
 
-Just over 300 lines: validation, the bare decider's rows and the write are one pass over the records.
+What it was written for is declared (WRITES: the fields of the events it writes); a record it cannot write as the
+service would (an illegal move, or events of another shape) takes the service's own import (Referee.import_record).
+
+Over 300 lines: validation, the bare decider's rows and the write are one pass over the records.
 """
 
 from __future__ import annotations
 
 import json
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Iterator
@@ -45,6 +48,23 @@ ROWS_PER_TRANSACTION = 20_000
 _GAME_TOPIC = "domain.game:Game"
 _CREATED, _HAPPENED, _REVEALED = (f"domain.game:Game.{name}" for name in ("Created", "Happened", "SeedRevealed"))
 MAX_LISTED = 20  # invalid records named in the refusal
+# What build was written for: the aggregate's events with these fields, in this order (ids and versions aside), as
+# Game.start and Game.play trigger them. Events of any other shape (the aggregate changed, this file did not) would be
+# written wrongly: then every record takes the service's own import, as a record with an illegal move does.
+WRITES = {
+    Game.Created: ("timestamp", "originator_topic", "game", "options", "players", "dealer", "starter", "seed",
+                   "seed_given", "commitment", "outcomes", "stacked", "engine_version", "seat_token_hashes",
+                   "referee_token_hash", "prev", "spectator_delay", "time_control"),
+    Game.Happened: ("timestamp", "prev", "kind", "data", "actor", "clause", "engine_version", "idempotency_key",
+                    "automatic"),
+    Game.SeedRevealed: ("timestamp", "prev", "seed", "result", "winner", "scores"),
+}
+
+
+def written_for(writes: dict = WRITES) -> bool:
+    """Whether the aggregate's events have exactly the fields build writes, in its order."""
+    return all(tuple(f.name for f in fields(cls) if f.name not in ("originator_id", "originator_version")) == names
+               for cls, names in writes.items())
 
 
 class ImportRefused(BadInput):
@@ -207,7 +227,8 @@ def _utc_now() -> str:
 
 def build(record: Record, mapper: Any) -> Built | None:
     """The stored rows of a record's game as the service writes them (Game.start, then Game.play for every move),
-    decided by the bare decider; None when a move is illegal (that record takes the service's own road)."""
+    decided by the bare decider; None when a move is illegal (that record takes the service's own road). For events
+    of the shape WRITES declares (import_files asks written_for first)."""
     from service.play.tokens import new_token, seat_token, token_hash
 
     d, setup, chance = record.decider, record.setup, record.chance
@@ -290,10 +311,11 @@ def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROW
         rows.clear()
 
     mapper = app.mapper
+    bulk = written_for()
     for where, doc, screened in documents(files):
         record = parse(doc, checked=screened)
-        built = build(record, mapper)
-        if built is None:  # an illegal move: the service's own import stores the game and the refusal
+        built = build(record, mapper) if bulk else None
+        if built is None:  # an illegal move (or events build was not written for): the service's own import
             yield from flush()
             done = arbiter.import_record(doc)
             yield {"source": where, "id": done["id"], "referee_token": done["referee_token"], **done["verdict"]}

@@ -11,7 +11,9 @@ by the game's decider (domain.records.parse_move), once.
 
 A command never holds the token (a credential, not part of what is asked), so printing one shows no secret. The JSON
 API's marshmallow schemas document these fields (api/http/schemas.py, the OpenAPI document) and take their bounds
-from here; at the HTTP edge they also parse the body's JSON types, whose error answers are part of the API.
+from here; at the HTTP edge they also parse the JSON types of a move's own fields, a dispute, a ruling and a name,
+whose error answers are part of the API. A move's `expected_version` and `idempotency_key` are only declared there:
+`PlayMove.checked` is their one check on every road (the page's form is made a body and read by `from_body` too).
 """
 
 from __future__ import annotations
@@ -60,12 +62,17 @@ class PlayMove:
         """This move as the token's `seat` may give it; raises BadInput (or Forbidden: another seat named)."""
         if not isinstance(self.move, dict):
             raise BadInput("a move is a JSON object with a type", field="type")
-        bounded(self.as_body())
+        bounded(self.move)  # each part within the JSON bounds, by its own name (no body is put together again)
+        given = {name: value for name, value in (("expected_version", self.expected_version),
+                                                 ("idempotency_key", self.idempotency_key)) if value is not None}
+        if given:
+            bounded(given)
         if "seat" in self.move and self.move["seat"] != seat:
             raise Forbidden(f"this token acts for seat {seat} only")
         expected = self.expected_version
         if expected is not None and (not isinstance(expected, int) or isinstance(expected, bool)):
-            raise BadInput("expected_version: must be an integer", field="expected_version")
+            raise BadInput("expected_version: must be an integer, the version of the view the move was chosen on",
+                           field="expected_version")
         key = self.idempotency_key
         if key is not None and (not isinstance(key, str) or not 1 <= len(key) <= MAX_IDEMPOTENCY_KEY):
             raise BadInput(f"idempotency_key: must be a string of 1 to {MAX_IDEMPOTENCY_KEY} characters",

@@ -1,5 +1,6 @@
 """Playing games, in simple types: creating and importing them, the commands of seats and referee (moves, disputes,
-rulings, names: service.play.commands), a seat handed to a bot, and the watch on time controls.
+rulings, names: service.play.commands), a seat handed to a bot, seats offered to anyone (`open_seats`:
+service.play.seat_offers), and the watch on time controls.
 
 Every command is answered with the server's signed receipt (service.evidence): what the store held after it.
 """
@@ -23,6 +24,7 @@ from .application import Referee
 from .bot_seats import BotSeats
 from .clocks import ClockWatch
 from .commands import FileDispute, GiveRuling, NameSeat, PlayMove
+from .seat_offers import OpenSeats
 from .tokens import seat_token, token_hash
 
 
@@ -38,6 +40,7 @@ class PlayFacade:
         # (service.tournaments.facade) creates the next one at once; a failing listener never fails the move
         self.game_over_listeners: list[Callable[[UUID], None]] = []
         self._bot_seats: BotSeats | None = None
+        self.open_seats = OpenSeats(self)  # seats a referee offers to anyone (the lobby's list), taken once
         self._clock_watch: ClockWatch | None = None
         self._guard = threading.Lock()
 

@@ -6,7 +6,8 @@ Games are created through the play facade (`PlayFacade.create_game`), like any o
 tournament's spectator delay and time control in their spec.
 
 The next game of a table is created as soon as the previous one is seen to be over: `advance` runs on every read
-of the tournament (anyone's), so nobody has to ask for it. Each game's referee token is sealed to the director's
+of the tournament (anyone's), so nobody has to ask for it; with `auto_rounds` the end of a round's last game draws
+the next round the same way. Each game's referee token is sealed to the director's
 public key (service/tournaments/sealing.py): the director alone can give out a game's links again.
 
 Over 300 lines on purpose: the facade section of one aggregate, whose commands share its load, lock and retry loop
@@ -29,7 +30,7 @@ from domain.randomness import commitment, new_seed
 from domain.rules import InvalidSetup
 from domain.tournament import spec as tspec
 from domain.tournament.aggregate import Tournament
-from projections.standings import doc_standings
+from projections.standings import doc_crosstable, doc_standings
 
 from service.adapters.standings_store import Standings
 from service.bounds import bounded
@@ -41,6 +42,18 @@ from .bundles import bundle_lines
 from .draw import draw
 
 MAX_RETRIES = 20
+
+
+def _at_a_glance(public: dict) -> dict:
+    """What a director reads of a game in progress from its public view: the clocks, the seats to act (those whose
+    clock runs) and how many disputes await a ruling."""
+    clock = public.get("clock")
+    out: dict = {"open_disputes": sum(1 for d in public.get("disputes") or () if d.get("ruling") is None)}
+    if clock is not None:
+        out["clock"] = clock
+        if public.get("status") != "finished":
+            out["to_act"] = [c["seat"] for c in clock.get("seats") or () if c.get("running")]
+    return out
 
 
 def parse_tournament_id(value: Any) -> UUID:
@@ -151,25 +164,29 @@ class Tournaments:
                 raise Conflict("the tournament is over")
             if t.rounds and not self._round_done(t, t.rounds[-1]):
                 raise Conflict(f"round {len(t.rounds)} is still being played: every table must finish first")
-            players = t.players
-            try:
-                tspec.tables_check(t.settings, players)
-                total = self._total_rounds(t)
-            except InvalidSetup as e:
-                raise BadInput(str(e), field=e.field) from None
-            if len(t.rounds) >= total:
-                raise Conflict(f"all {total} rounds have been played")
-            tables, byes, kind = draw(t, len(t.rounds) + 1, lambda: doc_standings(self._doc(t)))
-            boards = seeds = None
-            if t.settings["duplicate"]:
-                per = tspec.games_per_table(t.settings, [players[i] for i in tables[0]["players"]])
-                seeds = [new_seed() for _ in range(per)]
-                boards = [{"index": j, "board": f"{len(t.rounds) + 1}.{j + 1}", "commitment": commitment(s)}
-                          for j, s in enumerate(seeds)]
-            t.start_round(kind, tables, byes, boards, seeds)
+            self._start_next(t)
 
         self._command(tid, body)
         return self.view(tid)
+
+    def _start_next(self, t: Tournament) -> None:
+        """Draw the next round's tables into `t` (its first games are created by `advance`)."""
+        players = t.players
+        try:
+            tspec.tables_check(t.settings, players)
+            total = self._total_rounds(t)
+        except InvalidSetup as e:
+            raise BadInput(str(e), field=e.field) from None
+        if len(t.rounds) >= total:
+            raise Conflict(f"all {total} rounds have been played")
+        tables, byes, kind = draw(t, len(t.rounds) + 1, lambda: doc_standings(self._doc(t)))
+        boards = seeds = None
+        if t.settings["duplicate"]:
+            per = tspec.games_per_table(t.settings, [players[i] for i in tables[0]["players"]])
+            seeds = [new_seed() for _ in range(per)]
+            boards = [{"index": j, "board": f"{len(t.rounds) + 1}.{j + 1}", "commitment": commitment(s)}
+                      for j, s in enumerate(seeds)]
+        t.start_round(kind, tables, byes, boards, seeds)
 
     def _total_rounds(self, t: Tournament) -> int:
         teams = tspec.teams_of(t.players) if t.settings["format"] == "teams" else []
@@ -205,27 +222,42 @@ class Tournaments:
                 due.append((table, len(games), previous))
             else:
                 due.append((table, 0, None))
-        if not due and not (self._round_done(t, rnd) and len(t.rounds) >= self._total_rounds(t)):
+        over = not due and self._round_done(t, rnd)
+        last = len(t.rounds) >= self._total_rounds(t)
+        if not due and not over:
             return
+        if over and not last and not t.settings.get("auto_rounds"):
+            return  # the director starts the next round
 
-        def body(t: Tournament) -> None:
+        def body(t: Tournament) -> bool:
             rnd = t.rounds[-1]
             for table_ref, index, previous in due:
                 table = rnd["tables"][table_ref["table"]]
                 if len(table["games"]) != index:
                     continue  # someone else created it meanwhile
                 self._new_game(t, rnd, table, index, previous)
-            if not t.finished and self._round_done(t, rnd) and len(t.rounds) >= self._total_rounds(t):
+            if t.finished or not self._round_done(t, rnd):
+                return False
+            if len(t.rounds) >= self._total_rounds(t):
                 t.finish(f"all {len(t.rounds)} rounds played")
+                return False
+            if not t.settings.get("auto_rounds"):
+                return False
+            try:
+                self._start_next(t)  # the last game of the round ended: the next round starts at once
+            except (BadInput, Conflict):
+                return False  # the director sees the reason on pressing "Start round"
+            return True
 
-        self._command(tid, body)
+        if self._command(tid, body):
+            self.advance(tid)  # the new round's first games
 
     def game_over(self, game_id: UUID) -> None:
         """A game just ended: if it belongs to a tournament, create what is now due there (the table's next game,
         the end of the tournament) at once, instead of on the next read."""
-        owner = self._caught_up().view.select(f"g:{game_id}")
+        owner = self._caught_up().tournament_of(game_id)
         if owner is not None:
-            self.advance(owner["tournament"])
+            self.advance(owner)
 
     def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any) -> None:
         settings = t.settings
@@ -274,6 +306,10 @@ class Tournaments:
         self.advance(tid)
         return doc_standings(self._doc(self._load(tid)))
 
+    def formats(self) -> list[dict]:
+        """The formats a tournament can be played in: [{"id", "text"}] (the creation form's choices)."""
+        return [{"id": f, "text": tspec.FORMAT_TEXT[f]} for f in tspec.FORMATS]
+
     def list(self) -> list[dict]:
         """Every tournament: id, name, game, format, players, status."""
         return [{"id": d["id"], "name": d["settings"]["name"], "game": d["settings"]["game"],
@@ -301,9 +337,7 @@ class Tournaments:
                              "winner": outcome.winner_json(), "scores": list(outcome.scores) if outcome.is_over and outcome.scores else None,
                              "version": game.version, "commitment": game.commitment}
                     if with_clocks:
-                        clock = self.arbiter.views.public(g["game_id"]).get("clock")
-                        if clock is not None:
-                            entry["clock"] = clock
+                        entry.update(_at_a_glance(self.arbiter.views.public(g["game_id"])))
                     if g["board"] is not None and not outcome.is_over:
                         board_done[g["board"]] = False
                     games.append(entry)
@@ -322,11 +356,14 @@ class Tournaments:
         except InvalidSetup:
             total = None
         status = "finished" if t.finished else ("playing" if t.rounds else "entering")
-        can_start = (not t.finished and (not t.rounds or self._round_done(t, t.rounds[-1]))
-                     and (total is None or len(t.rounds) < total))
+        between = bool(t.rounds) and not t.finished and self._round_done(t, t.rounds[-1])
+        can_start = (not t.finished and (not t.rounds or between) and (total is None or len(t.rounds) < total))
+        doc = self._doc(t)
+        table = doc_standings(doc)
         return {"id": str(tid), **{k: v for k, v in t.settings.items()}, "players": [dict(p) for p in t.players],
                 "status": status, "finished": t.finished, "rounds_total": total, "can_start_round": can_start,
-                "rounds": rounds, "standings": doc_standings(self._doc(t))}
+                "between_rounds": between, "rounds": rounds, "standings": table,
+                "crosstable": doc_crosstable(doc, [r["player"] for r in table["players"]])}
 
     def links(self, tournament_id: Any, token: str | None) -> dict:
         """The director's keys to every game: each game's referee token and its seats' tokens (as a game's links page)."""

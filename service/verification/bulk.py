@@ -1,13 +1,13 @@
 """`arbiter verify --all` at archive speed: the same report for every game, read in bulk, on every core.
 
-Each game's report is the one `Arbiter.verify(game, full=True)` gives (service.verification.integrity: rows, hash
+Each game's report is the one `Arbiter.verify(game, full=True)` gives (service.verification.driver: rows, hash
 chain, snapshots, refused attempts, deal, evidence, the engine re-deciding every move, catalogue row,
 latest signed checkpoint, provenance). What changes is the reading around it:
 
 - the rows of a batch of games (their events, their refused-attempts streams, their snapshots) come
   from one query per table, in the order of the table's key (no sort), instead of three queries per game,
-  and stay plain tuples until the detailed road asks for the library's StoredEvent objects (a plain game
-  is checked on the tuples: service.verification.fast_verify, service.verification.plain_rows); the batch's catalogue rows come
+  and stay plain tuples until the detailed decoder asks for the library's StoredEvent objects (a plain game
+  is decoded from the tuples: service.verification.plain_rows); the batch's catalogue rows come
   from one query too;
 - the checkpoint log is read and checked once, in the parent, and handed to every worker; a checkpoint's
   head is compared with the hash the chain check computed, not with a row read and hashed again;
@@ -34,8 +34,8 @@ BATCH = 64  # games per query and per task: large enough to amortise a query, sm
 class GameRows:
     """One game's stored rows, read in bulk, and its catalogue row (None for none).
 
-    `raw`: the game's event rows as (stream id, version, topic, state), in version order (what the one-pass check reads);
-    `events`: the same as the library's StoredEvent objects (what the detailed road reads), made when first asked for.
+    `raw`: the game's event rows as (stream id, version, topic, state), in version order (what the plain decoder reads);
+    `events`: the same as the library's StoredEvent objects (what the detailed decoder reads), made when first asked for.
     """
 
     __slots__ = ("game_id", "raw", "attempts", "snapshots", "catalogue", "heads", "_events")
@@ -186,7 +186,7 @@ def _batch_reports(ids: list[str]) -> list[dict]:
         for gid in gids:
             rows = batch[gid]
             if rows.catalogue is _UNREAD:
-                rows.catalogue = None  # the slow road reads the row itself and names its fault
+                rows.catalogue = None  # the detailed decoder's report reads the row itself and names its fault
                 reports.append(arbiter.verification.verify(gid, full=True, log_report=log, marks=marks))
             elif not rows.raw:  # deleted: the log knows it, the store not
                 reports.append(arbiter.verification.verify(gid, full=True, log_report=log, marks=marks))
@@ -254,7 +254,7 @@ def start_workers() -> Any:
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.fast_verify",
+    context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.driver",
                                     "service.adapters.catalogue_store"])
     forkserver.ensure_running()
     return context

@@ -18,7 +18,7 @@ from service.evidence.facade import Evidence
 from service.play.application import Referee
 
 from .checks import game_ids, reverify
-from .integrity import verify_game
+from .driver import verify_game
 from .report import report_ok
 
 
@@ -36,7 +36,7 @@ class VerificationFacade:
         its fair deal and evidence; `full` adds the replay under the current engine and the catalogue row.
 
         Never raises for a damaged game: `ok` says whether every integrity check passed, `provenance` how the game
-        was set up (service.verification.integrity). A store that ends before, or differs at, the version a checkpoint
+        was set up (service.verification.driver). A store that ends before, or differs at, the version a checkpoint
         signed breaks the chain's verdict too; a game the log knows but the store lost is reported as deleted.
         `rows` and `log_report`: the game's rows and the checkpoint log's report read in bulk (service.verification.bulk);
         `marks`: a list the report is added to instead of keeping its verdict on the catalogue row right away, for the

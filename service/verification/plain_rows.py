@@ -1,8 +1,10 @@
-"""A plain game's stored rows decoded in one pass for the one-pass check (service.verification.fast_verify): fields and chain hashes.
+"""The plain row decoder: a plain game's stored rows decoded in one pass, fields and chain hashes, for the common game.
 
 A plain game's rows are versions 1..n: a Created event, then Happened and SeedRevealed events, each row's JSON
-holding exactly its class's fields with only its timestamp in the library's encoding. For such rows this module
-does, per row, what the mapper, stored_rows' shape check and domain.audit's hash each did on their own:
+holding exactly its class's fields with only its timestamp in the library's encoding, the hash chain unbroken, its
+snapshots (if any) readable and within the game (each is held against the game in the checks' pass:
+service.verification.snapshot_line). For such rows this decoder does, per row, what the mapper,
+the shape check (service.verification.row_shapes) and domain.audit's hash each did on their own:
 
 - the row is decoded once (orjson), and the fields are checked against the class (every declared field present,
   of its type, none other);
@@ -12,16 +14,16 @@ does, per row, what the mapper, stored_rows' shape check and domain.audit's hash
   is not plain, and neither is a timestamp that is not written the way `datetime.isoformat` writes it;
 - each row's `prev` is held against the hash of the row before it.
 
-Event objects are built only for the few events a report needs (`event_of`). Any row that is not plain raises
-Unusual: the game then takes the detailed road (service.verification.stored_rows, service.verification.integrity), which decodes every row
-with the library's mapper and names any damage. A row the fast decoding takes is always one the mapper decodes to
-the same fields (the tests hold both to that), so the two roads never disagree.
+It gives the same decoded rows as the detailed decoder (service.verification.stored_rows), each row's fields in their
+hashed form (timestamp and id as text, `class` added; the Created event's without its secret seed); an event object
+is built only when a check asks for it (`DecodedRow.event`). Any game that is not plain raises NotPlain: the detailed
+decoder then takes it, and names any damage. A row this decoder takes is always one the mapper decodes to the same
+fields (the tests hold both to that), so the two never disagree.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 from uuid import UUID
@@ -31,12 +33,16 @@ from eventsourcing.utils import get_topic
 
 from domain.audit import GENESIS
 from domain.game import Game
+from domain.games import DECIDERS
 
 from service.adapters.canonical_json import canonical_hash
 
-from .stored_rows import _shape_ok
+from .decoded import DecodedGame, DecodedRow, NotPlain
+from .fold import read_snapshots
+from .row_shapes import shape_ok
 
-CREATED, HAPPENED, REVEALED = (cls.__qualname__ for cls in (Game.Created, Game.Happened, Game.SeedRevealed))
+HAPPENED = Game.Happened.__qualname__
+_Happened = Game.Happened
 _CREATED_TOPIC, _HAPPENED_TOPIC, _REVEALED_TOPIC = (get_topic(c) for c in (Game.Created, Game.Happened, Game.SeedRevealed))
 _GAME_TOPIC = get_topic(Game)
 _MARK = b'"_type_"'  # the library's mark of an encoded value: a plain row holds one, its timestamp
@@ -47,19 +53,7 @@ _ISO_UTC = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(?:
 _fromisoformat = datetime.fromisoformat
 
 
-class Unusual(Exception):
-    """The game is not one the fast pass checks: the detailed road takes it."""
-
-
-@dataclass
-class PlainGame:
-    """A plain game's rows: each event's fields as hashed (timestamp as text, id as text, `class` added; the Created
-    event's without its secret seed), the chain hash of each version, and the Created and SeedRevealed events."""
-
-    fields: list
-    hashes: list
-    created: Any
-    reveals: list
+_row = tuple.__new__  # DecodedRow made in C: a row a stored event
 
 
 def _float_free(value: Any) -> bool:
@@ -78,13 +72,13 @@ def _float_free(value: Any) -> bool:
 
 
 def _stamp(fields: dict) -> str:
-    """The row's timestamp as the text the hash covers; Unusual unless it is a time written as isoformat writes it."""
+    """The row's timestamp as the text the hash covers; NotPlain unless it is a time written as isoformat writes it."""
     stamp = fields["timestamp"]
     if stamp.__class__ is not dict or len(stamp) != 2 or stamp["_type_"] != "datetime_iso":
-        raise Unusual
+        raise NotPlain
     text = stamp["_data_"]
     if text.__class__ is not str or _ISO_UTC(text) is None:
-        raise Unusual
+        raise NotPlain
     _fromisoformat(text)  # a month 13 or a second 60 is no time: ValueError, and the mapper's road says so
     return text
 
@@ -104,69 +98,82 @@ def _checked(cls: type, topic: str, fields: dict, version: int, game_id: UUID, o
     """A Created or SeedRevealed row's fields, checked in full against the class: (its event, its fields as hashed)."""
     text = _stamp(fields)
     if not _float_free(fields):
-        raise Unusual
+        raise NotPlain
     fields["timestamp"], fields["originator_id"], fields["originator_version"] = text, oid, version
     fields["class"] = cls.__qualname__
     event = _event(cls, fields, game_id)
-    if not _shape_ok(event, topic) or (cls is Game.Created and event.originator_topic != _GAME_TOPIC):
-        raise Unusual
+    if not shape_ok(event, topic) or (cls is Game.Created and event.originator_topic != _GAME_TOPIC):
+        raise NotPlain
     return event
 
 
-def decode_game(game_id: UUID, raw: list) -> PlainGame:
+def decode_game(game_id: UUID, raw: list) -> DecodedGame:
     """A plain game's rows `raw` ((stream id, version, topic, state) in version order) decoded, checked and hashed, the chain
-    followed from the genesis; raises Unusual for a game that is not plain or whose chain breaks."""
+    followed from the genesis; raises NotPlain for a game that is not plain or whose chain breaks."""
     if not raw:
-        raise Unusual
+        raise NotPlain
     oid, loads = str(game_id), orjson.loads
-    fields: list = []
+    rows: list = []
     hashes: list = []
-    reveals: list = []
-    created = None
+    first_reveal = None
     head = GENESIS
     version = 0
     for _, version_stored, topic, state in raw:
         version += 1
         if version_stored != version or state.__class__ is not bytes or state.count(_MARK) != 1:
-            raise Unusual
+            raise NotPlain
         f = loads(state)
         if topic == _HAPPENED_TOPIC and version > 1:
             if len(f) != _HAPPENED_FIELDS:
-                raise Unusual
+                raise NotPlain
             text = _stamp(f)
             key = f["idempotency_key"]
             if f["prev"] != head or f["kind"].__class__ is not str or f["actor"].__class__ is not str \
                     or f["clause"].__class__ is not str or f["engine_version"].__class__ is not str \
                     or (key is not None and key.__class__ is not str) or f["automatic"].__class__ is not bool \
                     or f["data"].__class__ is not dict or not _float_free(f["data"]):
-                raise Unusual
+                raise NotPlain
             f["timestamp"], f["originator_id"], f["originator_version"], f["class"] = text, oid, version, HAPPENED
-            hashed = f
+            head = canonical_hash(f)
+            rows.append(_row(DecodedRow, (version, _Happened, f, head, None, _event, game_id)))
         elif topic == _REVEALED_TOPIC and version > 1:
             if f["prev"] != head:
-                raise Unusual
-            reveals.append(_checked(Game.SeedRevealed, topic, f, version, game_id, oid))
-            hashed = f
+                raise NotPlain
+            event = _checked(Game.SeedRevealed, topic, f, version, game_id, oid)
+            head = canonical_hash(f)
+            if first_reveal is None:
+                first_reveal = len(rows)
+            rows.append(_row(DecodedRow, (version, Game.SeedRevealed, f, head, event, _event, game_id)))
         elif topic == _CREATED_TOPIC and version == 1:
             if f["prev"] != head:
-                raise Unusual
-            created = _checked(Game.Created, topic, f, version, game_id, oid)
+                raise NotPlain
+            event = _checked(Game.Created, topic, f, version, game_id, oid)
             hashed = dict(f)
             del hashed["seed"]  # domain.audit: the secret seed is not hashed (the commitment is)
+            head = canonical_hash(hashed)
+            rows.append(_row(DecodedRow, (version, Game.Created, hashed, head, event, _event, game_id)))
         else:
-            raise Unusual
-        head = canonical_hash(hashed)
-        fields.append(hashed)
+            raise NotPlain
         hashes.append(head)
-    return PlainGame(fields, hashes, created, reveals)
+    return DecodedGame(rows=rows, hashes=hashes, plain=True, first_reveal=first_reveal)
 
 
-def event_of(cls: type, fields: dict, game_id: UUID) -> Any:
-    """The event object of a plain row's hashed fields (`fields` as decode_game gives them; not the Created event's,
-    which decode_game gives whole)."""
-    return _event(cls, fields, game_id)
+class PlainDecoder:
+    """The plain games' rows as they were read in bulk (service.verification.bulk.GameRows); NotPlain for any other
+    game, any store whose rows are enciphered or compressed, or rows not read in bulk."""
+
+    def decode(self, app: Any, game_id: UUID, rows: Any = None) -> DecodedGame:
+        """The game's rows decoded and hashed, its snapshots read; raises NotPlain."""
+        if rows is None or app.mapper.cipher is not None or app.mapper.compressor is not None:
+            raise NotPlain
+        decoded = decode_game(game_id, rows.raw)
+        if decoded.created.game not in DECIDERS:
+            raise NotPlain
+        if rows.snapshots:  # decoded here, held against the game in the checks' pass (snapshot_line)
+            decoded.snapshots, unreadable = read_snapshots(app, game_id, rows.snapshots)
+            if unreadable or max(decoded.snapshots) > len(decoded.rows):
+                raise NotPlain
+        return decoded
 
 
-def timestamp_of(fields: dict) -> datetime:
-    """A plain row's time."""
-    return _fromisoformat(fields["timestamp"])
+PLAIN = PlainDecoder()

@@ -1,6 +1,5 @@
-"""The parts of a stored game's verification report that both roads give alike (service.verification.integrity, the
-detailed road, and service.verification.fast_verify, the one pass): provenance, the catalogue row's verdict, the
-overall verdict.
+"""The parts of a stored game's verification report the driver (service.verification.driver) adds after its checks:
+provenance, the catalogue row's verdict (service.verification.catalogue_check), the overall verdict.
 """
 
 from __future__ import annotations

@@ -107,3 +107,68 @@ def test_three_seats_play_batallion_in_browsers_and_the_spectator_never_sees_a_h
     expect(watcher.locator("#panel .seat[data-seat='2'] .chips")).to_contain_text("6 chips")
     assert not spectator_cards(watcher) & hidden(game.view()), "the spectator sees a hidden card"
     shot(south, "batallion-after-the-battle")
+
+
+def checked_cards(page) -> list[str]:
+    """The values of the hand's ticked card boxes, in hand order (two equal cards are two boxes)."""
+    return page.locator("#hand input[name=cards]").evaluate_all("els => els.filter(e => e.checked).map(e => e.value)")
+
+
+def test_two_equal_cards_are_two_boxes_and_a_refused_move_keeps_exactly_the_boxes_that_were_ticked(people, server):
+    """East holds two 9♣ and two 5♥ (two packs). It ticks one 9♣ and one 5♥ and discards: refused (one card only),
+    and the panel comes back with those two boxes ticked, not every box of the same value; a live refresh keeps them
+    too; unticking the 5♥ and discarding again is accepted (the seat is never stuck)."""
+    from playwright.sync_api import expect
+
+    game = Game(server)
+    east = people.page(f"/join/{game.id}/{game.tokens[1]}")
+    east.wait_for_url(re.compile(rf"/games/{game.id}$"))
+    east.locator("#controls button.act-draw", has_text="discard pile").click()
+    expect(east.locator("#controls button.act-discard")).to_be_visible()
+    nines = east.locator('#hand label.card.pick:has(input[value="9C"])')
+    fives = east.locator('#hand label.card.pick:has(input[value="5H"])')
+    assert nines.count() == 2 and fives.count() == 2
+    nines.nth(1).click()
+    fives.first.click()
+    east.locator("#controls button.act-discard").click()
+    expect(east.locator("#error")).to_be_visible()
+    assert checked_cards(east) == ["9C", "5H"], "the refused move's selection came back wrong"
+    assert east.locator('#hand input[value="9C"]').nth(1).is_checked() and east.locator('#hand input[value="5H"]').first.is_checked()
+
+    game.move(0, {"type": "say", "text": "hurry up"})  # an event: the panel is swapped live
+    expect(east.locator("#panel .version")).to_have_text(str(game.view()["version"]))
+    assert checked_cards(east) == ["9C", "5H"], "a live refresh changed the selection"
+
+    fives.first.click()
+    east.locator("#controls button.act-discard").click()
+    expect(east.locator("#controls button.act-discard")).to_have_count(0)  # accepted: the turn moved on
+    assert "9C" in [c for c in game.view()["table"]["discard"]]
+
+
+def test_a_refused_move_is_shown_in_place_numbered_for_the_seat_and_logs_no_console_error(people, server):
+    """Another seat's refusals first (game-wide attempts 1 and 2), then East discards two cards: refused (BA-2.2).
+    East's page shows the refusal beside its controls as its own attempt 1, tells it in the story, and the browser
+    logs nothing in the console (the page's fetch gets the refusal without an error status). Before any attack, the
+    table shows no empty "On the table" heading."""
+    from playwright.sync_api import expect
+
+    game = Game(server)
+    for _ in range(2):
+        status, _doc = server.call("POST", f"/api/v1/games/{game.id}/moves", {"type": "pass"}, token=game.tokens[2])
+        assert status == 422
+    east = people.page(f"/join/{game.id}/{game.tokens[1]}")
+    errors = []
+    east.on("console", lambda m: m.type == "error" and errors.append(m.text))
+    east.wait_for_url(re.compile(rf"/games/{game.id}$"))
+    assert east.locator("#panel h2", has_text="On the table").count() == 0
+    east.locator("#controls button.act-draw", has_text="stock").click()
+    expect(east.locator("#controls button.act-discard")).to_be_visible()
+    east.locator("#hand label.card.pick").nth(0).click()
+    east.locator("#hand label.card.pick").nth(1).click()
+    east.locator("#controls button.act-discard").click()
+    expect(east.locator("#error")).to_contain_text("BA-2.2")
+    expect(east.locator("#error")).to_contain_text("(attempt 1)")
+    expect(east.locator("#story .story-line.type-move_rejected")).to_have_count(1)
+    expect(east.locator("#story .story-line.type-move_rejected")).to_contain_text("attempt 1")
+    east.wait_for_timeout(200)  # a console message comes after the answer
+    assert not errors, errors

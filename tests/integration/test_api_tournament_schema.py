@@ -57,3 +57,13 @@ def test_director_routes_answer_each_kind_of_caller(route, caller, status):
     if response.status_code >= 400:
         assert response.get_json()["detail"]
         assert mine["director_token"].split(".")[1] not in response.get_data(as_text=True)
+
+
+def test_the_api_takes_auto_rounds_and_answers_the_crosstable_and_whether_a_round_is_over():
+    client = APP.test_client()
+    answer = client.post("/api/v1/tournaments", json={"name": "T", "game": "small-battle", "format": "round-robin",
+                                                      "players": [{"name": "A"}, {"name": "B"}], "auto_rounds": True})
+    assert answer.status_code == 201, answer.get_json()
+    body = client.get(f"/api/v1/tournaments/{answer.get_json()['id']}").get_json()
+    assert body["auto_rounds"] is True and body["between_rounds"] is False
+    assert [r["name"] for r in body["crosstable"]] == ["A", "B"] and body["crosstable"][0]["cells"] == [None, []]

@@ -1,12 +1,11 @@
-"""`arbiter verify --all` at archive speed (service.verification.bulk, service.verification.fast_verify): rows read in bulk, plain
-games checked in one pass, batches on several processes — and every report the same as the detailed road's
+"""`arbiter verify --all` at archive speed (service.verification.bulk, service.verification.driver): rows read in bulk, plain
+games read by the plain decoder, batches on several processes — and every report the same as the detailed decoder's
 (`Arbiter.verify(game, full=True)` game by game), on clean and on tampered stores, SQLite file and PostgreSQL."""
 
 from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 from uuid import UUID
 
 import pytest
@@ -15,9 +14,9 @@ from click.testing import CliRunner
 from api.cli.main import main
 from domain.records import parse
 from service.adapters.catalogue_store import Catalogue
-from service.verification import fast_verify
+from service.verification import driver
 from service.verification.bulk import verify_all
-from tests.conftest import SHARED, sample_records
+from tests.conftest import sample_records
 from tests.integration.evidence_support import SHORT, new_table, truncate
 from tests.integration.service_support import RawEvents
 
@@ -33,8 +32,7 @@ def sample_docs() -> list[dict]:
     """The sample records that are valid (every game, stacked decks, fixed outcomes, illegal moves): arbiter's own,
     then the shared ones when they are beside the checkout."""
     docs = []
-    shared_paths = sorted(p for p in (SHARED / "records").glob("*/*.json") if not p.name.endswith(".expected.json"))
-    for path in sample_records() + shared_paths:
+    for path in sample_records(shared_too=True):
         doc = json.loads(path.read_text())
         try:
             parse(doc)
@@ -61,22 +59,22 @@ def season(arbiter, docs: int = 40) -> list[str]:
 
 
 def one_by_one(arbiter, ids: list[str]) -> list[dict]:
-    """The detailed road: each game read and checked on its own, as `arbiter verify GAME` does."""
+    """The detailed decoder: each game read and checked on its own, as `arbiter verify GAME` does."""
     return [arbiter.verify(gid, full=True) for gid in ids]
 
 
 @pytest.fixture
 def counted(monkeypatch):
-    """How many games the one-pass check took, and how many it left to the detailed road."""
+    """How many games the plain decoder took, and how many it left to the detailed one."""
     counts = {"fast": 0, "detailed": 0}
-    real = fast_verify.fast_report
+    real = driver.plain_report
 
     def counting(*a, **k):
         report = real(*a, **k)
         counts["fast" if report is not None else "detailed"] += 1
         return report
 
-    monkeypatch.setattr(fast_verify, "fast_report", counting)
+    monkeypatch.setattr(driver, "plain_report", counting)
     return counts
 
 
@@ -89,7 +87,7 @@ def test_bulk_and_parallel_verify_give_every_clean_game_the_report_of_the_detail
     expected = one_by_one(arbiter, ids)
     assert all(r["ok"] for r in expected)
     assert list(verify_all(url, ids, workers=1, batch=7, **evidence(tmp_path))) == expected
-    assert counted["fast"] == len(ids) - 1 and counted["detailed"] == 1  # the disputed game takes the detailed road
+    assert counted["fast"] == len(ids) - 1 and counted["detailed"] == 1  # the disputed game takes the detailed decoder
     assert list(verify_all(url, ids, workers=2, batch=5, **evidence(tmp_path))) == expected
 
 

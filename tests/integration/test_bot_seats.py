@@ -64,6 +64,20 @@ def test_only_a_seat_token_hands_its_seat_to_a_known_bot_once(client):
 def test_the_created_page_offers_a_bot_for_each_seat_and_its_form_seats_one(client):
     created = create(client)
     gid, token = created["id"], created["seats"][1]["token"]
+    client.get(f"/join/{gid}/{created['referee_token']}")
+    links = client.get(f"/games/{gid}/links").get_data(as_text=True)
+    assert all(f'action="/join/{gid}/{seat["token"]}/bot"' in links for seat in created["seats"])
     response = client.post(f"/join/{gid}/{token}/bot", data={"bot": "random"})
     assert response.status_code == 302 and response.headers["Location"].endswith(f"/games/{gid}")
     assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(token)).status_code == 409
+
+
+@pytest.mark.parametrize("bot", ["random", "oracle"], ids=["seat-already-a-bot", "unknown-bot"])
+def test_a_refused_bot_form_is_an_error_page_with_a_way_back_and_no_token(client, bot):
+    created = create(client)
+    gid, token = created["id"], created["seats"][1]["token"]
+    assert client.post(f"/join/{gid}/{token}/bot", data={"bot": "random"}).status_code == 302
+    page = client.post(f"/join/{gid}/{token}/bot", data={"bot": bot})
+    assert page.status_code == (409 if bot == "random" else 422) and page.mimetype == "text/html"
+    text = page.get_data(as_text=True)
+    assert 'id="back-to-table"' in text and token not in text and token.split(".", 1)[1] not in text

@@ -367,6 +367,23 @@ def test_after_a_restart_only_new_notifications_are_processed(durable_store):
     assert [r["id"] for r in catalogue.list()] == [first, second]
 
 
+def test_a_catalogue_in_a_new_table_starts_from_the_first_notification_beside_the_old_one(durable_store):
+    """The tracking key names the table: a renamed table (a new layout) is rebuilt from the events, even where read
+    models share one tracking table (SQLite), and the old table's position does not move."""
+    app = Referee(durable_store)
+    old = Catalogue.for_app(app)
+    first = new_game(app)
+    play(app, first, 3, random.Random(5))
+    old.catch_up()
+    position = old.position()
+
+    renamed = Catalogue.for_app(app, table="game_catalogue_renamed")
+    assert renamed.position() == 0
+    assert renamed.catch_up() == position
+    assert renamed.list() == old.list() and len(old.list()) == 1
+    assert old.position() == position
+
+
 _WORKER = """
 import sys
 from service.play.application import Referee

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from pathlib import Path
 
 from click.testing import CliRunner
 
@@ -13,7 +12,7 @@ from service.play.application import Referee
 from service.errors import BadInput
 from service.facade import Arbiter
 from tests.integration.service_support import new_game, play, play_to_end
-from tests.conftest import SHARED, sample_records
+from tests.conftest import sample_records
 
 
 def _verify(*args: str):
@@ -85,21 +84,12 @@ def test_verify_prints_a_readable_table_without_json(tmp_path):
     assert result.exit_code == 0 and "fair" in result.output and "1 game(s) checked, 0 with problems" in result.output
 
 
-def _sample_records() -> list[Path]:
-    """arbiter's own sample records (every game), and the shared ones when they are beside the checkout."""
-    paths = sample_records()
-    if (SHARED / "records").is_dir():
-        paths += sorted(p for p in (SHARED / "records").glob("*/*.json")
-                        if not p.name.endswith(".expected.json") and not p.name.endswith("-invalid.json"))
-    return paths
-
-
 def test_verify_all_of_imported_records_reports_their_provenance_and_exits_0(tmp_path):
     """Records whose creator chose the seed or stacked the deck are provenance, not tampering: exit 0, provenance listed."""
     url = f"sqlite:///{tmp_path / 'imported.db'}"
     arbiter = Arbiter(url)
     imported = 0
-    for path in _sample_records():
+    for path in sample_records(shared_too=True):  # the shared ones too, where they are beside the checkout
         try:
             arbiter.import_record(json.loads(path.read_text()))
         except BadInput:

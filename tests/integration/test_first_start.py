@@ -105,7 +105,8 @@ def test_a_creation_meeting_one_from_outside_the_lock_is_run_again_on_postgres()
     import psycopg
     from psycopg import sql
 
-    from service.adapters.catalogue_store import PostgresCatalogueView
+    from service.adapters.catalogue_store import CATALOGUE
+    from service.adapters.view_stores import PostgresViewStore
 
     base = _postgres_base()
     schema = f"arbiter_first_{uuid.uuid4().hex[:12]}"
@@ -119,7 +120,7 @@ def test_a_creation_meeting_one_from_outside_the_lock_is_run_again_on_postgres()
             opened["error"] = e
 
     try:
-        outsider = PostgresCatalogueView(app.recorder.datastore)
+        outsider = PostgresViewStore(app.recorder.datastore, CATALOGUE)
         dsn = base.split("?", 1)[0]
         with psycopg.connect(dsn) as holder, psycopg.connect(dsn, autocommit=True) as watch:
             for statement in outsider.sql_create_statements:

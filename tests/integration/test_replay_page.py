@@ -124,7 +124,7 @@ def test_every_audit_row_and_every_dispute_links_to_the_replay_at_its_version_an
     assert client.post(f"{ex4.url}/disputes", json={"version": 4, "claim": "too slow"}, headers=ex4.seat(1)).status_code in (200, 201)
     referee = browser(app, ex4.referee_token, ex4.id)
     audit = referee.get(f"/games/{ex4.id}/audit").get_data(as_text=True)
-    rows = re.findall(r'<tr class="entry[^"]*" data-version="(\d+)">\s*<td><a class="to-replay" href="([^"]+)"', audit)
+    rows = re.findall(r'<tr class="entry[^"]*" data-version="(\d+)">\s*<td[^>]*><a class="to-replay" href="([^"]+)"', audit)
     log = client.get(f"{ex4.url}/events", headers=ex4.referee).get_json()
     assert len(rows) == len(log) >= 8
     replay = referee.get(f"/games/{ex4.id}/replay").get_data(as_text=True)

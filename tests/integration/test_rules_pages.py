@@ -170,3 +170,10 @@ def test_narration_links_the_clause_ids_it_names_and_stays_escaped(client):
         html = env.from_string("{{ t | with_cards | with_clauses }}").render(t="drawn (ER-4.4) <b>x</b> 8H ZZ-1.1 ER-4.4x")
     assert CLAUSE_LINK.findall(html) == [("/rules/el-royale#ER-4.4", "ER-4.4")]
     assert "&lt;b&gt;" in html and "<b>" not in html and "ZZ-1.1" in html
+
+
+def test_a_clause_named_in_a_lobby_error_links_to_its_rule(client):
+    page = client.post("/", data={"game": "small-battle", "name": ["Ann", "Bob", "Cat"]})
+    html = page.get_data(as_text=True)
+    assert page.status_code == 422
+    assert re.search(r'<a class="clause" href="[^"]*#SB-1\.1">SB-1\.1</a>', html), "the lobby's error leaves SB-1.1 as text"

@@ -1,6 +1,6 @@
 """A snapshot the service takes from the game it just saved holds the clock of its last move settled; the events
-folded up to the same version hold it unsettled. Both verifiers must see one game: the detailed road calls the
-snapshot sound and the one-pass check (service.verification.fast_verify) takes the game without falling back."""
+folded up to the same version hold it unsettled. Both row decoders must see one game: the detailed one calls the
+snapshot sound and the plain one (service.verification.plain_rows) takes the game without falling back."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import random
 
 from service.play.application import Referee
 from service.verification.bulk import read_batch
-from service.verification.fast_verify import fast_report
+from service.verification.driver import plain_report as fast_report
 from service.verification.checks import check_chain
 from tests.integration.service_support import new_game
 from tests.tournament_support import _bot_move
@@ -32,5 +32,5 @@ def test_a_snapshot_taken_after_a_move_agrees_with_its_events_for_both_verifiers
     chain = check_chain(referee, gid)
     assert chain["ok"], chain["problems"]
     fast = fast_report(referee, gid, read_batch(referee, [gid])[gid], True, False)
-    assert fast is not None, "the one-pass check fell back to the detailed road on a plain game"
+    assert fast is not None, "the plain decoder fell back to the detailed one on a plain game"
     assert fast["ok"], fast

@@ -222,3 +222,39 @@ def test_the_move_that_ends_a_game_creates_the_tables_next_game_at_once_without_
     after = stored_games(desk, tid)
     assert len(after) == 2 and after[0] == first[0]
     assert desk.app.game(UUID(after[1])).outcome.is_over is False
+
+
+def test_with_auto_rounds_the_end_of_a_rounds_last_game_starts_the_next_round_and_without_it_the_round_reads_over(desk):
+    """Round-robin of three (one table and a bye a round): with `auto_rounds` the round after starts itself when
+    the round's only game ends; without it the view says the round is over (not still being played) and offers
+    the next round to the director."""
+    spec = {"name": "RR", "game": "small-battle", "options": {}, "players": ["Ann", "Bob", "Cy"],
+            "format": "round-robin"}
+    auto = desk.create(spec | {"auto_rounds": True})
+    desk.start_round(auto["id"], auto["director_token"])
+    finish(desk.app, stored_games(desk, auto["id"])[0])
+    view = desk.view(auto["id"])
+    assert len(view["rounds"]) == 2 and view["between_rounds"] is False and view["can_start_round"] is False
+    assert [g["status"] for t in view["rounds"][1]["tables"] for g in t["games"]] == ["in_progress"]
+
+    manual = desk.create(spec)
+    desk.start_round(manual["id"], manual["director_token"])
+    assert desk.view(manual["id"])["between_rounds"] is False
+    finish(desk.app, stored_games(desk, manual["id"])[0])
+    view = desk.view(manual["id"])
+    assert len(view["rounds"]) == 1 and view["between_rounds"] is True and view["can_start_round"] is True
+
+
+def test_the_crosstable_gives_each_pair_one_result_from_each_side_in_standings_order(desk):
+    tid, _, view = run(desk, {"name": "RR", "game": "small-battle", "options": {}, "players": ["A", "B", "C", "D"],
+                              "format": "round-robin"})
+    rows = view["crosstable"]
+    assert [r["name"] for r in rows] == [r["name"] for r in view["standings"]["players"]]
+    opposite = {"1": "0", "0": "1", "½": "½"}
+    for i, row in enumerate(rows):
+        assert row["cells"][i] is None
+        for j, marks in enumerate(row["cells"]):
+            if j != i:
+                assert len(marks) == 1 and rows[j]["cells"][i] == [opposite[marks[0]]]
+        wins = sum(1 for m in row["cells"] if m == ["1"]) + sum(0.5 for m in row["cells"] if m == ["½"])
+        assert wins == next(r["points"] for r in view["standings"]["players"] if r["name"] == row["name"])

@@ -28,11 +28,11 @@ def team_layouts(n: int) -> list[list[str] | None]:
 
 
 @st.composite
-def tables(draw):
-    """A random table: player count, edition, team layout, battle limit, seed, and a play style."""
+def tables(draw, edition: str | None = None):
+    """A random table: player count, edition (unless given), team layout, battle limit, seed, and a play style."""
     n = draw(st.integers(2, 8))
     teams = draw(st.sampled_from(team_layouts(n)))
-    edition = draw(st.sampled_from(["revised", "classic"]))
+    edition = edition or draw(st.sampled_from(["revised", "classic"]))
     limit = draw(st.integers(1, 60)) if draw(st.integers(0, 3)) == 0 else None  # a battle limit in a quarter of games
     seed = draw(st.binary(min_size=1, max_size=16)).hex()
     rng_seed = draw(st.integers(0, 2**32))

@@ -170,3 +170,39 @@ def test_legal_moves_match_brute_force_on_hands_rich_in_virtues():
         listed = list(fv.legal_moves(state))
         brute = {canonical(m) for m in universe(state) if accepted(state, m, chance)}
         assert brute == {canonical(m) for m in listed if in_universe(m)}, hand
+
+
+def _judged(state) -> list[dict]:
+    """The brute-force universe of the seat to act, and every move type offered by the other seat and out of step."""
+    actor = fv.to_act(state)[0]
+    wrong = [{"seat": seat, "type": "forced_discard", "cards": list(state.hands[seat][:1])} for seat in range(2)]
+    wrong += [{"seat": seat, "type": "draw", "source": "stock", "count": 1} for seat in range(2)]
+    wrong += [{"seat": seat, "type": "discard", "cards": list(state.hands[seat][:1])} for seat in range(2)]
+    wrong += [{"seat": 1 - actor, "type": "meld", "cards": list(state.hands[1 - actor][:3])},
+              {"seat": 1 - actor, "type": "done"}]
+    return universe(state) + wrong
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.binary(min_size=2, max_size=6).map(bytes.hex), play=st.integers(0, 2**32))
+def test_one_judge_lists_the_moves_and_refuses_the_rest(seed, play):
+    """`legality.refusal` is the one statement of the rules: a move is listed exactly when it finds nothing against
+    it, and `decide` raises exactly what it finds (clause and reason) or accepts the move."""
+    from domain.four_virtues.legality import refusal
+
+    rng = random.Random(play)
+    sample = [p for p in positions(seed, rng) if rng.random() < 0.1 and max(map(len, p[0].hands)) <= 12]
+    for state, chance in sample[:5]:
+        listed = list(fv.legal_moves(state))
+        assert all(refusal(state, m) is None for m in listed)
+        listed_keys = {canonical(m) for m in listed}
+        for move in _judged(state):
+            refused = refusal(state, move)
+            if in_universe(move) and move["seat"] == fv.to_act(state)[0]:
+                assert (refused is None) == (canonical(move) in listed_keys), move
+            try:
+                fv.decide(state, move, chance)
+                raised = None
+            except RuleViolation as e:
+                raised = (e.clause, e.reason)
+            assert raised == (None if refused is None else (refused.clause, refused.reason)), move

@@ -1,4 +1,4 @@
-"""service.verification.plain_rows decodes and hashes a plain game's rows itself (orjson, the stored timestamp text) instead of
+"""service.verification.plain_rows (the plain row decoder) decodes and hashes a plain game's rows itself (orjson, the stored timestamp text) instead of
 through the library's mapper and domain.audit (json): the two must agree on every row the fast decoding takes.
 
 - over random games of every registered game, stored through the service (table talk, automatic passes, ended and
@@ -7,7 +7,7 @@ through the library's mapper and domain.audit (json): the two must agree on ever
 - the canonical JSON orjson writes is domain.audit's for every JSON value without a float;
 - a row orjson decodes without a float is one json decodes to the same value (keys in the same order);
 - a timestamp text is taken as stored only when it is exactly what isoformat writes of it;
-- a row changed in any way that changes its value breaks the game's plain decoding (the detailed road takes it).
+- a row changed in any way that changes its value breaks the game's plain decoding (the detailed decoder takes it).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ from domain.audit import _encode, event_hash
 from domain.autoplay import game_rng, random_game
 from domain.games import DECIDERS, SPECS
 from service.play.application import Referee
-from service.verification.plain_rows import _ISO_UTC, Unusual, _float_free, decode_game
+from service.verification.decoded import NotPlain
+from service.verification.plain_rows import _ISO_UTC, _float_free, decode_game
 
 GAMES = sorted(DECIDERS)
 
@@ -71,8 +72,8 @@ def test_every_stored_game_is_plain_and_hashes_as_domain_audit_does(game):
         plain = decode_game(gid, _raw(app, gid))
         assert plain.hashes == [event_hash(e) for e in events]
         assert plain.created.__dict__ == events[0].__dict__
-        assert [e.__dict__ for e in plain.reveals] == [e.__dict__ for e in events if type(e).__name__ == "SeedRevealed"]
-        assert [f["originator_version"] for f in plain.fields] == list(range(1, len(events) + 1))
+        assert [r.event.__dict__ for r in plain.rows] == [e.__dict__ for e in events]
+        assert [r.fields["originator_version"] for r in plain.rows] == list(range(1, len(events) + 1))
 
 
 json_values = st.recursive(
@@ -197,11 +198,11 @@ def _store_of(rows: list) -> Referee:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_row_changed_in_any_field_is_reported_as_the_detailed_road_reports_it(game):
-    """Every edit of a row either takes the game off the one-pass check or leaves the report the detailed road
+    """Every edit of a row either takes the game off the plain decoder or leaves the report the detailed decoder
     gives (an edit of the last row that neither the chain nor the engine sees: only a kept head shows it)."""
     from service.verification.bulk import GameRows
-    from service.verification.fast_verify import fast_report
-    from service.verification.integrity import verify_game
+    from service.verification.driver import plain_report as fast_report
+    from service.verification.driver import verify_game
 
     app, ids = _stored_games(game, 2, 5)
     rng = random.Random(game)
@@ -224,9 +225,9 @@ def test_a_row_changed_in_any_field_is_reported_as_the_detailed_road_reports_it(
         k = rng.randrange(1, len(raw) - 1)
         swapped = list(raw)
         swapped[k], swapped[k + 1] = (*raw[k][:3], raw[k + 1][3]), (*raw[k + 1][:3], raw[k][3])
-        with pytest.raises(Unusual):
+        with pytest.raises(NotPlain):
             decode_game(gid, swapped)
-        with pytest.raises(Unusual):
+        with pytest.raises(NotPlain):
             decode_game(gid, raw[:k] + raw[k + 1:])  # a row deleted: its successor's version is out of place
     assert seen["detailed"] > 10 * seen["fast"]
 
@@ -235,8 +236,8 @@ def test_a_float_in_a_row_keeps_the_game_off_the_plain_road_even_with_the_chain_
     """orjson writes 1e-05 as 0.00001, json as 1e-05: a chain rewritten with orjson's hashes around a float would hold
     on the plain road and break on the detailed one. A float is never plain, so both roads report the same break."""
     from service.verification.bulk import GameRows
-    from service.verification.fast_verify import fast_report
-    from service.verification.integrity import verify_game
+    from service.verification.driver import plain_report as fast_report
+    from service.verification.driver import verify_game
 
     app, (gid,) = _stored_games("el-royale", 1, 9)
     raw = _raw(app, gid)

@@ -1,0 +1,53 @@
+"""The chain check: a game's hash chain (optionally against a head a player or referee kept), every damage its row
+decoder found, and the chain of its refused attempts (their own stream, domain.attempts)."""
+
+from __future__ import annotations
+
+from typing import Any
+from uuid import UUID
+
+from domain.attempts import attempts_id
+from domain.audit import ChainReport, verify_chain
+
+from .decoded import Damage, DecodedGame
+from .row_shapes import ATTEMPT_EVENTS
+from .stored_rows import read_stream
+
+
+def attempts_damage(app: Any, game_id: UUID, rows: list | None = None) -> Damage | None:
+    """A damaged row or a break in the chain of the game's refused attempts, if any (`rows`: read in bulk already)."""
+    reading = read_stream(app, attempts_id(game_id), ATTEMPT_EVENTS, name="refused attempt entry", rows=rows)
+    if reading.damage:
+        return Damage(None, reading.damage[0].problem)
+    report = verify_chain(reading.events)
+    if not report.ok:
+        return Damage(None, f"the refused attempts' chain breaks at entry {report.broken_at}: {report.problem}")
+    return None
+
+
+def chain_report(app: Any, game_id: UUID, decoded: DecodedGame, kept_head: str | None, kept_length: int | None,
+                 attempt_rows: list | None = None) -> dict:
+    """The chain's report: `ok`, its length and head, `broken_at` and `problem` for the first break of the hash chain
+    (else the first damage found), and every damage in `problems` at its version (`attempt_rows`: the attempts
+    stream's rows read in bulk already)."""
+    if decoded.plain and kept_head is None:  # the plain decoder followed every link as it decoded the rows
+        report = ChainReport(True, len(decoded.rows), decoded.hashes[-1])
+    elif decoded.unreadable is None:
+        report = verify_chain(decoded.events, kept_head, kept_length, decoded.hashes)
+    else:  # the log cannot be read to its end: a kept head cannot be compared with it
+        report = verify_chain(decoded.events, hashes=decoded.hashes)
+    damage = list(decoded.damage)
+    attempts = attempts_damage(app, game_id, attempt_rows) if attempt_rows != [] else None  # none read: none refused
+    if attempts:
+        damage.append(attempts)
+    problems = sorted(damage, key=lambda d: (d.version is None, d.version or 0))
+    if not report.ok:
+        problems.insert(0, Damage(report.broken_at, report.problem))
+    first = problems[0] if problems else None
+    if not report.ok and decoded.unreadable and decoded.unreadable.version < report.broken_at:
+        first = decoded.unreadable
+    out = report.as_dict()
+    if first is not None:
+        out.update(ok=False, broken_at=first.version, problem=first.problem)
+    out["problems"] = [d.as_dict() for d in problems]
+    return out

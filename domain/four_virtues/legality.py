@@ -150,9 +150,12 @@ def virtue_refusal(face: int | None, keys) -> RuleViolation | None:
 
 
 def lowering_refusal(cards, card: int, rank: int) -> RuleViolation | None:
-    """FV-3.3: one of the meld's cards, lowered by at least one rank to a number rank (an Ace cannot be lowered)."""
+    """FV-3.3: one of the meld's cards, lowered by at least one rank to a number rank, never below an Ace (an Ace
+    cannot be lowered)."""
     if card not in cards:
         return RuleViolation("FV-3.3", "the lowered card must be one of the meld's cards")
+    if rank < 0:  # a record's rank is a letter, A..K; a move built in code could name any integer
+        return RuleViolation("FV-3.3", "a card is never lowered below an Ace")
     if rank >= 10:
         return RuleViolation("FV-3.3", "a card is lowered to a number rank, never to J, Q or K")
     if card % 13 == 0 or rank >= card % 13:

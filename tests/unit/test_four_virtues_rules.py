@@ -123,6 +123,10 @@ def test_the_discard_pile_and_the_stock_give_only_what_they_hold():
      ("FV-3.3", "a lowering lowers by at least one rank (an Ace cannot be lowered)")),
     ({"cards": "AH 2H 3H", "face": "JC", "lowered": {"card": "AH", "rank": 0}},
      ("FV-3.3", "a lowering lowers by at least one rank (an Ace cannot be lowered)")),
+    ({"cards": "AH 2H 5H", "face": "JC", "lowered": {"card": "5H", "rank": -1}},  # a "run" from below the Ace
+     ("FV-3.3", "a card is never lowered below an Ace")),
+    ({"cards": "AH 2H 3H 8H", "face": "JC", "lowered": {"card": "8H", "rank": -1}},
+     ("FV-3.3", "a card is never lowered below an Ace")),
     ({"cards": "5H 6H 7H", "face": "QH", "force": 4}, ("FV-3.4", "name a number from 0 to 3, the meld's number cards")),
     ({"cards": "5H 6H 7H", "face": "QH", "force": -1}, ("FV-3.4", "name a number from 0 to 3, the meld's number cards")),
     ({"cards": "5H 6H 7H", "face": "QS", "draw": 4}, ("FV-3.5", "draw from 0 to 3 cards, the meld's number cards")),

@@ -20,6 +20,7 @@ import domain.four_virtues as fv
 from domain.four_virtues.clauses import is_face
 from domain.randomness import Chance
 from domain.rules import RuleViolation
+from tests.conftest import examples
 
 
 def canonical(move: dict) -> str:
@@ -86,7 +87,7 @@ def positions(seed: str, rng: random.Random, moves: int = 160):
         _, state = fv.step(state, move, chance)
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8, under_mutation=3), deadline=None)
 @given(seed=st.binary(min_size=2, max_size=6).map(bytes.hex), play=st.integers(0, 2**32))
 def test_legal_moves_are_exactly_the_moves_decide_accepts(seed, play):
     rng = random.Random(play)
@@ -183,7 +184,7 @@ def _judged(state) -> list[dict]:
     return universe(state) + wrong
 
 
-@settings(max_examples=8, deadline=None)
+@settings(max_examples=examples(8, under_mutation=3), deadline=None)
 @given(seed=st.binary(min_size=2, max_size=6).map(bytes.hex), play=st.integers(0, 2**32))
 def test_one_judge_lists_the_moves_and_refuses_the_rest(seed, play):
     """`legality.refusal` is the one statement of the rules: a move is listed exactly when it finds nothing against

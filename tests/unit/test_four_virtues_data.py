@@ -48,3 +48,65 @@ def test_a_lowering_that_is_not_an_object_is_malformed():
         fv.parse_move({"seat": 0, "type": "meld", "cards": ["5H", "6H", "9H"], "face": "JC",
                        "lowered": ["card", "rank"]}, 2)
     assert (e.value.field, e.value.reason) == ("lowered", 'must be {"card": "9H", "rank": "5"} (FV-5.4)')
+
+
+# -- what an event was: the move it records, its clause, what it shows ---------------------------------------------
+
+
+@pytest.mark.parametrize("event, move", [
+    ({"type": "drew", "seat": 1, "source": "stock", "cards": [4, 5]}, {"seat": 1, "type": "draw", "source": "stock", "count": 2}),
+    ({"type": "drew", "seat": 0, "source": "discard", "cards": [7, 8, 9]}, {"seat": 0, "type": "draw", "source": "discard"}),
+    ({"type": "drew", "seat": 0, "source": "stock", "cards": [4], "spades": True}, None),  # a spades draw: automatic
+    ({"type": "melded", "seat": 0, "cards": (2, 3, 4), "face": 10, "lowered": {"card": 4, "rank": 3}, "force": 1,
+      "draw": 2, "points": 9, "owed": 1},
+     {"seat": 0, "type": "meld", "cards": [2, 3, 4], "face": 10, "lowered": {"card": 4, "rank": 3}, "force": 1, "draw": 2}),
+    ({"type": "melded", "seat": 1, "cards": [2, 3, 4], "face": None, "lowered": None, "points": 9, "owed": 0},
+     {"seat": 1, "type": "meld", "cards": [2, 3, 4]}),
+    ({"type": "added", "seat": 1, "meld": 2, "cards": (5,)}, {"seat": 1, "type": "add", "meld": 2, "cards": [5]}),
+    ({"type": "forced_discarded", "seat": 1, "cards": (5, 6)}, {"seat": 1, "type": "forced_discard", "cards": [5, 6]}),
+    ({"type": "discarded", "seat": 0, "cards": (7,)}, {"seat": 0, "type": "discard", "cards": [7]}),
+    ({"type": "done", "seat": 0}, {"seat": 0, "type": "done"}),
+    ({"type": "said", "seat": 1, "text": "hm"}, {"seat": 1, "type": "say", "text": "hm"}),
+    ({"type": "round_ended", "round": 1}, None),
+    ({"type": "won", "seats": [0]}, None),
+])
+def test_each_players_move_is_read_back_from_its_event_and_automatic_steps_are_none(event, move):
+    got = fv.move_of(event)
+    assert got == move and (got is None or all(type(v) is not tuple for v in got.values()))
+
+
+@pytest.mark.parametrize("event, clause", [
+    ({"type": "drew", "source": "stock"}, "FV-2.2"), ({"type": "drew", "source": "stock", "spades": True}, "FV-3.5"),
+    ({"type": "dealt"}, "FV-1.3"), ({"type": "melded"}, "FV-2.3"), ({"type": "added"}, "FV-2.4"),
+    ({"type": "forced_discarded"}, "FV-3.4"), ({"type": "discarded"}, "FV-2.1"), ({"type": "done"}, "FV-4.1"),
+    ({"type": "round_ended"}, "FV-4.2"), ({"type": "won"}, "FV-4.3"), ({"type": "said"}, "FV-5.4"),
+])
+def test_each_event_cites_the_clause_that_decided_it(event, clause):
+    assert fv.clause_of(event) == clause
+
+
+@pytest.mark.parametrize("dealer", [0, 1])
+def test_the_deal_shows_each_seat_its_ten_cards_the_non_dealer_first_and_everybody_the_up_card(dealer):
+    order = list(range(52))
+    private, public = fv.disclosed(None, {"type": "dealt", "order": order, "dealer": dealer})
+    assert private == {1 - dealer: list(range(0, 20, 2)), dealer: list(range(1, 20, 2))} and public == [20]
+
+
+@pytest.mark.parametrize("event, shown", [
+    ({"type": "drew", "seat": 1, "source": "stock", "cards": [4, 5]}, ({1: [4, 5]}, [])),  # the drawer alone
+    ({"type": "drew", "seat": 1, "source": "stock", "cards": [4], "spades": True}, ({1: [4]}, [])),
+    ({"type": "drew", "seat": 0, "source": "discard", "cards": [7, 8]}, ({}, [])),  # the pile was face up already
+    ({"type": "melded", "seat": 0, "cards": (2, 3, 4), "face": 10}, ({}, [2, 3, 4, 10])),  # the face card too
+    ({"type": "melded", "seat": 0, "cards": [2, 3, 4], "face": None}, ({}, [2, 3, 4])),
+    ({"type": "added", "seat": 1, "meld": 0, "cards": (5,)}, ({}, [5])),
+    ({"type": "forced_discarded", "seat": 1, "cards": (5, 6)}, ({}, [5, 6])),
+    ({"type": "discarded", "seat": 0, "cards": (7,)}, ({}, [7])),
+    ({"type": "said", "seat": 0, "text": "x"}, ({}, [])), ({"type": "done", "seat": 0}, ({}, [])),
+])
+def test_what_each_event_shows_and_to_whom(event, shown):
+    assert fv.disclosed(None, event) == shown
+
+
+def test_a_state_equals_only_a_state_with_the_same_fields():
+    state, _ = _melding_table()
+    assert state == state.clone() and state != fv.dump_state(state) and state != None  # noqa: E711

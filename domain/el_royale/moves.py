@@ -39,10 +39,11 @@ from .state import State
 def legal_moves(s: State) -> Iterator[dict]:
     """Every legal move of the seat to act (say and show, open to every seat at any time, are not listed)."""
     if s.outcome is not None or s.to_act is None:
-        return
-    seat = s.to_act
-    for listed in _LISTED[s.phase]:
-        yield from listed(s, seat)
+        return iter(())
+    seat, lists = s.to_act, _LISTED[s.phase]
+    if len(lists) == 1:  # attack, take: the one list as it is (a take's lazily), without a second generator around it
+        return iter(lists[0](s, seat))
+    return iter([move for listed in lists for move in listed(s, seat)])  # short lists: an answer and its plays
 
 
 def _answer(kind: str) -> Callable[[State, int], list[dict]]:

@@ -3,7 +3,8 @@
 from .codec import (CARD_MOVES, MOVE_TYPES, OPTIONAL_CARD_MOVES, chance_of, check_deck, decode_event, encode_event,
                     format_card, format_move, pack, parse_card, parse_move)
 from .auto_pass import forced_pass
-from .decider import decide, final, fold_step, legal_moves, start, step
+from .decider import decide, final, fold_step, start, step
+from .moves import legal_moves
 from .replay_fast import fold_moves
 from .setup import Setup, configure
 from .state import State, evolve, initial_state

@@ -3,18 +3,16 @@
 Legality has one judge, `refusal(state, move)`: ER-3.12's checks in its order -- game over (ER-4.5); say; show;
 the seat to act (ER-3.0); the move type for the phase; the cards (non-empty, distinct, held); then the rank and beat
 rules, or a take's (ER-5.2) -- giving the first violation, or None. `step` raises what it finds and then only
-applies the move; `legal_moves` lists the proposals of each allowed move type that `refusal` lets pass, so it never
-lists a move `step` refuses. Automatic steps (end of a battle, elimination, draws, reshuffles, the next battle)
+applies the move; `moves.legal_moves` lists moves built from the parts of a move that `refusal`'s checks let pass
+(`takeable_refusal` and `take_count_refusal` are two of them, named so that it can ask them), so it never lists a
+move `step` refuses. Automatic steps (end of a battle, elimination, draws, reshuffles, the next battle)
 follow the move inside the same decision; the one refusal they can give is ER-2.3's, a fixed reshuffle outcome that
 does not fit the discard pile (an outcome of the record, not a rule of the move).
 """
 
 from __future__ import annotations
 
-from itertools import combinations
-from typing import Callable, Iterator
-
-from ..cards import PACK, RANK_MASKS, cards_of, format_card, rank_name, rank_of, suit_name, suit_of
+from ..cards import PACK, cards_of, format_card, rank_name, rank_of, suit_name, suit_of
 from ..randomness import Chance, OutcomeMismatch
 from ..rules import InvalidSetup, RuleViolation
 from . import clauses
@@ -89,7 +87,7 @@ _OPENING_LABELS = frozenset({"deal", "dealer", "starter"})  # what start() draws
 
 def refusal(s: State, move: dict) -> RuleViolation | None:
     """Why the rules refuse `move` now (the first of ER-3.12's checks it fails), or None for a legal move: the one
-    judge, read by `step`, `fold_step` and `legal_moves`."""
+    judge, read by `step` and `fold_step` (`moves.legal_moves` asks its parts)."""
     if s.outcome is not None:
         return RuleViolation("ER-4.5", "the game is over: no further moves")
     kind, seat = move["type"], move["seat"]
@@ -171,19 +169,31 @@ def _beat_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
 
 
 def _take_refusal(s: State, seat: int, move: dict) -> RuleViolation | None:
-    """ER-5.2: any of the laid-out cards, none twice, without going above 16 cards in hand (clauses.take_room)."""
+    """ER-5.2: laid-out cards (`takeable_refusal`), none twice, within the seat's room (`take_count_refusal`)."""
     cards = move.get("cards") or []
-    laid_out, seen = s.laid_out, 0
+    seen = 0
     for c in cards:
         bit = 1 << c
         if seen & bit:
             return RuleViolation("ER-5.2", f"{format_card(c)} is named twice")
-        if not laid_out & bit:
-            return RuleViolation("ER-5.2", f"{format_card(c)} is not among the eliminated player's laid-out cards")
+        refused = takeable_refusal(s, c)
+        if refused is not None:
+            return refused
         seen |= bit
-    if len(cards) > clauses.take_room(s, seat):
-        after = s.hands[seat].bit_count() + len(cards)
-        return RuleViolation("ER-5.2", f"taking {len(cards)} card(s) would make {after} in hand: at most {MAX_HOLDING}")
+    return take_count_refusal(s, seat, len(cards))
+
+
+def takeable_refusal(s: State, card: int) -> RuleViolation | None:
+    """ER-5.2: a take's card must be one of the eliminated player's laid-out cards."""
+    if not s.laid_out >> card & 1:
+        return RuleViolation("ER-5.2", f"{format_card(card)} is not among the eliminated player's laid-out cards")
+    return None
+
+
+def take_count_refusal(s: State, seat: int, count: int) -> RuleViolation | None:
+    """ER-5.2: taking `count` cards must not bring the seat above 16 cards in hand (clauses.take_room)."""
+    if count > clauses.take_room(s, seat):
+        return RuleViolation("ER-5.2", f"taking {count} card(s) would make {s.hands[seat].bit_count() + count} in hand: at most {MAX_HOLDING}")
     return None
 
 
@@ -280,79 +290,6 @@ def _next_battle(s: State, events: list[dict], chance: Chance) -> None:
     attacker = clauses.next_attacker(s)
     defender, substitute_for = clauses.defender_for(s, attacker)
     _emit(s, events, {"type": "battle_started", "attacker": attacker, "defender": defender, "substitute_for": substitute_for})
-
-
-def legal_moves(s: State) -> Iterator[dict]:
-    """Every legal move of the seat to act (say and show, open to every seat at any time, are not listed).
-
-    Each listed move is one `refusal` lets pass, stage by stage: the game not over (ER-4.5); the turn's check
-    (`_turn_refusal`) holds by construction, the seat being the one to act and the move types those PHASES (the
-    table `refusal` reads) allows in the phase; then that type's rule (`_MOVE_RULES`) judges each of its proposals
-    (`_PROPOSALS`, in a fixed order). Proposals only offer card sets of the move's shape, built with the clause
-    predicates, and may leave out what `refusal` is sure to refuse, for speed; they never decide. Card order within
-    a move is free: legality never depends on it (the last card becomes the top).
-    tests/unit/test_el_royale_one_judge.py holds the list equal to what `refusal` accepts, against brute force over
-    random games of both editions.
-    """
-    if s.outcome is not None or s.to_act is None:
-        return
-    seat = s.to_act
-    for kind, proposals in _PROPOSED[s.phase]:
-        rule = _MOVE_RULES.get(kind)
-        for move in proposals(s, seat):
-            if rule is None or rule(s, seat, move) is None:
-                yield move
-
-
-def _answer(kind: str) -> Callable[[State, int], list[dict]]:
-    """The one proposal of a move without cards (concede, claim, pass)."""
-    return lambda s, seat: [{"seat": seat, "type": kind}]
-
-
-def _attacks(s: State, seat: int) -> list[dict]:
-    """Every set of the hand's cards of one rank."""
-    hand = s.hands[seat]
-    return [{"seat": seat, "type": "attack", "cards": cards}
-            for rank_mask in RANK_MASKS if hand & rank_mask for cards in _subsets(hand & rank_mask)]
-
-
-def _throw_ins(s: State, seat: int) -> list[dict]:
-    """Every set of the hand's cards of the top card's rank (other ranks are sure to be refused)."""
-    return [{"seat": seat, "type": "throw_in", "cards": cards}
-            for cards in _subsets(s.hands[seat] & RANK_MASKS[rank_of(s.pile[-1])])]
-
-
-def _beats(s: State, seat: int) -> list[dict]:
-    """The beats ER-3.4's predicates allow: classic, each card of the hand that can_beat_classic, in pack order;
-    revised, each set of the hand's cards of one rank that can_beat_revised, from the top card's rank up."""
-    hand, top = s.hands[seat], s.pile[-1]
-    if not s.revised:
-        return [{"seat": seat, "type": "beat", "cards": [c]} for c in cards_of(hand) if clauses.can_beat_classic(c, top)]
-    return [{"seat": seat, "type": "beat", "cards": cards} for rank_mask in RANK_MASKS[rank_of(top):]
-            for cards in _subsets(hand & rank_mask) if clauses.can_beat_revised(cards, top)]
-
-
-def _takes(s: State, seat: int) -> Iterator[dict]:
-    """Every set of the laid-out cards, up to the seat's room (clauses.take_room: larger ones are sure to be
-    refused), the empty take first (lazily: there can be some 100,000)."""
-    laid = cards_of(s.laid_out)
-    for size in range(min(clauses.take_room(s, seat), len(laid)) + 1):
-        for cards in combinations(laid, size):
-            yield {"seat": seat, "type": "take", "cards": list(cards)}
-
-
-# The move types in the order legal_moves lists them (in each phase: the answer without cards first, as always shown).
-_PROPOSALS = (("concede", _answer("concede")), ("claim", _answer("claim")), ("pass", _answer("pass")),
-              ("attack", _attacks), ("throw_in", _throw_ins), ("beat", _beats), ("take", _takes))
-# Each phase's proposals: those of the move types PHASES allows in it (the table `refusal` reads), in that order.
-_PROPOSED = {phase: tuple((kind, proposals) for kind, proposals in _PROPOSALS if kind in allowed)
-             for phase, (_, allowed) in PHASES.items()}
-
-
-def _subsets(mask: int) -> list[list[int]]:
-    """Every non-empty subset of a set of cards, as lists in pack order."""
-    cards = cards_of(mask)
-    return [list(c) for size in range(1, len(cards) + 1) for c in combinations(cards, size)]
 
 
 def final(s: State) -> dict:

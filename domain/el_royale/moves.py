@@ -1,0 +1,100 @@
+"""El Royale's legal moves, built from the parts of a move that the judge's predicates let pass.
+
+`decider.refusal` is the one statement of legality; nothing here states a rule. Rather than judging each whole
+candidate (a take position alone has up to ~100,000), each check of the judge is put once to the part of the move it
+reads, and moves are built only from parts that passed:
+
+- the game not over (ER-4.5) and the turn (`_turn_refusal`): the seat listed is the one to act, and the move types
+  are those `decider.PHASES` (the table the judge reads) allows in its phase, in `_LISTS`' order;
+- the cards of a play (`_cards_refusal`: at least one, none twice, each held): every play is a non-empty combination
+  of distinct cards of the seat's hand, so this holds by construction;
+- attack (ER-3.1): `clauses.one_rank` is asked once of the hand's cards of each rank; a non-empty part of a set of
+  one rank is of one rank;
+- throw-in (ER-3.7): `clauses.may_throw_in` is asked once of the hand's cards of the top card's rank (it reads the
+  first card's rank: a set of any other rank fails it), and every part of a set that passes keeps its rank;
+- beat (ER-3.4): classic, `clauses.can_beat_classic` is asked of each card of the hand, one card a beat by
+  construction; revised, `clauses.one_rank` of the hand's cards of each rank from the top card's up
+  (`can_beat_revised` fails a lower rank) and `clauses.can_beat_revised` of each of their sets (it reads which
+  suits the set holds);
+- take (ER-5.2): `takeable_refusal` is asked once of each card, `take_count_refusal` once of each size, and every
+  combination of the cards that passed, of each size that passed, is listed (none twice by construction).
+
+The order is fixed (the API view shows it and seeded self-play picks from it): the answer without cards first, then
+card sets rank by rank, by size, in pack order. Card order within a move is free: legality never depends on it (the
+last card becomes the top). tests/unit/test_el_royale_one_judge.py holds a move listed exactly when `refusal` lets
+it pass, over random and brute-forced moves of random games of both editions.
+"""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import Callable, Iterator
+
+from ..cards import PACK, RANK_MASKS, cards_of, rank_of
+from . import clauses
+from .decider import PHASES, take_count_refusal, takeable_refusal
+from .state import State
+
+
+def legal_moves(s: State) -> Iterator[dict]:
+    """Every legal move of the seat to act (say and show, open to every seat at any time, are not listed)."""
+    if s.outcome is not None or s.to_act is None:
+        return iter(())
+    seat, lists = s.to_act, _LISTED[s.phase]
+    if len(lists) == 1:  # attack, take: the one list as it is (a take's lazily), without a second generator around it
+        return iter(lists[0](s, seat))
+    return iter([move for listed in lists for move in listed(s, seat)])  # short lists: an answer and its plays
+
+
+def _answer(kind: str) -> Callable[[State, int], list[dict]]:
+    """The one move without cards of its type (concede, claim, pass)."""
+    return lambda s, seat: [{"seat": seat, "type": kind}]
+
+
+def _attacks(s: State, seat: int) -> list[dict]:
+    """ER-3.1: every set of the hand's cards of a rank that is one rank."""
+    hand = s.hands[seat]
+    return [{"seat": seat, "type": "attack", "cards": cards} for rank_mask in RANK_MASKS if hand & rank_mask
+            for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held) for cards in _subsets(held)]
+
+
+def _throw_ins(s: State, seat: int) -> list[dict]:
+    """ER-3.7: every set of the hand's cards of the top card's rank, when may_throw_in lets them all pass."""
+    top = s.pile[-1]
+    held = cards_of(s.hands[seat] & RANK_MASKS[rank_of(top)])
+    if not held or not clauses.may_throw_in(held, top):
+        return []
+    return [{"seat": seat, "type": "throw_in", "cards": cards} for cards in _subsets(held)]
+
+
+def _beats(s: State, seat: int) -> list[dict]:
+    """ER-3.4: classic, each card of the hand that can_beat_classic, in pack order; revised, each set of the hand's
+    cards of one rank, from the top card's rank up, that can_beat_revised."""
+    hand, top = s.hands[seat], s.pile[-1]
+    if not s.revised:
+        return [{"seat": seat, "type": "beat", "cards": [c]} for c in cards_of(hand) if clauses.can_beat_classic(c, top)]
+    return [{"seat": seat, "type": "beat", "cards": cards} for rank_mask in RANK_MASKS[rank_of(top):]
+            if hand & rank_mask for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held)
+            for cards in _subsets(held) if clauses.can_beat_revised(cards, top)]
+
+
+def _takes(s: State, seat: int) -> Iterator[dict]:
+    """ER-5.2: every combination of the cards takeable_refusal passes, of each size take_count_refusal passes, the
+    empty take first (lazily: there can be some 100,000)."""
+    takeable = [c for c in PACK if takeable_refusal(s, c) is None]
+    for size in range(len(takeable) + 1):
+        if take_count_refusal(s, seat, size) is None:
+            for cards in combinations(takeable, size):
+                yield {"seat": seat, "type": "take", "cards": list(cards)}
+
+
+def _subsets(cards: list[int]) -> list[list[int]]:
+    """Every non-empty subset of a list of cards, as lists in its order."""
+    return [list(c) for size in range(1, len(cards) + 1) for c in combinations(cards, size)]
+
+
+# The move types in the order legal_moves lists them (in each phase: the answer without cards first, as always shown).
+_LISTS = (("concede", _answer("concede")), ("claim", _answer("claim")), ("pass", _answer("pass")),
+          ("attack", _attacks), ("throw_in", _throw_ins), ("beat", _beats), ("take", _takes))
+# Each phase's lists: those of the move types PHASES allows in it (the table `refusal` reads), in that order.
+_LISTED = {phase: tuple(listed for kind, listed in _LISTS if kind in allowed) for phase, (_, allowed) in PHASES.items()}

@@ -49,11 +49,12 @@ def pages(game, versions) -> dict[str, tuple[str, str | None]]:
         "replay": (f"/games/{game.id}/replay?version={versions[3]}", game.join_url()),
         "audit": (f"/games/{game.id}/audit", game.join_url()),
         "desk": ("/desk", None),
+        "tournaments": ("/tournaments", None),
     }
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("name", ["lobby", "table", "replay", "audit", "desk"])
+@pytest.mark.parametrize("name", ["lobby", "table", "replay", "audit", "desk", "tournaments"])
 def test_each_main_page_answers_shows_its_heading_and_fits_a_desktop_and_a_phone(people, studied_game, name, width):
     game, versions = studied_game
     path, identity = pages(game, versions)[name]

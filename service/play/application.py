@@ -35,6 +35,7 @@ from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from service.views.spectator_delay import parse_delay
 
 from .clocks import flag_due, parse_time_control, server_ms
+from .idempotency import others_keys, refuse_different, same_request, stored_key
 from .tokens import new_token, seat_token, token_hash
 
 # what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
@@ -233,13 +234,16 @@ class Referee(Application):
         and the `chain_head` after it; raises IllegalMove, Conflict, BadInput.
 
         `raw_move`: the record move (a dict; its seat is this seat), as service.play.commands.PlayMove checked it;
-        `idempotency_key`: the key the game keeps its answer under (PlayMove.answer_key: scoped to the seat)."""
+        `idempotency_key`: the seat's key, bound to the request it first came with (service.play.idempotency: the
+        same move again gets the first answer, anything else a 422 naming the key)."""
+        key = stored_key(seat, idempotency_key)
+
         def body(game: Game) -> dict:
-            if idempotency_key and idempotency_key in game.answers:
-                return _replayed(game.answers[idempotency_key], seat, idempotency_key)
-            attempts = self.attempts(game_id) if idempotency_key else None  # read only when it can matter
-            if idempotency_key and attempts is not None and idempotency_key in attempts.answers:
-                return _replayed(attempts.answers[idempotency_key], seat, idempotency_key)
+            attempts = self.attempts(game_id) if key else None  # read only when it can matter
+            if key:
+                replayed = self._answer_again(game_id, game, attempts, seat, raw_move, idempotency_key)
+                if replayed is not None:
+                    return replayed
             if expected_version is not None and not game.current_for(expected_version):
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
@@ -247,11 +251,11 @@ class Referee(Application):
             flag_due(game, server_ms())  # a late move: its flag is recorded first, in the same save
             first = game.version + 1
             try:
-                game.play(move, idempotency_key)
+                game.play(move, key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
                 attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
-                                ENGINE_VERSION, idempotency_key)
+                                ENGINE_VERSION, key)
                 return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
             game.play_forced()  # the table's auto_pass: the passes its rules force now, in the same save
             # the move's events as saved, and the chain's head: the answer needs no second read of the store
@@ -263,6 +267,42 @@ class Referee(Application):
             v = result["rejected"]
             raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"))
         return result
+
+    def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int, raw_move: Any,
+                      key: str) -> dict | None:
+        """The first answer to a seat's key, when the key is used and this is the same request (None: a key not used
+        yet); raises BadInput when the key was used by another seat or for another move (service.play.idempotency)."""
+        refused = attempts.answers if attempts is not None else {}
+        if any(other in game.answers or other in refused for other in others_keys(seat, key, game.setup.n)):
+            raise refuse_different()
+        mine = stored_key(seat, key)
+        answer = game.answers.get(mine) or refused.get(mine)
+        if answer is None:
+            return None
+        try:
+            move = _parsed_move(raw_move, seat, game)
+        except BadInput:
+            move = None
+        if not same_request(self._first_move(game_id, game, answer, mine), move):
+            raise refuse_different()
+        return _replayed(answer, seat)
+
+    def _first_move(self, game_id: UUID, game: Game, answer: dict, key: str) -> dict | None:
+        """The move first sent with a stored key, canonical (the decider's form), from the store: the move on the
+        event the key is on, or the refused attempt's move."""
+        decider = game.decider
+        if answer["rejected"]:
+            refused = [e for e in self.stored_attempts(game_id) if getattr(e, "idempotency_key", None) == key]
+            if not refused:
+                return None
+            try:
+                return parse_move(dict(refused[-1].move), game.setup.n, decider)
+            except InvalidRecord:
+                return None
+        stored = self.read_events(game_id, gt=answer["version"] - 1, lte=answer["version"])
+        if not stored or getattr(stored[0], "idempotency_key", None) != key:
+            return None
+        return decider.move_of(decider.decode_event(stored[0].data))
 
     def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
         """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
@@ -354,10 +394,10 @@ def _parsed_move(raw: dict, seat: int, game: Game) -> dict:
         raise BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move.")) from None
 
 
-def _replayed(answer: dict, seat: int, key: str) -> dict:
+def _replayed(answer: dict, seat: int) -> dict:
     """The answer already given to a request with this idempotency key."""
-    if answer["actor"] != f"seat:{seat}":
-        raise Conflict("Idempotency-Key was already used by another seat", field="idempotency_key")
+    if answer["actor"] != seat_actor(seat):
+        raise refuse_different()
     if answer["rejected"]:
         return {"rejected": RuleViolation(answer["clause"], answer["reason"]), "attempt": answer.get("attempt")}
     return {"version": None, "first_version": answer["version"], "replayed": True}

@@ -36,7 +36,8 @@ REMEDIES = ("none", "rewind")
 class PlayMove:
     """A seat's move: the record move it plays (`type` and the game's own fields; a `seat`, when named, must be the
     token's), the version the seat decided on (`expected_version`: refused with 409 once the game moved on), and an
-    `idempotency_key` (the same key from the same seat is answered again without playing the move twice)."""
+    `idempotency_key` (the same move sent again with the same key from the same seat is answered again without
+    playing it twice; service.play.idempotency binds the key to its request)."""
 
     game_id: Any
     move: Any
@@ -78,10 +79,6 @@ class PlayMove:
             raise BadInput(f"idempotency_key: must be a string of 1 to {MAX_IDEMPOTENCY_KEY} characters",
                            field="idempotency_key")
         return self
-
-    def answer_key(self, seat: int) -> str | None:
-        """The key the game keeps this move's answer under: the seat's own (two seats may pick the same key)."""
-        return None if self.idempotency_key is None else f"{seat}:{self.idempotency_key}"
 
 
 @dataclass(frozen=True)

@@ -83,7 +83,7 @@ class PlayFacade:
         answer given again (`replayed`: the same idempotency key), and the receipt."""
         gid, seat = self.access.seat(command.game_id, token)
         command = command.checked(seat)
-        result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.answer_key(seat))
+        result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
         first = result["first_version"]
         last = result["version"]
         if result["replayed"]:  # the same events as the first answer, up to the next move or rejection, from the store

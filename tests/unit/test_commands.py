@@ -24,12 +24,6 @@ def test_the_idempotency_key_header_is_the_move_s_key_unless_the_body_names_one(
     assert PlayMove.from_body(GAME, {"type": "pass"}, "").idempotency_key is None
 
 
-def test_a_seat_s_key_is_kept_as_its_own_so_two_seats_may_pick_the_same_one():
-    command = PlayMove(GAME, {"type": "pass"}, idempotency_key="k")
-    assert command.answer_key(0) == "0:k" and command.answer_key(1) == "1:k"
-    assert PlayMove(GAME, {"type": "pass"}).answer_key(0) is None
-
-
 @pytest.mark.parametrize("command, field", [
     (PlayMove(GAME, ["pass"]), "type"),
     (PlayMove(GAME, {"type": "pass"}, expected_version="3"), "expected_version"),

@@ -1,0 +1,43 @@
+"""An idempotency key bound to the request it first came with.
+
+A seat's key is kept under `stored_key` (the seat and the key: `"2:k-1"`), on the first event of the move it played
+(`Game.Happened.idempotency_key`) or on the refusal of the attempt it made (`Attempts.Refused.idempotency_key`).
+Sent again, the key is answered with the first answer only when the request is the same: the same seat and the same
+move, compared in the game's canonical form (the decider's parsed move, cards as ints, seat included). The first
+move is taken from what is stored (the event the key is on, `decider.move_of`; the refused attempt's own `move`),
+never from a process's memory, so the binding holds after a restart and across workers.
+
+Anything else sent with a used key (another move, a move that does not parse, the same key from another seat) is
+refused with one 422 naming `idempotency_key`, and nothing is written. The refusal tells nothing of the first request:
+another seat learns only that the key is taken. `expected_version` is not part of the request a key is bound to: it
+is the view the move was chosen on, and a retry after a lost answer may carry a newer one; the first answer is given
+again whatever it says (as before: a used key is looked at before the version).
+"""
+
+from __future__ import annotations
+
+from service.errors import BadInput
+
+DIFFERENT_REQUEST = ("idempotency_key: this key was first used for a different request (another move, or another "
+                     "seat's); send a new key with a new request")
+
+
+def stored_key(seat: int, key: str | None) -> str | None:
+    """The key a seat's answer is kept under (two seats' keys never mix: each seat's key is its own)."""
+    return None if key is None else f"{seat}:{key}"
+
+
+def others_keys(seat: int, key: str, seats: int) -> list[str]:
+    """The stored forms of the same key from every other seat of a game of `seats` seats."""
+    return [f"{other}:{key}" for other in range(seats) if other != seat]
+
+
+def refuse_different() -> BadInput:
+    """The one refusal of a key reused for a different request (no word of what the first one was)."""
+    return BadInput(DIFFERENT_REQUEST, field="idempotency_key")
+
+
+def same_request(first: dict | None, move: dict | None) -> bool:
+    """Whether a move (canonical: as the decider parses it, seat included) is the move first sent with the key;
+    an unknown first move (None) or an unparsable new one (None) is never the same."""
+    return first is not None and move is not None and first == move

@@ -45,7 +45,7 @@ class Forbidden(ServiceError):
 
 
 class Conflict(ServiceError):
-    """A stale `expected_version`, a reused idempotency key, or a dispute already ruled."""
+    """A request the present state refuses: a stale `expected_version`, a dispute already ruled, a game too busy, ..."""
 
     status = 409
     title = "Conflict"

@@ -23,7 +23,8 @@ DIFFERENT_REQUEST = ("idempotency_key: this key was first used for a different r
 
 
 def stored_key(seat: int, key: str | None) -> str | None:
-    """The key a seat's answer is kept under (two seats' keys never mix: each seat's key is its own)."""
+    """The form a seat's key is stored in, the seat and the key (so the same key from another seat is told apart, and
+    refused: `others_keys`)."""
     return None if key is None else f"{seat}:{key}"
 
 

@@ -35,7 +35,7 @@ from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
 from service.views.spectator_delay import parse_delay
 
 from .clocks import flag_due, parse_time_control, server_ms
-from .idempotency import others_keys, refuse_different, same_request, stored_key
+from .idempotency import refuse_different, same_request, stored_key
 from .tokens import new_token, seat_token, token_hash
 
 # what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
@@ -270,11 +270,10 @@ class Referee(Application):
 
     def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int, raw_move: Any,
                       key: str) -> dict | None:
-        """The first answer to a seat's key, when the key is used and this is the same request (None: a key not used
-        yet); raises BadInput when the key was used by another seat or for another move (service.play.idempotency)."""
+        """The first answer to a seat's key, when the seat used the key and this is the same request (None: a key the
+        seat has not used yet); raises BadInput when the seat used it for another move (service.play.idempotency).
+        Keys are the seat's own: the same key from another seat is another key."""
         refused = attempts.answers if attempts is not None else {}
-        if any(other in game.answers or other in refused for other in others_keys(seat, key, game.setup.n)):
-            raise refuse_different()
         mine = stored_key(seat, key)
         answer = game.answers.get(mine) or refused.get(mine)
         if answer is None:

@@ -7,9 +7,10 @@ move, compared in the game's canonical form (the decider's parsed move, cards as
 move is taken from what is stored (the event the key is on, `decider.move_of`; the refused attempt's own `move`),
 never from a process's memory, so the binding holds after a restart and across workers.
 
-Anything else sent with a used key (another move, a move that does not parse, the same key from another seat) is
-refused with one 422 naming `idempotency_key`, and nothing is written. The refusal tells nothing of the first request:
-another seat learns only that the key is taken. `expected_version` is not part of the request a key is bound to: it
+Anything else a seat sends with a key it used (another move, a move that does not parse) is refused with one 422
+naming `idempotency_key`, and nothing is written. Keys are each seat's own: the same key sent by another seat is
+another key (a seat cannot take, or learn of, a key another seat chose; one player must never hinder another).
+`expected_version` is not part of the request a key is bound to: it
 is the view the move was chosen on, and a retry after a lost answer may carry a newer one; the first answer is given
 again whatever it says (as before: a used key is looked at before the version).
 """
@@ -18,19 +19,13 @@ from __future__ import annotations
 
 from service.errors import BadInput
 
-DIFFERENT_REQUEST = ("idempotency_key: this key was first used for a different request (another move, or another "
-                     "seat's); send a new key with a new request")
+DIFFERENT_REQUEST = ("idempotency_key: this key was first used for a different request (another move); send a new key "
+                     "with a new request")
 
 
 def stored_key(seat: int, key: str | None) -> str | None:
-    """The form a seat's key is stored in, the seat and the key (so the same key from another seat is told apart, and
-    refused: `others_keys`)."""
+    """The form a seat's key is stored in, the seat and the key (so the same key from another seat is another key)."""
     return None if key is None else f"{seat}:{key}"
-
-
-def others_keys(seat: int, key: str, seats: int) -> list[str]:
-    """The stored forms of the same key from every other seat of a game of `seats` seats."""
-    return [f"{other}:{key}" for other in range(seats) if other != seat]
 
 
 def refuse_different() -> BadInput:

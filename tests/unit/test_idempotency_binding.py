@@ -9,17 +9,12 @@ from domain.game import Game
 from domain.games import DECIDERS, SPECS
 from domain.records import parse, parse_move
 from service.errors import BadInput
-from service.play.idempotency import DIFFERENT_REQUEST, others_keys, refuse_different, same_request, stored_key
+from service.play.idempotency import DIFFERENT_REQUEST, refuse_different, same_request, stored_key
 
 
 def test_a_seat_s_key_is_kept_under_the_seat_so_the_two_never_mix():
     assert stored_key(0, "k") == "0:k" and stored_key(1, "k") == "1:k"
     assert stored_key(0, None) is None
-
-
-def test_the_same_key_from_every_other_seat_is_looked_for():
-    assert others_keys(1, "k", 3) == ["0:k", "2:k"]
-    assert stored_key(1, "k") not in others_keys(1, "k", 3)
 
 
 def test_the_same_move_is_the_same_request():

@@ -110,3 +110,22 @@ def test_what_each_event_shows_and_to_whom(event, shown):
 def test_a_state_equals_only_a_state_with_the_same_fields():
     state, _ = _melding_table()
     assert state == state.clone() and state != fv.dump_state(state) and state != None  # noqa: E711
+
+
+def test_decide_gives_the_events_of_the_move():
+    state, chance = _melding_table()
+    move = {"seat": 0, "type": "meld", "cards": cs("5H 6H 7H")}
+    events = fv.decide(state, move, chance)
+    assert events == fv.step(state, move, chance)[0] == [
+        {"type": "melded", "seat": 0, "cards": cs("5H 6H 7H"), "face": None, "lowered": None, "points": 18, "owed": 0}]
+
+
+def test_a_wrong_recorded_deal_for_the_next_round_refuses_the_move_that_ends_the_round():
+    from domain.randomness import Chance
+    from tests.unit.test_four_virtues_rules import at_round_end, refusal
+
+    state, chance = at_round_end((0, 0), "AS 2S 3S")
+    chance = Chance(chance.seed, {**chance.outcomes, "deal:2": list(range(51))})
+    _, state = play(state, chance, 0, "meld", cards=cs("AS 2S 3S"))
+    assert refusal(state, chance, 0, "done") == (
+        "FV-1.3", "the outcome given for 'deal:2' is not exactly the 52 cards being shuffled")

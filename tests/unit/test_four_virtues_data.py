@@ -129,3 +129,11 @@ def test_a_wrong_recorded_deal_for_the_next_round_refuses_the_move_that_ends_the
     _, state = play(state, chance, 0, "meld", cards=cs("AS 2S 3S"))
     assert refusal(state, chance, 0, "done") == (
         "FV-1.3", "the outcome given for 'deal:2' is not exactly the 52 cards being shuffled")
+
+
+def test_a_stored_lowering_reads_its_rank_as_a_letter_or_a_number():
+    state, chance = _melding_table()
+    for rank in ("4", 3):  # a rank letter (older stored events) or the rank index: both the 4
+        melded = {"type": "melded", "seat": 0, "cards": cs("2H 3H 9H"), "face": parse_card("JC"),
+                  "lowered": {"card": parse_card("9H"), "rank": rank}, "points": 10, "owed": 0}
+        assert fv.evolve(state, melded).melds[-1].lowered == (parse_card("9H"), 3)

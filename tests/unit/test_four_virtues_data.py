@@ -137,3 +137,27 @@ def test_a_stored_lowering_reads_its_rank_as_a_letter_or_a_number():
         melded = {"type": "melded", "seat": 0, "cards": cs("2H 3H 9H"), "face": parse_card("JC"),
                   "lowered": {"card": parse_card("9H"), "rank": rank}, "points": 10, "owed": 0}
         assert fv.evolve(state, melded).melds[-1].lowered == (parse_card("9H"), 3)
+
+
+def test_a_diamonds_meld_records_its_points_doubled_for_its_creator():
+    state, chance = _melding_table()
+    state = state.clone()
+    state.hands = (tuple(sorted(state.hands[0] + (parse_card("KD"),))), state.hands[1])
+    events, _ = play(state, chance, 0, "meld", cards=cs("5H 6H 7H"), face=parse_card("KD"))
+    assert events[0]["points"] == 2 * (5 + 6 + 7) and events[0]["face"] == parse_card("KD")
+
+
+def test_a_hearts_meld_that_empties_the_hand_and_wins_leaves_nothing_owed():
+    from tests.unit.test_four_virtues_rules import at_round_end
+
+    state, chance = at_round_end((94, 0), "AS 2S 3S")  # seat 0 holds AS 2S 3S KH
+    events, state = play(state, chance, 0, "meld", cards=cs("AS 2S 3S"), face=parse_card("KH"), force=1)
+    assert [e["type"] for e in events] == ["melded", "round_ended", "won"] and events[0]["owed"] == 0
+    assert state.owed is None and fv.dump_state(state)["owed"] is None and fv.to_act(state) == ()
+
+
+def test_say_is_open_to_either_seat_and_changes_nothing_but_the_record():
+    state, chance = _melding_table()  # seat 0 is to play
+    for seat in (0, 1):
+        events, after = play(state, chance, seat, "say", text="well played")
+        assert events == [{"type": "said", "seat": seat, "text": "well played"}] and after == state

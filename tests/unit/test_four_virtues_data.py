@@ -16,14 +16,14 @@ from tests.unit.test_four_virtues_scoring import cs
 def test_the_final_object_names_every_card_and_each_melds_face_owner_givers_and_lowering():
     state, chance = _melding_table()  # seat 0: 5H 6H 7H 8H 9H 2H 3H JC QH QS
     _, state = play(state, chance, 0, "meld", cards=cs("2H 3H 9H"), face=parse_card("JC"),
-                    lowered={"card": parse_card("9H"), "rank": 3})
+                    lowered={"card": parse_card("9H"), "rank": 0})  # A-2-3 with 9H as the Ace
     _, state = play(state, chance, 0, "meld", cards=cs("5H 6H 7H"))
     final = fv.final(state)
     assert final == {
         "hands": {"0": ["8H", "QH", "QS"], "1": [fv.format_card(x) for x in state.hands[1]]},
         "scores": {"0": 0, "1": 0}, "round": 1,
         "melds": [{"cards": ["2H", "3H", "9H"], "face": "JC", "owner": 0, "contributors": [0, 0, 0],
-                   "lowered": {"card": "9H", "rank": "4"}},
+                   "lowered": {"card": "9H", "rank": "A"}},
                   {"cards": ["5H", "6H", "7H"], "face": None, "owner": 0, "contributors": [0, 0, 0], "lowered": None}],
         "stock_count": 3, "discard": [fv.format_card(x) for x in state.discard]}
     assert len(final["hands"]["1"]) == 10 and final["discard"] != []
@@ -133,10 +133,10 @@ def test_a_wrong_recorded_deal_for_the_next_round_refuses_the_move_that_ends_the
 
 def test_a_stored_lowering_reads_its_rank_as_a_letter_or_a_number():
     state, chance = _melding_table()
-    for rank in ("4", 3):  # a rank letter (older stored events) or the rank index: both the 4
+    for rank, index in (("4", 3), (3, 3), ("A", 0), (0, 0)):  # a rank letter (older stored events) or the index
         melded = {"type": "melded", "seat": 0, "cards": cs("2H 3H 9H"), "face": parse_card("JC"),
                   "lowered": {"card": parse_card("9H"), "rank": rank}, "points": 10, "owed": 0}
-        assert fv.evolve(state, melded).melds[-1].lowered == (parse_card("9H"), 3)
+        assert fv.evolve(state, melded).melds[-1].lowered == (parse_card("9H"), index)
 
 
 def test_a_diamonds_meld_records_its_points_doubled_for_its_creator():

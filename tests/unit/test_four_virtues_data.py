@@ -16,14 +16,14 @@ from tests.unit.test_four_virtues_scoring import cs
 def test_the_final_object_names_every_card_and_each_melds_face_owner_givers_and_lowering():
     state, chance = _melding_table()  # seat 0: 5H 6H 7H 8H 9H 2H 3H JC QH QS
     _, state = play(state, chance, 0, "meld", cards=cs("2H 3H 9H"), face=parse_card("JC"),
-                    lowered={"card": parse_card("9H"), "rank": 3})
+                    lowered={"card": parse_card("9H"), "rank": 0})  # A-2-3 with 9H as the Ace
     _, state = play(state, chance, 0, "meld", cards=cs("5H 6H 7H"))
     final = fv.final(state)
     assert final == {
         "hands": {"0": ["8H", "QH", "QS"], "1": [fv.format_card(x) for x in state.hands[1]]},
         "scores": {"0": 0, "1": 0}, "round": 1,
         "melds": [{"cards": ["2H", "3H", "9H"], "face": "JC", "owner": 0, "contributors": [0, 0, 0],
-                   "lowered": {"card": "9H", "rank": "4"}},
+                   "lowered": {"card": "9H", "rank": "A"}},
                   {"cards": ["5H", "6H", "7H"], "face": None, "owner": 0, "contributors": [0, 0, 0], "lowered": None}],
         "stock_count": 3, "discard": [fv.format_card(x) for x in state.discard]}
     assert len(final["hands"]["1"]) == 10 and final["discard"] != []
@@ -110,3 +110,54 @@ def test_what_each_event_shows_and_to_whom(event, shown):
 def test_a_state_equals_only_a_state_with_the_same_fields():
     state, _ = _melding_table()
     assert state == state.clone() and state != fv.dump_state(state) and state != None  # noqa: E711
+
+
+def test_decide_gives_the_events_of_the_move():
+    state, chance = _melding_table()
+    move = {"seat": 0, "type": "meld", "cards": cs("5H 6H 7H")}
+    events = fv.decide(state, move, chance)
+    assert events == fv.step(state, move, chance)[0] == [
+        {"type": "melded", "seat": 0, "cards": cs("5H 6H 7H"), "face": None, "lowered": None, "points": 18, "owed": 0}]
+
+
+def test_a_wrong_recorded_deal_for_the_next_round_refuses_the_move_that_ends_the_round():
+    from domain.randomness import Chance
+    from tests.unit.test_four_virtues_rules import at_round_end, refusal
+
+    state, chance = at_round_end((0, 0), "AS 2S 3S")
+    chance = Chance(chance.seed, {**chance.outcomes, "deal:2": list(range(51))})
+    _, state = play(state, chance, 0, "meld", cards=cs("AS 2S 3S"))
+    assert refusal(state, chance, 0, "done") == (
+        "FV-1.3", "the outcome given for 'deal:2' is not exactly the 52 cards being shuffled")
+
+
+def test_a_stored_lowering_reads_its_rank_as_a_letter_or_a_number():
+    state, chance = _melding_table()
+    for rank, index in (("4", 3), (3, 3), ("A", 0), (0, 0)):  # a rank letter (older stored events) or the index
+        melded = {"type": "melded", "seat": 0, "cards": cs("2H 3H 9H"), "face": parse_card("JC"),
+                  "lowered": {"card": parse_card("9H"), "rank": rank}, "points": 10, "owed": 0}
+        assert fv.evolve(state, melded).melds[-1].lowered == (parse_card("9H"), index)
+
+
+def test_a_diamonds_meld_records_its_points_doubled_for_its_creator():
+    state, chance = _melding_table()
+    state = state.clone()
+    state.hands = (tuple(sorted(state.hands[0] + (parse_card("KD"),))), state.hands[1])
+    events, _ = play(state, chance, 0, "meld", cards=cs("5H 6H 7H"), face=parse_card("KD"))
+    assert events[0]["points"] == 2 * (5 + 6 + 7) and events[0]["face"] == parse_card("KD")
+
+
+def test_a_hearts_meld_that_empties_the_hand_and_wins_leaves_nothing_owed():
+    from tests.unit.test_four_virtues_rules import at_round_end
+
+    state, chance = at_round_end((94, 0), "AS 2S 3S")  # seat 0 holds AS 2S 3S KH
+    events, state = play(state, chance, 0, "meld", cards=cs("AS 2S 3S"), face=parse_card("KH"), force=1)
+    assert [e["type"] for e in events] == ["melded", "round_ended", "won"] and events[0]["owed"] == 0
+    assert state.owed is None and fv.dump_state(state)["owed"] is None and fv.to_act(state) == ()
+
+
+def test_say_is_open_to_either_seat_and_changes_nothing_but_the_record():
+    state, chance = _melding_table()  # seat 0 is to play
+    for seat in (0, 1):
+        events, after = play(state, chance, seat, "say", text="well played")
+        assert events == [{"type": "said", "seat": seat, "text": "well played"}] and after == state

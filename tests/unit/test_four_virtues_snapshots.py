@@ -52,8 +52,9 @@ def test_a_snapshot_of_a_won_game_holds_its_rounds_and_its_outcome():
     assert loaded.owed is None and data["phase"] == "over"
 
 
-def test_a_snapshot_of_the_table_before_the_deal():
-    setup = fv.configure({"target": 200}, [{"name": "A"}, {"name": "B"}], 0, None)
+def test_a_snapshot_of_the_table_before_the_deal_keeps_its_dealer_and_starter():
+    setup = fv.configure({"target": 200}, [{"name": "A"}, {"name": "B"}], 0, 1)
     data, loaded = round_trip(fv.initial_state(setup))
-    assert data["setup"] == {"names": ["A", "B"], "target": 200, "dealer": 0, "starter": None}
+    assert data["setup"] == {"names": ["A", "B"], "target": 200, "dealer": 0, "starter": 1}
+    assert (loaded.setup.dealer, loaded.setup.starter) == (0, 1)
     assert data["hands"] == [[], []] and data["melds"] == [] and data["outcome"] is None

@@ -41,9 +41,7 @@ def test_a_viewers_story_never_shows_a_card_its_own_view_did_not_show_at_that_ve
     """Random games (refused attempts, talk, disputes among the moves) stopped early, while most cards are hidden:
     every card a line of each seat's and the spectator's story draws or names was in that viewer's own view at the
     line's version or just before it (the move took it from where it was seen)."""
-    app = create_app({"DATABASE_URL": "memory://"})
-    app.test_client_class = CheckedClient
-    facade = app.extensions["arbiter"]
+    app, facade = memory_app()
     rng = random.Random(f"story/{game}/{seed}")
     created = start(facade, game, rng)
     gid = created["id"]
@@ -71,6 +69,13 @@ def test_a_viewers_story_never_shows_a_card_its_own_view_did_not_show_at_that_ve
     assert lines_seen and cards_seen, "no story line showed any card: the check checked nothing"
 
 
+def memory_app():
+    """A new app on a memory store, whose test client checks every answer: (app, its facade)."""
+    app = create_app({"DATABASE_URL": "memory://"})
+    app.test_client_class = CheckedClient
+    return app, app.extensions["arbiter"]
+
+
 def batallion(facade) -> tuple[str, list[str], str]:
     created = facade.create_game({"game": "batallion", "options": {"variants": []}, "seed": "5a17",
                                   "players": [{"name": n} for n in ("North", "East", "South")]})
@@ -78,9 +83,7 @@ def batallion(facade) -> tuple[str, list[str], str]:
 
 
 def test_an_upheld_ruling_with_a_rewind_is_announced_at_every_table_with_its_note_and_told_in_the_story():
-    app = create_app({"DATABASE_URL": "memory://"})
-    app.test_client_class = CheckedClient
-    facade = app.extensions["arbiter"]
+    app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
     seat = facade.view(gid, referee)["table"]["to_act"]
     played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]
@@ -98,9 +101,7 @@ def test_an_upheld_ruling_with_a_rewind_is_announced_at_every_table_with_its_not
 
 
 def test_the_seat_whose_dispute_was_rejected_is_told_until_it_plays_again():
-    app = create_app({"DATABASE_URL": "memory://"})
-    app.test_client_class = CheckedClient
-    facade = app.extensions["arbiter"]
+    app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
     seat = facade.view(gid, referee)["table"]["to_act"]
     played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]
@@ -120,9 +121,7 @@ def test_the_seat_whose_dispute_was_rejected_is_told_until_it_plays_again():
 def test_refusals_are_numbered_per_seat_on_the_table_and_told_in_place_to_that_seat_only():
     """Two seats each make one refused attempt: each reads "attempt 1" (the game-wide numbers are 1 and 2); a seat's
     story shows its own refusal and not the other's; the referee's shows both."""
-    app = create_app({"DATABASE_URL": "memory://"})
-    app.test_client_class = CheckedClient
-    facade = app.extensions["arbiter"]
+    app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
     to_act = facade.view(gid, referee)["table"]["to_act"]
     idle = [s for s in range(3) if s != to_act]
@@ -145,9 +144,7 @@ def test_a_seat_disputes_its_refusal_by_its_own_number_and_the_disputes_page_num
     """Seat A's refusal is the game's attempt 1, seat B's attempt 2. B files on the disputes page against "attempt 1"
     (its own first, as its table numbered it): the dispute names the game's attempt 2. B reads "your attempt 1", the
     referee "<B>'s attempt 1", A (who may not see B's refusal) "an attempt"; B's attempt 2 does not exist."""
-    app = create_app({"DATABASE_URL": "memory://"})
-    app.test_client_class = CheckedClient
-    facade = app.extensions["arbiter"]
+    app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
     to_act = facade.view(gid, referee)["table"]["to_act"]
     a, b = [s for s in range(3) if s != to_act]
@@ -177,9 +174,7 @@ def test_a_seat_disputes_its_refusal_by_its_own_number_and_the_disputes_page_num
 def test_a_ruling_the_page_refuses_is_shown_on_the_disputes_page_with_each_disputed_move_in_words():
     """The referee submits a ruling without a decision (the form asks for one): the disputes page comes back with the
     refusal, and still names the disputed move."""
-    app = create_app({"DATABASE_URL": "memory://"})
-    app.test_client_class = CheckedClient
-    facade = app.extensions["arbiter"]
+    app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
     seat = facade.view(gid, referee)["table"]["to_act"]
     played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]

@@ -16,6 +16,7 @@ from domain.randomness import Chance
 from domain.records import parse, replay, to_document
 from domain.rules import RuleViolation
 from tests.unit.test_el_royale_properties import candidate_moves, play, tables
+from tests.conftest import examples
 
 
 def near_misses(state, legal: list[dict], rng: random.Random) -> list[dict]:
@@ -50,7 +51,7 @@ def moves_to_try(state, setup, rng: random.Random) -> list[dict]:
     return moves + rng.sample(legal, min(4, len(legal)))
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(tables(), st.booleans())
 def test_the_loop_applies_a_move_only_as_step_does_and_leaves_any_other_untouched(table, fixed_reshuffles):
     setup, chance, rng, passive = table
@@ -91,7 +92,7 @@ def moves_with_wrong_ones(setup, chance, rng, passive) -> list[dict]:
     return moves
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(tables())
 def test_replay_gives_the_deciders_verdict_and_final_state_with_the_loop(table):
     setup, chance, rng, passive = table

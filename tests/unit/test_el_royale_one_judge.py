@@ -16,6 +16,7 @@ from domain.cards import RANK_MASKS, cards_of
 from domain.el_royale.decider import refusal
 from domain.rules import RuleViolation
 from tests.unit.test_el_royale_properties import candidate_moves, play, tables
+from tests.conftest import examples
 
 PLAYS = ("attack", "throw_in", "beat")
 ANSWERS = ("pass", "concede", "claim")
@@ -110,7 +111,7 @@ def assert_decide_gives_refusal(state, chance, rng: random.Random) -> None:
 
 
 @pytest.mark.parametrize("edition", ["classic", "revised"])
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data())
 def test_legal_moves_lists_exactly_the_moves_refusal_lets_pass(edition, data):
     """legal_moves is refusal's list, over random games."""
@@ -124,7 +125,7 @@ def test_legal_moves_lists_exactly_the_moves_refusal_lets_pass(edition, data):
 
 
 @pytest.mark.parametrize("edition", ["classic", "revised"])
-@settings(max_examples=20, deadline=None)
+@settings(max_examples=examples(20), deadline=None)
 @given(data=st.data())
 def test_decide_refuses_exactly_what_refusal_refuses_with_its_clause_and_reason(edition, data):
     """decide is refusal's verdict, over random games."""

@@ -14,6 +14,7 @@ from domain.cards import cards_of
 from domain.randomness import Chance
 from domain.records import parse, replay
 from domain.rules import RuleViolation
+from tests.conftest import examples
 
 CLAUSE = re.compile(r"^ER-\d+\.\d+$")
 
@@ -78,7 +79,7 @@ def all_cards(state) -> list[int]:
     return out
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(tables())
 def test_the_52_cards_are_conserved_at_every_step(table):
     """ER-1.3 / ER-2.2: every card is in exactly one place (a hand, the deck, the pile, the discard, laid out)."""
@@ -87,7 +88,7 @@ def test_the_52_cards_are_conserved_at_every_step(table):
         assert len(cards) == 52 and set(cards) == set(range(52))
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(tables())
 def test_rebuilding_state_from_the_event_log_equals_the_live_state(table):
     """State is only a fold of events: reduce(evolve, log) equals the state decide worked on."""
@@ -103,7 +104,7 @@ def test_rebuilding_state_from_the_event_log_equals_the_live_state(table):
     assert rebuilt == live
 
 
-@settings(max_examples=150)
+@settings(max_examples=examples(150))
 @given(tables())
 def test_evolve_never_changes_the_state_it_was_given(table):
     """evolve and step are pure: the state before a move is unchanged after it."""
@@ -115,7 +116,7 @@ def test_evolve_never_changes_the_state_it_was_given(table):
         assert before == snapshot
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(tables())
 def test_every_listed_legal_move_is_accepted(table):
     """legal_moves is sound: each move it lists is accepted by decide."""
@@ -141,7 +142,7 @@ def candidate_moves(state, rng: random.Random, count: int) -> list[dict]:
     return out
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(tables())
 def test_moves_outside_legal_moves_are_rejected_with_a_clause(table):
     """legal_moves is complete: any move it does not list is rejected, citing an ER clause."""
@@ -167,7 +168,7 @@ def test_moves_outside_legal_moves_are_rejected_with_a_clause(table):
             assert accepted == listed, (move, state)
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(tables(), st.booleans())
 def test_fold_step_in_place_gives_what_step_gives_and_leaves_an_illegal_move_unapplied(table, fixed_reshuffles):
     """fold_step (replay's in-place fold) gives step's events and state for every move, legal or not (say and show
@@ -199,7 +200,7 @@ def test_fold_step_in_place_gives_what_step_gives_and_leaves_an_illegal_move_una
             assert got == want, move
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(tables(), st.integers(0, 10**6))
 def test_random_records_replay_and_one_corrupted_move_is_rejected_exactly_there(table, pick):
     """A random game written as a record replays without error; corrupting move k makes k the illegal one."""
@@ -221,7 +222,7 @@ def test_random_records_replay_and_one_corrupted_move_is_rejected_exactly_there(
     assert bad["moves_applied"] == k
 
 
-@settings(max_examples=30)
+@settings(max_examples=examples(30))
 @given(tables())
 def test_only_the_seat_to_act_may_move_and_free_moves_are_open_to_all(table):
     """ER-3.0: any other seat's play is rejected; ER-7.1/7.2: say and show are accepted from any seat."""

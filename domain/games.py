@@ -114,7 +114,7 @@ def module_name(game: str) -> str:
 
 
 @contextmanager
-def registered(game: str, location: str):
+def registered(game: str, location: str | GameSpec):
     """A game registered for the duration of a `with` (tests register a game of their own this way); the registry is
     as it was after, in its order."""
     before = dict(SPECS._locations), dict(SPECS._specs)  # type: ignore[attr-defined]

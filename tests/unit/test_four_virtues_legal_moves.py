@@ -92,7 +92,7 @@ def positions(seed: str, rng: random.Random, moves: int = 160):
 def test_legal_moves_are_exactly_the_moves_decide_accepts(seed, play):
     rng = random.Random(play)
     sample = [p for p in positions(seed, rng) if rng.random() < 0.1 and max(map(len, p[0].hands)) <= 12]
-    for state, chance in sample[:6]:
+    for state, chance in sample[:examples(6, under_mutation=2)]:
         listed = [m for m in fv.legal_moves(state)]
         assert len({canonical(m) for m in listed}) == len(listed), "a move is listed twice"
         brute = {canonical(m) for m in universe(state) if accepted(state, m, chance)}
@@ -193,7 +193,7 @@ def test_one_judge_lists_the_moves_and_refuses_the_rest(seed, play):
 
     rng = random.Random(play)
     sample = [p for p in positions(seed, rng) if rng.random() < 0.1 and max(map(len, p[0].hands)) <= 12]
-    for state, chance in sample[:5]:
+    for state, chance in sample[:examples(5, under_mutation=2)]:
         listed = list(fv.legal_moves(state))
         assert all(refusal(state, m) is None for m in listed)
         listed_keys = {canonical(m) for m in listed}

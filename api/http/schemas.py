@@ -195,6 +195,8 @@ class CatalogueRow(Schema):
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True)
     stacked = fields.Boolean(required=True)
+    imported = fields.Boolean(metadata={"description": "made from an uploaded record (POST /records, `arbiter import`); "
+                                                       "false for a game stored before this was kept"})
     disputes = fields.Integer(metadata={"description": "how many disputes were filed"})
     open_disputes = fields.Integer(metadata={"description": "how many of them await a ruling"})
     integrity = fields.Nested(Integrity, allow_none=True, metadata={

@@ -145,6 +145,9 @@ def test_the_desk_the_lobby_and_get_games_tag_the_uploaded_record_only(web):
     copy = upload.json["id"]
     listing = {r["id"]: r for r in client.get("/api/v1/games").json}
     assert listing[copy]["imported"] is True and listing[original["id"]]["imported"] is False
+    for gid, imported in ((copy, True), (original["id"], False)):
+        [created] = [e for e in client.get(f"/api/v1/games/{gid}/events").json if e["version"] == 1]
+        assert created["data"]["imported"] is imported
 
     desk = client.get("/desk").text
     rows = dict(re.findall(r'<tr class="desk-row[^"]*" data-id="([^"]+)">(.*?)</tr>', desk, re.S))

@@ -262,7 +262,8 @@ class Game(Aggregate):
         self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as ints)
         self.spectator_delay = dict(spectator_delay) if spectator_delay else None
         self.time_control = dict(time_control) if time_control else None
-        self.clock = clocks.initial(len(self.players))  # domain.clocks: replaced, never changed in place
+        # domain.clocks: replaced, never changed in place; waiting for the first move where the time control says so
+        self.clock = clocks.initial(len(self.players), clocks.start_of(time_control) == "first_move")
         self._batch: list | None = None  # [at_ms, version, mover, say] of the batch whose clock is not settled yet
 
     def __deepcopy__(self, memo: dict) -> "Game":

@@ -219,7 +219,7 @@ class Referee(Application):
             except RuleViolation as v:
                 attempts = Attempts.open(game.id)
                 attempts.refuse(seat_actor(move["seat"]), game.decider.format_move(move), v.clause, v.reason, game.version,
-                                ENGINE_VERSION)
+                                ENGINE_VERSION, record_move=i)
                 self.save(game, attempts)
                 illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
                 break

@@ -34,7 +34,8 @@ def _hints(cls: type) -> dict[str, Any]:
 
 HINTS = {get_topic(cls): (cls, _hints(cls)) for cls in GAME_EVENTS + ATTEMPT_EVENTS}
 # fields an event class gained later, with a default: a row stored before has none of them (its hash never had them)
-LATER = {get_topic(Game.Created): frozenset({"spectator_delay", "time_control", "imported"})}
+LATER = {get_topic(Game.Created): frozenset({"spectator_delay", "time_control", "imported"}),
+         get_topic(Attempts.Refused): frozenset({"record_move"})}
 AGGREGATE_TOPICS = {Game.Created: get_topic(Game), Attempts.Opened: get_topic(Attempts)}
 
 

@@ -40,3 +40,23 @@ def test_a_created_row_stored_before_delays_clocks_and_the_imported_mark_has_the
                              (_created(extra=1), "field 'extra' does not belong")):
         assert not shape_ok(damaged, topic)
         assert problem in shape_problem(damaged, cls, hints)
+
+
+def test_a_refused_attempt_stored_before_record_move_has_the_right_shape():
+    from uuid import uuid4
+
+    from eventsourcing.utils import get_topic
+
+    from domain.attempts import Attempts
+    from service.verification.row_shapes import HINTS, shape_ok, shape_problem
+
+    attempts = Attempts.open(uuid4())
+    attempts.refuse("seat:0", {"type": "pass"}, "X-1", "not now", 3, "v")
+    refused = [e for e in attempts.collect_events() if isinstance(e, Attempts.Refused)][0]
+    topic = get_topic(Attempts.Refused)
+    cls, hints = HINTS[topic]
+    assert refused.record_move is None and shape_ok(refused, topic)
+    del refused.__dict__["record_move"]
+    assert shape_ok(refused, topic) and shape_problem(refused, cls, hints) is None
+    del refused.__dict__["reason"]
+    assert not shape_ok(refused, topic) and "field 'reason' is missing" in shape_problem(refused, cls, hints)

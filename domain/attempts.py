@@ -44,6 +44,7 @@ class Attempts(Aggregate):
         at_version: int
         engine_version: str
         idempotency_key: str | None
+        record_move: int | None = None  # an uploaded record's illegal move: its index in the record; absent before
 
         def apply_to(self, attempts: "Attempts") -> None:
             attempts.count += 1
@@ -65,7 +66,9 @@ class Attempts(Aggregate):
         return cls._create(cls.Opened, id=attempts_id(game_id), game_id=str(game_id), prev=GENESIS)
 
     def refuse(self, actor: str, move: dict, clause: str, reason: str, at_version: int, engine_version: str,
-               idempotency_key: str | None = None) -> None:
-        """Keep one refused attempt (`move` in record form, cards as strings)."""
+               idempotency_key: str | None = None, record_move: int | None = None) -> None:
+        """Keep one refused attempt (`move` in record form, cards as strings; `record_move`: the index of an uploaded
+        record's move that the import found illegal)."""
         self.trigger_event(Attempts.Refused, actor=actor, move=dict(move), clause=clause, reason=reason, at_version=at_version,
-                           engine_version=engine_version, idempotency_key=idempotency_key, prev=self.chain_head)
+                           engine_version=engine_version, idempotency_key=idempotency_key, prev=self.chain_head,
+                           record_move=record_move)

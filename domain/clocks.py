@@ -7,12 +7,19 @@ time is its first event's timestamp, and who is to act is asked once, after the 
 - a seat that moves is charged from the time it became to act until its move was accepted;
 - a seat still (or again) to act after its own move starts a new turn at the move's time;
 - a `say` never stops or restarts the speaker's clock (talking is not moving);
-- once the game is over nobody is to act: every clock stops.
+- once the game is over nobody is to act: every clock stops;
+- with the time control's `"start": "first_move"` no clock runs until the game's first move (a seat's move
+  other than `say`): the opening, the referee's and the clock's events, talk, names and disputes leave every
+  clock stopped, and the first mover's thinking before its move is not counted. From the first move on the clocks
+  run as above (a later rewind does not stop them again). Without `start` (every game stored before it) or with
+  `"created"`, the clocks start with the opening batch, as they always did.
 
 The state is JSON-safe (it is part of the aggregate's snapshots) and replaced, never changed in place::
 
     {"used_ms": [int per seat], "running": [[seat, since_ms, since_version], ...],
-     "changed_ms": int | None, "flags": [[seat, control, turn], ...]}
+     "changed_ms": int | None, "flags": [[seat, control, turn], ...], "waiting"?: true}
+
+`waiting` is there (true) only while the clocks wait for the first move; a clock without it runs as it always did.
 
 `flags` are the time flags already recorded (domain.game.Game.TimeExpired): `control` is `game` (turn 0)
 or `move` (turn = the version at which the seat became to act), so each is recorded once.
@@ -24,9 +31,26 @@ from datetime import datetime
 from typing import Any, Sequence
 
 
-def initial(n: int) -> dict:
-    """A stopped clock of `n` seats with no time used."""
-    return {"used_ms": [0] * n, "running": [], "changed_ms": None, "flags": []}
+STARTS = ("created", "first_move")
+
+
+def start_of(control: dict | None) -> str:
+    """When a time control's clocks start: `first_move` or `created` (no `start`: a game from before it, or an API
+    client that did not ask; docs/clocks.md)."""
+    return (control or {}).get("start", "created")
+
+
+def initial(n: int, waiting: bool = False) -> dict:
+    """A stopped clock of `n` seats with no time used (`waiting`: it waits for the game's first move)."""
+    clock = {"used_ms": [0] * n, "running": [], "changed_ms": None, "flags": []}
+    if waiting:
+        clock["waiting"] = True
+    return clock
+
+
+def waiting(clock: dict) -> bool:
+    """Whether the clocks still wait for the game's first move."""
+    return clock.get("waiting") is True
 
 
 def ms(timestamp: datetime) -> int:
@@ -37,6 +61,10 @@ def ms(timestamp: datetime) -> int:
 def settle(clock: dict, to_act: list[int], mover: int | None, say: bool, at_ms: int, version: int) -> dict:
     """The clock after a batch at `at_ms` (first event `version`) by `mover` (None: the engine or the referee)
     after which `to_act` are to act."""
+    if waiting(clock):
+        if mover is None or say:
+            return clock  # no clock runs before the game's first move
+        clock = {k: v for k, v in clock.items() if k != "waiting"}  # the first move: nobody's time ran before it
     used = list(clock["used_ms"])
     acting = set(to_act)
     running, changed = [], False

@@ -91,6 +91,7 @@ class Game(Aggregate):
         prev: str
         spectator_delay: dict | None = None  # {"moves": N} or {"seconds": S} (service.views.spectator_delay); absent before
         time_control: dict | None = None  # {"game_seconds"?, "move_seconds"?} (service.play.clocks); absent before
+        imported: bool = False  # made from an uploaded record (POST /records, `arbiter import`); absent before
 
         def apply(self, game: "Game") -> None:
             game.chain_head = event_hash(self)
@@ -234,7 +235,8 @@ class Game(Aggregate):
 
     def __init__(self, game: str, options: dict, players: list, dealer, starter, seed: str, seed_given: bool,
                  commitment: str, outcomes: dict, stacked: bool, engine_version: str, seat_token_hashes: list, referee_token_hash: str,
-                 prev: str, spectator_delay: dict | None = None, time_control: dict | None = None):
+                 prev: str, spectator_delay: dict | None = None, time_control: dict | None = None,
+                 imported: bool = False):  # noqa: ARG002 - `imported` is the catalogue's (projections.catalogue)
         self.game = game
         self.options = dict(options)
         self.players = [dict(p) for p in players]
@@ -260,7 +262,8 @@ class Game(Aggregate):
         self.chance_results: dict = {}  # label -> outcome of each random step so far (cards as ints)
         self.spectator_delay = dict(spectator_delay) if spectator_delay else None
         self.time_control = dict(time_control) if time_control else None
-        self.clock = clocks.initial(len(self.players))  # domain.clocks: replaced, never changed in place
+        # domain.clocks: replaced, never changed in place; waiting for the first move where the time control says so
+        self.clock = clocks.initial(len(self.players), clocks.start_of(time_control) == "first_move")
         self._batch: list | None = None  # [at_ms, version, mover, say] of the batch whose clock is not settled yet
 
     def __deepcopy__(self, memo: dict) -> "Game":
@@ -277,8 +280,9 @@ class Game(Aggregate):
 
     @classmethod
     def start(cls, record: Record, seat_token_hashes: list[str] | None = None, referee_token_hash: str = "",
-              spectator_delay: dict | None = None, time_control: dict | None = None) -> "Game":
-        """Create a game from a validated set-up and play its opening (deal, first turn)."""
+              spectator_delay: dict | None = None, time_control: dict | None = None, imported: bool = False) -> "Game":
+        """Create a game from a validated set-up and play its opening (deal, first turn); `imported`: made from an
+        uploaded record (the Created event says so, and the catalogue shows it)."""
         setup = record.setup
         game = cls._create(
             cls.Created, game=record.game, options=setup.options(), players=setup.players(),
@@ -286,7 +290,7 @@ class Game(Aggregate):
             commitment=commitment(record.seed),
             outcomes=record.outcomes, stacked=record.stacked, engine_version=ENGINE_VERSION,
             seat_token_hashes=list(seat_token_hashes or []), referee_token_hash=referee_token_hash, prev=GENESIS,
-            spectator_delay=spectator_delay, time_control=time_control)
+            spectator_delay=spectator_delay, time_control=time_control, imported=imported)
         game._record_opening(game.decider.start(setup, game.chance))
         game._settle_clock()
         return game

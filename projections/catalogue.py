@@ -15,6 +15,8 @@ Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
     version      the game's latest version (the number of stored events)
     chain_head   domain.audit.event_hash of the game's latest event
     stacked      whether the deck was fixed by the creator
+    imported     whether the game was made from an uploaded record (POST /records, `arbiter import`): its Created
+                 event's `imported` (a game stored before that field existed shows as not imported)
     disputes     how many disputes were filed
     open_disputes  how many of them await a ruling
     integrity    what the latest verification run found (written by ``Catalogue.mark``, never by the fold):
@@ -41,7 +43,7 @@ from domain.games import decider_for
 
 log = logging.getLogger("arbiter.catalogue")
 COLUMNS = ("id", "game", "options", "players", "status", "result", "winner", "scores", "created_at", "finished_at",
-           "version", "chain_head", "stacked", "disputes", "open_disputes")
+           "version", "chain_head", "stacked", "imported", "disputes", "open_disputes")
 
 Row = dict[str, Any]
 
@@ -73,7 +75,7 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
                 "status": "in_progress", "result": None, "winner": None, "scores": None,
                 "created_at": _utc_iso(event.timestamp), "finished_at": None,
                 "version": event.originator_version, "chain_head": event_hash(event), "stacked": bool(event.stacked),
-                "disputes": 0, "open_disputes": 0}
+                "imported": getattr(event, "imported", False) is True, "disputes": 0, "open_disputes": 0}
     if row is None or not isinstance(event, Chained) or event.originator_version <= row["version"]:
         return row
     new = dict(row)

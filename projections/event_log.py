@@ -153,7 +153,7 @@ class _Reader:
         data = {"game": c.game, "options": dict(c.options), "players": [dict(p) for p in c.players],
                 "dealer": c.dealer, "starter": c.starter, "seed_given": c.seed_given, "commitment": c.commitment,
                 "stacked": c.stacked, "spectator_delay": getattr(c, "spectator_delay", None),
-                "time_control": getattr(c, "time_control", None)}
+                "time_control": getattr(c, "time_control", None), "imported": getattr(c, "imported", False) is True}
         if self.viewer.is_referee:
             fmt = decider_for(c.game).format_card
             data["outcomes"] = {k: [fmt(x) for x in v] if isinstance(v, list) else v for k, v in c.outcomes.items()}

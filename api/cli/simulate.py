@@ -36,6 +36,8 @@ def _options(text: str | None) -> dict:
 @click.option("--bots", default="heuristic", show_default=True,
               help="Comma-separated bot kinds (heuristic, random), seated in rotation.")
 @click.option("--options", "options_json", default=None, help="The game's options as JSON, e.g. '{\"edition\": \"classic\"}'.")
+@click.option("--teams", default=None, help="Each seat's team, comma-separated in seat order, e.g. 'N,E,N,E' (as the game "
+                                            "seats teams).")
 @click.option("--seed", default="0", show_default=True, help="The run's seed: the same seed gives the same games.")
 @click.option("--workers", type=click.IntRange(1, 256), default=None, help="Processes (default: one per core).")
 @click.option("--out", type=click.Path(), default=None,
@@ -47,8 +49,8 @@ def _options(text: str | None) -> dict:
 @click.option("--server", default=None, help="Load generator: play against a running arbiter at this URL.")
 @click.option("--clients", type=click.IntRange(1, 1024), default=8, show_default=True,
               help="Load generator: games played at once.")
-def simulate_command(game, players, games, bots, options_json, seed, workers, out, max_moves, html, as_json, server,
-                     clients) -> None:
+def simulate_command(game, players, games, bots, options_json, teams, seed, workers, out, max_moves, html, as_json,
+                     server, clients) -> None:
     """Let bots play GAMES games of GAME at PLAYERS seats, on every core; print the balance report.
 
     Reproducible bit for bit for a --seed, whatever --workers. With --server, bots play over HTTP
@@ -62,7 +64,8 @@ def simulate_command(game, players, games, bots, options_json, seed, workers, ou
         raise click.BadParameter("give the number of seats", param_hint="--players")
     kinds = [k.strip() for k in bots.split(",") if k.strip()]
     try:
-        plan = make_plan(game, players, games, kinds, _options(options_json), seed, max_moves)
+        plan = make_plan(game, players, games, kinds, _options(options_json), seed, max_moves,
+                         [t.strip() for t in teams.split(",")] if teams else ())
     except PlanError as e:
         raise click.BadParameter(e.reason, param_hint=e.option) from None
     if server:

@@ -75,10 +75,12 @@ class CreateGame(Schema):
     spectator_delay = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True, validate=JSON_INT), allow_none=True,
                                   metadata={"description": 'spectators see the game {"moves": N} or {"seconds": S} behind '
                                                            "until it ends (docs/clocks.md)", "example": {"moves": 2}})
-    time_control = fields.Dict(keys=fields.String(), values=fields.Integer(strict=True, validate=JSON_INT), allow_none=True,
-                               metadata={"description": '{"game_seconds": N} and/or {"move_seconds": M}; running out is '
-                                                        "recorded for the referee, never applied (docs/clocks.md)",
-                                         "example": {"game_seconds": 600}})
+    time_control = fields.Dict(keys=fields.String(), allow_none=True,
+                               metadata={"description": '{"game_seconds": N} and/or {"move_seconds": M} (integers) and/or '
+                                                        '{"start": "first_move" | "created"} (when the clocks start; '
+                                                        'without it "created", as before); running out is recorded for '
+                                                        "the referee, never applied (docs/clocks.md)",
+                                         "example": {"game_seconds": 600, "start": "first_move"}})
 
 
 class SeatToken(Schema):
@@ -195,6 +197,8 @@ class CatalogueRow(Schema):
     version = fields.Integer(required=True)
     chain_head = fields.String(required=True)
     stacked = fields.Boolean(required=True)
+    imported = fields.Boolean(metadata={"description": "made from an uploaded record (POST /records, `arbiter import`); "
+                                                       "false for a game stored before this was kept"})
     disputes = fields.Integer(metadata={"description": "how many disputes were filed"})
     open_disputes = fields.Integer(metadata={"description": "how many of them await a ruling"})
     integrity = fields.Nested(Integrity, allow_none=True, metadata={

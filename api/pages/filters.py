@@ -12,10 +12,13 @@ from urllib.parse import quote
 from flask import Response, url_for
 from markupsafe import Markup, escape
 
+from domain.clocks import STARTS
+
 from service.play.clocks import server_ms
 
 from .blueprint import pages
 
+CLOCK_START_TEXT = {"first_move": "at the first move", "created": "when the game is created"}
 SUIT = {"C": ("♣", "black", "clubs"), "D": ("♦", "red", "diamonds"), "H": ("♥", "red", "hearts"), "S": ("♠", "black", "spades")}
 RANK = {"A": "ace", "T": "ten", "J": "jack", "Q": "queen", "K": "king"}
 GAME_ID = re.compile(r"[a-z0-9][a-z0-9-]{0,63}")
@@ -55,6 +58,12 @@ def card_suit(letter: str) -> str:
     """A suit letter as its symbol and name, e.g. ``♠ spades``."""
     symbol, _, name = SUIT.get(letter, ("", "", letter))
     return f"{symbol} {name}".strip()
+
+
+@pages.app_template_global()
+def clock_starts() -> list[tuple[str, str]]:
+    """The choices of a new game's "clocks start" select (domain.clocks.STARTS), the default (first_move) first."""
+    return [(start, CLOCK_START_TEXT[start]) for start in sorted(STARTS, key=lambda s: s != "first_move")]
 
 
 @pages.app_template_global()

@@ -34,6 +34,12 @@ def game_options(form, game: str) -> dict:
     return options
 
 
+def clock_start(form) -> str:
+    """The "clocks start" select (templates/_options.html clock_start_choice): `first_move` when the form has none;
+    any other text is passed on for the service to refuse, naming time_control.start."""
+    return form.get("clock_start", "").strip() or "first_move"
+
+
 def numeric(value: str):
     """A number field's text as the JSON value it stands for: digits as an integer (at most 16 of them), any other
     text as it is (the command refuses it, naming the field), an empty field as None (not given)."""

@@ -11,7 +11,7 @@ from api.current import arbiter
 
 from . import identities
 from .blueprint import held_identities, page_token, pages
-from .forms import game_options
+from .forms import clock_start, game_options
 from .links import join_url
 from .qr import qr_svg
 
@@ -34,6 +34,7 @@ def create():
 
     Each game's options come from the fields named ``<game>.<option>`` (templates/_options.html draws
     them from the game's spec): several values make a list, digits an integer, an empty field is left out.
+    The clocks start at the game's first move unless the form's "clocks start" says otherwise (docs/clocks.md).
     """
     form = request.form
     game = form.get("game", "")
@@ -41,7 +42,7 @@ def create():
     teams = [t.strip() for t in form.getlist("team")][: len(names)]
     players = [{"name": n} | ({"team": t} if any(teams) and t else {}) for n, t in zip(names, teams + [""] * len(names))]
     options = game_options(form, game)
-    spec = {"game": game, "options": options, "players": players}
+    spec = {"game": game, "options": options, "players": players, "time_control": {"start": clock_start(form)}}
     try:
         created = arbiter().play.create_game(spec)
     except ServiceError as e:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-from flask import Response, abort, current_app, make_response, render_template, request
+from flask import Response, abort, current_app, make_response, redirect, render_template, request, url_for
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from domain import json_limits
@@ -27,6 +27,7 @@ from . import identities
 from .blueprint import page_token, page_view, pages
 
 UPLOAD_FIELD = "record"
+MAX_FILENAME = 200  # the uploaded file's name, shown on the verdict page (carried in its address)
 
 
 @pages.app_template_global()
@@ -117,18 +118,29 @@ def upload():
         doc = json_limits.loads(data)
     except json_limits.LimitError as e:
         return _upload_error(f"{upload_file.filename} is not a record: {e}", 422)
-    facade = arbiter()
     try:
-        imported = facade.play.import_record(doc)
+        imported = arbiter().play.import_record(doc)
     except ServiceError as e:
         return _upload_error(f"{upload_file.filename} is not a valid record: {e.detail}", e.status)
-    game_id, referee = imported["id"], imported["referee_token"]
-    view = facade.views.view(game_id, referee)
-    verdict = imported["verdict"]
-    moves = move_list(facade.views.replay_log(game_id, referee), view["disputes"], verdict.get("illegal"))
-    response = make_response(render_template("record_upload.html", error=None, result=imported, verdict=verdict,
-                                             view=view, moves=moves, filename=upload_file.filename))
-    identities.remember(response, game_id, referee)
+    # POST/redirect/GET: the verdict gets an address of its own; reloading it imports nothing again
+    response = make_response(redirect(url_for("pages.verdict", game_id=imported["id"],
+                                              file=upload_file.filename[:MAX_FILENAME]), 303))
+    identities.remember(response, imported["id"], imported["referee_token"])
+    return response
+
+
+@pages.get("/records/<game_id>/verdict")
+def verdict(game_id: str):
+    """An uploaded record's verdict and its move list, the first illegal move marked with its clause and reason, read
+    back from the stored game (PlayFacade.verdict): the page the upload redirects to. The referee's (the uploading
+    browser) while the game is in progress, anyone's once it is over."""
+    facade, token, _, view = page_view(game_id)
+    found = facade.play.verdict(game_id, token)
+    outcome = found["verdict"]
+    moves = move_list(facade.views.replay_log(game_id, token), view["disputes"], outcome.get("illegal"))
+    response = make_response(render_template("record_upload.html", error=None, result=found, verdict=outcome,
+                                             view=view, moves=moves,
+                                             filename=request.args.get("file", "")[:MAX_FILENAME]))
     response.headers["Cache-Control"] = "no-store"
     return response
 

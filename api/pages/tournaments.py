@@ -10,7 +10,7 @@ from service.errors import Forbidden, ServiceError, Unauthorized
 
 from api.current import arbiter, tournaments
 
-from .forms import game_options
+from .forms import clock_start, game_options
 from .links import join_url
 
 tournament_pages = Blueprint("tournament_pages", __name__)
@@ -90,6 +90,7 @@ def create():
         value = _int_or_none(form.get(key))
         if value is not None:
             spec.setdefault(unit[0], {})[unit[1]] = value
+    spec.setdefault("time_control", {})["start"] = clock_start(form)  # docs/clocks.md: the first move by default
     try:
         created = tournaments().create(spec)
     except ServiceError as e:

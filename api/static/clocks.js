@@ -6,6 +6,7 @@
   function tick() {
     document.querySelectorAll("#clocks").forEach((box) => {
       if (box.hasAttribute("data-frozen") || !box.dataset.serverTime) return;
+      if (box.querySelector(".clock-list.waiting")) return;  // waiting for the game's first move: nothing runs
       if (!box.dataset.seenAt) box.dataset.seenAt = String(Date.now());  // when this panel arrived
       const serverNow = Date.parse(box.dataset.serverTime) + (Date.now() - Number(box.dataset.seenAt));
       box.querySelectorAll(".clock.running").forEach((li) => {

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
+from ..clocks import STARTS
 from ..games import decider_for, spec_for
 from ..players import player_name
 from ..rules import InvalidSetup
@@ -37,12 +38,19 @@ def delay(value: Any) -> dict | None:
 
 
 def time_control(value: Any) -> dict | None:
-    """`time_control`: {"game_seconds": N} and/or {"move_seconds": N} (carried into every game's spec)."""
+    """`time_control`: {"game_seconds": N} and/or {"move_seconds": N} and/or {"start": "first_move" | "created"}
+    (carried into every game's spec; `start` says when its clocks start, domain.clocks)."""
     if value is None:
         return None
-    if not isinstance(value, dict) or not value or not set(value) <= {"game_seconds", "move_seconds"}:
-        raise InvalidSetup("time_control", 'must be {"game_seconds": N} and/or {"move_seconds": N}')
-    return {k: _int(v, f"time_control.{k}", 1, 86_400) for k, v in value.items()}
+    if not isinstance(value, dict) or not value or not set(value) <= {"game_seconds", "move_seconds", "start"}:
+        raise InvalidSetup("time_control", 'must be {"game_seconds": N} and/or {"move_seconds": N} and/or '
+                                           '{"start": "first_move" or "created"}')
+    out = {k: _int(v, f"time_control.{k}", 1, 86_400) for k, v in value.items() if k != "start"}
+    if "start" in value:
+        if value["start"] not in STARTS:
+            raise InvalidSetup("time_control.start", 'must be "first_move" or "created"')
+        out["start"] = value["start"]
+    return out
 
 
 def players_of(raw: Any, field: str = "players") -> list[dict]:

@@ -2,8 +2,8 @@
 projections/catalogue.py; the table, its stores and its catch-up are the generic read model of
 service.adapters.view_table, view_stores and view_runner).
 
-Table ``game_catalogue3`` (tracking key ``<app>:game_catalogue3``): the first layout had an ``edition`` column for one
-game's option, the second no dispute counts; a new name makes every store rebuild the catalogue from its events on
+Table ``game_catalogue4`` (tracking key ``<app>:game_catalogue4``): the first layout had an ``edition`` column for one
+game's option, the second no dispute counts, the third no ``imported``; a new name makes every store rebuild the catalogue from its events on
 first use, and leaves the old tables alone. (Until issue 24 the tracking key was a fixed ``<app>:catalogue2``: a SQLite
 store made before the third layout kept the second table's position for the new, empty table. Now the key follows
 the table; on a store whose rows are already there the first catch-up folds the log once more and changes nothing,
@@ -29,7 +29,7 @@ from projections.catalogue import COLUMNS, Row, fold_batch
 from .view_runner import ViewRunner
 from .view_table import Column, Stored, ViewTable
 
-TABLE = "game_catalogue3"
+TABLE = "game_catalogue4"
 STATUSES = ("in_progress", "finished")
 ORDERS = ("created", "desk")
 MAX_PLAYER_QUERY = 64
@@ -90,11 +90,6 @@ def names_key(players: list) -> str:
     return "\n" + "\n".join(str(p.get("name", "")).casefold() for p in players) + "\n"
 
 
-def names_key(players: list) -> str:
-    """The players' names as the player filter searches them: each case-folded, between newlines."""
-    return "\n" + "\n".join(str(p.get("name", "")).casefold() for p in players) + "\n"
-
-
 def _public(row: Row) -> dict:
     """A row as callers see it (every store hands out rows of its own: no copy needed)."""
     return {**{k: row[k] for k in COLUMNS}, "integrity": row.get("integrity")}
@@ -115,7 +110,7 @@ CATALOGUE = ViewTable(
              Column("result", "text", null=True), Column("winner", "json", null=True),
              Column("scores", "json", null=True), Column("created_at", "text"),
              Column("finished_at", "text", null=True), Column("version", "int"), Column("chain_head", "text"),
-             Column("stacked", "bool"), Column("disputes", "int"), Column("open_disputes", "int"),
+             Column("stacked", "bool"), Column("imported", "bool"), Column("disputes", "int"), Column("open_disputes", "int"),
              Column("names", "text")),
     marks=(Column("tampered", "bool", default=False), Column("integrity", "json", null=True)),
     indexes=(("status_idx", "status, seq"), ("game_idx", "game, seq")),

@@ -54,7 +54,7 @@ MAX_LISTED = 20  # invalid records named in the refusal
 WRITES = {
     Game.Created: ("timestamp", "originator_topic", "game", "options", "players", "dealer", "starter", "seed",
                    "seed_given", "commitment", "outcomes", "stacked", "engine_version", "seat_token_hashes",
-                   "referee_token_hash", "prev", "spectator_delay", "time_control"),
+                   "referee_token_hash", "prev", "spectator_delay", "time_control", "imported"),
     Game.Happened: ("timestamp", "prev", "kind", "data", "actor", "clause", "engine_version", "idempotency_key",
                     "automatic"),
     Game.SeedRevealed: ("timestamp", "prev", "seed", "result", "winner", "scores"),
@@ -243,7 +243,8 @@ def build(record: Record, mapper: Any) -> Built | None:
         "starter": setup.starter, "seed": record.seed, "seed_given": record.seed_given,
         "commitment": commitment(record.seed), "outcomes": record.outcomes, "stacked": record.stacked,
         "engine_version": ENGINE_VERSION, "seat_token_hashes": [token_hash(t) for t in tokens],
-        "referee_token_hash": token_hash(referee), "prev": GENESIS, "spectator_delay": None, "time_control": None})
+        "referee_token_hash": token_hash(referee), "prev": GENESIS, "spectator_delay": None, "time_control": None,
+        "imported": True})
     version = 1
     happened, encode, clause_of, add = Game.Happened, d.encode_event, d.clause_of, out.add
 

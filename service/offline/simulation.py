@@ -59,6 +59,7 @@ class Plan:
     seed: str = "0"
     max_moves: int = DEFAULT_MAX_MOVES
     heuristic: str | None = None  # the game's heuristic bot, as its spec names it ("module:Class")
+    teams: tuple[str, ...] = ()  # each seat's team (`--teams`), or none
 
     def lineup(self, index: int) -> list[str]:
         """The bot kind at each seat of game `index` (rotating, see the module doc)."""
@@ -73,13 +74,15 @@ class Plan:
         return random.Random(f"arbiter-bot|{self.seed}|{index}|{seat}")
 
     def players_of(self, index: int) -> list[dict]:
-        """The record's players list of game `index`: each named after its bot."""
-        return [{"name": f"{kind}-{seat}"} for seat, kind in enumerate(self.lineup(index))]
+        """The record's players list of game `index`: each named after its bot, in its seat's team if there are teams."""
+        return [{"name": f"{kind}-{seat}"} | ({"team": self.teams[seat]} if self.teams else {})
+                for seat, kind in enumerate(self.lineup(index))]
 
 
 def make_plan(game: str, players: int, games: int, bots: Iterable[str] = ("heuristic",), options: Any = None,
-              seed: str = "0", max_moves: int = DEFAULT_MAX_MOVES) -> Plan:
-    """A checked Plan; raises PlanError naming the option and what is wrong."""
+              seed: str = "0", max_moves: int = DEFAULT_MAX_MOVES, teams: Iterable[str] = ()) -> Plan:
+    """A checked Plan; raises PlanError naming the option and what is wrong (`teams`: each seat's team, in seat
+    order, as the game's rules accept teams)."""
     try:
         spec = spec_for(game)
     except KeyError as e:
@@ -96,16 +99,29 @@ def make_plan(game: str, players: int, games: int, bots: Iterable[str] = ("heuri
         raise PlanError("--options", "must be a JSON object, e.g. '{\"edition\": \"classic\"}'")
     if not isinstance(players, int) or players < 1:
         raise PlanError("--players", "must be a positive number of seats")
+    teams = tuple(teams)
+    if teams and len(teams) != players:
+        raise PlanError("--teams", f"name one team for each of the {players} seats, in seat order (got {len(teams)})")
+    def configured(with_teams: bool):
+        return decider.configure(options, [{"name": f"p{i}"} | ({"team": teams[i]} if with_teams else {})
+                                           for i in range(players)], None, None)
+
     try:
-        setup = decider.configure(options, [{"name": f"p{i}"} for i in range(players)], None, None)
+        setup = configured(bool(teams))
     except InvalidSetup as e:
         option = "--players" if e.field.startswith("players") else "--options"
+        if teams and e.field.startswith("players"):
+            try:
+                configured(False)
+                option = "--teams"  # the seats are fine without teams: the teams are what the rules refuse
+            except InvalidSetup:
+                pass
         raise PlanError(option, f"{e.field}: {e.reason}") from None
     if games < 1:
         raise PlanError("--games", "must be at least 1")
     if max_moves < 1:
         raise PlanError("--max-moves", "must be at least 1")
-    return Plan(game, players, games, bots, setup.options(), str(seed), max_moves, spec.bot)
+    return Plan(game, players, games, bots, setup.options(), str(seed), max_moves, spec.bot, teams)
 
 
 Watch = Callable[[Any, int, SeatView, dict], None]  # (referee state, seat, the bot's view, its move)
@@ -128,7 +144,7 @@ def play(plan: Plan, index: int, watch: Watch | None = None) -> dict:
         state = d.evolve(state, e)
     lineup = plan.lineup(index)
     bots = [make_bot(kind, plan.game, seat, plan.bot_rng(index, seat), plan.heuristic) for seat, kind in enumerate(lineup)]
-    public = [{"seat": seat, "name": p["name"], "team": None} for seat, p in enumerate(players)]
+    public = [{"seat": seat, "name": p["name"], "team": p.get("team")} for seat, p in enumerate(players)]
     moves: list[dict] = []
     while len(moves) < plan.max_moves and not d.outcome(state).is_over:
         seat = d.to_act(state)[0]

@@ -196,11 +196,12 @@ class Referee(Application):
         record = _validated(doc)
         return self._start(record, delay, control)
 
-    def _start(self, record: Record, delay: dict | None = None, control: dict | None = None) -> dict:
+    def _start(self, record: Record, delay: dict | None = None, control: dict | None = None,
+               imported: bool = False) -> dict:
         referee = new_token()
         tokens = [seat_token(referee, seat) for seat in range(len(record.setup.names))]
         try:
-            game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee), delay, control)
+            game = Game.start(record, [token_hash(t) for t in tokens], token_hash(referee), delay, control, imported)
         except InvalidSetup as e:
             raise BadInput(str(e), field=e.field) from None
         self.save(game)
@@ -209,7 +210,7 @@ class Referee(Application):
     def import_record(self, doc: Any) -> dict:
         """Import a whole record: create its game and replay its moves; stops at the first illegal move."""
         record = _validated(doc)
-        started = self._start(record)
+        started = self._start(record, imported=True)
         game = started["game"]
         illegal = None
         for i, move in enumerate(record.moves):
@@ -218,7 +219,7 @@ class Referee(Application):
             except RuleViolation as v:
                 attempts = Attempts.open(game.id)
                 attempts.refuse(seat_actor(move["seat"]), game.decider.format_move(move), v.clause, v.reason, game.version,
-                                ENGINE_VERSION)
+                                ENGINE_VERSION, record_move=i)
                 self.save(game, attempts)
                 illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
                 break

@@ -1,6 +1,8 @@
 """Clocks: each seat's thinking time (domain.clocks, from the server's event timestamps), time controls and flags.
 
-A game may be created with `"time_control": {"game_seconds": N}` and/or `{"move_seconds": M}`. Running out is
+A game may be created with `"time_control": {"game_seconds": N}` and/or `{"move_seconds": M}`, and `"start":
+"first_move"` (no clock runs until the game's first move) or `"created"` (the clocks start with the game; what a
+control without `start` means: every game stored before it, and an API client that does not ask). Running out is
 never applied to the game: it is recorded as a `time_expired` event (domain.game.Game.TimeExpired), which opens
 an entry in the game's disputes for the referee to rule on (upheld: the flag stands; rejected: it does not).
 A flag is recorded once: once per seat for the game's time, once per seat and turn for a move's time.
@@ -39,17 +41,28 @@ def server_ms() -> int:
 
 
 def parse_time_control(value: Any) -> dict | None:
-    """A creation spec's `time_control`, checked: None, or game_seconds and/or move_seconds, each 1..MAX_SECONDS."""
+    """A creation spec's `time_control`, checked: None, or game_seconds and/or move_seconds, each 1..MAX_SECONDS,
+    and/or start (`first_move` or `created`, domain.clocks.STARTS)."""
     if value is None:
         return None
-    keys = {"game_seconds", "move_seconds"}
+    keys = {"game_seconds", "move_seconds", "start"}
     if not isinstance(value, dict) or not value or not set(value) <= keys:
-        raise BadInput('time_control: must be {"game_seconds": N} and/or {"move_seconds": M}', field="time_control")
+        raise BadInput('time_control: must be {"game_seconds": N} and/or {"move_seconds": M} and/or '
+                       '{"start": "first_move" or "created"}', field="time_control")
     for key, n in value.items():
-        if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_SECONDS:
+        if key == "start":
+            if n not in clocks.STARTS:
+                raise BadInput('time_control.start: must be "first_move" (no clock runs until the first move) or '
+                               '"created" (the clocks start with the game)', field="time_control.start")
+        elif not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_SECONDS:
             raise BadInput(f"time_control.{key}: must be an integer from 1 to {MAX_SECONDS} (seconds)",
                            field=f"time_control.{key}")
     return dict(value)
+
+
+def limited(control: dict | None) -> bool:
+    """Whether a time control has a limit (a game's or a move's time) that a seat can run out of."""
+    return bool(control) and any(k in control for k in ("game_seconds", "move_seconds"))
 
 
 def limits(game: Game) -> tuple[int | None, int | None]:
@@ -61,7 +74,7 @@ def limits(game: Game) -> tuple[int | None, int | None]:
 
 def flag_due(game: Game, now_ms: int) -> list[int]:
     """Record on `game` every time flag due at `now_ms` and not yet recorded; returns their dispute numbers."""
-    if not game.time_control or game.seed_revealed:
+    if not limited(game.time_control) or game.seed_revealed:
         return []
     game_ms, move_ms = limits(game)
     return [game.expire(f["seat"], f["control"], f["turn"], f["used_ms"], f["limit_ms"])
@@ -70,14 +83,14 @@ def flag_due(game: Game, now_ms: int) -> list[int]:
 
 def deadline(game: Game) -> int | None:
     """When the next flag of `game` falls due (ms), or None."""
-    if not game.time_control or game.seed_revealed:
+    if not limited(game.time_control) or game.seed_revealed:
         return None
     return clocks.next_deadline(game.clock_now(), *limits(game))
 
 
 class ClockWatch:
     """Flags seats that run out of time without moving: follows the store's notification log for games with a
-    time control and sleeps until the earliest deadline among them (at most IDLE_SECONDS)."""
+    time limit (`limited`) and sleeps until the earliest deadline among them (at most IDLE_SECONDS)."""
 
     def __init__(self, app: Any, now=server_ms):
         self.app, self.now = app, now
@@ -140,7 +153,7 @@ class ClockWatch:
                 gid = n.originator_id
                 if n.originator_version == 1 and n.topic.endswith("Game.Created"):
                     created = self.app.mapper.to_domain_event(n)
-                    if getattr(created, "time_control", None):
+                    if limited(getattr(created, "time_control", None)):
                         self._dirty.add(gid)
                 elif gid in self._deadlines:
                     self._dirty.add(gid)

@@ -15,7 +15,8 @@ from uuid import UUID
 
 from projections.viewers import Viewer
 
-from service.access import Access
+from service.access import Access, parse_game_id
+from service.errors import Forbidden, NotFound
 from service.evidence.facade import Evidence
 from service.verification.checks import check_evidence
 from service.views.facade import ViewsFacade
@@ -65,6 +66,24 @@ class PlayFacade:
         if evidence is not None:
             out["evidence"] = evidence
         return out
+
+    def verdict(self, game_id: Any, token: str | None) -> dict:
+        """The verdict of an uploaded record's game, read back from the store (the verdict page after the upload's
+        redirect: reloading it imports nothing): the game as it stands, and the record's illegal move from the import's
+        refusal (`Attempts.Refused.record_move`). The referee's while the game is in progress (the verdict's `final`
+        holds every hand), anyone's once it is over; a game that no upload made is a 404."""
+        viewer = self.access.viewer(game_id, token)
+        gid = parse_game_id(game_id)
+        [created] = self.app.read_events(gid, lte=1)
+        if getattr(created, "imported", False) is not True:
+            raise NotFound(f"game {gid} was not made from an uploaded record", field="game_id")
+        game = self.app.game(gid)
+        if viewer.role != "referee" and not game.outcome.is_over:
+            raise Forbidden("the verdict of a game in progress is its referee's (the browser that uploaded it)")
+        refused = [a for a in self.app.stored_attempts(gid) if getattr(a, "record_move", None) is not None]
+        illegal = None if not refused else {"move_index": refused[0].record_move, "rule": refused[0].clause,
+                                            "reason": refused[0].reason}
+        return {"id": str(gid), "verdict": verdict_of(game, illegal)}
 
     def links(self, game_id: Any, token: str | None) -> dict:
         """The referee's creation answer again (each seat's token, the referee's, the commitment), for the referee

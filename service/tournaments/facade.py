@@ -52,7 +52,8 @@ def _at_a_glance(public: dict) -> dict:
     if clock is not None:
         out["clock"] = clock
         if public.get("status") != "finished":
-            out["to_act"] = [c["seat"] for c in clock.get("seats") or () if c.get("running")]
+            out["to_act"] = [c["seat"] for c in clock.get("seats") or () if c.get("running")] or list(
+                clock.get("waiting_for") or ())  # clocks waiting for the first move: the seats that may make it
     return out
 
 

@@ -33,6 +33,9 @@ def _hints(cls: type) -> dict[str, Any]:
 
 
 HINTS = {get_topic(cls): (cls, _hints(cls)) for cls in GAME_EVENTS + ATTEMPT_EVENTS}
+# fields an event class gained later, with a default: a row stored before has none of them (its hash never had them)
+LATER = {get_topic(Game.Created): frozenset({"spectator_delay", "time_control", "imported"}),
+         get_topic(Attempts.Refused): frozenset({"record_move"})}
 AGGREGATE_TOPICS = {Game.Created: get_topic(Game), Attempts.Opened: get_topic(Attempts)}
 
 
@@ -84,7 +87,7 @@ def _compiled(hint: Any) -> tuple | None:
     return None
 
 
-_CHECKS = {topic: (frozenset(hints), [(name, frozenset(t for t in c[0] if t is not bool), c[0], c[1])
+_CHECKS = {topic: (frozenset(hints), LATER.get(topic, frozenset()), [(name, frozenset(t for t in c[0] if t is not bool), c[0], c[1])
                                         for name, c in ((n, _compiled(h)) for n, h in hints.items()) if c])
            for topic, (cls, hints) in HINTS.items()}
 
@@ -92,10 +95,12 @@ _CHECKS = {topic: (frozenset(hints), [(name, frozenset(t for t in c[0] if t is n
 def shape_ok(event: Any, topic: str) -> bool:
     """The common case of shape_problem answered fast: every declared field present, of its type, none other."""
     fields = event.__dict__
-    names, checks = _CHECKS[topic]
-    if fields.keys() != names:
+    names, later, checks = _CHECKS[topic]
+    if fields.keys() != names and not (fields.keys() <= names and names - fields.keys() <= later):
         return False
     for name, exact, allowed, bool_ok in checks:
+        if name not in fields:
+            continue  # a field the class gained later (LATER), absent from an older row
         value = fields[name]
         if value.__class__ in exact:
             continue
@@ -106,8 +111,11 @@ def shape_ok(event: Any, topic: str) -> bool:
 
 def shape_problem(event: Any, cls: type, hints: dict[str, Any]) -> str | None:
     fields = event.__dict__
+    later = LATER.get(get_topic(cls), frozenset())
     for name, hint in hints.items():
         if name not in fields:
+            if name in later:
+                continue
             return f"field {name!r} is missing"
         if not _fits(fields[name], hint):
             return f"field {name!r} is a {type(fields[name]).__name__} where a {_type_name(hint)} belongs"

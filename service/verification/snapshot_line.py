@@ -35,7 +35,8 @@ class SnapshotLine:
         self.chance_results: dict = {}
         self.seed_revealed = False
         self.position_version = 1  # Game.position_version: the Created event, then each event that moves the position
-        self.clock = clocks.initial(len(created.players))  # settled after the last decision (domain.clocks)
+        self.clock = clocks.initial(len(created.players), clocks.start_of(getattr(created, "time_control", None))
+                                    == "first_move")  # settled after the last decision (domain.clocks)
         self.batch: tuple | None = None  # (at_ms, version, mover, say) of the decision being met, as Game folds it
 
     def decided(self, number: int, decision: Any, decided: list | None, error: Exception | None, chance: Any,

@@ -174,7 +174,9 @@ def test_once_the_game_is_over_a_spectator_downloads_the_record(app, client, ex4
 
 
 def upload(client, content: bytes, name: str = "game.json"):
-    return client.post("/records/upload", data={"record": (io.BytesIO(content), name)}, content_type="multipart/form-data")
+    """Upload a file; an accepted record redirects to its verdict page, which this follows."""
+    return client.post("/records/upload", data={"record": (io.BytesIO(content), name)}, content_type="multipart/form-data",
+                       follow_redirects=True)
 
 
 def finished_record(client, table) -> dict:

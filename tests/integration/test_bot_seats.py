@@ -1,4 +1,4 @@
-"""Bots at live tables (issue 16): a seat handed to a bot is played by the server, through the seat's own token."""
+"""Bots at live tables (issue 16): a seat handed to a bot with the seat's own token is played by the server."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import service.play.bot_seats
+import service.duty
 from bots import SeatView, make_bot
 
 from .api_support import bearer
@@ -17,7 +17,7 @@ API = "/api/v1"
 
 @pytest.fixture(autouse=True)
 def quick_bots(monkeypatch):
-    monkeypatch.setattr(service.play.bot_seats, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(service.duty, "ROUND_SECONDS", 0.01)
 
 
 def create(client, game="small-battle", players=2) -> dict:

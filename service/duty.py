@@ -103,6 +103,9 @@ class Duty:
 
     def _run(self) -> None:
         while not self._stopped.is_set():
+            if getattr(self.app, "closed", False):
+                self.stop()  # the store was closed under the loop (a test's teardown, a shutdown): nothing more to do
+                return
             try:
                 self.tick()
             except Exception:  # noqa: BLE001 - the loop must outlive a dropped connection or a damaged game

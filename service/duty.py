@@ -120,7 +120,8 @@ class Duty:
             if self._stopped.is_set() and self._thread is not None:
                 return
             leases = self.leases
-            leases.alive()  # a lost connection gives up every lease before anything is played under it
+            if leases.held:
+                leases.alive()  # a lost connection gives up every lease before anything is played under it
             self._follow()
             now = time.monotonic()
             claim = now - self._last_claim >= CLAIM_SECONDS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 from types import SimpleNamespace
-from uuid import uuid4
+from uuid import UUID, uuid4
 
 from service.adapters.leases import FileLeases, MemoryLeases, PostgresLeases, lease_key, leases_for
 from service.tournaments.duty import FINISHED, GAME_STARTED, TournamentDuty
@@ -76,3 +76,60 @@ def test_the_http_layer_never_acts_as_a_seat_without_its_token():
     uses = [f"{path.relative_to(ROOT)}" for path in (ROOT / "api").rglob("*.py")
             if re.search(r"\b(as_seat|move_as_seat|SeatActor)\b", path.read_text(encoding="utf-8"))]
     assert uses == []
+
+
+class Table:
+    """A fake game with bot seats: a bot has a move while `to_move` says so; `over` ends it."""
+
+    def __init__(self, bots: dict):
+        self.bots, self.over, self.to_move, self.played, self.released = dict(bots), False, set(bots), [], []
+
+
+class Play:
+    """A fake play facade over fake tables (only what BotDuty uses)."""
+
+    def __init__(self, tables: dict):
+        self.tables = tables
+        self.bot_seats = SimpleNamespace(load_by_id=self.load_by_id, seats=lambda gid: dict(self.tables[UUID(gid)].bots),
+                                         release=self.release)
+        self.app = SimpleNamespace(game=lambda gid: SimpleNamespace(outcome=SimpleNamespace(is_over=self.tables[gid].over)))
+
+    def load_by_id(self, seats_id):
+        return SimpleNamespace(game_id=str(seats_id), seats=dict(self.tables[seats_id].bots))  # ids shared, for short
+
+    def release(self, gid: str, seat: int, reason: str) -> None:
+        table = self.tables[UUID(gid)]
+        table.bots.pop(seat, None)
+        table.released.append((seat, reason))
+
+    def as_seat(self, gid, seat):
+        table = self.tables[gid]
+
+        def move(command):
+            table.played.append(seat)
+            table.to_move.discard(seat)
+
+        view = {"game": "small-battle", "version": 1, "table": {"legal_moves": ["x"] if seat in table.to_move else []}}
+        return SimpleNamespace(view=lambda: view, move=move)
+
+
+def test_bots_play_only_the_games_whose_lease_is_held_and_a_game_over_gives_back_its_seats_and_lease(monkeypatch):
+    import service.play.bot_duty as bot_duty
+
+    monkeypatch.setattr(bot_duty, "make_bot", lambda *a: SimpleNamespace(choose=lambda view: {"type": "pass"}))
+    monkeypatch.setattr(bot_duty, "SeatView", SimpleNamespace(from_http=lambda view: view))
+    mine, theirs = uuid4(), uuid4()
+    tables = {mine: Table({0: "random", 1: "random"}), theirs: Table({1: "random"})}
+    duty = bot_duty.BotDuty(Play(tables))
+    for gid in tables:
+        duty.notice(Notification(topic=bot_duty.SEATS_TOPICS[1], originator_id=gid))
+    leases = Leases(others={theirs})
+    duty.act(leases, claim=False)
+    assert tables[mine].played == [] and leases.held == set(), "no lease tried: nothing played"
+    duty.act(leases, claim=True)
+    assert sorted(tables[mine].played) == [0, 1] and tables[theirs].played == [], "each bot of the held game, once"
+    assert duty.moves == 2 and leases.held == {mine}
+    tables[mine].over = True
+    duty.notice(Notification(topic="domain.game:Game.Happened", originator_id=mine))
+    duty.act(leases, claim=False)
+    assert tables[mine].released == [(0, "the game is over"), (1, "the game is over")] and leases.held == set()

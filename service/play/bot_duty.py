@@ -37,7 +37,8 @@ def topic_of(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-SEATS_TOPICS = tuple(topic_of(c) for c in (BotSeats.Created, BotSeats.Seated, BotSeats.Released))
+CREATED, SEATED, RELEASED = (topic_of(c) for c in (BotSeats.Created, BotSeats.Seated, BotSeats.Released))
+SEATS_TOPICS = (CREATED, SEATED, RELEASED)
 
 
 class BotDuty:
@@ -48,7 +49,8 @@ class BotDuty:
     def __init__(self, play: Any):
         self.play = play  # service.play.facade.PlayFacade
         self.games: dict[UUID, dict[int, str]] = {}  # games where a bot plays -> {seat: bot kind}
-        self.known: set[UUID] = set()  # every game this process saw a bot seated at
+        self.game_of: dict[UUID, UUID] = {}  # every bot seats' aggregate id seen -> its game
+        self.known: set[UUID] = set()  # those games
         self.dirty: set[UUID] = set()
         self.bots: dict[tuple[UUID, int], tuple[str, Any]] = {}  # each seat's bot, made once here
         self.failures: dict[tuple[UUID, int], int] = {}
@@ -56,19 +58,26 @@ class BotDuty:
         self.conflicts = 0  # moves that lost a race with another writer
 
     def notice(self, n: Any) -> None:
-        if n.topic in SEATS_TOPICS:
-            seats = self.play.bot_seats.load_by_id(n.originator_id)
-            if seats is None:
-                return
-            gid = UUID(seats.game_id)
-            self.known.add(gid)
-            if seats.seats:
-                self.games[gid] = seats.seats
-                self.dirty.add(gid)
-            else:
-                self.games.pop(gid, None)
-        elif n.originator_id in self.games:
-            self.dirty.add(n.originator_id)
+        if n.topic not in SEATS_TOPICS:
+            if n.originator_id in self.games:
+                self.dirty.add(n.originator_id)
+            return
+        event = self.play.app.mapper.to_domain_event(n)  # folded here: no aggregate loaded per event
+        if n.topic == CREATED:
+            self.game_of[n.originator_id] = UUID(event.game_id)
+            self.known.add(UUID(event.game_id))
+            return
+        gid = self.game_of.get(n.originator_id)
+        if gid is None:
+            return  # not a game's bot seats (its Created event is always read before)
+        seats = self.games.setdefault(gid, {})
+        if n.topic == SEATED:
+            seats[event.seat] = event.bot
+            self.dirty.add(gid)
+        else:
+            seats.pop(event.seat, None)
+            if not seats:
+                del self.games[gid]
 
     def act(self, leases: Leases, claim: bool) -> None:
         if claim:

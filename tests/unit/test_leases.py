@@ -90,12 +90,9 @@ class Play:
 
     def __init__(self, tables: dict):
         self.tables = tables
-        self.bot_seats = SimpleNamespace(load_by_id=self.load_by_id, seats=lambda gid: dict(self.tables[UUID(gid)].bots),
-                                         release=self.release)
-        self.app = SimpleNamespace(game=lambda gid: SimpleNamespace(outcome=SimpleNamespace(is_over=self.tables[gid].over)))
-
-    def load_by_id(self, seats_id):
-        return SimpleNamespace(game_id=str(seats_id), seats=dict(self.tables[seats_id].bots))  # ids shared, for short
+        self.bot_seats = SimpleNamespace(seats=lambda gid: dict(self.tables[UUID(gid)].bots), release=self.release)
+        self.app = SimpleNamespace(game=lambda gid: SimpleNamespace(outcome=SimpleNamespace(is_over=self.tables[gid].over)),
+                                   mapper=SimpleNamespace(to_domain_event=lambda n: n.event))
 
     def release(self, gid: str, seat: int, reason: str) -> None:
         table = self.tables[UUID(gid)]
@@ -121,8 +118,11 @@ def test_bots_play_only_the_games_whose_lease_is_held_and_a_game_over_gives_back
     mine, theirs = uuid4(), uuid4()
     tables = {mine: Table({0: "random", 1: "random"}), theirs: Table({1: "random"})}
     duty = bot_duty.BotDuty(Play(tables))
-    for gid in tables:
-        duty.notice(Notification(topic=bot_duty.SEATS_TOPICS[1], originator_id=gid))
+    for gid, table in tables.items():
+        seats_id = uuid4()
+        duty.notice(Notification(topic=bot_duty.CREATED, originator_id=seats_id, event=SimpleNamespace(game_id=str(gid))))
+        for seat, kind in table.bots.items():
+            duty.notice(Notification(topic=bot_duty.SEATED, originator_id=seats_id, event=SimpleNamespace(seat=seat, bot=kind)))
     leases = Leases(others={theirs})
     duty.act(leases, claim=False)
     assert tables[mine].played == [] and leases.held == set(), "no lease tried: nothing played"

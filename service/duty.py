@@ -84,6 +84,10 @@ class Duty:
         """Act now rather than at the next round (something was just recorded here)."""
         self._wake.set()
 
+    def claim_now(self) -> None:
+        """Try the missing leases at the next round rather than when CLAIM_SECONDS are up."""
+        self._last_claim = 0.0
+
     def stop(self) -> None:
         """Stop the loop and give back every lease (a clean shutdown: other hosts take them at once)."""
         self._halt()

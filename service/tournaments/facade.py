@@ -208,9 +208,12 @@ class Tournaments:
         """Create every game that is due (a table's first game, or its next once the previous is over) and end the
         tournament after its last round. Safe to call at any time, by anyone: it only does what the rules say, and
         only in the process holding the tournament's lease (taken here when free; service/tournaments/duty.py), so
-        two hosts that see a round end do not both draw the next. A process without a duty loop gives the lease
-        back at once."""
+        two hosts that see a round end do not both draw the next. A lease taken here is given back at once (the
+        duty loop keeps its own): a read of an unknown or finished tournament takes none."""
         tid = parse_tournament_id(tournament_id)
+        t = self._load(tid)  # NotFound before any lease
+        if t.finished or not t.rounds:
+            return
         leases = self.duty.leases
         held_before = tid in leases.held
         if not leases.holds(tid):
@@ -218,7 +221,7 @@ class Tournaments:
         try:
             self._advance(tid)
         finally:
-            if not held_before and not self.duty.running:
+            if not held_before:
                 leases.release(tid)
 
     def _advance(self, tid: UUID) -> None:

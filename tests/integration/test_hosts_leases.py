@@ -21,7 +21,7 @@ import service.duty
 from bots import SeatView, make_bot
 from domain.bot_seats import GAME_OVER
 from service.adapters.leases import leases_for
-from service.errors import Conflict
+from service.errors import Conflict, NotFound
 from service.facade import Arbiter
 from service.play.clocks import ClockWatch, server_ms
 from service.tournaments.facade import Tournaments
@@ -245,3 +245,15 @@ def test_a_seat_out_of_time_is_flagged_exactly_once_by_the_hosts_alive(stores, t
     due = [(f.seat, f.control, f.turn) for f in flags]
     assert len(due) == 2 and len(set(due)) == 2, f"each seat out of time flagged once: {due}"
     assert {seat for seat, _, _ in due} == {0, 1}, "both seats arrange at once: both clocks ran out"
+
+
+def test_reading_an_unknown_tournament_takes_no_lease(hosts):
+    """A lease is an entry of PostgreSQL's shared lock table: a read of any id must not leave one behind."""
+    a = hosts()
+    a.duty.start()
+    unknown = uuid4()
+    for _ in range(3):
+        with pytest.raises(NotFound):
+            a.tournaments.view(str(unknown))
+    time.sleep(0.1)
+    assert unknown not in a.duty.leases.held

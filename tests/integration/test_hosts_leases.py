@@ -257,3 +257,16 @@ def test_reading_an_unknown_tournament_takes_no_lease(hosts):
             a.tournaments.view(str(unknown))
     time.sleep(0.1)
     assert unknown not in a.duty.leases.held
+
+
+def test_a_stopped_duty_loop_gives_back_its_leases_and_a_closed_store_ends_its_loop(hosts):
+    a, b = hosts(), hosts()
+    created = a.arbiter.create_game({"game": "small-battle", "players": [{"name": "P"}, {"name": "Bot"}]})
+    a.arbiter.seat_bot(created["id"], created["seats"][1]["token"], "random")
+    wait_for(lambda: UUID(created["id"]) in a.duty.leases.held, what="host A taking the lease")
+    a.duty.stop()
+    assert not a.duty.running and a.duty.leases.held == set()
+    b.duty.start()
+    wait_for(lambda: UUID(created["id"]) in b.duty.leases.held, what="host B taking the lease")
+    b.arbiter.app.close()
+    wait_for(lambda: not b.duty.running, seconds=2, what="host B's loop ending with its store")

@@ -5,7 +5,8 @@ its games when they fall due (a table's next game, the next round of an `auto_ro
 it is free): a game's end seen by two hosts starts one next round, and a host that saw the end and died before
 creating it leaves the work to the next holder, which looks at every tournament it takes the lease of. The loop's
 first round reads the tournaments' own events (by topic) and keeps those not finished, with their games; from then
-on a tournament is looked at when one of its games changes, or when this process has just taken its lease.
+on a tournament is looked at when one of its games ends (its `SeedRevealed` event), or when this process has just
+taken its lease; a move that ends nothing costs the tournament nothing.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import logging
 from typing import Any
 from uuid import UUID
 
+from domain.game import Game
 from domain.tournament.aggregate import Tournament
 
 from service.adapters.leases import Leases
@@ -27,6 +29,7 @@ def topic_of(cls: type) -> str:
 
 GAME_STARTED, FINISHED = topic_of(Tournament.GameStarted), topic_of(Tournament.Finished)
 TOPICS = (topic_of(Tournament.Created), topic_of(Tournament.RoundStarted), GAME_STARTED, FINISHED)
+GAME_ENDED = topic_of(Game.SeedRevealed)  # a game's last event: the seed is revealed once it is over
 
 
 class TournamentDuty:
@@ -53,8 +56,8 @@ class TournamentDuty:
                 self.tournament_of[UUID(event.game_id)] = tid
             self.live.add(tid)
             self.dirty.add(tid)
-        elif tid in self.tournament_of:
-            self.dirty.add(self.tournament_of[tid])
+        elif n.topic == GAME_ENDED and tid in self.tournament_of:
+            self.dirty.add(self.tournament_of[tid])  # a move that does not end a game creates nothing
 
     def act(self, leases: Leases, claim: bool) -> None:
         if claim:

@@ -192,33 +192,41 @@ def stored_games(host: Host) -> int:
 
 def test_the_next_round_is_created_once_by_the_lease_holder_and_by_another_host_when_the_holder_dies(hosts):
     a, b = hosts(), hosts()
-    created = a.tournaments.create({"name": "RR", "game": "small-battle", "options": {}, "players": ["Ann", "Bob", "Cy"],
-                                    "format": "round-robin", "auto_rounds": True})
+    created = a.tournaments.create({"name": "RR", "game": "small-battle", "options": {}, "format": "round-robin",
+                                    "players": ["Ann", "Bob", "Cy", "Di", "Ed"], "auto_rounds": True})
     tid, director = created["id"], created["director_token"]
     a.tournaments.start_round(tid, director)
     a.duty.start()
     wait_for(lambda: UUID(tid) in a.duty.leases.held, what="host A taking the tournament's lease")
     b.duty.start()
 
+    for gid in tournament_games(b, tid)[0]:
+        finish(b.arbiter.app, gid)  # round 1 ends through the Referee: no listener, nobody reads the tournament
+    wait_for(lambda: [len(r) for r in tournament_games(b, tid)] == [2, 2], what="round 2, created by the holder's loop")
+
+    first, last = tournament_games(b, tid)[1]
+    finish(b.arbiter.app, first)
     views = [threading.Thread(target=h.tournaments.view, args=(tid,)) for h in (a, b) for _ in range(3)]
-    finish(b.arbiter.app, tournament_games(b, tid)[0][0])  # round 1 ends; nobody's listener sees it
     for v in views:
-        v.start()  # both hosts read the tournament while the end is news
+        v.start()  # both hosts read the tournament while its round ends
+    finish(b.arbiter.app, last)
     for v in views:
         v.join()
-    wait_for(lambda: len(tournament_games(b, tid)) == 2, what="round 2")
+    wait_for(lambda: len(tournament_games(b, tid)) == 3 and len(tournament_games(b, tid)[2]) == 2, what="round 3")
     time.sleep(0.3)
-    assert [len(r) for r in tournament_games(b, tid)] == [1, 1], "one round 2, with one game"
+    assert [len(r) for r in tournament_games(b, tid)] == [2, 2, 2], "one next round each time, two tables each"
 
-    a.tournaments.advance = lambda tournament_id: None  # A sees round 2 end and dies before creating round 3
-    finish(b.arbiter.app, tournament_games(b, tid)[1][0])
+    a.tournaments.advance = lambda tournament_id: None  # A sees round 3 end and dies before creating round 4
+    for gid in tournament_games(b, tid)[2]:
+        finish(b.arbiter.app, gid)
     time.sleep(0.3)
-    assert len(tournament_games(b, tid)) == 2 and UUID(tid) not in b.duty.leases.held
+    assert len(tournament_games(b, tid)) == 3 and UUID(tid) not in b.duty.leases.held
     a.duty.abandon()
-    wait_for(lambda: len(tournament_games(b, tid)) == 3, what="round 3, created by host B")
+    wait_for(lambda: len(tournament_games(b, tid)) == 4 and len(tournament_games(b, tid)[3]) == 2,
+             what="round 4, created by host B")
     time.sleep(0.3)
-    assert [len(r) for r in tournament_games(b, tid)] == [1, 1, 1]
-    assert stored_games(b) == 3, "no game created and left out of the tournament"
+    assert [len(r) for r in tournament_games(b, tid)] == [2, 2, 2, 2]
+    assert stored_games(b) == 8, "no game created and left out of the tournament"
 
 
 def test_a_seat_out_of_time_is_flagged_exactly_once_by_the_hosts_alive(stores, tmp_path, url):

@@ -66,7 +66,10 @@ def test_a_tournament_advances_only_where_its_lease_is_held_and_is_looked_at_whe
     assert advanced == [mine], "nothing new: nothing looked at"
     duty.notice(Notification(topic="domain.game:Game.Happened", originator_id=game))
     duty.act(leases, claim=False)
-    assert advanced == [mine, mine], "a change in one of its games"
+    assert advanced == [mine], "a move that ends nothing creates nothing"
+    duty.notice(Notification(topic="domain.game:Game.SeedRevealed", originator_id=game))
+    duty.act(leases, claim=False)
+    assert advanced == [mine, mine], "the end of one of its games"
     duty.notice(Notification(topic=FINISHED, originator_id=mine))
     duty.act(leases, claim=True)
     assert leases.held == set(), "a finished tournament's lease is given back"

@@ -67,6 +67,8 @@ def create_app(config: dict | None = None) -> Flask:
     from api.http.tournaments import tournaments_blp
 
     app.extensions["tournaments"] = Tournaments(app.extensions["arbiter"])
+    if app.config.get("DUTIES"):  # a serving process plays the bot seats and tournaments it holds the lease of (service.duty)
+        app.extensions["arbiter"].play.duty.start()
     api.register_blueprint(tournaments_blp)
     app.register_blueprint(tournament_pages)
 

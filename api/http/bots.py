@@ -2,7 +2,7 @@
 api/pages/bots.py).
 
 It takes a seat's own token and hands that seat to a bot the server plays (service.play.bot_seats), so a
-person can practise against bots in the browser. The route is on flask-smorest, so it is in the
+person can practise against bots in the browser; `DELETE` with the same token takes the seat back. The route is on flask-smorest, so it is in the
 OpenAPI document like every other route under /api/v1.
 """
 
@@ -29,5 +29,13 @@ class SeatBot(MethodView):
 
         `{"bot": "heuristic" | "random"}` (default heuristic; no body at all seats the heuristic bot). 401 without a
         token, 403 for any token but a seat's own (the referee's included), 422 an unknown bot, 409 a seat already
-        played by a bot or a finished game. The bot lives in the serving process: a restarted server forgets it."""
+        played by a bot or a finished game. The seat is recorded in the store and played by whichever server process
+        holds the game's lease: a restarted server, or another host, goes on playing it."""
         return arbiter().play.seat_bot(game_id, bearer(), body.get("bot", "heuristic")), 201
+
+    @bots_blp.response(200, s.BotReleased)
+    @errors_of(bots_blp, 401, 403, 404)
+    def delete(self, game_id):
+        """Take the bearer's seat back from its bot (the seat's own token): the bot makes no move after this answer
+        reaches the duty loop (within a fraction of a second). 404 when no bot plays the seat."""
+        return arbiter().play.unseat_bot(game_id, bearer())

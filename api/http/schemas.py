@@ -314,6 +314,10 @@ class BotSeat(Schema):
     bot = fields.String(required=True, metadata={"description": "the bot playing it"})
 
 
+class BotReleased(BotSeat):
+    released = fields.Boolean(required=True, metadata={"description": "the seat is its player's again"})
+
+
 class RulingRequest(Schema):
     decision = fields.String(required=True, validate=validate.OneOf(list(DECISIONS)))
     remedy = fields.String(load_default="none", validate=validate.OneOf(list(REMEDIES)))

@@ -32,6 +32,7 @@ class Server(BaseApplication):
     def load(self):
         config = {"DATABASE_URL": self.database_url} if self.database_url else {}
         config["WATCH_CLOCKS"] = True
+        config["DUTIES"] = True
         if self.asgi:
             from .asgi import create_asgi_app
 

@@ -111,6 +111,13 @@ class Referee(Application):
                 for version in crossed:
                     self.take_snapshot(aggregate_id, version=version)
 
+    closed = False
+
+    def close(self) -> None:
+        """Close the store's connections; the process's duty loop (service.duty) stops when it sees this."""
+        self.closed = True
+        super().close()
+
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)
         for decider in DECIDERS.values():

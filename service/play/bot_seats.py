@@ -1,103 +1,113 @@
-"""Bots at live tables: a seat handed to a bot that the server plays, through the facade with the seat's own token.
+"""Bots at live tables: a seat handed to a bot that the server plays, recorded in the store (domain/bot_seats.py) and
+played by whichever server process holds the game's lease (service/play/bot_duty.py).
 
-Whoever holds a seat's token may hand the seat to a bot (so a person can practise against bots in
-the browser: create a game, let bots take the other seats, open your own link). The bot then runs
-in a thread of this process and does exactly what a remote player would: it reads the seat's view
-through the views facade (the token decides what it may see, as for anyone) and, when the view lists
-legal moves, plays its choice as a `PlayMove` with `expected_version` through the play facade. It polls every
-`POLL_SECONDS`, less often (up to `MAX_POLL_SECONDS`) while nothing changes (moves made in other
-server processes are seen through the store), and stops when
-the game is over, after `IDLE_SECONDS` without any move, or after `MAX_FAILURES` refusals in a row.
+Whoever holds a seat's token may hand the seat to a bot (so a person can practise against bots in the browser:
+create a game, let bots take the other seats, open your own link), and take it back with the same token. Handing it
+over records a `Seated` event in the game's bot seats, an aggregate of its own beside the game (not in its hash
+chain: the game's versions, record and audit are the same with or without bots); taking it back records `Released`.
+Nothing about the bot lives in the memory of the process that seated it: a restarted server, or another host after
+this one died, finds the seat in the store and plays it.
 
-A bot seat lives in the process that seated it: it is not stored with the game, so a restarted
-server forgets it (the seat can be handed to a bot again).
+No token is stored. A bot acts as its seat through the play facade's service-level road (`PlayFacade.as_seat`),
+which the HTTP layer never calls: the seat's own token was checked once, when the seat was handed over, and the
+`Seated` event is that permission. Sealing the token instead (as open seats do) would put a secret in the store that
+every host must be able to open, for no gain: the service needs no token to know who a seat is.
 """
 
 from __future__ import annotations
 
-import logging
-import threading
-import time
 from typing import Any
+from uuid import UUID
 
-from bots import BOT_KINDS, SeatView, make_bot
-from domain.games import spec_for
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
 
-from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
+from bots import BOT_KINDS
+from domain.bot_seats import TAKEN_BACK, BotSeats, bot_seats_id
 
-from .commands import PlayMove
+from service.access import parse_game_id
+from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
 
-POLL_SECONDS = 0.25
-MAX_POLL_SECONDS = 1.0  # while nothing happens the bot looks less often, up to this
-IDLE_SECONDS = 3600.0
-MAX_FAILURES = 3
-log = logging.getLogger(__name__)
+RETRIES = 20
 
 
-class BotSeats:
-    """The bot seats this process plays, one thread each."""
+class SeatedBots:
+    """Seat and release bots at a store's games, over a play facade (its store and access)."""
 
-    def __init__(self, play: Any, poll: float | None = None, idle: float | None = None):
-        self.play = play  # service.play.facade.PlayFacade: its access, its views, its moves
-        self.poll = POLL_SECONDS if poll is None else poll
-        self.idle = IDLE_SECONDS if idle is None else idle
-        self.running: dict[tuple[str, int], threading.Thread] = {}
-        self.lock = threading.Lock()
+    def __init__(self, play: Any):
+        self.play = play
+        self.app = play.app
 
-    def hand_over(self, game_id: Any, token: str | None, kind: Any) -> dict:
-        """Let a bot of `kind` play the token's seat from now on; raises BadInput, Forbidden or Conflict."""
+    def load(self, game_id: str) -> BotSeats | None:
+        """A game's bot seats as stored (None while no bot was ever seated there)."""
+        return self.load_by_id(bot_seats_id(game_id))
+
+    def load_by_id(self, seats_id: UUID) -> BotSeats | None:
+        """Bot seats by the aggregate's own id (None for none, or for another aggregate's id)."""
+        try:
+            seats = self.app.repository.get(seats_id)
+        except AggregateNotFoundError:
+            return None
+        return seats if isinstance(seats, BotSeats) else None
+
+    def seats(self, game_id: str) -> dict[int, str]:
+        """The seats bots play at a game now: {seat: bot kind}."""
+        seats = self.load(game_id)
+        return seats.seats if seats is not None else {}
+
+    def change(self, game_id: str, body) -> Any:
+        """Run `body` on the game's bot seats and save what it recorded; again on a concurrent write."""
+        for _ in range(RETRIES):
+            seats = self.load(game_id) or BotSeats(game_id=game_id)
+            before = seats.version
+            result = body(seats)
+            if seats.version == before:
+                return result
+            try:
+                self.app.save(seats)
+            except IntegrityError:
+                continue
+            return result
+        raise Conflict("the game's bot seats are too busy: try again")
+
+    def _own_seat(self, game_id: Any, token: str | None) -> tuple[str, int]:
         viewer = self.play.access.viewer(game_id, token)
         if token is None:
             raise Unauthorized("a seat's bearer token is required")
         if viewer.role != "seat":
-            raise Forbidden("only a seat's own token may hand the seat to a bot")
+            raise Forbidden("only a seat's own token may hand the seat to a bot or take it back")
+        return str(parse_game_id(game_id)), viewer.seat
+
+    def hand_over(self, game_id: Any, token: str | None, kind: Any) -> dict:
+        """Let a bot of `kind` play the token's seat from now on; raises BadInput, Forbidden or Conflict."""
+        gid, seat = self._own_seat(game_id, token)
         if kind not in BOT_KINDS:
             raise BadInput(f"bot: unknown bot {kind!r}: expected one of {', '.join(BOT_KINDS)}", field="bot")
-        view = self.play.views.view(game_id, token)
-        if view["status"] == "finished":
+        if self.app.game(parse_game_id(gid)).outcome.is_over:
             raise Conflict("the game is over: no bot can play it")
-        key = (view["id"], viewer.seat)
-        with self.lock:
-            thread = self.running.get(key)
-            if thread is not None and thread.is_alive():
-                raise Conflict(f"seat {viewer.seat} is already played by a bot")
-            bot = make_bot(kind, view["game"], viewer.seat, _rng(view["id"], viewer.seat), spec_for(view["game"]).bot)
-            thread = threading.Thread(target=self._play, args=(view["id"], token, bot), daemon=True,
-                                      name=f"bot {view['id']}:{viewer.seat}")
-            self.running[key] = thread
-            thread.start()
-        return {"id": view["id"], "seat": viewer.seat, "bot": kind}
 
-    def _play(self, game_id: str, token: str, bot) -> None:
-        failures, last_version, last_change, wait = 0, None, time.monotonic(), self.poll
-        while failures < MAX_FAILURES and time.monotonic() - last_change < self.idle:
-            try:
-                view = self.play.views.view(game_id, token)
-            except ServiceError as e:
-                log.warning("bot at %s stops: %s", game_id, e.detail)
-                return
-            if view["status"] == "finished":
-                return
-            if view["version"] != last_version:
-                last_version, last_change, wait = view["version"], time.monotonic(), self.poll
-            if not view["table"].get("legal_moves"):
-                time.sleep(wait)
-                wait = min(2 * wait, max(self.poll, MAX_POLL_SECONDS))
-                continue
-            move = bot.choose(SeatView.from_http(view))
-            command = PlayMove(game_id, {k: v for k, v in move.items() if k != "seat"}, expected_version=view["version"])
-            try:
-                self.play.move(token, command)
-                failures = 0
-            except Conflict:
-                continue  # someone moved first (say, table talk): look again
-            except ServiceError as e:
-                failures += 1
-                log.warning("bot at %s: move refused (%s)", game_id, e.detail)
-                time.sleep(self.poll)
+        def body(seats: BotSeats) -> None:
+            if seat in seats.seats:
+                raise Conflict(f"seat {seat} is already played by a bot")
+            seats.seat(seat, kind)
 
+        self.change(gid, body)
+        return {"id": gid, "seat": seat, "bot": kind}
 
-def _rng(game_id: str, seat: int):
-    import random
+    def take_back(self, game_id: Any, token: str | None) -> dict:
+        """The token's seat is its player's again (the bot stops before its next move); NotFound if no bot plays it."""
+        gid, seat = self._own_seat(game_id, token)
 
-    return random.Random(f"arbiter-live-bot|{game_id}|{seat}")
+        def body(seats: BotSeats) -> str:
+            kind = seats.seats.get(seat)
+            if kind is None:
+                raise NotFound(f"seat {seat} is not played by a bot")
+            seats.release(seat, TAKEN_BACK)
+            return kind
+
+        kind = self.change(gid, body)
+        return {"id": gid, "seat": seat, "bot": kind, "released": True}
+
+    def release(self, game_id: str, seat: int, reason: str) -> None:
+        """A bot leaves its seat (the game is over, its moves were refused too often)."""
+        self.change(game_id, lambda seats: seats.release(seat, reason))

@@ -14,15 +14,18 @@ from typing import Any, Callable
 from uuid import UUID
 
 from projections.viewers import Viewer
+from projections.views import view as view_of
 
 from service.access import Access, parse_game_id
+from service.duty import Duty
 from service.errors import Forbidden, NotFound
 from service.evidence.facade import Evidence
 from service.verification.checks import check_evidence
 from service.views.facade import ViewsFacade
 
 from .application import Referee
-from .bot_seats import BotSeats
+from .bot_duty import BotDuty
+from .bot_seats import SeatedBots
 from .clocks import ClockWatch
 from .commands import FileDispute, GiveRuling, NameSeat, PlayMove
 from .seat_offers import OpenSeats
@@ -32,7 +35,7 @@ from .tokens import seat_token, token_hash
 class PlayFacade:
     """Games created, imported and played: each command checked once (commands.py), then run by the Referee."""
 
-    def __init__(self, app: Referee, access: Access, views: ViewsFacade, evidence: Evidence):
+    def __init__(self, app: Referee, access: Access, views: ViewsFacade, evidence: Evidence, duty: Duty | None = None):
         self.app = app
         self.access = access
         self.views = views
@@ -40,7 +43,10 @@ class PlayFacade:
         # called with a game's id right after a move (through this process) ended it: what runs games in series
         # (service.tournaments.facade) creates the next one at once; a failing listener never fails the move
         self.game_over_listeners: list[Callable[[UUID], None]] = []
-        self._bot_seats: BotSeats | None = None
+        self.bot_seats = SeatedBots(self)  # seats handed to bots, recorded in the store
+        self.duty = duty if duty is not None else Duty(app)  # this process's duty loop (service.duty)
+        self.bot_duty = BotDuty(self)  # its part that plays the bot seats of the games it holds the lease of
+        self.duty.add(self.bot_duty)
         self.open_seats = OpenSeats(self)  # seats a referee offers to anyone (the lobby's list), taken once
         self._clock_watch: ClockWatch | None = None
         self._guard = threading.Lock()
@@ -101,6 +107,14 @@ class PlayFacade:
         """A seat's move: the version after it, its events as the seat may see them, whether it was an earlier
         answer given again (`replayed`: the same idempotency key), and the receipt."""
         gid, seat = self.access.seat(command.game_id, token)
+        return self.move_as_seat(gid, seat, command)
+
+    def as_seat(self, gid: UUID, seat: int) -> "SeatActor":
+        """Act as a seat without its token: the service's own road for the bots seated there (service.play.bot_duty),
+        whose seat's token was checked when the seat was handed over. The HTTP layer never calls it (a test holds that)."""
+        return SeatActor(self, gid, seat)
+
+    def move_as_seat(self, gid: UUID, seat: int, command: PlayMove) -> dict:
         command = command.checked(seat)
         result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
         first = result["first_version"]
@@ -157,11 +171,17 @@ class PlayFacade:
     # -- seats played by the server ----------------------------------------------------------
 
     def seat_bot(self, game_id: Any, token: str | None, kind: Any = "heuristic") -> dict:
-        """Hand the token's seat to a bot that this process plays (service.play.bot_seats); {id, seat, bot}."""
-        with self._guard:
-            if self._bot_seats is None:
-                self._bot_seats = BotSeats(self)
-        return self._bot_seats.hand_over(game_id, token, kind)
+        """Hand the token's seat to a bot (service.play.bot_seats), recorded and played by whichever process holds the
+        game's lease; this process's duty loop runs from now on, if it did not; {id, seat, bot}."""
+        seated = self.bot_seats.hand_over(game_id, token, kind)
+        self.duty.start()
+        return seated
+
+    def unseat_bot(self, game_id: Any, token: str | None) -> dict:
+        """The token's seat taken back from its bot; {id, seat, bot, released}."""
+        released = self.bot_seats.take_back(game_id, token)
+        self.duty.wake()
+        return released
 
     def watch_clocks(self) -> ClockWatch:
         """Start (once) this process's watcher of time controls (service.play.clocks), which flags seats out of time."""
@@ -169,6 +189,21 @@ class PlayFacade:
             if self._clock_watch is None:
                 self._clock_watch = ClockWatch(self.app).start()
         return self._clock_watch
+
+
+class SeatActor:
+    """One seat of one game acted for by the service itself (PlayFacade.as_seat): its view and its moves."""
+
+    def __init__(self, play: PlayFacade, gid: UUID, seat: int):
+        self.play, self.gid, self.seat = play, gid, seat
+
+    def view(self) -> dict:
+        """The seat's view now, as its token would get it (its legal moves included)."""
+        return view_of(self.play.app.game(self.gid), Viewer.of_seat(self.seat))
+
+    def move(self, command: PlayMove) -> dict:
+        """The seat's move, answered as PlayFacade.move answers it."""
+        return self.play.move_as_seat(self.gid, self.seat, command)
 
 
 def _created(started: dict) -> dict:

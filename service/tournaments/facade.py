@@ -40,6 +40,7 @@ from service.play.tokens import new_token, token_hash
 from . import sealing
 from .bundles import bundle_lines
 from .draw import draw
+from .duty import TournamentDuty
 
 MAX_RETRIES = 20
 
@@ -74,6 +75,8 @@ class Tournaments:
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._guard = threading.Lock()
         arbiter.game_over_listeners.append(self.game_over)
+        self.duty = arbiter.play.duty  # the process's duty loop: the lease holder creates what falls due (duty.py)
+        self.duty.add(TournamentDuty(self))
 
     # -- loading and access ------------------------------------------------------------------
 
@@ -204,8 +207,25 @@ class Tournaments:
 
     def advance(self, tournament_id: Any) -> None:
         """Create every game that is due (a table's first game, or its next once the previous is over) and end the
-        tournament after its last round. Safe to call at any time, by anyone: it only does what the rules say."""
+        tournament after its last round. Safe to call at any time, by anyone: it only does what the rules say, and
+        only in the process holding the tournament's lease (taken here when free; service/tournaments/duty.py), so
+        two hosts that see a round end do not both draw the next. A lease taken here is given back at once (the
+        duty loop keeps its own): a read of an unknown or finished tournament takes none."""
         tid = parse_tournament_id(tournament_id)
+        t = self._load(tid)  # NotFound before any lease
+        if t.finished or not t.rounds:
+            return
+        leases = self.duty.leases
+        held_before = tid in leases.held
+        if not leases.holds(tid):
+            return  # another host holds it: its duty loop creates what is due
+        try:
+            self._advance(tid)
+        finally:
+            if not held_before:
+                leases.release(tid)
+
+    def _advance(self, tid: UUID) -> None:
         t = self._load(tid)
         if t.finished or not t.rounds:
             return
@@ -251,7 +271,7 @@ class Tournaments:
             return True
 
         if self._command(tid, body):
-            self.advance(tid)  # the new round's first games
+            self._advance(tid)  # the new round's first games
 
     def game_over(self, game_id: UUID) -> None:
         """A game just ended: if it belongs to a tournament, create what is now due there (the table's next game,

@@ -64,7 +64,7 @@ class FuzzTarget:
         if "number" in case.path_parameters:
             case.path_parameters["number"] = 1
         if case.path.endswith("/bot") and token in self.table.seat_tokens:
-            token = None  # a seat handed to a bot would play the shared table on a thread of its own for the rest of the run
+            token = None  # a seat handed to a bot would be played on the shared table by the duty loop for the rest of the run
         if token is not None:
             case.headers = {**(case.headers or {}), **bearer(token)}
         if case.path.endswith("/replay") and isinstance(case.query, dict):

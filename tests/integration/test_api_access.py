@@ -58,6 +58,7 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "GET /games/{id}/record":               (403, 403,  403,  200, 403,  401,  401),
     "GET /games/{id}/stream":               (200, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/bot":                 (401, 201,  201,  403, 403,  401,  401),  # a seat hands itself to a bot
+    "DELETE /games/{id}/bot":               (401, 404,  404,  403, 403,  401,  401),  # and takes itself back (none here)
 }
 
 ACCESS_FINISHED = {  # once the game is over the audit log, the record and the replay are anyone's

@@ -1,4 +1,4 @@
-"""Bots at live tables (issue 16): a seat handed to a bot is played by the server, through the seat's own token."""
+"""Bots at live tables (issue 16): a seat handed to a bot with the seat's own token is played by the server."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-import service.play.bot_seats
+import service.duty
 from bots import SeatView, make_bot
 
 from .api_support import bearer
@@ -17,7 +17,7 @@ API = "/api/v1"
 
 @pytest.fixture(autouse=True)
 def quick_bots(monkeypatch):
-    monkeypatch.setattr(service.play.bot_seats, "POLL_SECONDS", 0.01)
+    monkeypatch.setattr(service.duty, "ROUND_SECONDS", 0.01)
 
 
 def create(client, game="small-battle", players=2) -> dict:
@@ -81,3 +81,27 @@ def test_a_refused_bot_form_is_an_error_page_with_a_way_back_and_no_token(client
     assert page.status_code == (409 if bot == "random" else 422) and page.mimetype == "text/html"
     text = page.get_data(as_text=True)
     assert 'id="back-to-table"' in text and token not in text and token.split(".", 1)[1] not in text
+
+
+def test_the_seats_own_token_takes_it_back_and_the_bot_plays_no_more(client):
+    created = create(client)
+    gid, person, token = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(token)).status_code == 404, "no bot plays it yet"
+    assert client.post(f"{API}/games/{gid}/bot", json={"bot": "random"}, headers=bearer(token)).status_code == 201
+    assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(created["referee_token"])).status_code == 403
+    assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(person)).status_code == 404, "another seat's bot: none"
+    taken = client.delete(f"{API}/games/{gid}/bot", headers=bearer(token))
+    assert taken.status_code == 200 and taken.get_json() == {"id": gid, "seat": 1, "bot": "random", "released": True}
+    me = make_bot("random", "small-battle", 0, random.Random(1))
+    for _ in range(3):  # the person plays until the taken-back seat has a move to make
+        view = client.get(f"{API}/games/{gid}/view", headers=bearer(person)).get_json()
+        if view["table"]["legal_moves"]:
+            move = {k: v for k, v in me.choose(SeatView.from_http(view)).items() if k != "seat"}
+            client.post(f"{API}/games/{gid}/moves", json={**move, "expected_version": view["version"]}, headers=bearer(person))
+        time.sleep(0.1)
+    seat = client.get(f"{API}/games/{gid}/view", headers=bearer(token)).get_json()
+    assert seat["table"]["legal_moves"], "the seat has a move to make"
+    time.sleep(0.3)
+    assert client.get(f"{API}/games/{gid}/view", headers=bearer(token)).get_json()["version"] == seat["version"], \
+        "nobody made it: the seat waits for its player"
+    assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(token)).status_code == 201, "and may be handed over again"

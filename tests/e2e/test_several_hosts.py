@@ -325,7 +325,6 @@ def test_the_surviving_hosts_logged_no_error(run):
         assert "Traceback" not in log and "[ERROR]" not in log, f"host {name}:\n{log[-4000:]}"
 
 
-@pytest.mark.skip(reason=NEEDS_LEASES)
 def test_a_bot_seated_through_a_host_keeps_playing_after_that_host_dies(run):
     before = [e for e in seat_moves(run.bot_log) if e["version"] <= run.bot_version_at_kill]
     after = [e for e in seat_moves(run.bot_log) if e["version"] > run.bot_version_at_kill]

@@ -81,6 +81,12 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
         for r in lost:
             cp = r["checkpoint"]
             have = r["chain"]["length"] if cp["finding"] == "truncated" else 0
+            if "attempts" in cp:  # its events match: its refused attempts do not
+                lost_attempts = cp["attempts"]
+                console.print(Text(f"  {r['id']}: store holds {lost_attempts['stored']} refused attempt(s), signed "
+                                   f"{lost_attempts['signed']} at {cp['checkpoint']['at']} ({cp['finding']})",
+                                   style="red"), soft_wrap=True)
+                continue
             console.print(Text(f"  {r['id']}: store at version {have}, signed version {cp['checkpoint']['version']} "
                                f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
 

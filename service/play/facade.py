@@ -16,6 +16,7 @@ from uuid import UUID
 from projections.viewers import Viewer
 
 from service.access import Access
+from service.errors import IllegalMove
 from service.evidence.facade import Evidence
 from service.verification.checks import check_evidence
 from service.views.facade import ViewsFacade
@@ -83,7 +84,12 @@ class PlayFacade:
         answer given again (`replayed`: the same idempotency key), and the receipt."""
         gid, seat = self.access.seat(command.game_id, token)
         command = command.checked(seat)
-        result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
+        try:
+            result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
+        except IllegalMove as refusal:  # kept in the attempts stream: checkpointed every `every` refusals
+            if refusal.attempt:
+                self.evidence.refused(gid, refusal.attempt)
+            raise
         first = result["first_version"]
         last = result["version"]
         if result["replayed"]:  # the same events as the first answer, up to the next move or rejection, from the store

@@ -45,12 +45,19 @@ class Stores:
         for app in self._apps:
             app.close()
         if self._schemas:
-            import psycopg
-            from psycopg import sql
-
             for base, schema in self._schemas:
-                with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-                    conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_schema(base, schema)
+
+
+def drop_schema(base: str, schema: str) -> None:
+    """Drop a test store's schema, its evidence schema and the evidence's writer role (service.evidence.pg_tables)."""
+    import psycopg
+    from psycopg import sql
+
+    with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
+        for name in (schema, f"{schema}_evidence"):
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+        conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(f"{schema}_evidence_writer")))
 
 
 @pytest.fixture

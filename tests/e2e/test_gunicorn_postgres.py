@@ -20,6 +20,8 @@ many player moves as there are distinct acknowledged moves.
 
 from __future__ import annotations
 
+from tests.support import drop_store_schema
+
 import http.client
 import json
 import os
@@ -187,7 +189,7 @@ class Server:
         from psycopg import sql
 
         with psycopg.connect(self.base, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+            drop_store_schema(conn, self.schema)
 
 
 @pytest.fixture(scope="module")

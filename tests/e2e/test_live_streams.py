@@ -10,6 +10,8 @@ by East, AH and AS by South), none of them played, and a win for North and South
 
 from __future__ import annotations
 
+from tests.support import drop_store_schema
+
 import http.client
 import json
 import os
@@ -263,4 +265,4 @@ def test_an_event_written_through_one_server_process_reaches_the_subscribers_of_
             from psycopg import sql
 
             with psycopg.connect(os.environ["ARBITER_TEST_POSTGRES_URL"].split("?", 1)[0], autocommit=True) as conn:
-                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_store_schema(conn, schema)

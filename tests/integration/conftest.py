@@ -50,14 +50,13 @@ class Stores:
 
 
 def drop_schema(base: str, schema: str) -> None:
-    """Drop a test store's schema, its evidence schema and the evidence's writer role (service.evidence.pg_tables)."""
+    """Drop a test store's schema with its evidence schema and the evidence's writer role (service.evidence.pg_tables)."""
     import psycopg
-    from psycopg import sql
+
+    from tests.support import drop_store_schema
 
     with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-        for name in (schema, f"{schema}_evidence"):
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
-        conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(f"{schema}_evidence_writer")))
+        drop_store_schema(conn, schema)
 
 
 @pytest.fixture

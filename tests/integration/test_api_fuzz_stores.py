@@ -9,6 +9,8 @@ runs when ARBITER_TEST_POSTGRES_URL is set (its own schema, dropped at exit).
 
 from __future__ import annotations
 
+from tests.support import drop_store_schema
+
 import atexit
 import os
 import shutil
@@ -39,7 +41,7 @@ def _postgres_url(base: str) -> str:
         from psycopg import sql
 
         with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            drop_store_schema(conn, schema)
 
     atexit.register(drop)
     return f"{base}{'&' if '?' in base else '?'}schema={schema}"

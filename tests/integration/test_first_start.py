@@ -13,6 +13,8 @@ again (service.adapters.store_tables.retried).
 
 from __future__ import annotations
 
+from tests.support import drop_store_schema
+
 import multiprocessing
 import os
 import queue
@@ -55,7 +57,7 @@ def fresh_urls(request, tmp_path):
 
         with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
             for schema in schemas:
-                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_store_schema(conn, schema)
 
 
 def test_processes_and_threads_opening_a_new_store_at_once_all_succeed(fresh_urls):
@@ -142,4 +144,4 @@ def test_a_creation_meeting_one_from_outside_the_lock_is_run_again_on_postgres()
     finally:
         app.close()
         with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            drop_store_schema(conn, schema)

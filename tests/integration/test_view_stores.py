@@ -7,6 +7,8 @@ PostgreSQL runs when ARBITER_TEST_POSTGRES_URL is set; each test gets its own sc
 
 from __future__ import annotations
 
+from tests.support import drop_store_schema
+
 import os
 import uuid
 
@@ -73,7 +75,7 @@ def store(request, tmp_path):
     finally:
         app.close()
         with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            drop_store_schema(conn, schema)
 
 
 def test_rows_round_trip_and_a_mark_survives_the_fold_rewriting_its_row(store):

@@ -167,3 +167,33 @@ def _pem(key: ServerKey) -> bytes:
 
     return key._private.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                       serialization.NoEncryption())
+
+
+def test_checkpoints_appended_at_once_by_two_hosts_and_their_threads_make_one_unbroken_log(two_hosts, store):
+    from concurrent.futures import ThreadPoolExecutor
+    from uuid import UUID
+
+    a, b = two_hosts
+
+    def append(i: int) -> None:
+        (a if i % 2 else b).evidence.checkpoint(UUID(int=i + 1), i + 1, "ab" * 32, "every")
+
+    with ThreadPoolExecutor(8) as pool:
+        list(pool.map(append, range(60)))
+
+    rows = log_rows(store[1], store[2])
+    assert [seq for seq, _ in rows] == list(range(1, 61))
+    assert a.checkpoint_log()["ok"] is True and a.checkpoint_log()["lines"] == 60
+
+
+def test_the_checkpoints_route_serves_the_table_log(two_hosts, store, tmp_path):
+    from api import create_app
+
+    a, _ = two_hosts
+    table = new_table(a, 3)
+    app = create_app({"DATABASE_URL": store[0], "KEY_FILE": str(tmp_path / "b" / "signing.key")})
+    answer = app.test_client().get(f"/api/v1/checkpoints?game={table.id}")
+    assert answer.status_code == 200, answer.json
+    assert answer.json["log"]["ok"] is True and "path" not in answer.json["log"]
+    assert [c["reason"] for c in answer.json["checkpoints"]] == ["created"]
+    app.extensions["arbiter"].app.close()

@@ -97,7 +97,7 @@ class Evidence:
             from .pg_tables import EvidenceTables, TableStorage
 
             tables = EvidenceTables(env)
-            storage = None if checkpoint_log else TableStorage(tables)
+            storage = None if checkpoint_log else TableStorage(tables, default_log)
         checkpoint_log = checkpoint_log or default_log
         every = every or os.environ.get("ARBITER_CHECKPOINT_EVERY") or DEFAULT_EVERY
         try:

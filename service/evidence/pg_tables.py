@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import threading
+from pathlib import Path
 from typing import Callable
 
 from service.adapters.group_commit import Batches
@@ -162,15 +163,18 @@ class TableStorage:
 
     path = None
 
-    def __init__(self, tables: EvidenceTables):
+    def __init__(self, tables: EvidenceTables, legacy: Path | None = None):
+        """`legacy`: the file log this store had before its log became a table (`$ARBITER_STATE_DIR/….checkpoints.jsonl`):
+        read while the table is empty, and its lines adopted as the table's first rows by the first append."""
         self.tables = tables
+        self.legacy = legacy
         self._batches = Batches(self._write)
 
     def __str__(self) -> str:
         return f"table {self.tables.schema}.checkpoints in PostgreSQL database {self.tables.where}"
 
     def exists(self) -> bool:
-        return self.tables.exists()
+        return self.tables.exists() or bool(self._legacy_lines())
 
     def read(self) -> bytes:
         """Every line in seq order, each ending in a newline (empty when there is no table yet)."""
@@ -179,7 +183,20 @@ class TableStorage:
                 return []
             return conn.execute(self.tables.q("SELECT line FROM {log} ORDER BY seq")).fetchall()
 
-        return b"".join(line.encode("utf-8") + b"\n" for (line,) in self.tables.run(rows))
+        lines = self.tables.run(rows)
+        if not lines:
+            return self._legacy_lines()
+        return b"".join(line.encode("utf-8") + b"\n" for (line,) in lines)
+
+    def _legacy_lines(self) -> bytes:
+        """The whole lines of the legacy file log (empty when there is none)."""
+        if self.legacy is None:
+            return b""
+        try:
+            data = self.legacy.read_bytes()
+        except OSError:
+            return b""
+        return data[:data.rfind(b"\n") + 1]
 
     def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
         """In one transaction under the log's lock: `make(last line or None)` gives the new line(s), inserted after
@@ -195,6 +212,11 @@ class TableStorage:
             row = conn.execute(self.tables.q("SELECT seq, line FROM {log} ORDER BY seq DESC LIMIT 1")).fetchone()
             seq, last = (row[0], row[1].encode("utf-8")) if row else (0, None)
             rows = []
+            if row is None:  # the first append: a legacy file log's lines become the table's first rows
+                for line in self._legacy_lines().splitlines():
+                    seq += 1
+                    rows.append((seq, line.decode("utf-8", "replace")))  # a damaged line stays damaged: the check says
+                    last = line
             for pending in batch:
                 try:
                     pending.result = made = pending.item(last)

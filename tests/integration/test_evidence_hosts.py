@@ -197,3 +197,22 @@ def test_the_checkpoints_route_serves_the_table_log(two_hosts, store, tmp_path):
     assert answer.json["log"]["ok"] is True and "path" not in answer.json["log"]
     assert [c["reason"] for c in answer.json["checkpoints"]] == ["created"]
     app.extensions["arbiter"].app.close()
+
+
+def test_the_file_log_a_postgresql_store_kept_before_is_read_and_adopted_by_the_table(store, facades, tmp_path):
+    from service.evidence.facade import default_paths
+
+    url = store[0]
+    key = str(tmp_path / "k.key")
+    _, old_log = default_paths(url)
+    before = facades(url, key_file=key, checkpoint_log=str(old_log))  # as served before the log became a table
+    old = new_table(before, 3).play(12)
+    old_lines = old_log.read_bytes().splitlines()
+
+    after = facades(url, key_file=key)
+    assert after.checkpoint_log()["lines"] == len(old_lines) and after.verify(old.id)["checkpoint"]["finding"] == "intact"
+    new_table(after, 3)
+    rows = log_rows(store[1], store[2])
+    assert [line.encode() for _, line in rows[:len(old_lines)]] == old_lines and len(rows) == len(old_lines) + 1
+    assert facades(url, key_file=key).checkpoint_log()["ok"] is True
+    assert facades(url, key_file=key).verify(old.id)["checkpoint"]["finding"] == "intact"

@@ -61,7 +61,22 @@ def signing_key_problem(database_url: str, key_file: str | None = None) -> str |
 
     default_key, _ = default_paths(database_url)
     path = key_file or os.environ.get("ARBITER_KEY_FILE") or default_key
-    return key_problem(Path(path), EvidenceTables(env))
+    tables = EvidenceTables(env)
+    try:
+        return key_problem(Path(path), tables)
+    finally:
+        tables.close()
+
+
+def _close_with(app: Referee, tables) -> None:
+    """Close the evidence tables' connection when the store's application is closed (its pool with it)."""
+    close_app = app.close
+
+    def close() -> None:
+        tables.close()
+        close_app()
+
+    app.close = close
 
 
 class Evidence:
@@ -97,6 +112,7 @@ class Evidence:
             from .pg_tables import EvidenceTables, TableStorage
 
             tables = EvidenceTables(env)
+            _close_with(app, tables)
             storage = None if checkpoint_log else TableStorage(tables, default_log)
         checkpoint_log = checkpoint_log or default_log
         every = every or os.environ.get("ARBITER_CHECKPOINT_EVERY") or DEFAULT_EVERY

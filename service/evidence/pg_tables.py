@@ -89,6 +89,13 @@ class EvidenceTables:
             raise EvidenceSetupError(f"cannot open the evidence of PostgreSQL database {self.where}: "
                                      f"{str(e).strip().splitlines()[0]}") from None
 
+    def close(self) -> None:
+        """Close this process's connection (opened again if used after)."""
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
+
     def exists(self) -> bool:
         """Whether the log's table exists (nothing is created)."""
         return self.run(lambda c: c.execute("SELECT to_regclass(%s) IS NOT NULL",

@@ -5,14 +5,10 @@ or rolling back refused attempts, or keeping a dispute that names an attempt the
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from domain.attempts import attempts_id
 from service.errors import IllegalMove
-from service.evidence.checkpoints import FORMAT_V1, CheckpointLog, MemoryStorage
-from service.evidence.keys import ServerKey, canonical
 from tests.integration.evidence_support import new_table, verify_all
 from tests.integration.service_support import RawEvents
 
@@ -115,18 +111,3 @@ def test_a_dispute_naming_a_refused_attempt_the_store_no_longer_holds_is_reporte
 
     flat = verify_fails(url, table.id, "dispute 1 names refused attempt 1, which the store no longer holds")
     assert "refused attempts were deleted" in flat
-
-
-def test_a_log_of_format_1_lines_still_verifies():
-    key = ServerKey.generate()
-    storage = MemoryStorage()
-    doc = {"format": FORMAT_V1, "seq": 1, "prev": "", "game": "g", "version": 3, "head": "ab" * 32,
-           "at": "2025-05-01T12:00:00.000000+00:00", "reason": "created"}
-    storage.append(lambda last: canonical(key.sign(doc)))
-    log = CheckpointLog(storage, lambda: key, lambda: key)
-    log.append("g", 10, "cd" * 32, "every", (0, ""))
-    report = log.report()
-    assert report.ok and report.lines == 2, report
-    lines = [json.loads(line) for line in storage.read().splitlines()]
-    assert [line["format"] for line in lines] == [FORMAT_V1, "arbiter.checkpoint/2"]
-    assert "attempts" not in lines[0] and lines[1]["attempts"] == 0

@@ -55,6 +55,12 @@ def cli(*args: str, env: dict | None = None):
     return result.exit_code, " ".join(result.output.split())
 
 
+def serve_refused(url: str, key_file) -> tuple[int, str]:
+    """`arbiter serve` with a key file, which it passes to its workers through the environment: given here as the
+    environment, so that the runner puts the test process's environment back after."""
+    return cli("serve", "--database-url", url, "--port", "0", env={"ARBITER_KEY_FILE": str(key_file)})
+
+
 def test_two_hosts_with_the_same_key_file_share_one_log_and_verify_each_other_s_receipts(two_hosts, store):
     a, b = two_hosts
     url, base, schema = store
@@ -95,7 +101,7 @@ def test_a_host_with_another_key_refuses_naming_both_key_ids(two_hosts, store, f
 
     with pytest.raises(KeyMismatch):
         create_app({"DATABASE_URL": store[0], "KEY_FILE": str(other_file)})
-    code, output = cli("serve", "--database-url", store[0], "--key-file", str(other_file), "--port", "0")
+    code, output = serve_refused(store[0], other_file)
     assert code == 2 and "refusing to serve" in output and other.id in output and pinned in output, output
 
 
@@ -107,7 +113,7 @@ def test_a_host_without_its_key_file_on_a_pinned_store_refuses_and_creates_none(
     with pytest.raises(KeyMismatch) as refused:
         facades(store[0], key_file=str(missing)).public_key()
     assert a.public_key()["key_id"] in str(refused.value) and not missing.exists()
-    code, output = cli("serve", "--database-url", store[0], "--key-file", str(missing), "--port", "0")
+    code, output = serve_refused(store[0], missing)
     assert code == 2 and a.public_key()["key_id"] in output and not missing.exists()
 
 

@@ -170,14 +170,14 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
 def _refuse_another_key(database_url: str, key_file: str | None) -> None:
     """Exit 2 before listening when the store pins another signing key than this host's, or pins one and this host
-    has none (docs/evidence.md, The signing key)."""
+    has none, or its evidence schema cannot be made (docs/evidence.md, The signing key)."""
     from service.evidence.facade import signing_key_problem
     from service.evidence.pg_tables import EvidenceSetupError
 
     try:
         problem = signing_key_problem(database_url, key_file)
-    except EvidenceSetupError:  # the database cannot be reached: the workers say so as they start
-        return
+    except EvidenceSetupError as e:  # the database cannot be reached, or the evidence schema cannot be made there
+        problem = str(e)
     if problem:
         click.echo(f"arbiter serve: refusing to serve: {problem}", err=True)
         sys.exit(EXIT_INVALID)

@@ -53,7 +53,8 @@ def default_paths(database_url: str) -> tuple[Path | None, Path | None]:
 
 def signing_key_problem(database_url: str, key_file: str | None = None) -> str | None:
     """Why a host may not serve a store with its signing key (a PostgreSQL store pins another key, or pins one and
-    this host has no key file), or None; nothing is created (`arbiter serve` asks before it listens)."""
+    this host has no key file), or None (`arbiter serve` asks before it listens). The store's evidence tables are
+    made if missing (raises pg_tables.EvidenceSetupError where they cannot be); no key is created or pinned."""
     env = persistence_env(database_url)
     if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
         return None
@@ -63,6 +64,7 @@ def signing_key_problem(database_url: str, key_file: str | None = None) -> str |
     path = key_file or os.environ.get("ARBITER_KEY_FILE") or default_key
     tables = EvidenceTables(env)
     try:
+        tables.make()
         return key_problem(Path(path), tables)
     finally:
         tables.close()

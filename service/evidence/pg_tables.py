@@ -65,7 +65,7 @@ class EvidenceTables:
 
         with self._lock:
             if write and not self._made:
-                self._make()
+                self.make()
             if self._conn is None or self._conn.closed:
                 self._conn = self._open(autocommit=False)
             try:
@@ -101,8 +101,9 @@ class EvidenceTables:
         return self.run(lambda c: c.execute("SELECT to_regclass(%s) IS NOT NULL",
                                             (f'"{self.schema}".checkpoints',)).fetchone()[0])
 
-    def _make(self) -> None:
-        """Create the schema, its two tables and the writer role where missing, under the schema's advisory lock."""
+    def make(self) -> None:
+        """Create the schema, its two tables and the writer role where missing, under the schema's advisory lock;
+        raises EvidenceSetupError naming the statements an administrator would run instead."""
         import psycopg
 
         conn = self._open(autocommit=False)

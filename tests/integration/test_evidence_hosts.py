@@ -222,3 +222,18 @@ def test_the_file_log_a_postgresql_store_kept_before_is_read_and_adopted_by_the_
     assert [line.encode() for _, line in rows[:len(old_lines)]] == old_lines and len(rows) == len(old_lines) + 1
     assert facades(url, key_file=key).checkpoint_log()["ok"] is True
     assert facades(url, key_file=key).verify(old.id)["checkpoint"]["finding"] == "intact"
+
+
+def test_a_host_whose_login_may_not_make_the_evidence_schema_is_refused_with_the_statements_to_run(store):
+    url, base, schema = store
+    login = f"ev_login_{schema[-8:]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE ROLE {} LOGIN").format(sql.Identifier(login)))
+    try:
+        weak = url.replace("postgres@", f"{login}@", 1)
+        code, output = cli("serve", "--database-url", weak, "--port", "0")
+        assert code == 2 and "refusing to serve" in output and f"cannot be set up as {login}" in output, output
+        assert f"Have an administrator run: CREATE SCHEMA {schema}_evidence;" in output
+    finally:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(login)))

@@ -100,6 +100,11 @@ def missing_log(path: str, games: int, given: bool) -> str:
     if given:
         return (f"checkpoint log: none at {path} (no such file, as given): the {games} game(s) of this store were "
                 "not held against signed checkpoints")
+    if path.startswith("table "):  # a PostgreSQL store's log (service.evidence.pg_tables.TableStorage)
+        return (f"checkpoint log: none in the database ({path}): its {games} game(s) were not held against signed "
+                "checkpoints. A copy restored from pg_dump --schema has no evidence schema, on purpose: check it "
+                "against the live log written out to a file, --checkpoint-log FILE --public-key KEY "
+                "(docs/evidence.md, Backups)")
     return (f"checkpoint log: none beside this store ({path}): its {games} game(s) were not held against signed "
             "checkpoints. A copy made by `arbiter backup` leaves the log (and the signing key) beside the original "
             "store: check the copy against them with --checkpoint-log ORIGINAL.checkpoints.jsonl --key-file "

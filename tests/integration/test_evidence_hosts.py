@@ -237,3 +237,24 @@ def test_a_host_whose_login_may_not_make_the_evidence_schema_is_refused_with_the
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(sql.SQL("DROP ROLE {}").format(sql.Identifier(login)))
+
+
+def test_a_restored_store_without_its_evidence_schema_says_so_and_is_checked_against_the_live_log_written_out(
+        two_hosts, store, tmp_path):
+    a, _ = two_hosts
+    url, base, schema = store
+    table = new_table(a, 3).play(12)
+    live = tmp_path / "live.checkpoints.jsonl"
+    live.write_bytes(b"".join(line.encode() + b"\n" for _, line in log_rows(base, schema)))
+    public = a.public_key()["public_key"]
+    a.app.close()
+    with psycopg.connect(base, autocommit=True) as conn:  # as pg_dump --schema=<store schema> restores it
+        conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(f"{schema}_evidence")))
+
+    code, output = cli("verify", "--all", "--database-url", url, "--public-key", public)
+    assert code == 0 and "checkpoint log: none in the database" in output, output
+    code, output = cli("verify", "--all", "--database-url", url, "--public-key", public, "--checkpoint-log", str(live))
+    assert code == 0 and "checkpoint log: ok" in output, output
+    truncate("postgres", url, table.gid, 5)
+    code, output = cli("verify", "--all", "--database-url", url, "--public-key", public, "--checkpoint-log", str(live))
+    assert code == 1 and f"{table.id}: store at version 5" in output, output

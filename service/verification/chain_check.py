@@ -28,7 +28,8 @@ def attempts_damage(app: Any, game_id: UUID, rows: list | None = None, named: li
     elif reading is not None:
         report = verify_chain(reading.events)
         if not report.ok:
-            out.append(Damage(None, f"the refused attempts' chain breaks at entry {report.broken_at}: {report.problem}"))
+            out.append(Damage(None, f"the refused attempts' chain breaks at entry {report.broken_at} (refused attempt "
+                                    f"{report.broken_at - 1}): {report.problem}"))
     held = {row.version - 1 for row in reading.rows} if reading is not None else set()  # entry 1 opens the stream
     for number, attempt, filed_at in named or ():
         if attempt not in held:

@@ -94,7 +94,8 @@ def test_deleting_the_last_refused_attempts_back_past_the_checkpoint_is_detected
 def test_deleting_a_middle_refused_attempt_breaks_the_refused_attempts_chain(refused):
     kind, url, arbiter, table, _ = refused
     delete_attempts(kind, url, table, 2)
-    verify_fails(url, table.id, "refused attempts' chain breaks")
+    verify_fails(url, table.id, "refused attempts' chain breaks at entry 3 (refused attempt 2)",
+                 "an event was deleted")
 
 
 def test_a_dispute_naming_a_refused_attempt_the_store_no_longer_holds_is_reported_as_damage(stores, facades):

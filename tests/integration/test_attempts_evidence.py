@@ -98,8 +98,9 @@ def test_deleting_a_middle_refused_attempt_breaks_the_refused_attempts_chain(ref
                  "an event was deleted")
 
 
-def test_a_dispute_naming_a_refused_attempt_the_store_no_longer_holds_is_reported_as_damage(stores, facades):
-    url = stores.url("sqlite")
+@pytest.mark.parametrize("kind", STORES)
+def test_a_dispute_naming_a_refused_attempt_the_store_no_longer_holds_is_reported_as_damage(stores, facades, kind):
+    url = stores.url(kind)
     arbiter = facades(url)  # every 10: no checkpoint signs the attempts, only the dispute names them
     table = new_table(arbiter, 3).play(2)
     seat = arbiter.app.game(table.gid).state.to_act
@@ -108,7 +109,7 @@ def test_a_dispute_naming_a_refused_attempt_the_store_no_longer_holds_is_reporte
         arbiter.move(table.id, table.tokens[bystander], {"type": "pass"})
     arbiter.file_dispute(table.id, table.tokens[bystander], {"attempt": refusal.value.attempt, "claim": "it was my turn"})
     assert verify_all(url)[0] == 0
-    delete_attempts("sqlite", url, table, 1, 0)
+    delete_attempts(kind, url, table, 1, 0)
 
     flat = verify_fails(url, table.id, "dispute 1 names refused attempt 1, which the store no longer holds")
     assert "refused attempts were deleted" in flat

@@ -13,8 +13,6 @@ tracking for __migration__ 1`, or `database is locked`, in the read models' tabl
 
 from __future__ import annotations
 
-from tests.support import drop_store_schema
-
 import http.client
 import json
 import os
@@ -28,6 +26,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.support import drop_store_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = ROOT / ".venv" / "bin" / "arbiter"

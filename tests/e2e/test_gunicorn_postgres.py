@@ -20,8 +20,6 @@ many player moves as there are distinct acknowledged moves.
 
 from __future__ import annotations
 
-from tests.support import drop_store_schema
-
 import http.client
 import json
 import os
@@ -34,6 +32,8 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
+from tests.support import drop_store_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = ROOT / ".venv" / "bin" / "arbiter"

@@ -10,8 +10,6 @@ by East, AH and AS by South), none of them played, and a win for North and South
 
 from __future__ import annotations
 
-from tests.support import drop_store_schema
-
 import http.client
 import json
 import os
@@ -28,7 +26,7 @@ import pytest
 
 from tests.integration.api_support import TEAMS_NSEW, cards_in, players
 from tests.integration.test_api_game import AFTER_B2, DRAWS, HANDS, NORTH, PLAN, WEST
-from tests.support import stacked_deck
+from tests.support import drop_store_schema, stacked_deck
 
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = ROOT / ".venv" / "bin" / "arbiter"

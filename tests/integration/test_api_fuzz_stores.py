@@ -9,8 +9,6 @@ runs when ARBITER_TEST_POSTGRES_URL is set (its own schema, dropped at exit).
 
 from __future__ import annotations
 
-from tests.support import drop_store_schema
-
 import atexit
 import os
 import shutil
@@ -22,6 +20,7 @@ from hypothesis import HealthCheck, settings
 
 from .conftest import POSTGRES_ENV
 from .fuzz_support import FuzzTarget, examples
+from tests.support import drop_store_schema
 
 FUZZ = settings(max_examples=examples(50), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])

@@ -13,8 +13,6 @@ again (service.adapters.store_tables.retried).
 
 from __future__ import annotations
 
-from tests.support import drop_store_schema
-
 import multiprocessing
 import os
 import queue
@@ -27,6 +25,7 @@ import pytest
 from service.adapters.catalogue_store import Catalogue
 from service.adapters.standings_store import Standings
 from service.play.application import Referee
+from tests.support import drop_store_schema
 
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
 PROCESSES = 4

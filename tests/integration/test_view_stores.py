@@ -7,8 +7,6 @@ PostgreSQL runs when ARBITER_TEST_POSTGRES_URL is set; each test gets its own sc
 
 from __future__ import annotations
 
-from tests.support import drop_store_schema
-
 import os
 import uuid
 
@@ -18,6 +16,7 @@ from eventsourcing.persistence import IntegrityError
 from service.adapters.view_runner import store_for
 from service.adapters.view_table import Column, ViewTable
 from service.play.application import Referee
+from tests.support import drop_store_schema
 
 
 class Poison(Exception):

@@ -28,7 +28,7 @@ from service.play.application import Referee
 from . import keys, receipts
 from .attempts_heads import attempts_finding, stored_head
 from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
-from .pinning import key_problem, load_pinned
+from .pinning import load_pinned, serving_problem
 
 DEFAULT_EVERY = 10
 
@@ -52,22 +52,12 @@ def default_paths(database_url: str) -> tuple[Path | None, Path | None]:
 
 
 def signing_key_problem(database_url: str, key_file: str | None = None) -> str | None:
-    """Why a host may not serve a store with its signing key (a PostgreSQL store pins another key, or pins one and
-    this host has no key file), or None (`arbiter serve` asks before it listens). The store's evidence tables are
-    made if missing (raises pg_tables.EvidenceSetupError where they cannot be); no key is created or pinned."""
+    """Why a host may not serve a store with its signing key (pinning.serving_problem; the key file as configured), or
+    None; only a PostgreSQL store pins a key (`arbiter serve` asks before it listens)."""
     env = persistence_env(database_url)
     if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
         return None
-    from .pg_tables import EvidenceTables
-
-    default_key, _ = default_paths(database_url)
-    path = key_file or os.environ.get("ARBITER_KEY_FILE") or default_key
-    tables = EvidenceTables(env)
-    try:
-        tables.make()
-        return key_problem(Path(path), tables)
-    finally:
-        tables.close()
+    return serving_problem(env, Path(key_file or os.environ.get("ARBITER_KEY_FILE") or default_paths(database_url)[0]))
 
 
 def _close_with(app: Referee, tables) -> None:

@@ -37,6 +37,19 @@ def load_pinned(key_file: Path, tables) -> keys.ServerKey:
     return key
 
 
+def serving_problem(env: dict[str, str], key_file: Path) -> str | None:
+    """Why a host may not serve the PostgreSQL store of `env` with `key_file`, or None: its evidence tables are made if
+    missing (raises pg_tables.EvidenceSetupError where they cannot be); no key is created or pinned."""
+    from .pg_tables import EvidenceTables
+
+    tables = EvidenceTables(env)
+    try:
+        tables.make()
+        return key_problem(key_file, tables)
+    finally:
+        tables.close()
+
+
 def key_problem(key_file: Path | None, tables) -> str | None:
     """Why this host may not sign for the store (another key than the pinned one, or no key file where one is pinned),
     or None; nothing is created or pinned (what `arbiter serve` asks before it listens)."""

@@ -47,3 +47,13 @@ def _move(m):
 def verdict(doc: dict) -> dict:
     """The contract §2 verdict of a record document."""
     return replay(parse(doc)).verdict()
+
+
+def drop_store_schema(conn, schema: str) -> None:
+    """Drop a PostgreSQL test store's schema with its evidence (the `<schema>_evidence` schema and its writer role,
+    service.evidence.pg_tables), on an autocommit psycopg connection."""
+    from psycopg import sql
+
+    for name in (schema, f"{schema}_evidence"):
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+    conn.execute(sql.SQL("DROP ROLE IF EXISTS {}").format(sql.Identifier(f"{schema}_evidence_writer")))

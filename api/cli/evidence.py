@@ -81,6 +81,12 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
         for r in lost:
             cp = r["checkpoint"]
             have = r["chain"]["length"] if cp["finding"] == "truncated" else 0
+            if "attempts" in cp:  # its events match: its refused attempts do not
+                lost_attempts = cp["attempts"]
+                console.print(Text(f"  {r['id']}: store holds {lost_attempts['stored']} refused attempt(s), signed "
+                                   f"{lost_attempts['signed']} at {cp['checkpoint']['at']} ({cp['finding']})",
+                                   style="red"), soft_wrap=True)
+                continue
             console.print(Text(f"  {r['id']}: store at version {have}, signed version {cp['checkpoint']['version']} "
                                f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
 
@@ -94,6 +100,11 @@ def missing_log(path: str, games: int, given: bool) -> str:
     if given:
         return (f"checkpoint log: none at {path} (no such file, as given): the {games} game(s) of this store were "
                 "not held against signed checkpoints")
+    if path.startswith("table "):  # a PostgreSQL store's log (service.evidence.pg_tables.TableStorage)
+        return (f"checkpoint log: none in the database ({path}): its {games} game(s) were not held against signed "
+                "checkpoints. A copy restored from pg_dump --schema has no evidence schema, on purpose: check it "
+                "against the live log written out to a file, --checkpoint-log FILE --public-key KEY "
+                "(docs/evidence.md, Backups)")
     return (f"checkpoint log: none beside this store ({path}): its {games} game(s) were not held against signed "
             "checkpoints. A copy made by `arbiter backup` leaves the log (and the signing key) beside the original "
             "store: check the copy against them with --checkpoint-log ORIGINAL.checkpoints.jsonl --key-file "

@@ -74,10 +74,23 @@ def export_command(record: str, output) -> None:
     sys.exit(EXIT_ILLEGAL if warning else EXIT_OK)  # as replay: 1 when a move of the record is illegal
 
 
-def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_log: str | None = None):
+def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_log: str | None = None,
+             public_key: str | None = None):
     from service.facade import Arbiter
 
-    return Arbiter(database_url, key_file, checkpoint_log)
+    return Arbiter(database_url, key_file, checkpoint_log, public_key=_public_key(public_key))
+
+
+def _public_key(text: str | None):
+    """The public key given with --public-key (hex or a PEM file), or None; a bad one is a usage error."""
+    if not text:
+        return None
+    from service.evidence.keys import KeyFileError, PublicKey
+
+    try:
+        return PublicKey.from_text(text)
+    except KeyFileError as e:
+        raise click.BadParameter(str(e), param_hint="--public-key") from None
 
 
 @group.command("verify")
@@ -92,12 +105,15 @@ def _arbiter(database_url: str | None, key_file: str | None = None, checkpoint_l
               help="A file of receipts the server signed: does the store still hold what they say?")
 @click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None, help="The signing key file (default beside the database).")
 @click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
-              help="The checkpoint log (default beside the database).")
+              help="The checkpoint log file (default beside a SQLite database; in the database for PostgreSQL).")
+@click.option("--public-key", envvar="ARBITER_PUBLIC_KEY", default=None,
+              help="The server's public key (64 hex digits, or a PEM file) to check signatures with: no private key "
+                   "file needed.")
 @click.option("--create-store", is_flag=True, help="Start an empty event store when none exists at the URL.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Processes verifying --all  [default: one per core]")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log, create_store, workers) -> None:
+                   checkpoint_log, public_key, create_store, workers) -> None:
     """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
     engine, catalogue row; with --receipt, what the receipts say.
 
@@ -114,7 +130,8 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         _existing_store(database_url, create_store)
         if verify_all:
             raise click.UsageError("--receipt checks one game's receipts: give GAME_ID, not --all")
-        sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log), game_id, receipt_file, as_json))
+        sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log, public_key), game_id, receipt_file,
+                                 as_json))
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
     bulk = verify_all and head is None and kept_length is None
@@ -123,7 +140,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
         start_early(workers)  # the workers' server imports the verifier while this process opens the store
     _existing_store(database_url, create_store)
-    arbiter = _arbiter(database_url, key_file, checkpoint_log)
+    arbiter = _arbiter(database_url, key_file, checkpoint_log, public_key)
     try:
         reports = []
         if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/cli/verify.py)
@@ -149,6 +166,21 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
             checkpoint_summary(reports, arbiter.evidence.log_report(), log_given=checkpoint_log is not None)
     log_ok = not verify_all or arbiter.evidence.log_report()["ok"] is not False
     sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
+
+
+def _refuse_another_key(database_url: str, key_file: str | None) -> None:
+    """Exit 2 before listening when the store pins another signing key than this host's, or pins one and this host
+    has none, or its evidence schema cannot be made (docs/evidence.md, The signing key)."""
+    from service.evidence.facade import signing_key_problem
+    from service.evidence.pg_tables import EvidenceSetupError
+
+    try:
+        problem = signing_key_problem(database_url, key_file)
+    except EvidenceSetupError as e:  # the database cannot be reached, or the evidence schema cannot be made there
+        problem = str(e)
+    if problem:
+        click.echo(f"arbiter serve: refusing to serve: {problem}", err=True)
+        sys.exit(EXIT_INVALID)
 
 
 def _existing_store(database_url: str | None, create: bool) -> None:
@@ -182,7 +214,8 @@ def _existing_store(database_url: str | None, create: bool) -> None:
 @click.option("--key-file", envvar="ARBITER_KEY_FILE", default=None,
               help="The signing key file (default beside the database; created on first start).")
 @click.option("--checkpoint-log", envvar="ARBITER_CHECKPOINT_LOG", default=None,
-              help="The signed checkpoint log, kept apart from the store (default beside the database).")
+              help="The signed checkpoint log file, kept apart from the store (default beside a SQLite database; a "
+                   "PostgreSQL store keeps it in a table of its evidence schema, shared by every host).")
 def serve_command(host: str, port: int, database_url: str, workers: int | None, threads: int, worker_class: str,
                   key_file: str | None, checkpoint_log: str | None) -> None:
     """Serve arbiter's API and pages with gunicorn (sizing: docs/service.md, "Serving")."""
@@ -197,6 +230,7 @@ def serve_command(host: str, port: int, database_url: str, workers: int | None, 
     for name, value in (("ARBITER_KEY_FILE", key_file), ("ARBITER_CHECKPOINT_LOG", checkpoint_log)):
         if value:
             os.environ[name] = value  # every gunicorn worker builds its app from the environment
+    _refuse_another_key(database_url, key_file)
     in_memory = database_url.startswith(("memory:", "sqlite:///:memory:"))
     if workers is None:
         workers = 1 if in_memory else max(1, min(2, os.cpu_count() or 1))

@@ -1,16 +1,22 @@
-"""The checkpoint log: signed (game, version, head, time) lines, hash-chained, kept apart from the event store.
+"""The checkpoint log: signed (game, version, head, attempts, time) lines, hash-chained, kept apart from the event store.
 
 In the spirit of Certificate Transparency's signed tree heads. One canonical JSON object per line
 (docs/evidence.md):
 
-    {"at":"2025-05-01T12:00:00.000000+00:00","format":"arbiter.checkpoint/1","game":"<uuid>",
-     "head":"<chain head at version>","key":"<key id>","prev":"<sha256 hex of the previous line>",
-     "reason":"created|every|end|import|ruling","seq":7,"signature":"<hex>","version":40}
+    {"at":"2025-05-01T12:00:00.000000+00:00","attempts":3,"attempts_head":"<chain head of the refused attempts>",
+     "format":"arbiter.checkpoint/2","game":"<uuid>","head":"<chain head at version>","key":"<key id>",
+     "prev":"<sha256 hex of the previous line>","reason":"created|every|end|import|ruling|refused","seq":7,
+     "signature":"<hex>","version":40}
+
+`attempts` counts the game's refused attempts so far and `attempts_head` is their chain's head after the last of them
+(empty while there is none): a line signs both the game's head and its refused attempts' head. Lines of
+`arbiter.checkpoint/1` (the same without the two attempts fields), written before, still check.
 
 `seq` counts lines from 1, `prev` is the SHA-256 of the previous line's bytes (empty on line 1),
 `signature` signs every other field (service.evidence.keys). Editing, removing, inserting or reordering a line
 breaks `seq`, `prev` or a signature; a removed *last* line shows only against a log head kept elsewhere.
-Several workers on one machine append under an exclusive `flock` on the file.
+Several workers on one machine append to a file under an exclusive `flock`; several hosts of one PostgreSQL store
+append to a table (service.evidence.pg_tables) through the same interface (read, exists, append).
 """
 
 from __future__ import annotations
@@ -30,10 +36,14 @@ from service.adapters.group_commit import Batches
 
 from .keys import PublicKey, ServerKey, canonical
 
-FORMAT = "arbiter.checkpoint/1"
-FIELDS = {"format": str, "seq": int, "prev": str, "game": str, "version": int, "head": str, "at": str, "reason": str,
-          "key": str, "signature": str}
-REASONS = ("created", "every", "end", "import", "ruling")
+FORMAT = "arbiter.checkpoint/2"
+FORMAT_V1 = "arbiter.checkpoint/1"
+FIELDS_V1 = {"format": str, "seq": int, "prev": str, "game": str, "version": int, "head": str, "at": str, "reason": str,
+             "key": str, "signature": str}
+FIELDS = {**FIELDS_V1, "attempts": int, "attempts_head": str}
+FIELDS_OF = {FORMAT: FIELDS, FORMAT_V1: FIELDS_V1}
+REASONS = ("created", "every", "end", "import", "ruling", "refused")
+NO_ATTEMPTS = (0, "")  # (count, head) of a game nobody made a refused attempt at
 log = logging.getLogger("arbiter.evidence")
 
 
@@ -165,21 +175,25 @@ class LogReport:
 class CheckpointLog:
     """Appends signed checkpoints and checks the log (incrementally: lines already checked are not checked again)."""
 
-    def __init__(self, storage, key: Callable[[], ServerKey], verifying_key: Callable[[], PublicKey | None]):
+    def __init__(self, storage, key: Callable[[], ServerKey], verifying_key: Callable[[], PublicKey | None],
+                 attempts: Callable[[str], tuple[int, str]] = lambda game: NO_ATTEMPTS):
         self.storage = storage
         self._key = key
+        self._attempts = attempts  # a game's (refused attempts, their head) as stored, for a checkpoint given without
         self._verifying_key = verifying_key
         self._checked: tuple[int, str, LogReport] | None = None  # (bytes checked, their sha256, report)
         self._guard = threading.Lock()
 
-    def append(self, game: str, version: int, head: str, reason: str) -> dict:
-        """Sign and append a checkpoint of `game` at `version` with chain head `head`; returns it."""
-        return self.append_many([(game, version, head, reason)])[0]
+    def append(self, game: str, version: int, head: str, reason: str, attempts: tuple[int, str] | None = None) -> dict:
+        """Sign and append a checkpoint of `game` at `version` with chain head `head` and `attempts` (count, head of
+        its refused attempts; read from the store when None); returns it."""
+        return self.append_many([(game, version, head, reason, *(attempts or self._attempts(game)))])[0]
 
-    def append_many(self, checkpoints: list[tuple[str, int, str, str]]) -> list[dict]:
-        """Sign and append several checkpoints (game, version, head, reason) under one lock and one sync (a bulk
-        import); returns them."""
+    def append_many(self, checkpoints: list[tuple]) -> list[dict]:
+        """Sign and append several checkpoints (game, version, head, reason[, attempts, attempts head]: read from the
+        store when left out) under one lock and one sync (a bulk import); returns them."""
         key = self._key()
+        checkpoints = [c if len(c) == 6 else (*c, *self._attempts(c[0])) for c in checkpoints]
 
         def make(last: bytes | None) -> bytes:
             seq, prev = 1, ""
@@ -191,9 +205,9 @@ class CheckpointLog:
                     log.error("arbiter: the checkpoint log %s ends with a line that is not a checkpoint", self.storage)
                     seq = 0
             lines = []
-            for game, version, head, reason in checkpoints:
+            for game, version, head, reason, attempts, attempts_head in checkpoints:
                 doc = {"format": FORMAT, "seq": seq, "prev": prev, "game": game, "version": version, "head": head,
-                       "at": now(), "reason": reason}
+                       "attempts": attempts, "attempts_head": attempts_head, "at": now(), "reason": reason}
                 lines.append(canonical(key.sign(doc)))
                 seq, prev = seq + 1 if seq else 0, line_hash(lines[-1])
             return b"\n".join(lines)
@@ -241,13 +255,14 @@ def _line_problem(raw: bytes, number: int, prev: str, key: PublicKey | None) -> 
         doc = json.loads(raw)
     except ValueError:
         return "is not JSON (the line was edited or cut)"
-    if not isinstance(doc, dict) or set(doc) != set(FIELDS):
-        return f"is not a checkpoint (expected exactly the fields {', '.join(sorted(FIELDS))})"
-    for name, kind in FIELDS.items():
+    fields = FIELDS_OF.get(doc.get("format")) if isinstance(doc, dict) else None
+    if fields is None:
+        return f"is not a checkpoint (its format must be {FORMAT} or {FORMAT_V1})"
+    if set(doc) != set(fields):
+        return f"is not a checkpoint (expected exactly the fields {', '.join(sorted(fields))})"
+    for name, kind in fields.items():
         if not isinstance(doc[name], kind) or isinstance(doc[name], bool):
             return f"{name} must be {'an integer' if kind is int else 'a string'}"
-    if doc["format"] != FORMAT:
-        return f"format must be {FORMAT}"
     if doc["seq"] != number:
         return f"has seq {doc['seq']}, expected {number} (a line was removed, inserted or moved)"
     if doc["prev"] != prev:

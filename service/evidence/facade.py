@@ -2,10 +2,12 @@
 checkpoint is written, and each game of the store held against its latest checkpoint.
 
 Defaults (docs/evidence.md): a SQLite file `games.db` keeps `games.db.key` and `games.db.checkpoints.jsonl`
-beside it; a PostgreSQL store keeps them in `$ARBITER_STATE_DIR` (default `~/.local/state/arbiter`) under a
-name made of the database's host, port, name and schema; an in-memory store keeps both in memory.
-`ARBITER_KEY_FILE`, `ARBITER_CHECKPOINT_LOG` and `ARBITER_CHECKPOINT_EVERY` (or the app config keys
-`KEY_FILE`, `CHECKPOINT_LOG`, `CHECKPOINT_EVERY`, or the CLI options) override them.
+beside it; a PostgreSQL store keeps its key file in `$ARBITER_STATE_DIR` (default `~/.local/state/arbiter`) under a
+name made of the database's host, port, name and schema, pins the key's public half in the database and keeps its
+checkpoint log in the table `<schema>_evidence.checkpoints` (service.evidence.pg_tables), shared by every host;
+an in-memory store keeps both in memory. `ARBITER_KEY_FILE`, `ARBITER_CHECKPOINT_LOG` (a file log, also on
+PostgreSQL) and `ARBITER_CHECKPOINT_EVERY` (or the app config keys `KEY_FILE`, `CHECKPOINT_LOG`, `CHECKPOINT_EVERY`,
+or the CLI options) override them.
 """
 
 from __future__ import annotations
@@ -24,7 +26,9 @@ from service.errors import BadInput
 from service.play.application import Referee
 
 from . import keys, receipts
+from .attempts_heads import attempts_finding, stored_head
 from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
+from .pinning import load_pinned, serving_problem
 
 DEFAULT_EVERY = 10
 
@@ -47,25 +51,62 @@ def default_paths(database_url: str) -> tuple[Path | None, Path | None]:
     return None, None
 
 
+def signing_key_problem(database_url: str, key_file: str | None = None) -> str | None:
+    """Why a host may not serve a store with its signing key (pinning.serving_problem; the key file as configured), or
+    None; only a PostgreSQL store pins a key (`arbiter serve` asks before it listens)."""
+    env = persistence_env(database_url)
+    if env["PERSISTENCE_MODULE"] != "eventsourcing.postgres":
+        return None
+    return serving_problem(env, Path(key_file or os.environ.get("ARBITER_KEY_FILE") or default_paths(database_url)[0]))
+
+
+def _close_with(app: Referee, tables) -> None:
+    """Close the evidence tables' connection when the store's application is closed (its pool with it)."""
+    close_app = app.close
+
+    def close() -> None:
+        tables.close()
+        close_app()
+
+    app.close = close
+
+
 class Evidence:
     """The server's signing key and checkpoint log for one store: receipts, checkpoints, and the store's check."""
 
-    def __init__(self, app: Referee, key_file: Path | None, log_file: Path | None, every: int = DEFAULT_EVERY):
+    def __init__(self, app: Referee, key_file: Path | None, log_file: Path | None, every: int = DEFAULT_EVERY,
+                 storage=None, tables=None, public_key: keys.PublicKey | None = None):
+        """`storage`: the log's storage when not a file (`log_file`) nor memory; `tables`: the PostgreSQL store's
+        evidence tables (service.evidence.pg_tables), where the key is pinned; `public_key`: the key that checks
+        signatures when no private key is at hand (`arbiter verify --public-key`)."""
         self.app = app
         self.key_file = key_file
         self.every = every
+        self.tables = tables
+        self._public_key = public_key
         self._key: keys.ServerKey | None = None
         self._key_lock = threading.Lock()
-        storage = FileStorage(log_file) if log_file is not None else MemoryStorage()
-        self.log = CheckpointLog(storage, lambda: self.key, self.verifying_key)
+        if storage is None:
+            storage = FileStorage(log_file) if log_file is not None else MemoryStorage()
+        self.log = CheckpointLog(storage, lambda: self.key, self.verifying_key, self.attempts_head)
 
     @classmethod
     def configured(cls, app: Referee, database_url: str, key_file: str | None = None, checkpoint_log: str | None = None,
-                   every: int | str | None = None) -> "Evidence":
-        """The evidence of a store: arguments first, then the environment, then the defaults beside the store."""
+                   every: int | str | None = None, public_key: keys.PublicKey | None = None) -> "Evidence":
+        """The evidence of a store: arguments first, then the environment, then the defaults beside the store (on
+        PostgreSQL: the log in the store's evidence schema, unless a log file is given)."""
         default_key, default_log = default_paths(database_url)
         key_file = key_file or os.environ.get("ARBITER_KEY_FILE") or default_key
-        checkpoint_log = checkpoint_log or os.environ.get("ARBITER_CHECKPOINT_LOG") or default_log
+        checkpoint_log = checkpoint_log or os.environ.get("ARBITER_CHECKPOINT_LOG")
+        tables = storage = None
+        env = persistence_env(database_url)
+        if env["PERSISTENCE_MODULE"] == "eventsourcing.postgres":
+            from .pg_tables import EvidenceTables, TableStorage
+
+            tables = EvidenceTables(env)
+            _close_with(app, tables)
+            storage = None if checkpoint_log else TableStorage(tables, default_log)
+        checkpoint_log = checkpoint_log or default_log
         every = every or os.environ.get("ARBITER_CHECKPOINT_EVERY") or DEFAULT_EVERY
         try:
             every = int(every)
@@ -74,20 +115,25 @@ class Evidence:
         except ValueError:
             raise BadInput(f"checkpoint interval {every!r}: must be a whole number of versions, 1 or more",
                            field="checkpoint_every") from None
-        return cls(app, Path(key_file) if key_file else None, Path(checkpoint_log) if checkpoint_log else None, every)
+        return cls(app, Path(key_file) if key_file else None, Path(checkpoint_log) if checkpoint_log else None, every,
+                   storage, tables, public_key)
 
     # -- the key -------------------------------------------------------------------------------
 
     @property
     def key(self) -> keys.ServerKey:
-        """The signing key: loaded, or created on first start (a clear message names the new file)."""
+        """The signing key: loaded, or created on first start (a clear message names the new file); on PostgreSQL
+        held against the key the store pins (pinned on first start): raises pinning.KeyMismatch for another key."""
         with self._key_lock:
             if self._key is None:
-                self._key = keys.ServerKey.generate() if self.key_file is None else keys.load_or_create(self.key_file)[0]
+                self._key = keys.ServerKey.generate() if self.key_file is None else load_pinned(self.key_file, self.tables)
             return self._key
 
     def verifying_key(self) -> keys.PublicKey | None:
-        """The key that checks signatures: the signing key if there is one; verification never creates a key file."""
+        """The key that checks signatures: the public key given, else the signing key if there is one; verification
+        never creates a key file."""
+        if self._public_key is not None:
+            return self._public_key
         if self._key is not None or self.key_file is None:
             return self.key
         return keys.load(self.key_file)
@@ -107,6 +153,20 @@ class Evidence:
             return event_hash(self.app.mapper.to_domain_event(rows[0]))
         except Exception:  # an unreadable row has no head: verification reports it
             return None
+
+    def attempts_head(self, game: str | UUID) -> tuple[int, str]:
+        """(refused attempts, their chain's head) of a game as stored: what its next checkpoint signs beside its head."""
+        return stored_head(self.app, game if isinstance(game, UUID) else UUID(game))
+
+    def refused(self, game_id: UUID, attempt: int) -> None:
+        """After a refused attempt (number `attempt`): a checkpoint when the game's refused attempts reach a multiple
+        of `every`, at the game's version as stored (a refusal never moves it), signing the attempts' head."""
+        if attempt % self.every:
+            return
+        rows = self.app.recorder.select_events(game_id, desc=True, limit=1)
+        if rows:
+            version = rows[0].originator_version
+            self.checkpoint(game_id, version, self.head_at(game_id, version), "refused")
 
     def answer(self, game_id: UUID, first: int, last: int, reason: str | None = None, head: str | None = None) -> dict:
         """The receipt of a command that wrote versions first..last; writes a checkpoint when one is due.
@@ -175,7 +235,8 @@ class Evidence:
                 break
         return out
 
-    def check_game(self, game_id: UUID, chain: dict | None, log_report=None, heads: list | None = None) -> dict:
+    def check_game(self, game_id: UUID, chain: dict | None, log_report=None, heads: list | None = None,
+                   attempt_rows: list | None = None) -> dict:
         """A game held against its latest checkpoint: {ok, finding, status, checkpoint, log}.
 
         `chain` is the game's chain report (None: no event of the game is stored). Findings: `intact`,
@@ -183,7 +244,9 @@ class Evidence:
         `rewritten`, `deleted`, `unchecked` (the chain is broken anyway) and `none` (no checkpoint yet).
         A broken log makes every game's check fail: what follows the broken line cannot be trusted.
         `log_report` (the log's report, read once for many games) and `heads` (the game's chain hashes by version
-        from 1, computed while verifying it) spare re-reading the log and the row.
+        from 1, computed while verifying it) spare re-reading the log and the row. A game whose events match is then
+        held against the refused attempts the checkpoint signed (`truncated`, `rewritten`, with `attempts`: {stored,
+        signed}); `attempt_rows`: the attempts stream's rows read in bulk already.
         """
         report = self.log.report() if log_report is None else log_report
         cp = report.latest.get(str(game_id))
@@ -212,6 +275,10 @@ class Evidence:
                 f"signed at {cp['at']}")
         else:
             finding, ok, status = "intact", True, f"matches checkpoint {cp['seq']} (version {cp['version']}, {cp['at']})"
+            attempts = attempts_finding(self.app, game_id, cp, attempt_rows)
+            if attempts is not None:
+                finding, status, out["attempts"] = attempts
+                ok = False
         if not report.ok:
             ok = False
             status += f"; the checkpoint log is broken at {report.problem}"
@@ -221,4 +288,4 @@ class Evidence:
 def _summary(cp: dict | None) -> dict | None:
     if cp is None:
         return None
-    return {k: cp[k] for k in ("seq", "version", "head", "at", "reason")}
+    return {k: cp[k] for k in ("seq", "version", "head", "at", "reason", "attempts", "attempts_head") if k in cp}

@@ -49,6 +49,25 @@ class PublicKey:
         except ValueError:
             raise KeyFileError(f"public key {text[:80]!r}: expected the 64 hex digits of an Ed25519 public key") from None
 
+    @classmethod
+    def from_text(cls, text: str) -> "PublicKey":
+        """A public key given on the command line: its 64 hex digits (as GET /api/v1/keys publishes it), or a PEM file
+        holding it (SubjectPublicKeyInfo); raises KeyFileError naming what is wrong."""
+        text = text.strip()
+        if len(text) == 64 and all(c in "0123456789abcdefABCDEF" for c in text):
+            return cls.from_hex(text.lower())
+        path = Path(text)
+        if not path.is_file():
+            raise KeyFileError(f"public key {text[:80]!r}: expected the 64 hex digits of an Ed25519 public key "
+                               "(GET /api/v1/keys: public_key) or a PEM file holding it")
+        try:
+            key = serialization.load_pem_public_key(path.read_bytes())
+        except (OSError, ValueError) as e:
+            raise KeyFileError(f"public key file {path}: not a PEM public key ({e})") from None
+        if not isinstance(key, Ed25519PublicKey):
+            raise KeyFileError(f"public key file {path}: holds a {type(key).__name__}, expected an Ed25519 key")
+        return cls(key)
+
     def describe(self) -> dict:
         """What GET /api/v1/keys publishes."""
         pem = self._key.public_bytes(serialization.Encoding.PEM, serialization.PublicFormat.SubjectPublicKeyInfo)

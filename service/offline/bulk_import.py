@@ -298,7 +298,8 @@ def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROW
     def flush() -> Iterator[dict]:
         if rows:
             app.recorder.insert_events(rows)
-            checkpoints = [(str(b.game_id), len(b.rows), b.head, "import") for _, b in pending]
+            # a record built here has no refused attempt (one with an illegal move takes the service's own import)
+            checkpoints = [(str(b.game_id), len(b.rows), b.head, "import", 0, "") for _, b in pending]
             try:
                 arbiter.evidence.log.append_many(checkpoints)
             except OSError as e:  # as Evidence.checkpoint: the games are stored; the log's failure is logged

@@ -18,7 +18,7 @@ from projections.views import view as view_of
 
 from service.access import Access, parse_game_id
 from service.duty import Duty
-from service.errors import Forbidden, NotFound
+from service.errors import Forbidden, IllegalMove, NotFound
 from service.evidence.facade import Evidence
 from service.verification.checks import check_evidence
 from service.views.facade import ViewsFacade
@@ -116,7 +116,12 @@ class PlayFacade:
 
     def move_as_seat(self, gid: UUID, seat: int, command: PlayMove) -> dict:
         command = command.checked(seat)
-        result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
+        try:
+            result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
+        except IllegalMove as refusal:  # kept in the attempts stream: checkpointed every `every` refusals
+            if refusal.attempt:
+                self.evidence.refused(gid, refusal.attempt)
+            raise
         first = result["first_version"]
         last = result["version"]
         if result["replayed"]:  # the same events as the first answer, up to the next move or rejection, from the store

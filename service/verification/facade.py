@@ -53,9 +53,10 @@ class VerificationFacade:
                 raise
             return deleted_report(gid, checkpoint)
         chain = out["chain"]
-        checkpoint = self.evidence.check_game(gid, chain, log_report, getattr(rows, "heads", None))
+        checkpoint = self.evidence.check_game(gid, chain, log_report, getattr(rows, "heads", None),
+                                              getattr(rows, "attempts", None))
         if checkpoint["finding"] in ("truncated", "rewritten") and chain.get("ok"):
-            broken_at = min(chain["length"] + 1, checkpoint["checkpoint"]["version"])
+            broken_at = None if "attempts" in checkpoint else min(chain["length"] + 1, checkpoint["checkpoint"]["version"])
             out["chain"] = {**chain, "ok": False, "broken_at": broken_at, "problem": checkpoint["status"]}
         out["checkpoint"] = checkpoint
         out["ok"] = report_ok(out) and checkpoint["ok"] is not False

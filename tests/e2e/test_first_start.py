@@ -27,6 +27,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import drop_store_schema
+
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = ROOT / ".venv" / "bin" / "arbiter"
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
@@ -133,7 +135,7 @@ def fresh_store(request, tmp_path):
 
         with psycopg.connect(base.split("?", 1)[0], autocommit=True, connect_timeout=10) as conn:
             for schema in schemas:
-                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_store_schema(conn, schema)
 
 
 def test_two_workers_on_a_new_store_answer_their_first_requests(fresh_store, tmp_path):

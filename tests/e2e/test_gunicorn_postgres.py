@@ -33,6 +33,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.support import drop_store_schema
+
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = ROOT / ".venv" / "bin" / "arbiter"
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
@@ -187,7 +189,7 @@ class Server:
         from psycopg import sql
 
         with psycopg.connect(self.base, autocommit=True, connect_timeout=10) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+            drop_store_schema(conn, self.schema)
 
 
 @pytest.fixture(scope="module")

@@ -26,7 +26,7 @@ import pytest
 
 from tests.integration.api_support import TEAMS_NSEW, cards_in, players
 from tests.integration.test_api_game import AFTER_B2, DRAWS, HANDS, NORTH, PLAN, WEST
-from tests.support import stacked_deck
+from tests.support import drop_store_schema, stacked_deck
 
 ROOT = Path(__file__).resolve().parents[2]
 ARBITER = ROOT / ".venv" / "bin" / "arbiter"
@@ -263,4 +263,4 @@ def test_an_event_written_through_one_server_process_reaches_the_subscribers_of_
             from psycopg import sql
 
             with psycopg.connect(os.environ["ARBITER_TEST_POSTGRES_URL"].split("?", 1)[0], autocommit=True) as conn:
-                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_store_schema(conn, schema)

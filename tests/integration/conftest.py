@@ -45,12 +45,18 @@ class Stores:
         for app in self._apps:
             app.close()
         if self._schemas:
-            import psycopg
-            from psycopg import sql
-
             for base, schema in self._schemas:
-                with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-                    conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_schema(base, schema)
+
+
+def drop_schema(base: str, schema: str) -> None:
+    """Drop a test store's schema with its evidence schema and the evidence's writer role (service.evidence.pg_tables)."""
+    import psycopg
+
+    from tests.support import drop_store_schema
+
+    with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
+        drop_store_schema(conn, schema)
 
 
 @pytest.fixture

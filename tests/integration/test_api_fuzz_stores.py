@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, settings
 
 from .conftest import POSTGRES_ENV
 from .fuzz_support import FuzzTarget, examples
+from tests.support import drop_store_schema
 
 FUZZ = settings(max_examples=examples(50), deadline=None,
                 suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
@@ -39,7 +40,7 @@ def _postgres_url(base: str) -> str:
         from psycopg import sql
 
         with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            drop_store_schema(conn, schema)
 
     atexit.register(drop)
     return f"{base}{'&' if '?' in base else '?'}schema={schema}"

@@ -25,6 +25,7 @@ import pytest
 from service.adapters.catalogue_store import Catalogue
 from service.adapters.standings_store import Standings
 from service.play.application import Referee
+from tests.support import drop_store_schema
 
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
 PROCESSES = 4
@@ -55,7 +56,7 @@ def fresh_urls(request, tmp_path):
 
         with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
             for schema in schemas:
-                conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+                drop_store_schema(conn, schema)
 
 
 def test_processes_and_threads_opening_a_new_store_at_once_all_succeed(fresh_urls):
@@ -142,4 +143,4 @@ def test_a_creation_meeting_one_from_outside_the_lock_is_run_again_on_postgres()
     finally:
         app.close()
         with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            drop_store_schema(conn, schema)

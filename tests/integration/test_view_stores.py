@@ -16,6 +16,7 @@ from eventsourcing.persistence import IntegrityError
 from service.adapters.view_runner import store_for
 from service.adapters.view_table import Column, ViewTable
 from service.play.application import Referee
+from tests.support import drop_store_schema
 
 
 class Poison(Exception):
@@ -73,7 +74,7 @@ def store(request, tmp_path):
     finally:
         app.close()
         with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
+            drop_store_schema(conn, schema)
 
 
 def test_rows_round_trip_and_a_mark_survives_the_fold_rewriting_its_row(store):

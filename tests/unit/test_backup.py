@@ -166,3 +166,11 @@ def test_the_missing_log_message_says_nothing_was_checkpointed_only_when_there_i
     beside = missing_log("copy.db.checkpoints.jsonl", 2, False)
     assert beside.startswith("checkpoint log: none beside this store (copy.db.checkpoints.jsonl): its 2 game(s)")
     assert "--checkpoint-log" in beside and "--key-file" in beside
+
+
+def test_the_missing_log_message_of_a_postgresql_store_says_how_to_check_a_restored_copy():
+    from api.cli.evidence import missing_log
+
+    message = missing_log("table s_evidence.checkpoints in PostgreSQL database db@h:5432", 2, False)
+    assert message.startswith("checkpoint log: none in the database (table s_evidence.checkpoints")
+    assert "--checkpoint-log FILE --public-key KEY" in message

@@ -209,12 +209,10 @@ def schema_url(base: str, prefix: str) -> tuple[str, str]:
 
 
 def drop_schema(base: str, schema: str) -> None:
-    """Drop the store's schema and any schema named after it (a store may keep its evidence in a schema of its own)."""
+    """Drop the store's schema with its evidence schema and writer role (tests.support.drop_store_schema)."""
     import psycopg
-    from psycopg import sql
+
+    from tests.support import drop_store_schema
 
     with psycopg.connect(base.split("?", 1)[0], autocommit=True, connect_timeout=10) as conn:
-        names = [r[0] for r in conn.execute("SELECT nspname FROM pg_namespace WHERE nspname = %s OR nspname LIKE %s",
-                                            (schema, schema.replace("_", r"\_") + r"\_%"))]
-        for name in names:
-            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(name)))
+        drop_store_schema(conn, schema)

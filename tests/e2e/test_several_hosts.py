@@ -19,9 +19,10 @@ the log once; every receipt any host issued verifies on every other surviving ho
 once; `arbiter verify --all` from a fourth folder holding only the database URL and the key exits 0, and 1 once an
 event row is deleted.
 
-Checks that need work not on main yet are skipped with the reason naming the branch (the lead removes the skip when
-it merges): the bot hand-over (`leases`), attempts and checkpoint rows covered by `verify --all`, verifying with the
-public key alone and a host with another key refusing to serve (`evidence`).
+Also: a bot seated at every seat of a game through the host that is killed keeps playing on another (the game's
+lease passes); `verify --all` exits 1 naming the game once its last refused-attempt row, or a middle row of the
+checkpoint table, is deleted; it needs only the database URL and the public key; a host started with another key
+refuses to serve and says so.
 """
 
 from __future__ import annotations
@@ -56,13 +57,6 @@ FLAG_WAIT = 20.0       # seconds after its creation by which the timed game must
 RECEIPTS_PER_PAIR = 25  # receipts of one host checked on each other host
 BOT_GAME = "el-royale"
 EVENTS_TABLE = "arbiter_events"
-
-NEEDS_LEASES = ("needs branch `leases`: seated bots recorded (an aggregate beside the game) and played by whichever "
-                "host holds the game's lease; on main a bot is a thread of the host that seated it. The lead removes "
-                "this skip when `leases` is merged")
-NEEDS_EVIDENCE = ("needs branch `evidence`: the checkpoint log as a PostgreSQL table, attempts heads in checkpoints, "
-                  "`verify --all --public-key`, the key's public half pinned in the database. The lead removes this "
-                  "skip when `evidence` is merged")
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 
@@ -240,6 +234,9 @@ def run(tmp_path_factory):
         time.sleep(2.0)  # long enough for every surviving host's clock watcher to have looked again
         r.clock_log = events(r, clock_id, clock_referee)
         r.bot_log = events(r, bot_game["id"], bot_game["referee_token"])
+        r.bot_views = [ok(r.rotation.next(), "GET", f"/games/{bot_game['id']}/view", bot_game["referee_token"])]
+        time.sleep(1.5)  # a bot table that is not stranded has moved again by now, or is over
+        r.bot_views.append(ok(r.rotation.next(), "GET", f"/games/{bot_game['id']}/view", bot_game["referee_token"]))
         r.logs = {g.id: events(r, g.id, g.referee) for g in r.games}
         phases["flag and logs"] = time.monotonic() - t0
         r.receipt_problems, r.receipt_checks = check_receipts(r, survivors)
@@ -329,8 +326,12 @@ def test_a_bot_seated_through_a_host_keeps_playing_after_that_host_dies(run):
     before = [e for e in seat_moves(run.bot_log) if e["version"] <= run.bot_version_at_kill]
     after = [e for e in seat_moves(run.bot_log) if e["version"] > run.bot_version_at_kill]
     assert before, "the bots played no move before their host died"
-    assert {e["actor"] for e in after} == {"seat:0", "seat:1", "seat:2"}, \
-        f"bot moves after host A died: {Counter(e['actor'] for e in after)}"
+    assert len(after) >= 10, f"bot moves after host A died: {Counter(e['actor'] for e in after)}"
+    # no seat stranded: at the end the game is over, or it is still moving (a seat that went out of play, as a random
+    # bot's seat may, is asked for nothing and rightly moves no more)
+    first, last = run.bot_views
+    assert last["status"] == "finished" or last["version"] > first["version"], \
+        f"the bot table stood still at version {first['version']} after its host died"
 
 
 # -- `arbiter verify --all` from a fourth folder, against the database -------------------------------------------------
@@ -391,7 +392,6 @@ def test_verify_all_from_a_fourth_folder_passes_and_fails_once_an_event_row_is_d
     assert [gid for gid, r in reports.items() if not r["ok"]] == [game.id], out
 
 
-@pytest.mark.skip(reason=NEEDS_EVIDENCE)
 def test_verify_all_fails_naming_the_game_once_its_last_attempts_row_is_deleted(run):
     game = max((g for g in run.games if g.refusals), key=lambda g: len(run.logs[g.id]))  # checkpointed after it
     stream = attempts_id(uuid.UUID(game.id))
@@ -419,7 +419,6 @@ def checkpoint_table(run) -> str:
     return ".".join(found[0])
 
 
-@pytest.mark.skip(reason=NEEDS_EVIDENCE)
 def test_verify_all_fails_once_a_checkpoint_row_is_deleted(run):
     table = checkpoint_table(run)
     import psycopg
@@ -433,7 +432,6 @@ def test_verify_all_fails_once_a_checkpoint_row_is_deleted(run):
     assert code == 1, out
 
 
-@pytest.mark.skip(reason=NEEDS_EVIDENCE)
 def test_verify_all_needs_only_the_database_url_and_the_public_key_and_holds_every_game_to_the_one_log(run):
     code, reports, out = verify_all(run, "auditor-public", "--public-key", public_key_hex(run.pem))
     assert code == 0, out
@@ -441,7 +439,6 @@ def test_verify_all_needs_only_the_database_url_and_the_public_key_and_holds_eve
     assert {g.id for g in run.games if g.acks} <= set(checked), out
 
 
-@pytest.mark.skip(reason=NEEDS_EVIDENCE)
 def test_a_host_started_with_another_key_refuses_to_serve_and_says_so(run):
     intruder = Host("E", run.tmp / "host-E", run.url, signing_key_pem()).start()
     try:

@@ -40,6 +40,7 @@ from service.play.tokens import new_token, token_hash
 from . import sealing
 from .bundles import bundle_lines
 from .draw import draw
+from .embargo import BoardEmbargo
 
 MAX_RETRIES = 20
 
@@ -74,6 +75,7 @@ class Tournaments:
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._guard = threading.Lock()
         arbiter.game_over_listeners.append(self.game_over)
+        arbiter.access.holds.append(BoardEmbargo(self._caught_up))  # a duplicate board's games, until all are over
 
     # -- loading and access ------------------------------------------------------------------
 

@@ -65,6 +65,16 @@ def cards_of_page(html: str) -> set[str]:
     return {LABELS[label] for label in LABEL.findall(html) if label in LABELS}
 
 
+def in_play(app, gid: UUID, viewer: Viewer) -> tuple[dict, list[dict]]:
+    """What `viewer` saw of the game at its last move, before the end was told: its table and its event log (the
+    projections' own rules for a game in progress, from the stored events), as JSON reads them."""
+    events = app.stored_events(gid)
+    end = next(i for i, e in enumerate(events) if isinstance(e, Game.SeedRevealed))
+    game = app.game(gid, events[end - 1].originator_version)
+    table = projection_for(game.game).table(game.state, viewer, False)
+    return json.loads(json.dumps(table)), json.loads(json.dumps(event_log(events[:end], viewer)))
+
+
 def seen_in_play(app, gid: UUID, viewer: Viewer) -> set[str]:
     """Every card `viewer` could see of the game while it was played: its table after each event, its event log up to
     the end (the projections' own rules for a game in progress, read from the stored events)."""
@@ -97,6 +107,19 @@ def reads(client, gid: str, token: str | None, final: int) -> list[tuple[str, st
         r = client.get(f"/games/{gid}{page}")
         out.append((f"page {page or '/'} {r.status_code}", r.get_data(as_text=True), False))
     return out
+
+
+def assert_as_in_play(client, app, gid: str, token: str | None, viewer: Viewer, final: int, who: str) -> None:
+    """The game's table (now, and replayed at its end) and its event log read as `viewer` saw them at the last move."""
+    table, log = in_play(app, UUID(gid), viewer)
+    h = bearer(token) if token else {}
+    now = client.get(f"{API}/games/{gid}{'/view' if token else ''}", headers=h).get_json()
+    assert now["table"] == table, f"{who}: the finished game's table is not the one it saw in play"
+    assert client.get(f"{API}/games/{gid}/replay?version={final}", headers=h).get_json()["table"] == table, who
+    entries = client.get(f"{API}/games/{gid}/events", headers=h).get_json()
+    told = [e for e in entries if e["type"] not in ("seed_revealed", "move_rejected")]
+    assert told == [e for e in log if e["type"] != "move_rejected"], f"{who}: the event log is not the one of play"
+    assert [e["data"]["seed"] for e in entries if e["type"] == "seed_revealed"] == [None], who
 
 
 def assert_shows_only(answers, allowed: set[str], seed: str, who: str) -> None:
@@ -151,6 +174,9 @@ def test_a_duplicate_boards_finished_game_shows_only_what_was_seen_in_play_until
     assert seed in json.dumps([e[2] for e in live_referee])
 
     anyone = client_of(app)
+    referee_table = anyone.get(f"{API}/games/{ga}/view", headers=bearer(table_a["referee_token"])).get_json()["table"]
+    assert referee_table != in_play(arbiter.app, UUID(ga), SPECTATOR)[0], "nothing was hidden at the end: no test"
+    assert_as_in_play(anyone, arbiter.app, ga, None, SPECTATOR, final, "anyone")
     assert_shows_only(reads(anyone, ga, None, final), spectator_saw, seed, "anyone")
     seat_b = table_b["seats"][0]["token"]
     assert_shows_only(reads(client_of(app, (gb, seat_b)), ga, seat_b, final), spectator_saw, seed, "a seat of table B")
@@ -159,6 +185,8 @@ def test_a_duplicate_boards_finished_game_shows_only_what_was_seen_in_play_until
     for seat in table_a["seats"]:
         saw = seen_in_play(arbiter.app, UUID(ga), Viewer.of_seat(seat["seat"]))
         assert_shows_only(reads(client_of(app, (ga, seat["token"])), ga, seat["token"], final), saw, seed,
+                          f"seat {seat['seat']} of table A")
+        assert_as_in_play(anyone, arbiter.app, ga, seat["token"], Viewer.of_seat(seat["seat"]), final,
                           f"seat {seat['seat']} of table A")
     for path in ("/audit", "/record"):
         assert anyone.get(f"{API}/games/{ga}{path}").status_code == 403

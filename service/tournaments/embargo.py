@@ -7,9 +7,9 @@ or not finished it, read from the tournament's standings document (its games, bo
 board is all over the hold lets its games go for good in this process (`_released`); a rewind that reopens a game
 reopens it as a game in play anyway.
 
-An abandoned table keeps its board held: the director, who holds every game's referee token, sees every game of
-the board whole all along, and can end the abandoned game as the referee (or let its clock do it), which releases
-the board.
+An abandoned table keeps its board held; the director, who holds every game's referee token, sees every game of
+the board whole all along, and may release the board (`release`: a `BoardReleased` event of the tournament, folded
+into its document), which makes its finished games public at once although a table never finished it.
 """
 
 from __future__ import annotations
@@ -17,17 +17,30 @@ from __future__ import annotations
 from typing import Any, Callable
 from uuid import UUID
 
+from service.errors import BadInput
+
 Doc = dict[str, Any]
 
 
 def board_in_play(doc: Doc, game_id: str) -> bool:
     """Whether `game_id` is a game of a duplicate board that some table of its round has not finished (or started)."""
     mine = next((g for g in doc["games"] if g["game_id"] == game_id), None)
-    if mine is None or mine.get("board") is None:
+    if mine is None or mine.get("board") is None or mine["board"] in doc.get("released", ()):
         return False
     tables = len(doc.get("tables", {}).get(str(mine["round"]), ()))
     board = [g for g in doc["games"] if g["round"] == mine["round"] and g["board"] == mine["board"]]
     return len(board) < tables or any(g["game_id"] not in doc["outcomes"] for g in board)
+
+
+def release(t: Any, board: Any) -> None:
+    """Release duplicate board `board` ("round.game", e.g. "1.2") of tournament `t` (the director's command, checked
+    by the facade): a board it does not have is refused (422, field `board`); releasing it twice changes nothing."""
+    boards = [b["board"] for r in t.rounds for b in (r["boards"] or ())]
+    if board not in boards:
+        named = ", ".join(boards[:12]) or "none: the tournament is not duplicate, or no round has started"
+        raise BadInput(f"board: this tournament has no board {str(board)[:20]!r} (its boards: {named})", field="board")
+    if board not in t.released:
+        t.release_board(board)
 
 
 class BoardEmbargo:

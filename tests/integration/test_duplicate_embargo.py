@@ -202,3 +202,35 @@ def test_a_duplicate_boards_finished_game_shows_only_what_was_seen_in_play_until
     assert public["seed"] == seed and everything <= cards_of_json(json.dumps(public))
     assert anyone.get(f"{API}/games/{ga}/record").status_code == 200
     assert seed in anyone.get(f"/games/{ga}/audit").get_data(as_text=True)
+
+
+def test_the_director_releases_a_board_an_abandoned_table_never_finishes_and_nobody_else_can(tmp_path):
+    game = DUPLICATE_GAMES[0]
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'd.db'}",
+                      "KEY_FILE": str(tmp_path / "key"), "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
+    app.test_client_class = CheckedClient
+    client = app.test_client()
+    created = client.post(f"{API}/tournaments", json=two_table_formats(game)).get_json()
+    tid, dtoken = created["id"], created["director_token"]
+    client.post(f"{API}/tournaments/{tid}/rounds", headers=bearer(dtoken))
+    links = client.get(f"{API}/tournaments/{tid}/links", headers=bearer(dtoken)).get_json()["games"]
+    ga = next(g for g in links if g["table"] == 0)["game_id"]
+    finish(app.extensions["arbiter"].app, ga)  # table B walks away from board 1.1
+    seed = app.extensions["arbiter"].app.game(UUID(ga)).seed
+    assert "seed" not in client.get(f"{API}/games/{ga}").get_json()
+
+    release = f"{API}/tournaments/{tid}/boards/1.1/release"
+    assert client.post(release).status_code == 401
+    seat = links[0]["seats"][0]["token"]
+    assert client.post(release, headers=bearer(seat)).status_code in (401, 403)
+    wrong = client.post(f"{API}/tournaments/{tid}/boards/9.9/release", headers=bearer(dtoken))
+    assert wrong.status_code == 422 and wrong.get_json()["field"] == "board" and "1.1" in wrong.get_json()["detail"]
+    assert "seed" not in client.get(f"{API}/games/{ga}").get_json()  # a refused release changes nothing
+
+    page = client.get(f"/tournaments/{tid}/director/{dtoken}", follow_redirects=True).get_data(as_text=True)
+    assert "/boards/1.1/release" in page
+    released = client.post(release, headers=bearer(dtoken))
+    assert released.status_code == 200 and released.get_json()["rounds"][0]["boards"][0]["released"] is True
+    assert client.post(release, headers=bearer(dtoken)).status_code == 200  # twice: nothing more
+    assert client.get(f"{API}/games/{ga}").get_json()["seed"] == seed
+    assert client.get(f"{API}/games/{ga}/record").status_code == 200

@@ -101,6 +101,8 @@ def reads(client, gid: str, token: str | None, final: int) -> list[tuple[str, st
             continue
         r = client.get(f"{API}/games/{gid}{path}", headers=h)
         out.append((f"GET {path or '/'} {r.status_code}", r.get_data(as_text=True), True))
+    r = client.get(f"{API}/games/{gid}/stream?after=0", headers=h)  # a finished game's stream ends once drained
+    out.append((f"GET /stream {r.status_code}", r.get_data(as_text=True), True))
     r = client.get(f"{API}/games?limit=200", headers=h)
     out.append(("GET /games", r.get_data(as_text=True), True))
     for page in ("", "/panel", "/replay", f"/replay?version={final}", "/audit", "/record.json", "/disputes"):
@@ -190,6 +192,8 @@ def test_a_duplicate_boards_finished_game_shows_only_what_was_seen_in_play_until
                           f"seat {seat['seat']} of table A")
     for path in ("/audit", "/record"):
         assert anyone.get(f"{API}/games/{ga}{path}").status_code == 403
+    stream = anyone.get(f"{API}/games/{ga}/stream?after=0").get_data(as_text=True)
+    assert "seed_revealed" in stream and '"seed": null' in stream  # the stream was read to the end, and held back
 
     referee = table_a["referee_token"]  # the director's key to the game (GET /tournaments/{id}/links)
     ruled = [anyone.get(f"{API}/games/{ga}{p}", headers=bearer(referee)) for p in ("/view", "/record", "/audit")]

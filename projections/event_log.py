@@ -19,7 +19,9 @@ Rules:
   only (they can name cards the seat holds, or that a bid exceeded a hand, BA-3.2); a rewind shows the restored
   table to the referee only, others see its numbers; fixed outcomes of a record (which
   can be the whole deck) are the referee's only.
-- After the end, everyone sees everything (ER: the whole game is disclosed at the end).
+- After the end, everyone sees everything (ER: the whole game is disclosed at the end), unless the end is
+  `withheld` from this viewer (service.access.Access.end_shown: a duplicate board still played at another table):
+  then the log reads as in play, and the `seed_revealed` entry carries no seed.
 - A game event or rejected attempt in a branch undone by a rewind, i.e. whose version is
   in (to_version, from_version] of a `rewound` event, is marked `"rewound": true`.
   Disputes, rulings and the seed's reveal are not undone by a rewind and are not marked.
@@ -39,7 +41,7 @@ from .viewers import REFEREE, Viewer
 
 
 def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ended: bool | None = None,
-              attempts: Iterable[Any] = ()) -> list[dict]:
+              attempts: Iterable[Any] = (), withheld: bool = False) -> list[dict]:
     """The entries after version `after` as `viewer` may see them; raises ValueError without the Created event.
 
     `stored_events` may be the Created event followed by only the events after `after` (a tail read);
@@ -56,6 +58,7 @@ def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ende
         ended = any(isinstance(e, Game.SeedRevealed) for e in events)
     else:
         ended = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
+    ended = ended and not withheld
     reader = _Reader(created, projection_for(created.game), REFEREE if ended else viewer, ended)
     undone = rewound_ranges(events)
     refused: dict[int, list] = {}
@@ -124,7 +127,8 @@ class _Reader:
         if isinstance(e, Game.Created):
             return {**base, "type": "created", "data": self._created()}
         if isinstance(e, Game.SeedRevealed):
-            return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed, "result": e.result,
+            return {**base, "actor": "engine", "type": "seed_revealed", "data": {"seed": e.seed if self.ended else None,
+                                                                                 "result": e.result,
                                                                                  "winner": e.winner, "scores": e.scores}}
         if isinstance(e, Game.DisputeFiled):
             data = {"number": e.number, "against_version": e.against_version, "claim": e.claim}

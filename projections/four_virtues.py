@@ -70,7 +70,7 @@ def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
         "seats": [{"seat": seat, "hand_size": len(state.hands[seat]), "score": state.scores[seat]} for seat in range(2)],
         "outcome": None if o is None else {"result": o.result, "winner": o.winner_json(), "scores": list(o.scores)},
     }
-    if viewer.is_referee or disclose_all or o is not None:
+    if viewer.is_referee or disclose_all:
         out["stock"] = _cards(state.stock)
         for entry in out["seats"]:
             entry["hand"] = _cards(state.hands[entry["seat"]])

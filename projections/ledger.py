@@ -18,8 +18,9 @@ from domain.game import Game
 from domain.games import decider_for
 
 
-def disclosure_ledger(stored_events: Iterable[Any]) -> list[dict]:
-    """Every disclosure of cards in a game's stored events; raises ValueError without the Created event."""
+def disclosure_ledger(stored_events: Iterable[Any], withheld: bool = False) -> list[dict]:
+    """Every disclosure of cards in a game's stored events (without the end's, if the end is `withheld` from the
+    reader: service.access.Access.end_shown); raises ValueError without the Created event."""
     events = list(stored_events)
     if not events or not isinstance(events[0], Game.Created):
         raise ValueError("a game's event log starts with its Created event")
@@ -34,7 +35,7 @@ def disclosure_ledger(stored_events: Iterable[Any]) -> list[dict]:
         version = e.originator_version
         if isinstance(e, Game.Rewound):
             state = decider.load_state(e.state)
-        elif isinstance(e, Game.SeedRevealed):
+        elif isinstance(e, Game.SeedRevealed) and not withheld:
             out.append({"version": version, "kind": "seed_revealed", "to": "all",
                         "cards": list(every_card)})
         elif isinstance(e, Game.Happened):

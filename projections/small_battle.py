@@ -25,8 +25,9 @@ from .viewers import Viewer
 
 
 def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
-    """The table as `viewer` may see it; everything once the game is over (or disclose_all)."""
-    everything = viewer.is_referee or disclose_all or state.outcome is not None
+    """The table as `viewer` may see it; everything with `disclose_all` (projections.views passes it once the game is
+    over, unless the end is withheld from this viewer)."""
+    everything = viewer.is_referee or disclose_all
     phase = "over" if state.outcome is not None else ("striking" if state.arranged else "arranging")
     out = {
         "phase": phase, "to_act": state.to_act if state.arranged else None, "starter": state.starter,

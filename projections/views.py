@@ -31,10 +31,11 @@ from .viewers import Viewer
 __all__ = ["view", "view_at", "event_log", "disclosure_ledger", "who_could_see"]
 
 
-def view(game: Game, viewer: Viewer, disclose_all: bool = False) -> dict:
-    """What `viewer` may see of `game` now; the whole table once the game ended (or with disclose_all)."""
+def view(game: Game, viewer: Viewer, disclose_all: bool = False, withheld: bool = False) -> dict:
+    """What `viewer` may see of `game` now; the whole table once the game ended (or with disclose_all), unless the
+    end is `withheld` from this viewer (service.access.Access.end_shown): then the table as in play, and no seed."""
     outcome = game.outcome
-    disclose_all = disclose_all or game.seed_revealed or outcome.is_over
+    disclose_all = not withheld and (disclose_all or game.seed_revealed or outcome.is_over)
     out = {
         "id": str(game.id),
         "game": game.game,
@@ -56,16 +57,16 @@ def view(game: Game, viewer: Viewer, disclose_all: bool = False) -> dict:
         "clock": clock_view(game),
     }
     out["spectator_delay"] = dict(game.spectator_delay) if game.spectator_delay else None
-    if game.seed_revealed:
+    if game.seed_revealed and not withheld:
         out["seed"] = game.seed
     return out
 
 
-def view_at(app: Any, game_id: Any, version: int, viewer: Viewer) -> dict:
+def view_at(app: Any, game_id: Any, version: int, viewer: Viewer, withheld: bool = False) -> dict:
     """The view of `viewer` as at `version` (what it could see then); raises NotFound for a version the game lacks.
 
     Once the game has ended, the whole game is public, so a replay of a finished game shows
-    every table in full.
+    every table in full (unless its end is `withheld` from this viewer: then what it could see then).
     """
     earlier = app.game(game_id, version)
-    return view(earlier, viewer, disclose_all=app.game(game_id).seed_revealed)
+    return view(earlier, viewer, disclose_all=not withheld and app.game(game_id).seed_revealed, withheld=withheld)

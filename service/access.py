@@ -4,12 +4,17 @@ A token is `<game id hex>.<secret>` and is bound to its game: it is good only wh
 token presented to another game is recognised (403) rather than merely unknown (401), and another game's id in front
 of this game's secret is no token of this game (401); only the secret's SHA-256 is stored. A game's token hashes and
 its Created event never change: they are read once per process.
+
+The one place that decides whether a viewer sees a finished game as finished (`end_shown`): a game's end (every
+card, its seed, its audit and record) is everyone's once it is over, unless a hold keeps it back (`holds`: a
+duplicate board still played at another table, service.tournaments.embargo); then everyone but the referee (and so
+the director, who holds every referee token) sees it as it was seen in play.
 """
 
 from __future__ import annotations
 
 import hmac
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
 
 from domain.game import Game
@@ -37,6 +42,20 @@ class Access:
         self.app = app
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
         self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process
+        self.holds: list[Callable[[UUID], bool]] = []  # whether a finished game's end is still held back from its viewers
+
+    def end_shown(self, game_id: Any, viewer: Viewer, ended: bool) -> bool:
+        """Whether `viewer` sees a game that has `ended` as a finished game is seen (every card, the seed, the audit,
+        the record): the referee always; anyone else unless a hold (a duplicate board still being played at another
+        table) keeps the game as in play for it. Every read of a game asks here."""
+        if not ended or viewer.is_referee:
+            return ended
+        gid = parse_game_id(game_id)
+        return not any(hold(gid) for hold in self.holds)
+
+    def withheld(self, game_id: Any, viewer: Viewer, ended: bool) -> bool:
+        """Whether a game that has `ended` is still shown to `viewer` as in play (the converse of `end_shown`)."""
+        return ended and not self.end_shown(game_id, viewer, ended)
 
     def created(self, gid: UUID) -> Game.Created:
         """A game's Created event (read once per process: stored events never change); raises NotFound."""

@@ -45,7 +45,7 @@ class Arbiter:
         self.views = ViewsFacade(self.app, self.access)
         self.lobby = LobbyFacade(self.app, self.views)
         self.play = PlayFacade(self.app, self.access, self.views, self.evidence)
-        self.verification = VerificationFacade(self.app, self.evidence, self.lobby.caught_up)
+        self.verification = VerificationFacade(self.app, self.evidence, self.lobby.caught_up, self.access)
 
     @property
     def game_over_listeners(self) -> list[Callable]:

@@ -68,6 +68,16 @@ class TournamentRounds(MethodView):
         return tournaments().start_round(tournament_id, bearer()), 201
 
 
+@tournaments_blp.route("/tournaments/<tournament_id>/boards/<board>/release")
+class TournamentBoardRelease(MethodView):
+    @tournaments_blp.response(200, ts.Tournament)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, tournament_id, board):
+        """Release a duplicate board (director only): its finished games become public although a table has not
+        finished it (an abandoned table). Until then they show nobody but the referee what was hidden in play."""
+        return tournaments().release_board(tournament_id, bearer(), board)
+
+
 @tournaments_blp.route("/tournaments/<tournament_id>/standings")
 class TournamentStandings(MethodView):
     @tournaments_blp.response(200, ts.Standings)

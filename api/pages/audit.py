@@ -16,7 +16,7 @@ def audit(game_id: str):
     facade = arbiter()
     token = page_token(game_id)
     log = facade.views.audit_page(game_id, token)
-    checks = facade.verification.verify(game_id)
+    checks = facade.verification.checks(game_id, token)
     view = facade.views.public(game_id)
     return render_template("audit.html", log=log, checks=checks, view=view, viewer=facade.access.viewer(game_id, token),
                            key=facade.evidence.public_key(), **entry_filter(log["entries"], view, request.args))

@@ -151,6 +151,13 @@ def start_round(tournament_id: str):
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
 
 
+@tournament_pages.post("/tournaments/<tournament_id>/boards/<board>/release")
+def release_board(tournament_id: str, board: str):
+    token = _director_or_refuse(tournament_id)
+    tournaments().release_board(tournament_id, token, board)
+    return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
 @tournament_pages.get("/tournaments/<tournament_id>/bundle.jsonl")
 def bundle(tournament_id: str):
     """The whole tournament as JSON Lines (the director's at any time, anyone's once over)."""

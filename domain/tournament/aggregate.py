@@ -16,6 +16,8 @@ from eventsourcing.domain import Aggregate
 class Tournament(Aggregate):
     """A tournament (or a match: format `match`, one table) run by a director holding its token."""
 
+    released: tuple = ()  # a tournament stored before boards could be released has none
+
     class Created(Aggregate.Created):
         settings: dict
         director_token_hash: str
@@ -61,6 +63,14 @@ class Tournament(Aggregate):
                                    "starter": self.starter, "clause": self.clause, "reason": self.reason, "board": self.board})
             t.sealed[self.game_id] = self.sealed_referee_token
 
+    class BoardReleased(Aggregate.Event):
+        """The director lifted a duplicate board's embargo before every table finished it (an abandoned table)."""
+
+        board: str  # "round.game", as in RoundStarted's boards
+
+        def apply(self, t: "Tournament") -> None:
+            t.released = [*t.released, self.board]
+
     class Finished(Aggregate.Event):
         reason: str
 
@@ -76,6 +86,7 @@ class Tournament(Aggregate):
         self.board_seeds: dict[int, list[str]] = {}
         self.sealed: dict[str, str] = {}
         self.finished: str | None = None
+        self.released: list[str] = []  # duplicate boards whose finished games the director made public early
 
     def __deepcopy__(self, memo: dict) -> "Tournament":
         new = object.__new__(type(self))
@@ -93,6 +104,9 @@ class Tournament(Aggregate):
 
     def game_started(self, **fields) -> None:
         self.trigger_event(Tournament.GameStarted, **fields)
+
+    def release_board(self, board: str) -> None:
+        self.trigger_event(Tournament.BoardReleased, board=board)
 
     def finish(self, reason: str) -> None:
         self.trigger_event(Tournament.Finished, reason=reason)

@@ -34,9 +34,10 @@ from ..viewers import Viewer
 
 
 def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
-    """The table as `viewer` may see it; the referee's table for everyone once the game is over (or disclose_all)."""
+    """The table as `viewer` may see it; the referee's table with `disclose_all` (projections.views passes it once
+    the game is over, unless the end is withheld from this viewer)."""
     out = public_table(state)
-    if viewer.is_referee or disclose_all or state.outcome is not None:
+    if viewer.is_referee or disclose_all:
         out.update(hidden_piles(state))
         for entry in out["seats"]:
             entry["hand"] = _hand(state, entry["seat"])

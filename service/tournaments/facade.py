@@ -37,7 +37,7 @@ from service.bounds import bounded
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
 from service.play.tokens import new_token, token_hash
 
-from . import sealing
+from . import embargo, sealing
 from .bundles import bundle_lines
 from .draw import draw
 from .duty import TournamentDuty
@@ -77,6 +77,7 @@ class Tournaments:
         arbiter.game_over_listeners.append(self.game_over)
         self.duty = arbiter.play.duty  # the process's duty loop: the lease holder creates what falls due (duty.py)
         self.duty.add(TournamentDuty(self))
+        arbiter.access.holds.append(embargo.BoardEmbargo(self._caught_up))  # a duplicate board's games, until all are over
 
     # -- loading and access ------------------------------------------------------------------
 
@@ -171,6 +172,13 @@ class Tournaments:
             self._start_next(t)
 
         self._command(tid, body)
+        return self.view(tid)
+
+    def release_board(self, tournament_id: Any, token: str | None, board: Any) -> dict:
+        """Make a duplicate board's finished games public before every table has finished it (an abandoned table;
+        director only): service/tournaments/embargo.py."""
+        tid, _ = self._director(tournament_id, token)
+        self._command(tid, lambda t: embargo.release(t, board))
         return self.view(tid)
 
     def _start_next(self, t: Tournament) -> None:
@@ -367,7 +375,8 @@ class Tournaments:
             boards = None
             if r["boards"]:
                 seeds = t.board_seeds.get(r["number"], [])
-                boards = [{**b, "seed": seeds[j] if board_done[b["board"]] and len(tables) and all(
+                boards = [{**b, "released": b["board"] in t.released,
+                           "seed": seeds[j] if board_done[b["board"]] and len(tables) and all(
                     any(g["board"] == b["board"] for g in tb["games"]) for tb in tables) else None}
                           for j, b in enumerate(r["boards"])]
             rounds.append({"number": r["number"], "pairing": r["pairing"], "byes": [names[i] for i in r["byes"]],

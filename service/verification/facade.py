@@ -10,7 +10,7 @@ from uuid import UUID
 
 from projections.catalogue import integrity_of
 
-from service.access import parse_game_id
+from service.access import Access, parse_game_id
 from service.adapters.catalogue_store import Catalogue
 from service.bounds import position
 from service.errors import NotFound
@@ -25,10 +25,25 @@ from .report import report_ok
 class VerificationFacade:
     """The checks of a store's games against their rows, the engine, the catalogue and the checkpoint log."""
 
-    def __init__(self, app: Referee, evidence: Evidence, catalogue: Callable[[], Catalogue]):
+    def __init__(self, app: Referee, evidence: Evidence, catalogue: Callable[[], Catalogue], access: Access | None = None):
         self.app = app
         self.evidence = evidence
         self.catalogue = catalogue  # the catalogue caught up (service.views.lobby.LobbyFacade.caught_up)
+        self.access = access or Access(app)
+
+    def checks(self, game_id: Any, token: str | None, kept_head: str | None = None,
+               kept_length: int | None = None) -> dict:
+        """`verify` as the token's viewer may read it (GET /games/{id}/audit/verify, the audit page): a game whose
+        end is still withheld from it (service.access.Access.withheld) shows its deal check as pending, no seed."""
+        viewer = self.access.viewer(game_id, token)
+        out = self.verify(game_id, kept_head, kept_length)
+        deal = out.get("deal")
+        if isinstance(deal, dict) and deal.get("seed") and self.access.withheld(game_id, viewer, True):
+            out["deal"] = {**deal, "seed": None, "shuffles": [], "fair": None, "consistent": None,
+                           "status": "pending: the seed is revealed when every table of this duplicate board is over"}
+            if out.get("evidence") is not None:
+                out["evidence"] = {"ok": None, "status": out["deal"]["status"]}
+        return out
 
     def verify(self, game_id: Any, kept_head: str | None = None, kept_length: int | None = None, full: bool = False,
                rows: Any = None, log_report: Any = None, marks: list | None = None) -> dict:

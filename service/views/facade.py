@@ -1,5 +1,7 @@
 """What a caller may see of a game, in simple types: views now and at a version, the event log, the replay's move
-list, the live feed, the audit and the record; spectators of a delayed game see it as their delay allows."""
+list, the live feed, the audit and the record; spectators of a delayed game see it as their delay allows. Whether a
+viewer sees a finished game as finished is the access's one answer (`Access.withheld`: a duplicate board still
+played elsewhere keeps its finished games as in play for all but the referee); every read below asks it."""
 
 from __future__ import annotations
 
@@ -49,8 +51,15 @@ class ViewsFacade:
         gid = parse_game_id(game_id)
         cut = self.spectator_cut(gid)
         if cut is not None:
-            return _delayed(view(self.app.game(gid, cut.version), SPECTATOR), cut)
-        return view(self.app.game(gid), SPECTATOR)
+            game = self.app.game(gid, cut.version)
+            return _delayed(view(game, SPECTATOR, withheld=self._withheld(gid, SPECTATOR, game)), cut)
+        game = self.app.game(gid)
+        return view(game, SPECTATOR, withheld=self._withheld(gid, SPECTATOR, game))
+
+    def _withheld(self, gid: UUID, viewer: Viewer, game: Game | None = None) -> bool:
+        """Whether this game, if it has ended, is still shown to `viewer` as in play (service.access.Access.withheld)."""
+        game = self.app.game(gid) if game is None else game
+        return self.access.withheld(gid, viewer, game.seed_revealed or game.outcome.is_over)
 
     def player_names(self, game_id: Any) -> list[str]:
         """The players' names in seat order (public)."""
@@ -59,7 +68,9 @@ class ViewsFacade:
     def view(self, game_id: Any, token: str | None) -> dict:
         """What a seat or the referee may see now (a seat's view lists its legal moves)."""
         viewer = self.access.known(game_id, token)
-        return view(self.app.game(parse_game_id(game_id)), viewer)
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        return view(game, viewer, withheld=self._withheld(gid, viewer, game))
 
     def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
         """The caller's view as it was at `version`; without a token, the public replay of a game that is over
@@ -68,7 +79,8 @@ class ViewsFacade:
             return self.public_replay(game_id, version)
         viewer = self.access.known(game_id, token)
         position(version, "version")
-        return view_at(self.app, parse_game_id(game_id), version, viewer)
+        gid = parse_game_id(game_id)
+        return view_at(self.app, gid, version, viewer, withheld=self._withheld(gid, viewer))
 
     def public_replay(self, game_id: Any, version: Any) -> dict:
         """The spectator's view as it was at `version`."""
@@ -78,7 +90,7 @@ class ViewsFacade:
         if cut is not None and version > cut.version:
             raise NotFound(f"game {gid}: version {version} is not shown to spectators yet (they follow this game "
                            f"{_delay_words(cut.delay)} behind)", field="version")
-        return view_at(self.app, gid, version, SPECTATOR)
+        return view_at(self.app, gid, version, SPECTATOR, withheld=self._withheld(gid, SPECTATOR))
 
     # -- the event log -----------------------------------------------------------------------
 
@@ -100,9 +112,12 @@ class ViewsFacade:
 
     def log_of(self, gid: UUID, viewer: Viewer, tail: list, after: int, ended: bool) -> list[dict]:
         """The log entries of `tail` (a game's events after version 1) after `after`, as `viewer` may see them."""
-        disclosed = viewer.is_referee or ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
+        ended = ended or any(isinstance(e, Game.SeedRevealed) for e in tail)
+        withheld = self.access.withheld(gid, viewer, ended)
+        disclosed = viewer.is_referee or (ended and not withheld)
         attempts = self.app.stored_attempts(gid) if disclosed else ()
-        return event_log([self.access.created(gid), *tail], viewer, after=after, ended=ended, attempts=attempts)
+        return event_log([self.access.created(gid), *tail], viewer, after=after, ended=ended, attempts=attempts,
+                         withheld=withheld)
 
     def replay_log(self, game_id: Any, token: str | None) -> list[dict]:
         """The whole event log as the caller may see it (exactly `events`), each game event told in words (`text`):
@@ -116,7 +131,7 @@ class ViewsFacade:
         answers told it already; the referee's log and everyone's after the end hold them all)."""
         entries = self.events(game_id, token)
         viewer = self.access.viewer(game_id, token)
-        if viewer.seat is not None and not any(e["type"] == "seed_revealed" for e in entries):
+        if viewer.seat is not None and not any(e["type"] == "seed_revealed" and e["data"]["seed"] for e in entries):
             refused = own_refusals(self.app.stored_attempts(parse_game_id(game_id)), viewer.seat)
             entries = sorted(entries + refused, key=lambda e: (e["version"], e["type"] == "move_rejected"))
         return entries
@@ -144,6 +159,8 @@ class ViewsFacade:
                 if self.feed is None:
                     self.feed = Feed(self.app)
         created = next(iter(self.app.events.get(gid, lte=1)))
+        if self.feed.withheld is None:
+            self.feed.withheld = self.access.withheld
         subscription = self.feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
         try:
             backlog = subscription.start(as_entries(self.events(game_id, token, after)))
@@ -161,6 +178,8 @@ class ViewsFacade:
         viewer = self.access.viewer(game_id, token)
         if viewer.role != "referee" and not game.outcome.is_over:
             raise Forbidden("the audit log is the referee's until the game is over")
+        if self._withheld(gid, viewer, game):
+            raise Forbidden(WITHHELD.format(what="the audit log"))
         return self._audit_of(gid, game, viewer, partial=False)
 
     def audit_page(self, game_id: Any, token: str | None) -> dict:
@@ -170,7 +189,7 @@ class ViewsFacade:
         gid = parse_game_id(game_id)
         game = self.app.game(gid)
         viewer = self.access.viewer(game_id, token)
-        partial = not (viewer.is_referee or game.outcome.is_over)
+        partial = not (viewer.is_referee or game.outcome.is_over) or self._withheld(gid, viewer, game)
         cut = self.spectator_cut(gid) if viewer == SPECTATOR and partial else None
         if cut is not None:
             audit = self._audit_of(gid, self.app.game(gid, cut.version), viewer, partial, cut.events)
@@ -182,8 +201,8 @@ class ViewsFacade:
         may see it now; every game event narrated in words."""
         stored = self.app.stored_events(gid) if stored is None else stored
         if partial:
-            entries = event_log(stored, viewer)
-            disclosures = [d for d in disclosure_ledger(stored)
+            entries = event_log(stored, viewer, withheld=self._withheld(gid, viewer, game))
+            disclosures = [d for d in disclosure_ledger(stored, withheld=self._withheld(gid, viewer, game))
                            if d["to"] == "all" or (viewer.seat is not None and viewer.seat in d["to"])]
         else:
             entries = event_log(stored, REFEREE, attempts=self.app.stored_attempts(gid))
@@ -200,11 +219,17 @@ class ViewsFacade:
         viewer = self.access.viewer(game_id, token)
         if viewer.role != "referee" and not game.outcome.is_over:
             raise Forbidden("the record is the referee's until the game is over")
+        if self._withheld(gid, viewer, game):
+            raise Forbidden(WITHHELD.format(what="the record"))
         doc = game.to_record()
         evidence = check_evidence(self.app, gid)
         if evidence is not None and evidence.get("ok") is not None:
             doc["evidence"] = evidence  # an addition to arbiter.record/1: the game's own honesty check, once over
         return doc
+
+
+WITHHELD = ("{what} is the referee's until every table of this game's board is over (duplicate play: the same deal is "
+            "still being played at another table)")
 
 
 def _delayed(view: dict, cut: Cut) -> dict:

@@ -122,6 +122,8 @@ class Feed:
         self._stopped = threading.Event()
         self._position = 0
         self.delivered = 0  # entries handed to subscriptions (for tests and benchmarks)
+        # whether a game's end is still withheld from a viewer (service.access.Access.withheld; set by the views)
+        self.withheld: Callable[[UUID, Viewer, bool], bool] | None = None
 
     # -- subscriptions (request threads) ------------------------------------------------------
 
@@ -250,8 +252,9 @@ class Feed:
             for sub in subscriptions:
                 entries = per_viewer.get(sub.viewer)
                 if entries is None:
+                    withheld = self._withheld(game_id, sub.viewer, channel.ended)
                     entries = per_viewer[sub.viewer] = as_entries(
-                        event_log([channel.created, *events], sub.viewer, after=after, ended=ended))
+                        event_log([channel.created, *events], sub.viewer, after=after, ended=ended, withheld=withheld))
                 sub.give(entries)
                 self.delivered += len(entries)
 
@@ -268,10 +271,16 @@ class Feed:
             after, events, ended = due
             with self._lock:
                 spectators = [sub for sub in channel.subscriptions if sub.viewer == SPECTATOR]
-            entries = as_entries(event_log([channel.created, *events], SPECTATOR, after=after, ended=ended))
+            over = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
+            withheld = self._withheld(channel.created.originator_id, SPECTATOR, over)
+            entries = as_entries(event_log([channel.created, *events], SPECTATOR, after, ended, withheld=withheld))
             for sub in spectators:
                 sub.give(entries)
                 self.delivered += len(entries)
+
+    def _withheld(self, game_id: UUID, viewer: Viewer, ended: bool) -> bool:
+        """Whether the game's end is still withheld from `viewer` (service.access.Access.withheld)."""
+        return ended and self.withheld is not None and self.withheld(game_id, viewer, ended)
 
     def _until_release(self) -> float:
         """Seconds until a held event becomes visible to spectators (a long time if none is waiting)."""

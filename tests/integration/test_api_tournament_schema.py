@@ -17,16 +17,23 @@ TOURNAMENT_GOOD = {  # operation: (director token?, body, expected status)
     "GET /api/v1/tournaments/{tournament_id}/standings": (False, None, 200),
     "GET /api/v1/tournaments/{tournament_id}/links": (True, None, 200),
     "GET /api/v1/tournaments/{tournament_id}/bundle": (True, None, 200),
+    "POST /api/v1/tournaments/{tournament_id}/boards/{board}/release": (True, None, 200),  # duplicate, round 1 on
 }
 
 
 @pytest.mark.parametrize("label", sorted(TOURNAMENT_GOOD))
 def test_a_good_tournament_request_gets_the_documented_success_answer(label):
     director, body, status = TOURNAMENT_GOOD[label]
-    created = APP.test_client().post("/api/v1/tournaments", json={"name": "T", "game": "small-battle",
-                                                                   "players": [{"name": "A"}, {"name": "B"}],
-                                                                   "format": "round-robin"}).get_json()
+    board = "{board}" in label
+    client = APP.test_client()
+    created = client.post("/api/v1/tournaments", json={"name": "T", "game": "small-battle", "duplicate": board,
+                                                       "players": [{"name": n} for n in "ABCD"[:4 if board else 2]],
+                                                       "format": "round-robin"}).get_json()
     kwargs = {"path_parameters": {"tournament_id": created["id"]} if "{tournament_id}" in label else {}}
+    if board:
+        client.post(f"/api/v1/tournaments/{created['id']}/rounds",
+                    headers={"Authorization": f"Bearer {created['director_token']}"})
+        kwargs["path_parameters"]["board"] = "1.1"
     if director:
         kwargs["headers"] = {"Authorization": f"Bearer {created['director_token']}"}
     if body is not None:

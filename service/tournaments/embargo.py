@@ -1,0 +1,63 @@
+"""The duplicate board's embargo: a finished game of a board stays as in play until every table of the board is over.
+
+In duplicate play every table of a round holds the same deal for board j, so a finished game of board j shows a
+player still playing board j at another table the whole deal. `BoardEmbargo` is the hold the access layer asks
+(service.access.Access.end_shown) for a finished game: held while its board has a table that has not started it
+or not finished it, read from the tournament's standings document (its games, boards and the end of each). Once a
+board is all over the hold lets its games go for good in this process (`_released`); a rewind that reopens a game
+reopens it as a game in play anyway.
+
+An abandoned table keeps its board held; the director, who holds every game's referee token, sees every game of
+the board whole all along, and may release the board (`release`: a `BoardReleased` event of the tournament, folded
+into its document), which makes its finished games public at once although a table never finished it.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+from uuid import UUID
+
+from service.errors import BadInput
+
+Doc = dict[str, Any]
+
+
+def board_in_play(doc: Doc, game_id: str) -> bool:
+    """Whether `game_id` is a game of a duplicate board that some table of its round has not finished (or started)."""
+    mine = next((g for g in doc["games"] if g["game_id"] == game_id), None)
+    if mine is None or mine.get("board") is None or mine["board"] in doc.get("released", ()):
+        return False
+    tables = len(doc.get("tables", {}).get(str(mine["round"]), ()))
+    board = [g for g in doc["games"] if g["round"] == mine["round"] and g["board"] == mine["board"]]
+    return len(board) < tables or any(g["game_id"] not in doc["outcomes"] for g in board)
+
+
+def release(t: Any, board: Any) -> None:
+    """Release duplicate board `board` ("round.game", e.g. "1.2") of tournament `t` (the director's command, checked
+    by the facade): a board it does not have is refused (422, field `board`); releasing it twice changes nothing."""
+    boards = [b["board"] for r in t.rounds for b in (r["boards"] or ())]
+    if board not in boards:
+        named = ", ".join(boards[:12]) or "none: the tournament is not duplicate, or no round has started"
+        raise BadInput(f"board: this tournament has no board {str(board)[:20]!r} (its boards: {named})", field="board")
+    if board not in t.released:
+        t.release_board(board)
+
+
+class BoardEmbargo:
+    """The hold of duplicate boards for one store (`holds(game_id)`), over its standings documents."""
+
+    def __init__(self, standings: Callable[[], Any]):
+        self.standings = standings  # the standings store, caught up (service.adapters.standings_store.Standings)
+        self._released: set[UUID] = set()
+
+    def __call__(self, game_id: UUID) -> bool:
+        """Whether this finished game is still held: its duplicate board is being played at another table."""
+        if game_id in self._released:
+            return False
+        store = self.standings()
+        owner = store.tournament_of(game_id)
+        doc = None if owner is None else store.get(owner)
+        if doc is not None and board_in_play(doc, str(game_id)):
+            return True
+        self._released.add(game_id)
+        return False

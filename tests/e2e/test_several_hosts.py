@@ -19,6 +19,13 @@ the log once; every receipt any host issued verifies on every other surviving ho
 once; `arbiter verify --all` from a fourth folder holding only the database URL and the key exits 0, and 1 once an
 event row is deleted.
 
+Live streams (tests/e2e/hosts_streams.py): a seat, the referee and a spectator of every El Royale game the clients
+start read its stream, each from another host than the others (the moves go round-robin through all); a stream on A
+is cut by A's death and resumes on another host with Last-Event-ID = the last id it received. At the end each holds
+exactly the entries GET /games/{id}/events?after=<its start> gives its token: same versions, order and JSON. A game
+is watched from the version after its one refused attempt: the feed forwards refused attempts (the referee's) only in
+a (re)connection's backlog, never live.
+
 Also: a bot seated at every seat of a game through the host that is killed keeps playing on another (the game's
 lease passes); `verify --all` exits 1 naming the game once its last refused-attempt row, or a middle row of the
 checkpoint table, is deleted; it needs only the database URL and the public key; a host started with another key
@@ -250,9 +257,10 @@ def run(tmp_path_factory):
         if any(t.is_alive() for t in threads):
             r.errors.append("a client thread did not finish")
 
+        phases["play"] = time.monotonic() - t0
         r.streams.settle(lambda sub: stream_log(r, sub))
         r.stream_logs = [stream_log(r, sub) for sub in r.streams.subscribers]
-        phases["play"] = time.monotonic() - t0
+        phases["streams"] = time.monotonic() - t0
         survivors = [h for h in started if h.alive()]
         clock_id, clock_referee = r.clock_game["id"], r.clock_game["referee_token"]
         while time.monotonic() < r.clock_created + FLAG_WAIT:

@@ -19,6 +19,13 @@ the log once; every receipt any host issued verifies on every other surviving ho
 once; `arbiter verify --all` from a fourth folder holding only the database URL and the key exits 0, and 1 once an
 event row is deleted.
 
+Live streams (tests/e2e/hosts_streams.py): a seat, the referee and a spectator of every El Royale game the clients
+start read its stream, each from another host than the others (the moves go round-robin through all); a stream on A
+is cut by A's death and resumes on another host with Last-Event-ID = the last id it received. At the end each holds
+exactly the entries GET /games/{id}/events?after=<its start> gives its token: same versions, order and JSON. A game
+is watched from the version after its one refused attempt: the feed forwards refused attempts (the referee's) only in
+a (re)connection's backlog, never live.
+
 Also: a bot seated at every seat of a game through the host that is killed keeps playing on another (the game's
 lease passes); `verify --all` exits 1 naming the game once its last refused-attempt row, or a middle row of the
 checkpoint table, is deleted; it needs only the database URL and the public key; a host started with another key
@@ -45,6 +52,7 @@ from bots import SeatView, make_bot
 from domain.attempts import attempts_id
 from domain.games import SPECS
 
+from .hosts_streams import Streams, Subscriber
 from .hosts_support import (ARBITER, POSTGRES_ENV, Host, Rotation, call, clean_env, drop_schema, give_key,
                             public_key_hex, schema_url, signing_key_pem)
 
@@ -57,6 +65,8 @@ FLAG_WAIT = 20.0       # seconds after its creation by which the timed game must
 RECEIPTS_PER_PAIR = 25  # receipts of one host checked on each other host
 BOT_GAME = "el-royale"
 EVENTS_TABLE = "arbiter_events"
+STREAM_GAME = "el-royale"  # the games watched live: random bots rarely end them (an ended game's log is disclosed)
+WATCH_MARGIN = 4.0         # no game is watched from this long before the end of play
 
 pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
 
@@ -81,6 +91,7 @@ class Run:
         self.errors: list[str] = []
         self.lock = threading.Lock()
         self.play_until = 0.0
+        self.streams = Streams(rotation)
 
     def post_move(self, game: Played, seat: int, move: dict, version: int) -> int:
         key = f"hosts-{uuid.uuid4().hex}"
@@ -137,6 +148,20 @@ class Run:
             self.errors.append(f"client {kind}#{number}: {type(e).__name__}: {e}")
 
 
+    def watch(self) -> None:
+        """Subscribe a seat, the referee and a spectator (each on another host) to every STREAM_GAME game the clients
+        start, once it holds its refused attempt (the feed forwards refusals only in a (re)connection's backlog)."""
+        try:
+            while time.monotonic() < self.play_until - WATCH_MARGIN and not self.errors:
+                for game in list(self.games):
+                    if (game.kind == STREAM_GAME and game.refusals and game.id not in self.streams.watched
+                            and len(game.acks) < MAX_MOVES // 2):
+                        self.streams.watch(game.id, game.tokens, game.referee)
+                time.sleep(0.1)
+        except BaseException as e:  # reported by the tests
+            self.errors.append(f"stream watcher: {type(e).__name__}: {e}")
+
+
 def ok(host: Host, method: str, path: str, token: str | None = None, body: dict | None = None) -> dict | list:
     status, answer = call(host.port, method, path, token, body)
     assert status < 300, f"{method} {path} on {host}: {status} {answer}"
@@ -146,6 +171,13 @@ def ok(host: Host, method: str, path: str, token: str | None = None, body: dict 
 def events(run: Run, gid: str, referee: str) -> list[dict]:
     status, answer, host = run.rotation.request("GET", f"/games/{gid}/events", referee)
     assert status == 200, f"events of {gid} on {host}: {status} {answer}"
+    return answer
+
+
+def stream_log(run: Run, sub: Subscriber) -> list[dict]:
+    """GET /games/{id}/events?after=<the subscriber's start> with its token, through the rotation."""
+    status, answer, host = run.rotation.request("GET", f"/games/{sub.game_id}/events?after={sub.start}", sub.token)
+    assert status == 200, f"events of {sub} on {host}: {status} {answer}"
     return answer
 
 
@@ -183,7 +215,7 @@ def run(tmp_path_factory):
     pem = signing_key_pem()
     hosts = [Host(name, tmp / f"host-{name}", url, pem) for name in "ABC"]
     started = list(hosts)
-    t0, phases = time.monotonic(), {}
+    t0, phases, r = time.monotonic(), {}, None
     try:
         for host in hosts:  # all three at once on the new store (issue 23's first start)
             host.start()
@@ -203,6 +235,7 @@ def run(tmp_path_factory):
         r.play_until = time.monotonic() + PLAY_SECONDS
         threads = [threading.Thread(target=r.client, args=(kind, i), daemon=True)
                    for kind in SPECS for i in range(GAMES_PER_KIND)]
+        threads.append(threading.Thread(target=r.watch, daemon=True))
         for t in threads:
             t.start()
         time.sleep(KILL_AFTER)
@@ -225,6 +258,9 @@ def run(tmp_path_factory):
             r.errors.append("a client thread did not finish")
 
         phases["play"] = time.monotonic() - t0
+        r.streams.settle(lambda sub: stream_log(r, sub))
+        r.stream_logs = [stream_log(r, sub) for sub in r.streams.subscribers]
+        phases["streams"] = time.monotonic() - t0
         survivors = [h for h in started if h.alive()]
         clock_id, clock_referee = r.clock_game["id"], r.clock_game["referee_token"]
         while time.monotonic() < r.clock_created + FLAG_WAIT:
@@ -250,10 +286,15 @@ def run(tmp_path_factory):
               f"connection error, requests per host {r.served}, {r.receipt_checks} receipt checks; bot game at "
               f"v{r.bot_version_at_kill} when A died, v{r.bot_log[-1]['version']} at the end; seconds since the start "
               f"{ {k: round(v, 1) for k, v in phases.items()} }")
+        print(f"streams: {len(r.streams.subscribers)} subscribers of {len(r.streams.watched)} games, "
+              f"{sum(len(s.got) for s in r.streams.subscribers)} entries received, "
+              f"{sum(len(s.lost) for s in r.streams.subscribers)} connections lost and resumed")
         for host in started:
             host.stop()
         yield r
     finally:
+        if r is not None:
+            r.streams.stop()
         for host in started:
             if host.alive():
                 host.stop()
@@ -332,6 +373,56 @@ def test_a_bot_seated_through_a_host_keeps_playing_after_that_host_dies(run):
     first, last = run.bot_views
     assert last["status"] == "finished" or last["version"] > first["version"], \
         f"the bot table stood still at version {first['version']} after its host died"
+
+
+# -- live streams, read on every host -------------------------------------------------------------------------------
+
+
+def first_difference(got: list, want: list) -> str:
+    i = next((i for i, (a, b) in enumerate(zip(got, want)) if a != b), min(len(got), len(want)))
+    return (f"received {len(got)} entries, the log has {len(want)}; first difference at #{i}: "
+            f"received {got[i] if i < len(got) else None}, the log {want[i] if i < len(want) else None}")
+
+
+def test_a_live_stream_on_any_host_carries_exactly_the_viewers_event_log_across_a_hosts_death(run):
+    subs = run.streams.subscribers
+    assert {s.role.split()[0] for s in subs} == {"seat", "referee", "spectator"}
+    assert len(run.streams.watched) >= 3 and {s.first_host for s in subs} >= set("ABC"), \
+        f"{len(run.streams.watched)} games watched, first hosts {Counter(s.first_host for s in subs)}"
+    exact = 0
+    for sub, log in zip(subs, run.stream_logs):
+        assert not sub.errors, f"{sub}: {sub.errors}"
+        got, want = sub.received(), [(e["version"], e) for e in log]
+        if any(e["type"] == "seed_revealed" for e in log):  # over: the log now discloses what the stream hid then
+            got, want = [(v, e["type"]) for v, e in got], [(v, e["type"]) for v, e in want]
+        else:
+            exact += 1
+        assert got == want, f"{sub}, from v{sub.start}, connections {sub.connects}: {first_difference(got, want)}"
+    assert exact >= 9, f"only {exact} streams of games still in play were compared entry by entry"
+    # the streams carried moves that other hosts took (clients send every request to the next host in turn)
+    elsewhere = total = 0
+    for sub in subs:
+        game = next(g for g in run.games if g.id == sub.game_id)
+        after = [a for a in game.acks if a["answer"]["events"][0]["version"] > sub.start]
+        taken_elsewhere = [a for a in after if a["host"] != sub.first_host]
+        assert taken_elsewhere or not sub.got, f"{sub}: no move after v{sub.start} was taken by another host"
+        elsewhere, total = elsewhere + len(taken_elsewhere), total + len(after)
+    assert elsewhere > total / 2, f"only {elsewhere} of {total} moves the streams carried went through other hosts"
+
+
+def test_a_stream_cut_by_its_hosts_death_resumes_on_another_host_from_the_last_id_it_received(run):
+    cut = [s for s in run.streams.subscribers if s.first_host == "A" and s.connects[0][0] == "A"
+           and "A" in s.lost and not s.ended]
+    assert cut, f"no stream on host A was cut by its death: {[(s, s.lost) for s in run.streams.subscribers]}"
+    resumed = 0
+    for sub in cut:
+        on_a = [v for v, host, _ in sub.got if host == "A"]
+        assert len(sub.connects) >= 2, f"{sub} lost its connection on A and did not connect again: {sub.connects}"
+        (_, _), (second, sent) = sub.connects[:2]
+        assert second != "A", f"{sub} reconnected to the dead host: {sub.connects}"
+        assert sent == (on_a[-1] if on_a else sub.start), f"{sub}: Last-Event-ID {sent}, last received {on_a[-1:]}"
+        resumed += any(host != "A" for _, host, _ in sub.got)
+    assert resumed, "no stream cut by A's death received an entry from the host it resumed on"
 
 
 # -- `arbiter verify --all` from a fourth folder, against the database -------------------------------------------------

@@ -7,14 +7,15 @@ unit of the game ends: a battle, a round, a trick; `None` when it has none); the
 `Decision`.
 
 - A person moving resets everything: a game with a person at the table is never slowed or stopped.
-- Moves that only bots made count up. After `Limits.slow_after` of them the bot waits `Limits.wait`
-  seconds before each move (a long bot-only game costs a trickle, not a core); after `Limits.stop_after`
-  it stops and says why.
-- When the loop gives a progress mark, `Limits.stall` bot-only moves without the mark changing stop the
-  bot too: the game is going round without any unit of it ending.
+- What only bots did counts up, in versions (a game's events: what the loop sees, 1.1 to 2.4 of them a move
+  in self-play). After `Limits.slow_after` of them the bot waits `Limits.wait` seconds before each move (a
+  long bot-only game costs a trickle, not a core); after `Limits.stop_after` it stops and says why.
+- When the loop gives a progress mark, `Limits.stall` versions by bots alone without the mark changing stop
+  the bot too: the game is going round without any unit of it ending.
 
-The limits are set from self-play (docs/bots.md): every one of 10,500 games between heuristic bots, in
-every game and table measured, ended within 1,400 moves, so `stop_after` is several times the longest game.
+The limits come from self-play (docs/bots.md): every one of the games measured between heuristic bots, in
+every game and table, ended within 1,300 moves (about 1,800 versions), so a game with no person at the
+table is slowed once it has gone longer than any of them and stopped at about three times that.
 """
 
 from __future__ import annotations
@@ -27,11 +28,11 @@ PLAY, SLOW, STOP = "play", "slow", "stop"
 
 @dataclass(frozen=True)
 class Limits:
-    """The budget of bot-only moves (moves since a person last moved) and the pace once it runs low."""
+    """The budget of versions made by bots alone (since a person last moved) and the pace once it runs low."""
 
-    slow_after: int = 1500
+    slow_after: int = 2500
     stop_after: int = 6000
-    stall: int = 2000  # bot-only moves with the progress mark unchanged
+    stall: int = 2500  # versions by bots alone with the progress mark unchanged
     wait: float = 1.0  # seconds before each move once slowed
 
 
@@ -55,9 +56,9 @@ class BotBudget:
     def __init__(self, limits: Limits | None = None):
         self.limits = limits or Limits()
         self.version: int | None = None
-        self.bot_moves = 0  # moves since a person last moved (or since the bot sat down)
+        self.bot_moves = 0  # versions since a person last moved (or since the bot sat down)
         self.mark: Hashable = None
-        self.since_mark = 0  # bot-only moves since the progress mark last changed
+        self.since_mark = 0  # versions by bots alone since the progress mark last changed
 
     def look(self, version: int, person_moved: bool = False, over: bool = False,
              mark: Hashable = None) -> Decision:
@@ -81,13 +82,13 @@ class BotBudget:
             self.since_mark += moved
         limits = self.limits
         if self.bot_moves >= limits.stop_after:
-            return Decision(STOP, reason=f"{self.bot_moves} moves by bots alone (the limit is {limits.stop_after}): "
+            return Decision(STOP, reason=f"{self.bot_moves} versions made by bots alone (the limit is {limits.stop_after}): "
                                          "the game is not moving towards an end; a person's move would restart it")
         if mark is not None and self.since_mark >= limits.stall:
-            return Decision(STOP, reason=f"{self.since_mark} moves by bots alone without any battle, round or trick "
+            return Decision(STOP, reason=f"{self.since_mark} versions made by bots alone without any battle, round or trick "
                                          f"ending (the limit is {limits.stall}): the cards are going round")
         if self.bot_moves >= limits.slow_after:
-            return Decision(SLOW, limits.wait, f"{self.bot_moves} moves by bots alone: one move every {limits.wait:g} s")
+            return Decision(SLOW, limits.wait, f"{self.bot_moves} versions made by bots alone: one move every {limits.wait:g} s")
         return Decision(PLAY)
 
     def reset(self, version: int) -> None:

@@ -14,7 +14,7 @@ unit of the game ends: a battle, a round, a trick; `None` when it has none); the
   the bot too: the game is going round without any unit of it ending.
 
 The limits come from self-play (docs/bots.md): every one of the games measured between heuristic bots, in
-every game and table, ended within 1,300 moves (about 1,800 versions), so a game with no person at the
+every game and table, ended within 2,000 moves (about 2,800 versions), so a game with no person at the
 table is slowed once it has gone longer than any of them and stopped at about three times that.
 """
 
@@ -30,9 +30,9 @@ PLAY, SLOW, STOP = "play", "slow", "stop"
 class Limits:
     """The budget of versions made by bots alone (since a person last moved) and the pace once it runs low."""
 
-    slow_after: int = 2500
-    stop_after: int = 6000
-    stall: int = 2500  # versions by bots alone with the progress mark unchanged
+    slow_after: int = 3000
+    stop_after: int = 8000
+    stall: int = 3000  # versions by bots alone with the progress mark unchanged
     wait: float = 1.0  # seconds before each move once slowed
 
 

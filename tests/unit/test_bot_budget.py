@@ -69,6 +69,6 @@ def test_a_version_going_back_starts_the_count_afresh_rather_than_fail_the_bot()
 def test_by_default_a_game_as_long_as_the_longest_self_play_game_is_never_slowed_and_the_issue_28_game_is():
     budget = BotBudget()
     budget.look(0)
-    assert budget.look(1800).action == PLAY  # 1,300 moves of El Royale, the longest measured (docs/bots.md)
+    assert budget.look(2800).action == PLAY  # 2,000 moves of El Royale, the longest measured (docs/bots.md)
     assert budget.look(4745).action == SLOW  # the game of issue 28 after 12 minutes
     assert budget.look(9000).stops

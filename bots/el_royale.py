@@ -36,12 +36,15 @@ class ElRoyaleBot:
     def __init__(self, seat: int, rng: random.Random):
         self.seat, self.rng = seat, rng
         self.progress = Progress()
+        self.taken: set[str] = set()  # cards this seat took by conceding while the cards went round
 
     def choose(self, view: SeatView) -> dict:
         """The move for this seat now (see the module doc)."""
         table, moves, hand = view.table, view.legal_moves, view.hand
         pile = table["battle_pile"]
         stalled = self.progress.stalled(table)
+        if not stalled:
+            self.taken.clear()
         for m in moves:
             if "cards" in m and wins(m["cards"], hand, pile):
                 return view.move(m)
@@ -51,12 +54,14 @@ class ElRoyaleBot:
         if "take" in kinds:
             return self._take(view, kinds["take"][0], hand)
         if "attack" in kinds:
-            cost = shed_cost if stalled else attack_cost
-            return view.move(min(kinds["attack"], key=lambda m: cost(m["cards"], hand)))
+            return view.move(self._attack(kinds["attack"], hand, stalled))
         if "concede" in kinds:
             if stalled and kinds.get("beat"):
                 return view.move(min(kinds["beat"], key=lambda m: beat_cost(m["cards"], hand)))
-            return self._defend(view, kinds.get("beat", []), hand, pile)
+            move = self._defend(view, kinds.get("beat", []), hand, pile)
+            if stalled and move["type"] == "concede":
+                self.taken.update(pile)
+            return move
         if "throw_in" in kinds and (stalled or self._should_throw(view, hand)):
             best = max(kinds["throw_in"], key=lambda m: len(m["cards"]))
             return view.move(best)
@@ -65,6 +70,15 @@ class ElRoyaleBot:
         if "pass" in kinds:
             return view.move(kinds["pass"][0])
         return view.move(moves[0])
+
+    def _attack(self, attacks: list[dict], hand: list[str], stalled: bool) -> dict:
+        """The attack: the hardest to beat; while the cards go round, the easiest to beat of the cards it did not
+        just take by conceding (those went round already), or any at random once it has gone round twice as long."""
+        if not stalled:
+            return min(attacks, key=lambda m: attack_cost(m["cards"], hand))
+        if self.progress.stalled(None, 2 * STALL_BATTLES):
+            return self.rng.choice(attacks)
+        return min(attacks, key=lambda m: (bool(self.taken & set(m["cards"])),) + shed_cost(m["cards"], hand))
 
     def _take(self, view: SeatView, entry: dict, hand: list[str]) -> dict:
         """ER-5.2: take the laid-out cards of ranks already held, as many as room allows."""
@@ -101,13 +115,17 @@ class Progress:
         self.seen: tuple | None = None
         self.since = 0  # the battle count when a card last reached the discard pile
 
-    def stalled(self, table: dict) -> bool:
-        """Whether `STALL_BATTLES` battles have ended since a card last reached the discard pile (ER-7.3: public)."""
-        flow = (table.get("discard_count", 0), table.get("reshuffles", 0))
-        battles = table.get("battles", 0)
-        if flow != self.seen or battles < self.since:
-            self.seen, self.since = flow, battles
-        return battles - self.since >= STALL_BATTLES
+        self.battles = 0  # the battle count last seen
+
+    def stalled(self, table: dict | None, battles: int = STALL_BATTLES) -> bool:
+        """Whether `battles` battles have ended since a card last reached the discard pile (ER-7.3: public), after
+        taking in `table` (None: as last seen)."""
+        if table is not None:
+            flow = (table.get("discard_count", 0), table.get("reshuffles", 0))
+            self.battles = table.get("battles", 0)
+            if flow != self.seen or self.battles < self.since:
+                self.seen, self.since = flow, self.battles
+        return self.battles - self.since >= battles
 
 
 def shed_cost(cards: list[str], hand: list[str]) -> tuple:

@@ -224,3 +224,16 @@ def test_el_royale_heuristic_self_play_ends_rather_than_send_the_same_cards_roun
     plan = make_plan("el-royale", players, 40, ("heuristic",), {"edition": edition}, "progress", max_moves=2000)
     unfinished = [i for i in range(plan.games) if len(play(plan, i)["moves"]) >= plan.max_moves]
     assert not unfinished, f"games {unfinished} were still on after {plan.max_moves} moves"
+
+
+def test_el_royale_bot_does_not_attack_with_a_card_it_took_by_conceding_while_cards_go_round():
+    bot = make_bot("heuristic", "el-royale", 0, random.Random(0), spec_for("el-royale").bot)
+    bot.choose(_er_view("defence", ["5D", "9S"], [{"type": "concede"}], battles=0, pile=["7H"]))
+    assert bot.choose(_er_view("defence", ["5D", "9S"], [{"type": "concede"}], battles=6, pile=["2C"]))["type"] == "concede"
+    hand = ["2C", "5D", "9S"]
+    assert bot.choose(_er_view("attack", hand, _er_attacks(hand), battles=7))["cards"] == ["5D"]  # 2C went round
+
+
+def test_el_royale_heuristic_ends_a_game_where_its_lowest_cards_were_the_ones_going_round():
+    plan = make_plan("el-royale", 3, 443, ("heuristic",), {"edition": "revised"}, "progress", max_moves=2000)
+    assert len(play(plan, 442)["moves"]) < plan.max_moves  # A♣ and 2♣ went round when it attacked its lowest

@@ -10,9 +10,11 @@ It also watches the game move (issue 28). Cards leave the hands only through the
 no one claims), and a game can win only once hands get small, so when `STALL_BATTLES` battles have ended
 without a card reaching the discard pile (its public count and reshuffles, ER-7.3), the same cards are going
 round (say a single jack no one can beat, attacked, conceded, attacked again by the seat that took it) and the
-bot plays to shed instead: it attacks with its lowest rank (the easiest to beat), beats whenever it can,
-throws in whatever it may and claims nothing, until a card reaches the discard pile again. It decides from
-its own views only (what it remembers of them included).
+bot plays to shed instead: it attacks with its lowest rank (the easiest to beat) among the cards it did not
+take by conceding meanwhile (those went round already), and with any attack at random (its own seeded stream)
+after twice as many battles; it beats whenever it can, throws in whatever it may and claims nothing, until a
+card reaches the discard pile again. It decides from its own views only (what it remembers of them included).
+Measured in docs/bots.md.
 """
 
 from __future__ import annotations

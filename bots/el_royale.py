@@ -5,6 +5,16 @@ hand in few ranks: it attacks with its smallest group (the highest rank among eq
 hardest to beat), throws in cards that are not its main group, beats with the cheapest card
 that does not break a group, concedes a battle of one or two cards rather than spend a high
 card or a pair, and claims a small pile when most of it matches ranks it holds.
+
+It also watches the game move (issue 28). Cards leave the hands only through the discard pile (a beaten battle
+no one claims), and a game can win only once hands get small, so when `STALL_BATTLES` battles have ended
+without a card reaching the discard pile (its public count and reshuffles, ER-7.3), the same cards are going
+round (say a single jack no one can beat, attacked, conceded, attacked again by the seat that took it) and the
+bot plays to shed instead: it attacks with its lowest rank (the easiest to beat) among the cards it did not
+take by conceding meanwhile (those went round already), and with any attack at random (its own seeded stream)
+after twice as many battles; it beats whenever it can, throws in whatever it may and claims nothing, until a
+card reaches the discard pile again. It decides from its own views only (what it remembers of them included).
+Measured in docs/bots.md.
 """
 
 from __future__ import annotations
@@ -17,6 +27,7 @@ from .cards import rank, rank_counts, without
 CHEAP_PILE = 2  # a pile of at most this many cards is cheap to concede
 HIGH = 10  # J and above: worth keeping rather than spending on a cheap battle
 MAX_HOLDING = 16  # ER-5.1 (revised): conceding above this eliminates
+STALL_BATTLES = 6  # battles ended with no card reaching the discard pile: the bot plays to shed
 
 
 class ElRoyaleBot:
@@ -26,11 +37,16 @@ class ElRoyaleBot:
 
     def __init__(self, seat: int, rng: random.Random):
         self.seat, self.rng = seat, rng
+        self.progress = Progress()
+        self.taken: set[str] = set()  # cards this seat took by conceding while the cards went round
 
     def choose(self, view: SeatView) -> dict:
         """The move for this seat now (see the module doc)."""
         table, moves, hand = view.table, view.legal_moves, view.hand
         pile = table["battle_pile"]
+        stalled = self.progress.stalled(table)
+        if not stalled:
+            self.taken.clear()
         for m in moves:
             if "cards" in m and wins(m["cards"], hand, pile):
                 return view.move(m)
@@ -40,17 +56,31 @@ class ElRoyaleBot:
         if "take" in kinds:
             return self._take(view, kinds["take"][0], hand)
         if "attack" in kinds:
-            return view.move(min(kinds["attack"], key=lambda m: attack_cost(m["cards"], hand)))
+            return view.move(self._attack(kinds["attack"], hand, stalled))
         if "concede" in kinds:
-            return self._defend(view, kinds.get("beat", []), hand, pile)
-        if "throw_in" in kinds and self._should_throw(view, hand):
+            if stalled and kinds.get("beat"):
+                return view.move(min(kinds["beat"], key=lambda m: beat_cost(m["cards"], hand)))
+            move = self._defend(view, kinds.get("beat", []), hand, pile)
+            if stalled and move["type"] == "concede":
+                self.taken.update(pile)
+            return move
+        if "throw_in" in kinds and (stalled or self._should_throw(view, hand)):
             best = max(kinds["throw_in"], key=lambda m: len(m["cards"]))
             return view.move(best)
-        if "claim" in kinds and useful_pile(pile, hand):
+        if "claim" in kinds and not stalled and useful_pile(pile, hand):
             return view.move(kinds["claim"][0])
         if "pass" in kinds:
             return view.move(kinds["pass"][0])
         return view.move(moves[0])
+
+    def _attack(self, attacks: list[dict], hand: list[str], stalled: bool) -> dict:
+        """The attack: the hardest to beat; while the cards go round, the easiest to beat of the cards it did not
+        just take by conceding (those went round already), or any at random once it has gone round twice as long."""
+        if not stalled:
+            return min(attacks, key=lambda m: attack_cost(m["cards"], hand))
+        if self.progress.stalled(None, 2 * STALL_BATTLES):
+            return self.rng.choice(attacks)
+        return min(attacks, key=lambda m: (bool(self.taken & set(m["cards"])),) + shed_cost(m["cards"], hand))
 
     def _take(self, view: SeatView, entry: dict, hand: list[str]) -> dict:
         """ER-5.2: take the laid-out cards of ranks already held, as many as room allows."""
@@ -78,6 +108,31 @@ class ElRoyaleBot:
         asked = rank(table["battle_pile"][-1])
         main = max(counts.values())
         return not (counts[asked] == main and main >= 2 and len(counts) > 1)
+
+
+class Progress:
+    """What a seat remembers of the game's progress: the discard pile it last saw, and when it last grew."""
+
+    def __init__(self):
+        self.seen: tuple | None = None
+        self.since = 0  # the battle count when a card last reached the discard pile
+
+        self.battles = 0  # the battle count last seen
+
+    def stalled(self, table: dict | None, battles: int = STALL_BATTLES) -> bool:
+        """Whether `battles` battles have ended since a card last reached the discard pile (ER-7.3: public), after
+        taking in `table` (None: as last seen)."""
+        if table is not None:
+            flow = (table.get("discard_count", 0), table.get("reshuffles", 0))
+            self.battles = table.get("battles", 0)
+            if flow != self.seen or self.battles < self.since:
+                self.seen, self.since = flow, self.battles
+        return self.battles - self.since >= battles
+
+
+def shed_cost(cards: list[str], hand: list[str]) -> tuple:
+    """Lower is better when the cards go round: the lowest rank (the easiest to beat), all of it."""
+    return (rank(cards[0]), -len(cards))
 
 
 def wins(cards: list[str], hand: list[str], pile: list[str]) -> bool:

@@ -17,6 +17,9 @@ def print_report(reports: list[dict], console: Console | None = None) -> None:
     console = console or Console()
     for rep in reports:
         console.rule(f"[bold]{table_label(rep)}[/]: {rep['games']} games, {rep['finished']} finished")
+        if rep["unfinished"]["count"]:
+            console.print(f"[bold red]{rep['unfinished']['count']} unfinished[/]: still on after "
+                          f"{rep['unfinished']['cap']} moves; counted as no one's win, left out of the lengths")
         wins = Table(title="win rate (95% Wilson interval)", title_justify="left")
         wins.add_column("seat / position", justify="right")
         wins.add_column("by seat", justify="right")
@@ -42,7 +45,10 @@ def print_report(reports: list[dict], console: Console | None = None) -> None:
         length = Table(title="length", title_justify="left")
         for col in ("measure", "mean", "median", "p10", "p90", "min", "max"):
             length.add_column(col, justify="right" if col != "measure" else "left")
-        for name, s in ((f"{rep['unit']} (finished games)", rep["length"]), ("moves", rep["moves"])):
+        for name, s in ((f"{rep['unit']} (finished games)", rep["length"]), ("moves (finished games)", rep["moves"])):
+            if s is None:
+                length.add_row(name, "no game finished", "", "", "", "", "")
+                continue
             length.add_row(name, f"{s['mean']:.1f}", f"{s['median']:g}", f"{s['p10']:g}", f"{s['p90']:g}",
                            str(s["min"]), str(s["max"]))
         console.print(length)

@@ -115,8 +115,8 @@ def _glob(out: str) -> str:
 def _show(reports: list[dict], html: str | None, as_json: bool, command: str | None) -> None:
     if as_json:
         for rep in reports:
-            slim = {**rep, "moves": {k: v for k, v in rep["moves"].items() if k != "values"},
-                    "length": {k: v for k, v in rep["length"].items() if k != "values"}}
+            slim = {**rep, **{key: rep[key] and {k: v for k, v in rep[key].items() if k != "values"}
+                              for key in ("moves", "length")}}
             click.echo(json.dumps(slim))
     else:
         from .balance_tables import print_report

@@ -60,7 +60,7 @@ def plots(rep: dict) -> str:
     _rates(axes[1], list(bots), list(bots.values()), "win rate by bot (per seat)")
     ends = rep["endings"]
     _rates(axes[2], list(ends), list(ends.values()), "how games ended")
-    values = rep["length"]["values"]
+    values = rep["length"]["values"] if rep["length"] else []
     axes[3].hist(values, bins=min(30, max(5, len(set(values)))), color="#55a868")
     axes[3].set_title(f"length of finished games ({rep['unit']})", fontsize=10)
     axes[3].set_xlabel(rep["unit"])

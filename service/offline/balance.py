@@ -13,6 +13,12 @@ result, or where the game's spec says why it ended, `GameSpec.ending`); game len
 in the game's own unit (`GameSpec.length`). A shared win (a tie for the most chips, a team)
 counts as a win for every winning seat, so a table's win rates may add up to more than one.
 Intervals are Wilson score intervals at 95%.
+
+Unfinished games (still on when the simulation's move cap came, `arbiter simulate --max-moves`) are
+counted, never dropped: they are an ending of their own (`unfinished`, with its rate and the cap they
+met, `unfinished.cap`), they stay in every win rate's denominator as no one's win, and they are left out
+of the lengths, which are those of finished games only (None when no game finished), so a run of
+runaway games cannot pass for a table of long games.
 """
 
 from __future__ import annotations
@@ -159,14 +165,16 @@ def table_report(results: list[GameResult]) -> dict:
                          sum(r.bots.count(kind) for r in results)) for kind in kinds}
     endings = Counter(r.ending for r in results)
     finished = [r for r in results if r.ending != UNFINISHED]
+    unfinished = [r.moves for r in results if r.ending == UNFINISHED]
     return {
         "game": first.game, "title": spec.title, "options": first.options, "players": n,
         "bots": list(kinds),
         "games": games, "finished": len(finished), "unit": spec.length.unit,
+        "unfinished": rate(len(unfinished), games) | {"cap": max(unfinished, default=None)},
         "win_by_seat": by_seat, "win_by_position": by_position, "win_by_bot": by_bot,
         "endings": {kind: rate(count, games) for kind, count in sorted(endings.items())},
-        "moves": spread([r.moves for r in results]),
-        "length": spread([r.length for r in finished] or [0]),
+        "moves": spread([r.moves for r in finished]) if finished else None,
+        "length": spread([r.length for r in finished]) if finished else None,
     }
 
 

@@ -186,3 +186,54 @@ def test_small_battle_bot_remembers_that_a_held_strike_bounds_the_position_from_
 def test_small_battle_bot_spends_a_ten_on_a_revealed_high_card():
     bot = SmallBattleBot(0, random.Random(0))
     assert bot.choose(_sb_view("TD", revealed={5: 9}))["position"] == 5
+
+
+def _er_view(phase: str, hand: list[str], moves: list[dict], battles: int, pile=(), discard=3) -> SeatView:
+    """An El Royale view of seat 0 of 3 after `battles` battles with `discard` cards in the discard pile."""
+    seats = [{"seat": s, "hand_size": len(hand) if s == 0 else 5, "shown": [], "eliminated": False} for s in range(3)]
+    table = {"edition": "revised", "phase": phase, "battles": battles, "battle_pile": list(pile), "deck_count": 30,
+             "discard_count": discard, "reshuffles": 0, "seats": seats, "hand": hand, "legal_moves": moves}
+    return SeatView("el-royale", 0, table)
+
+
+def _er_attacks(hand: list[str]) -> list[dict]:
+    return [{"type": "attack", "cards": [c]} for c in hand]
+
+
+def test_el_royale_bot_attacks_with_its_lowest_rank_once_battles_end_with_no_card_discarded():
+    bot = make_bot("heuristic", "el-royale", 0, random.Random(0), spec_for("el-royale").bot)
+    hand = ["4D", "7C", "7D", "JC"]
+    moves = _er_attacks(hand) + [{"type": "attack", "cards": ["7C", "7D"]}]
+    assert bot.choose(_er_view("attack", hand, moves, battles=10))["cards"] == ["JC"]  # the hardest to beat
+    for battles in range(11, 16):  # cards go round: no card reaches the discard pile
+        bot.choose(_er_view("attack", hand, moves, battles=battles))
+    assert bot.choose(_er_view("attack", hand, moves, battles=16))["cards"] == ["4D"]  # the easiest to beat
+    assert bot.choose(_er_view("attack", hand, moves, battles=17, discard=5))["cards"] == ["JC"]  # flowing again
+
+
+def test_el_royale_bot_beats_rather_than_concede_a_cheap_battle_while_cards_go_round():
+    bot = make_bot("heuristic", "el-royale", 0, random.Random(0), spec_for("el-royale").bot)
+    hand = ["4D", "4H", "9S"]
+    moves = [{"type": "concede"}, {"type": "beat", "cards": ["4D"]}, {"type": "beat", "cards": ["4H"]}]
+    bot.choose(_er_view("defence", hand, moves, battles=0, pile=["4C"]))
+    assert bot.choose(_er_view("defence", hand, moves, battles=6, pile=["4C"]))["type"] == "beat"
+
+
+@pytest.mark.parametrize("players,edition", [(3, "revised"), (3, "classic"), (5, "revised")])
+def test_el_royale_heuristic_self_play_ends_rather_than_send_the_same_cards_round(players, edition):
+    plan = make_plan("el-royale", players, 40, ("heuristic",), {"edition": edition}, "progress", max_moves=2000)
+    unfinished = [i for i in range(plan.games) if len(play(plan, i)["moves"]) >= plan.max_moves]
+    assert not unfinished, f"games {unfinished} were still on after {plan.max_moves} moves"
+
+
+def test_el_royale_bot_does_not_attack_with_a_card_it_took_by_conceding_while_cards_go_round():
+    bot = make_bot("heuristic", "el-royale", 0, random.Random(0), spec_for("el-royale").bot)
+    bot.choose(_er_view("defence", ["5D", "9S"], [{"type": "concede"}], battles=0, pile=["7H"]))
+    assert bot.choose(_er_view("defence", ["5D", "9S"], [{"type": "concede"}], battles=6, pile=["2C"]))["type"] == "concede"
+    hand = ["2C", "5D", "9S"]
+    assert bot.choose(_er_view("attack", hand, _er_attacks(hand), battles=7))["cards"] == ["5D"]  # 2C went round
+
+
+def test_el_royale_heuristic_ends_a_game_where_its_lowest_cards_were_the_ones_going_round():
+    plan = make_plan("el-royale", 3, 443, ("heuristic",), {"edition": "revised"}, "progress", max_moves=2000)
+    assert len(play(plan, 442)["moves"]) < plan.max_moves  # A♣ and 2♣ went round when it attacked its lowest

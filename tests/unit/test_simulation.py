@@ -95,7 +95,8 @@ def recount(docs: list[dict]) -> dict:
         verdict = replay(parse(doc)).verdict()
         winners = verdict["winner"]["seats"] if verdict["winner"] else []
         endings[verdict["result"] if verdict["status"] == "finished" else "unfinished"] += 1
-        moves.append(len(doc["moves"]))
+        if verdict["status"] == "finished":
+            moves.append(len(doc["moves"]))
         for seat, player in enumerate(doc["players"]):
             bot = player["name"].split("-")[0]
             bot_seats[bot] += 1

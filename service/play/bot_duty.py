@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from typing import Any
 from uuid import UUID
 
@@ -26,6 +27,7 @@ from domain.games import spec_for
 from service.adapters.leases import Leases
 from service.errors import Conflict, ServiceError
 
+from .bot_budget import SLOW, BotBudget, Limits
 from .commands import PlayMove
 
 MAX_FAILURES = 3
@@ -54,6 +56,9 @@ class BotDuty:
         self.dirty: set[UUID] = set()
         self.bots: dict[tuple[UUID, int], tuple[str, Any]] = {}  # each seat's bot, made once here
         self.failures: dict[tuple[UUID, int], int] = {}
+        self.limits = Limits()  # the budget's limits (tests give small ones)
+        self.budgets: dict[UUID, BotBudget] = {}  # a game's budget of versions made by bots alone (bot_budget.py)
+        self.not_before: dict[UUID, float] = {}  # a slowed game: when its bots may move again (time.monotonic)
         self.moves = 0  # moves played by this process (tests and logs)
         self.conflicts = 0  # moves that lost a race with another writer
 
@@ -105,9 +110,13 @@ class BotDuty:
                 for seat in seats:
                     self.play.bot_seats.release(str(gid), seat, GAME_OVER)
                 self.games.pop(gid, None)
+                self.budgets.pop(gid, None)
+                self.not_before.pop(gid, None)
                 leases.release(gid)
                 return
             if gid not in leases.held:
+                return
+            if not self._within_budget(gid, game, seats, leases):
                 return
             moved = False
             for seat, kind in seats.items():
@@ -119,6 +128,29 @@ class BotDuty:
             if not moved:
                 return
         self.dirty.add(gid)  # more to play: the next round goes on, after the other games
+
+    def _within_budget(self, gid: UUID, game: Any, seats: dict[int, str], leases: Leases) -> bool:
+        """Whether the bots of a game may move now (service.play.bot_budget): a table where every seat is a bot and
+        that has gone on far longer than any self-played game is slowed to a move a second, then its bots stop (their
+        seats released, with the reason); a table with a person at it is never slowed. A slowed game is looked at
+        again next round."""
+        budget = self.budgets.setdefault(gid, BotBudget(self.limits))
+        decision = budget.look(game.version, person_moved=len(seats) < game.setup.n)
+        if decision.stops:
+            log.warning("bots at game %s stop: %s", gid, decision.reason)
+            for seat in seats:
+                self.play.bot_seats.release(str(gid), seat, decision.reason)
+            self.games.pop(gid, None)
+            self.budgets.pop(gid, None)
+            leases.release(gid)
+            return False
+        if decision.action == SLOW:
+            now = time.monotonic()
+            if now < self.not_before.get(gid, 0.0):
+                self.dirty.add(gid)  # nothing else would wake it: look again next round
+                return False
+            self.not_before[gid] = now + decision.wait
+        return True
 
     def _move(self, gid: UUID, seat: int, kind: str, view: dict) -> None:
         key = (gid, seat)

@@ -105,3 +105,60 @@ def test_the_seats_own_token_takes_it_back_and_the_bot_plays_no_more(client):
     assert client.get(f"{API}/games/{gid}/view", headers=bearer(token)).get_json()["version"] == seat["version"], \
         "nobody made it: the seat waits for its player"
     assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(token)).status_code == 201, "and may be handed over again"
+
+
+def _bot_duty(client):
+    return client.application.extensions["arbiter"].play.bot_duty
+
+
+def _released(client, gid: str) -> list[int]:
+    arbiter = client.application.extensions["arbiter"]
+    return [s for s in range(2) if s not in arbiter.play.bot_seats.seats(gid)]
+
+
+def test_an_all_bot_table_past_its_budget_is_slowed_then_its_bots_stop_and_say_why(client, caplog):
+    from service.play.bot_budget import Limits
+
+    _bot_duty(client).limits = Limits(slow_after=6, stop_after=14, wait=0.3)
+    created = create(client, game="el-royale", players=2)
+    gid = created["id"]
+    for seat in created["seats"]:
+        assert client.post(f"{API}/games/{gid}/bot", json={"bot": "random"}, headers=bearer(seat["token"])).status_code == 201
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline and _released(client, gid) != [0, 1]:
+        time.sleep(0.05)
+    assert _released(client, gid) == [0, 1], "both bots left their seats"
+    view = client.get(f"{API}/games/{gid}/view", headers=bearer(created["referee_token"])).get_json()
+    assert view["status"] != "finished" and 14 <= view["version"] < 14 + 10, view["version"]
+    stamps = [e["at"] for e in client.get(f"{API}/games/{gid}/events",
+                                          headers=bearer(created["referee_token"])).get_json()]
+    from datetime import datetime
+
+    times = [datetime.fromisoformat(t) for t in stamps]
+    assert (times[-1] - times[6]).total_seconds() >= 0.3 * 2, "past the slow mark the bots moved at most once per 0.3 s"
+    assert any("versions made by bots alone" in r.getMessage() for r in caplog.records), "the log says why they stopped"
+    time.sleep(0.3)
+    again = client.get(f"{API}/games/{gid}/view", headers=bearer(created["referee_token"])).get_json()
+    assert again["version"] == view["version"], "no bot moves any more"
+
+
+def test_a_table_with_a_person_at_it_is_never_slowed_by_the_bot_budget(client):
+    from service.play.bot_budget import Limits
+
+    _bot_duty(client).limits = Limits(slow_after=1, stop_after=2, wait=5.0)
+    created = create(client)
+    gid, person, bot_token = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    assert client.post(f"{API}/games/{gid}/bot", json={"bot": "heuristic"}, headers=bearer(bot_token)).status_code == 201
+    me = make_bot("random", "small-battle", 0, random.Random(1))
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        view = client.get(f"{API}/games/{gid}/view", headers=bearer(person)).get_json()
+        if view["status"] == "finished":
+            break
+        if view["table"]["legal_moves"]:
+            move = {k: v for k, v in me.choose(SeatView.from_http(view)).items() if k != "seat"}
+            client.post(f"{API}/games/{gid}/moves", json={**move, "expected_version": view["version"]},
+                        headers=bearer(person))
+        else:
+            time.sleep(0.01)
+    assert client.get(f"{API}/games/{gid}").get_json()["status"] == "finished", "the bot played the game to its end"

@@ -94,7 +94,8 @@ class Play:
     def __init__(self, tables: dict):
         self.tables = tables
         self.bot_seats = SimpleNamespace(seats=lambda gid: dict(self.tables[UUID(gid)].bots), release=self.release)
-        self.app = SimpleNamespace(game=lambda gid: SimpleNamespace(outcome=SimpleNamespace(is_over=self.tables[gid].over)),
+        self.app = SimpleNamespace(game=lambda gid: SimpleNamespace(outcome=SimpleNamespace(is_over=self.tables[gid].over),
+                                                                    version=1, setup=SimpleNamespace(n=2)),
                                    mapper=SimpleNamespace(to_domain_event=lambda n: n.event))
 
     def release(self, gid: str, seat: int, reason: str) -> None:

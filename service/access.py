@@ -57,6 +57,11 @@ class Access:
         gid = parse_game_id(game_id)
         return not any(hold(gid) for hold in self.holds)
 
+    def watchable(self, game_id: Any) -> bool:
+        """Whether spectators may watch this game: no hold keeps it from them (a duplicate board played elsewhere)."""
+        gid = parse_game_id(game_id)
+        return not any(hold(gid) for hold in self.holds)
+
     def withheld(self, game_id: Any, viewer: Viewer, ended: bool) -> bool:
         """Whether a game that has `ended` is still shown to `viewer` as in play (the converse of `end_shown`)."""
         return ended and not self.end_shown(game_id, viewer, ended)
@@ -85,7 +90,7 @@ class Access:
         gid = parse_game_id(game_id)
         referee_hash, seat_hashes = self._token_hashes(gid)
         if token is None:
-            if any(hold(gid) for hold in self.holds):
+            if not self.watchable(gid):
                 raise Forbidden(HELD)
             return SPECTATOR
         if not isinstance(token, str) or len(token) > MAX_TOKEN or "." not in token:

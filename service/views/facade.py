@@ -181,7 +181,7 @@ class ViewsFacade:
                     self.feed = Feed(self.app)
         created = next(iter(self.app.events.get(gid, lte=1)))
         if self.feed.withheld is None:
-            self.feed.withheld = self.access.withheld
+            self.feed.withheld, self.feed.watchable = self.access.withheld, self.access.watchable
         subscription = self.feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
         try:
             backlog = subscription.start(as_entries(self.events(game_id, token, after)))

@@ -299,3 +299,38 @@ def test_the_director_releases_a_board_an_abandoned_table_never_finishes_and_nob
     assert client.get(f"{API}/games/{ga}").get_json()["seed"] == seed
     assert all(status == 200 for _, status, _, _ in spectator_reads(client, ga, final))
     assert client.get(f"{API}/games/{ga}/record").status_code == 200
+
+
+def test_a_spectator_subscribed_before_a_game_was_held_is_told_nothing_more_once_it_is(tmp_path):
+    """A tournament records a game it creates in a save just after the game's: a spectator who subscribed in that
+    moment must not go on watching the board once the hold knows it (the live feed asks Access.watchable)."""
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'd.db'}",
+                      "KEY_FILE": str(tmp_path / "key"), "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
+    arbiter = app.extensions["arbiter"]
+    game = DUPLICATE_GAMES[0]
+    created = app.test_client().post(f"{API}/games", json={"game": game, "options": SPECS[game].example_options[0],
+                                                          "players": PLAYERS[:2] if game == "small-battle" else PLAYERS})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    gid, referee = created.get_json()["id"], created.get_json()["referee_token"]
+    held = []
+    arbiter.access.holds.append(lambda g: bool(held))  # a hold that learns of the game after the subscription
+    spectator, ruled = [], []
+    subs = [arbiter.views.subscribe(gid, None, 0, spectator.extend)[0],
+            arbiter.views.subscribe(gid, referee, 0, ruled.extend)[0]]
+    play_some(arbiter.app, gid, 1)
+    deadline = time.monotonic() + 20
+    while not (spectator and ruled):
+        assert time.monotonic() < deadline, "the live feed did not tell the first move"
+        time.sleep(0.05)
+    held.append(True)
+    told = len(spectator)
+    finish(arbiter.app, gid)
+    while not any(e[1] == "seed_revealed" for e in ruled):
+        assert time.monotonic() < deadline, "the live feed did not tell the referee the end"
+        time.sleep(0.05)
+    time.sleep(0.3)
+    for sub in subs:
+        sub.close()
+    assert len(spectator) == told, "a spectator of a held game was told more"
+    with pytest.raises(Forbidden):
+        arbiter.views.subscribe(gid, None, 0, spectator.extend)

@@ -53,6 +53,7 @@ class ViewsFacade:
         return self._spectators_view(parse_game_id(game_id))
 
     def _spectators_view(self, gid: UUID) -> dict:
+        """The spectator's view, unchecked: for `public` (checked) and `at_a_glance` (which keeps no card of it)."""
         cut = self.spectator_cut(gid)
         if cut is not None:
             game = self.app.game(gid, cut.version)

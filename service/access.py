@@ -5,10 +5,12 @@ token presented to another game is recognised (403) rather than merely unknown (
 of this game's secret is no token of this game (401); only the secret's SHA-256 is stored. A game's token hashes and
 its Created event never change: they are read once per process.
 
-The one place that decides whether a viewer sees a finished game as finished (`end_shown`): a game's end (every
-card, its seed, its audit and record) is everyone's once it is over, unless a hold keeps it back (`holds`: a
-duplicate board still played at another table, service.tournaments.embargo); then everyone but the referee (and so
-the director, who holds every referee token) sees it as it was seen in play.
+The one place that decides who may watch a game and what of its end a viewer sees. A hold (`holds`: a duplicate
+board still played at another table, service.tournaments.embargo) keeps a game from its spectators altogether: a
+read without a token of a held game is refused (403, `viewer`), whatever it reads, for every card played there is a
+card of a deal another table still plays. Its own seats and its referee (and so the director, who holds every
+referee token) read it as before; a finished game's end (every card, its seed, its audit and record) is everyone's
+once it is over, but a held game's seats see it as they saw it in play (`end_shown`) until the hold lets it go.
 """
 
 from __future__ import annotations
@@ -25,6 +27,8 @@ from .play.application import Referee
 from .play.tokens import token_hash
 
 MAX_TOKEN = 200
+HELD = ("this game is a duplicate board still being played at another table: it can be watched once every table has "
+        "finished it (its own seats and its referee read it as before)")
 
 
 def parse_game_id(game_id: Any) -> UUID:
@@ -42,7 +46,7 @@ class Access:
         self.app = app
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
         self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process
-        self.holds: list[Callable[[UUID], bool]] = []  # whether a finished game's end is still held back from its viewers
+        self.holds: list[Callable[[UUID], bool]] = []  # whether a game is held: no spectator, its end kept from its seats
 
     def end_shown(self, game_id: Any, viewer: Viewer, ended: bool) -> bool:
         """Whether `viewer` sees a game that has `ended` as a finished game is seen (every card, the seed, the audit,
@@ -50,6 +54,11 @@ class Access:
         table) keeps the game as in play for it. Every read of a game asks here."""
         if not ended or viewer.is_referee:
             return ended
+        gid = parse_game_id(game_id)
+        return not any(hold(gid) for hold in self.holds)
+
+    def watchable(self, game_id: Any) -> bool:
+        """Whether spectators may watch this game: no hold keeps it from them (a duplicate board played elsewhere)."""
         gid = parse_game_id(game_id)
         return not any(hold(gid) for hold in self.holds)
 
@@ -76,10 +85,13 @@ class Access:
         return hashes
 
     def viewer(self, game_id: Any, token: str | None) -> Viewer:
-        """Who a token is for this game: a seat, the referee, or (no token) a spectator."""
+        """Who a token is for this game: a seat, the referee, or (no token) a spectator, refused (403) while a hold
+        keeps the game from spectators (the one check every spectator's read makes)."""
         gid = parse_game_id(game_id)
         referee_hash, seat_hashes = self._token_hashes(gid)
         if token is None:
+            if not self.watchable(gid):
+                raise Forbidden(HELD)
             return SPECTATOR
         if not isinstance(token, str) or len(token) > MAX_TOKEN or "." not in token:
             raise Unauthorized("the bearer token is malformed")

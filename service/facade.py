@@ -88,8 +88,8 @@ class Arbiter:
     def watch_clocks(self) -> ClockWatch:
         return self.play.watch_clocks()
 
-    def public(self, game_id: Any) -> dict:
-        return self.views.public(game_id)
+    def public(self, game_id: Any, token: str | None = None) -> dict:
+        return self.views.public(game_id, token)
 
     def player_names(self, game_id: Any) -> list[str]:
         return self.views.player_names(game_id)

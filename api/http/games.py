@@ -72,8 +72,7 @@ class Game(MethodView):
     @_errors(401, 403, 404)
     def get(self, game_id):
         """The public summary and spectator view (no hidden card)."""
-        arbiter().access.viewer(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
-        return arbiter().views.public(game_id)
+        return arbiter().views.public(game_id, bearer())  # a token, when sent, must be good here too (as on /events)
 
 
 @blp.route("/games/<game_id>/view")

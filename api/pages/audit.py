@@ -17,7 +17,7 @@ def audit(game_id: str):
     token = page_token(game_id)
     log = facade.views.audit_page(game_id, token)
     checks = facade.verification.checks(game_id, token)
-    view = facade.views.public(game_id)
+    view = facade.views.public(game_id, token)
     return render_template("audit.html", log=log, checks=checks, view=view, viewer=facade.access.viewer(game_id, token),
                            key=facade.evidence.public_key(), **entry_filter(log["entries"], view, request.args))
 

@@ -1,11 +1,19 @@
-"""The duplicate board's embargo: a finished game of a board stays as in play until every table of the board is over.
+"""The duplicate board's embargo: a board's games have no spectators until every table of the board is over.
 
-In duplicate play every table of a round holds the same deal for board j, so a finished game of board j shows a
-player still playing board j at another table the whole deal. `BoardEmbargo` is the hold the access layer asks
-(service.access.Access.end_shown) for a finished game: held while its board has a table that has not started it
-or not finished it, read from the tournament's standings document (its games, boards and the end of each). Once a
-board is all over the hold lets its games go for good in this process (`_released`); a rewind that reopens a game
-reopens it as a game in play anyway.
+In duplicate play every table of a round holds the same deal for board j, so watching board j at one table (each
+card played there, and the whole deal once it ends) shows a player still playing board j at another table cards it
+may not see. `BoardEmbargo` is the hold the access layer asks (service.access.Access.viewer for every spectator's
+read, Access.end_shown for a finished game's seats): a game is held while its board has a table that has not
+started it or not finished it, read from the tournament's standings document (its games, boards and the end of
+each).
+
+What it remembers (`_free`, per process) is only what cannot become held again: a game created without a given seed
+(its Created event, read once per process by the access layer: every duplicate board's game is created with the
+board's seed, so any other game is never held, and costs one set look-up per read), and a game whose tournament's
+document records it with its board over or released, or outside any board (a board all over is public for good:
+every table's game of it shows the deal; a rewind that reopens one reopens it as a game in play anyway). A game with
+a given seed that no tournament records is asked again at each read: the tournament records a game it creates in
+a save of its own just after the game's, so a first read in between must not free it for good.
 
 An abandoned table keeps its board held; the director, who holds every game's referee token, sees every game of
 the board whole all along, and may release the board (`release`: a `BoardReleased` event of the tournament, folded
@@ -46,18 +54,24 @@ def release(t: Any, board: Any) -> None:
 class BoardEmbargo:
     """The hold of duplicate boards for one store (`holds(game_id)`), over its standings documents."""
 
-    def __init__(self, standings: Callable[[], Any]):
+    def __init__(self, standings: Callable[[], Any], created: Callable[[UUID], Any]):
         self.standings = standings  # the standings store, caught up (service.adapters.standings_store.Standings)
-        self._released: set[UUID] = set()
+        self.created = created  # a game's Created event (service.access.Access.created: read once per process)
+        self._free: set[UUID] = set()  # games that can never be held again
 
     def __call__(self, game_id: UUID) -> bool:
-        """Whether this finished game is still held: its duplicate board is being played at another table."""
-        if game_id in self._released:
+        """Whether this game is held: its duplicate board is being played (here or at another table)."""
+        if game_id in self._free:
+            return False
+        if not self.created(game_id).seed_given:  # not a board's game: a duplicate board is created with its seed
+            self._free.add(game_id)
             return False
         store = self.standings()
         owner = store.tournament_of(game_id)
         doc = None if owner is None else store.get(owner)
-        if doc is not None and board_in_play(doc, str(game_id)):
+        if doc is None:
+            return False  # not recorded (yet: the tournament saves it just after the game), or no tournament's game
+        if board_in_play(doc, str(game_id)):
             return True
-        self._released.add(game_id)
+        self._free.add(game_id)
         return False

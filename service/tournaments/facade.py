@@ -45,19 +45,6 @@ from .duty import TournamentDuty
 MAX_RETRIES = 20
 
 
-def _at_a_glance(public: dict) -> dict:
-    """What a director reads of a game in progress from its public view: the clocks, the seats to act (those whose
-    clock runs) and how many disputes await a ruling."""
-    clock = public.get("clock")
-    out: dict = {"open_disputes": sum(1 for d in public.get("disputes") or () if d.get("ruling") is None)}
-    if clock is not None:
-        out["clock"] = clock
-        if public.get("status") != "finished":
-            out["to_act"] = [c["seat"] for c in clock.get("seats") or () if c.get("running")] or list(
-                clock.get("waiting_for") or ())  # clocks waiting for the first move: the seats that may make it
-    return out
-
-
 def parse_tournament_id(value: Any) -> UUID:
     try:
         return UUID(str(value))
@@ -77,7 +64,8 @@ class Tournaments:
         arbiter.game_over_listeners.append(self.game_over)
         self.duty = arbiter.play.duty  # the process's duty loop: the lease holder creates what falls due (duty.py)
         self.duty.add(TournamentDuty(self))
-        arbiter.access.holds.append(embargo.BoardEmbargo(self._caught_up))  # a duplicate board's games, until all are over
+        # a duplicate board's games: no spectators, their end kept from their seats, until every table is over
+        arbiter.access.holds.append(embargo.BoardEmbargo(self._caught_up, arbiter.access.created))
 
     # -- loading and access ------------------------------------------------------------------
 
@@ -366,7 +354,7 @@ class Tournaments:
                              "winner": outcome.winner_json(), "scores": list(outcome.scores) if outcome.is_over and outcome.scores else None,
                              "version": game.version, "commitment": game.commitment}
                     if with_clocks:
-                        entry.update(_at_a_glance(self.arbiter.views.public(g["game_id"])))
+                        entry.update(self.arbiter.views.at_a_glance(g["game_id"]))
                     if g["board"] is not None and not outcome.is_over:
                         board_done[g["board"]] = False
                     games.append(entry)

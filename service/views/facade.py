@@ -46,15 +46,34 @@ class ViewsFacade:
 
     # -- views -------------------------------------------------------------------------------
 
-    def public(self, game_id: Any) -> dict:
-        """The public summary and spectator view."""
-        gid = parse_game_id(game_id)
+    def public(self, game_id: Any, token: str | None = None) -> dict:
+        """The public summary and spectator view, to whoever may watch the game: anyone, unless a hold keeps it from
+        spectators (403: a duplicate board still played elsewhere), then the holders of its own tokens."""
+        self.access.viewer(game_id, token)
+        return self._spectators_view(parse_game_id(game_id))
+
+    def _spectators_view(self, gid: UUID) -> dict:
+        """The spectator's view, unchecked: for `public` (checked) and `at_a_glance` (which keeps no card of it)."""
         cut = self.spectator_cut(gid)
         if cut is not None:
             game = self.app.game(gid, cut.version)
             return _delayed(view(game, SPECTATOR, withheld=self._withheld(gid, SPECTATOR, game)), cut)
         game = self.app.game(gid)
         return view(game, SPECTATOR, withheld=self._withheld(gid, SPECTATOR, game))
+
+    def at_a_glance(self, game_id: Any) -> dict:
+        """A game's status at a glance, which names no card (everyone's, held or not: the tournament page): the
+        clocks, the seats to act (those whose clock runs, or that may make the first move) and how many disputes
+        await a ruling."""
+        public = self._spectators_view(parse_game_id(game_id))
+        clock = public.get("clock")
+        out: dict = {"open_disputes": sum(1 for d in public.get("disputes") or () if d.get("ruling") is None)}
+        if clock is not None:
+            out["clock"] = clock
+            if public.get("status") != "finished":
+                out["to_act"] = [c["seat"] for c in clock.get("seats") or () if c.get("running")] or list(
+                    clock.get("waiting_for") or ())  # clocks waiting for the first move: the seats that may make it
+        return out
 
     def _withheld(self, gid: UUID, viewer: Viewer, game: Game | None = None) -> bool:
         """Whether this game, if it has ended, is still shown to `viewer` as in play (service.access.Access.withheld)."""
@@ -74,16 +93,19 @@ class ViewsFacade:
 
     def replay(self, game_id: Any, token: str | None, version: Any) -> dict:
         """The caller's view as it was at `version`; without a token, the public replay of a game that is over
-        (a game in progress needs a token: 401)."""
+        (a game in progress needs a token: 401; a held game refuses spectators first: 403)."""
         if token is None and self.app.game(parse_game_id(game_id)).outcome.is_over:
             return self.public_replay(game_id, version)
+        if token is None:
+            self.access.viewer(game_id, None)  # a held game is refused to spectators (403) before the token's 401
         viewer = self.access.known(game_id, token)
         position(version, "version")
         gid = parse_game_id(game_id)
         return view_at(self.app, gid, version, viewer, withheld=self._withheld(gid, viewer))
 
     def public_replay(self, game_id: Any, version: Any) -> dict:
-        """The spectator's view as it was at `version`."""
+        """The spectator's view as it was at `version` (403 while a hold keeps the game from spectators)."""
+        self.access.viewer(game_id, None)
         position(version, "version")
         gid = parse_game_id(game_id)
         cut = self.spectator_cut(gid)
@@ -160,7 +182,7 @@ class ViewsFacade:
                     self.feed = Feed(self.app)
         created = next(iter(self.app.events.get(gid, lte=1)))
         if self.feed.withheld is None:
-            self.feed.withheld = self.access.withheld
+            self.feed.withheld, self.feed.watchable = self.access.withheld, self.access.watchable
         subscription = self.feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
         try:
             backlog = subscription.start(as_entries(self.events(game_id, token, after)))

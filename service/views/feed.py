@@ -13,7 +13,8 @@ a queue put), so the backlog a subscriber is given on connecting and the live en
 or a duplicate, in version order.
 
 Refused attempts (their own stream, never a version of the game) are in the backlog of a (re)connection, as
-in the event log after that version; the follower does not forward them live.
+in the event log after that version; the follower does not forward them live; nor anything to the spectators of
+a game a hold now keeps from them (service.access.Access.watchable: they could not subscribe to it now).
 """
 
 from __future__ import annotations
@@ -124,6 +125,7 @@ class Feed:
         self.delivered = 0  # entries handed to subscriptions (for tests and benchmarks)
         # whether a game's end is still withheld from a viewer (service.access.Access.withheld; set by the views)
         self.withheld: Callable[[UUID, Viewer, bool], bool] | None = None
+        self.watchable: Callable[[UUID], bool] = lambda game_id: True  # service.access.Access.watchable (the views)
 
     # -- subscriptions (request threads) ------------------------------------------------------
 
@@ -243,12 +245,12 @@ class Feed:
                 subscriptions = list(channel.subscriptions)
                 ended = channel.ended
                 channel.ended = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
-            after = events[0].originator_version - 1
+            after, held = events[0].originator_version - 1, channel.held
             per_viewer: dict[Viewer, list[Entry]] = {}
-            held = channel.held
             if held is not None:  # spectators of a delayed game get these once they are old enough (_release_due)
                 held.add(events, lambda gt, lte, gid=game_id: self.app.read_events(gid, gt=gt, lte=lte))
-                subscriptions = [sub for sub in subscriptions if sub.viewer != SPECTATOR]
+            if held is not None or any(s.viewer == SPECTATOR for s in subscriptions) and not self.watchable(game_id):
+                subscriptions = [sub for sub in subscriptions if sub.viewer != SPECTATOR]  # (or no longer watchable)
             for sub in subscriptions:
                 entries = per_viewer.get(sub.viewer)
                 if entries is None:
@@ -258,7 +260,6 @@ class Feed:
                 sub.give(entries)
                 self.delivered += len(entries)
 
-
     def _release_due(self) -> None:
         """Give each delayed game's spectators what has become visible (the only timer: this follower's sleep)."""
         now = server_ms()
@@ -266,7 +267,7 @@ class Feed:
             channels = [c for c in self._channels.values() if c.held is not None]
         for channel in channels:
             due = channel.held.due(now)
-            if due is None:
+            if due is None or not self.watchable(channel.created.originator_id):  # (held from spectators)
                 continue
             after, events, ended = due
             with self._lock:

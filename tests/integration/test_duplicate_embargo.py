@@ -1,11 +1,13 @@
-"""A duplicate board's finished game shows nobody but the referee (and the director) a card they could not see in play,
-until every table of the board is over: over HTTP, on every read of a game (view, events, replay, audit, its check,
-record, catalogue, pages, the live feed), for every registered game that a duplicate tournament of two tables can
-play. Table A finishes board 1.1 while table B still plays it; then anyone (no token), a seat of table B (its token
-belongs to another game), a seat of table A and a browser holding table B's seat read table A's game. Each card an
-answer names must be one that reader could see while the game was being played (its own view after every event,
-and its event log up to the end); the seed appears nowhere. The director's referee token sees everything; once
-table B ends, the board is public.
+"""A duplicate board's games have no spectators, and show their own seats nothing they could not see in play, until
+every table of the board is over: over HTTP, on every read of a game (view, events, replay, audit, its check, record,
+stream, pages, the live feed), for every registered game that a duplicate tournament of two tables can play.
+
+While both tables play board 1.1, and again once table A has finished it while table B still plays it, anyone (no
+token) and a browser holding table B's seat are refused table A's game on every read (403, no card, no seed), and a
+seat of table B with its own token too (it belongs to another game); the catalogue and the tournament page stay
+public and name no card. A seat of table A reads only cards it could see while the game was being played (its own
+view after every event, its event log up to the end); the seed appears nowhere. The director's referee token sees
+everything; once table B ends (or the director releases the board), spectators read the finished game whole.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from domain.tournament import spec as tspec
 from projections.registry import projection_for
 from projections.viewers import SPECTATOR, Viewer
 from projections.views import event_log
+from service.errors import Forbidden
 from tests.tournament_support import finish
 
 from .api_support import CheckedClient, bearer
@@ -111,6 +114,46 @@ def reads(client, gid: str, token: str | None, final: int) -> list[tuple[str, st
     return out
 
 
+def spectator_reads(client, gid: str, final: int) -> list[tuple[str, int, str, bool]]:
+    """(what, status, body, is_json) of every read of a game a spectator (no token) can make, API and pages."""
+    out = []
+    for path in ("", "/events", "/events?after=1", "/replay?version=2", f"/replay?version={final}", "/audit",
+                 "/audit/verify", "/record", "/stream?after=0"):
+        r = client.get(f"{API}/games/{gid}{path}")
+        out.append((f"GET {path or '/'}", r.status_code, r.get_data(as_text=True), True))
+    for page in ("", "/panel", "/live", "/replay", "/replay?version=2", "/audit", "/record.json", "/disputes"):
+        r = client.get(f"/games/{gid}{page}")
+        out.append((f"page {page or '/'}", r.status_code, r.get_data(as_text=True), False))
+    return out
+
+
+def assert_no_spectator(client, gid: str, final: int, seed: str, who: str) -> None:
+    """Every read of the game without a token is refused: 403, saying why, naming no card and not the seed."""
+    for what, status, body, is_json in spectator_reads(client, gid, final):
+        assert status == 403, f"{who}: {what} answered {status}, not 403"
+        assert "duplicate board still being played at another table" in body, f"{who}: {what} does not say why"
+        assert seed not in body, f"{who}: {what} shows the board's seed"
+        shown = cards_of_json(body) | (set() if is_json else cards_of_page(body))
+        assert not shown, f"{who}: {what} shows {sorted(shown)}"
+
+
+def assert_public_pages_name_no_card(client, tid: str, seed: str) -> None:
+    """The catalogue and the tournament (API and page: who is to act, clocks, disputes) stay public, with no card."""
+    for path in (f"{API}/games?limit=200", f"{API}/tournaments/{tid}", f"/tournaments/{tid}", "/"):
+        r = client.get(path)
+        body = r.get_data(as_text=True)
+        assert r.status_code == 200, f"{path} answered {r.status_code}"
+        assert seed not in body and not cards_of_json(body) | cards_of_page(body), f"{path} names a card"
+
+
+def play_some(app, gid: str, moves: int) -> None:
+    """Play `moves` moves of a stored game (or fewer, if it ends first)."""
+    try:
+        finish(app, gid, limit=moves)
+    except AssertionError:
+        pass
+
+
 def assert_as_in_play(client, app, gid: str, token: str | None, viewer: Viewer, final: int, who: str) -> None:
     """The game's table (now, and replayed at its end) and its event log read as `viewer` saw them at the last move."""
     table, log = in_play(app, UUID(gid), viewer)
@@ -152,48 +195,61 @@ def test_a_duplicate_boards_finished_game_shows_only_what_was_seen_in_play_until
     table_a, table_b = (next(g for g in links if g["table"] == t) for t in (0, 1))
     ga, gb = table_a["game_id"], table_b["game_id"]
 
-    live_spectator, live_referee = [], []
-    sub_s, _ = arbiter.views.subscribe(ga, None, 0, live_spectator.extend)
+    seed = arbiter.app.game(UUID(ga)).seed
+    play_some(arbiter.app, ga, 6)  # both tables play board 1.1: table A's cards are table B's deal
+    anyone = client_of(app)
+    seat_b = table_b["seats"][0]["token"]
+    during = arbiter.app.game(UUID(ga)).version
+    assert not arbiter.app.game(UUID(ga)).outcome.is_over
+    assert_no_spectator(anyone, ga, during, seed, "anyone, during play")
+    assert_no_spectator(client_of(app, (gb, seat_b)), ga, during, seed, "a browser holding table B's seat, during play")
+    assert anyone.get(f"{API}/games/{ga}", headers=bearer(seat_b)).status_code == 403  # another game's token
+    with pytest.raises(Forbidden):
+        arbiter.views.subscribe(ga, None, 0, lambda entries: None)  # no spectator's stream opens
+    assert_public_pages_name_no_card(anyone, tid, seed)
+    for seat in table_a["seats"]:  # the game's own seats and its referee read it as before
+        h = bearer(seat["token"])
+        own = projection_for(game).table(arbiter.app.game(UUID(ga)).state, Viewer.of_seat(seat["seat"]), False)
+        assert anyone.get(f"{API}/games/{ga}/view", headers=h).get_json()["table"] == json.loads(json.dumps(own))
+        assert anyone.get(f"{API}/games/{ga}", headers=h).status_code == 200
+        assert client_of(app, (ga, seat["token"])).get(f"/games/{ga}").status_code == 200
+    assert anyone.get(f"{API}/games/{ga}/view", headers=bearer(table_a["referee_token"])).status_code == 200
+
+    live_seat, live_referee = [], []
+    seat_a = table_a["seats"][0]
+    sub_s, _ = arbiter.views.subscribe(ga, seat_a["token"], 0, live_seat.extend)
     sub_r, _ = arbiter.views.subscribe(ga, table_a["referee_token"], 0, live_referee.extend)
-    finish(arbiter.app, ga)  # table A's board 1.1 is over; table B has not played it
+    finish(arbiter.app, ga)  # table A's board 1.1 is over; table B still plays it
     deadline = time.monotonic() + 20
-    while not any(e[1] == "seed_revealed" for e in live_spectator + live_referee) or \
-            not all(any(e[1] == "seed_revealed" for e in got) for got in (live_spectator, live_referee)):
+    while not all(any(e[1] == "seed_revealed" for e in got) for got in (live_seat, live_referee)):
         assert time.monotonic() < deadline, "the live feed did not tell the end"
         time.sleep(0.05)
     sub_s.close()
     sub_r.close()
 
     game_a = arbiter.app.game(UUID(ga))
-    seed, final = game_a.seed, game_a.version
+    final = game_a.version
     everything = cards_of_json(json.dumps(arbiter.views.view(ga, table_a["referee_token"])))
-    spectator_saw = seen_in_play(arbiter.app, UUID(ga), SPECTATOR)
-    # (a spectator may have seen every card in play, as in a two-player El Royale game: then the seed is what the
-    # end would add; seats held cards to the end in every game here)
-
-    live = json.dumps([e[2] for e in live_spectator])
-    assert seed not in live and cards_of_json(live) <= spectator_saw, "the live feed showed a spectator the end"
+    seat_saw = seen_in_play(arbiter.app, UUID(ga), Viewer.of_seat(seat_a["seat"]))
+    live = json.dumps([e[2] for e in live_seat])
+    assert seed not in live and cards_of_json(live) <= seat_saw, "the live feed showed a seat of the table the end"
     assert seed in json.dumps([e[2] for e in live_referee])
 
-    anyone = client_of(app)
     referee_table = anyone.get(f"{API}/games/{ga}/view", headers=bearer(table_a["referee_token"])).get_json()["table"]
-    assert referee_table != in_play(arbiter.app, UUID(ga), SPECTATOR)[0], "nothing was hidden at the end: no test"
-    assert_as_in_play(anyone, arbiter.app, ga, None, SPECTATOR, final, "anyone")
-    assert_shows_only(reads(anyone, ga, None, final), spectator_saw, seed, "anyone")
-    seat_b = table_b["seats"][0]["token"]
-    assert_shows_only(reads(client_of(app, (gb, seat_b)), ga, seat_b, final), spectator_saw, seed, "a seat of table B")
-    assert_shows_only(reads(client_of(app, (gb, seat_b)), ga, None, final), spectator_saw, seed,
-                      "a browser holding table B's seat")
+    seat_table = in_play(arbiter.app, UUID(ga), Viewer.of_seat(seat_a["seat"]))[0]
+    assert referee_table != seat_table, "nothing was hidden at the end: no test"
+    assert_no_spectator(anyone, ga, final, seed, "anyone, table A over")
+    assert_no_spectator(client_of(app, (gb, seat_b)), ga, final, seed, "a browser holding table B's seat, table A over")
+    for what, body, is_json in reads(client_of(app, (gb, seat_b)), ga, seat_b, final):  # its token: another game's
+        assert seed not in body and not cards_of_json(body) | (set() if is_json else cards_of_page(body)), what
+        assert what == "GET /games" or what.split()[-1] in ("401", "403"), f"a seat of table B: {what}"
+    assert_public_pages_name_no_card(anyone, tid, seed)
     for seat in table_a["seats"]:
         saw = seen_in_play(arbiter.app, UUID(ga), Viewer.of_seat(seat["seat"]))
         assert_shows_only(reads(client_of(app, (ga, seat["token"])), ga, seat["token"], final), saw, seed,
                           f"seat {seat['seat']} of table A")
         assert_as_in_play(anyone, arbiter.app, ga, seat["token"], Viewer.of_seat(seat["seat"]), final,
                           f"seat {seat['seat']} of table A")
-    for path in ("/audit", "/record"):
-        assert anyone.get(f"{API}/games/{ga}{path}").status_code == 403
-    stream = anyone.get(f"{API}/games/{ga}/stream?after=0").get_data(as_text=True)
-    assert "seed_revealed" in stream and '"seed": null' in stream  # the stream was read to the end, and held back
 
     referee = table_a["referee_token"]  # the director's key to the game (GET /tournaments/{id}/links)
     ruled = [anyone.get(f"{API}/games/{ga}{p}", headers=bearer(referee)) for p in ("/view", "/record", "/audit")]
@@ -201,8 +257,11 @@ def test_a_duplicate_boards_finished_game_shows_only_what_was_seen_in_play_until
     assert seed in ruled[1].get_data(as_text=True) and everything <= cards_of_json(ruled[0].get_data(as_text=True))
     assert seed in anyone.get(f"{API}/games/{ga}/audit/verify", headers=bearer(referee)).get_data(as_text=True)
 
-    finish(arbiter.app, gb)  # every table of board 1.1 is over: the board is public
+    finish(arbiter.app, gb)  # every table of board 1.1 is over: the board is public, spectators see it whole
     public = anyone.get(f"{API}/games/{ga}").get_json()
+    assert all(status == 200 for _, status, _, _ in spectator_reads(anyone, ga, final))
+    stream = anyone.get(f"{API}/games/{ga}/stream?after=0").get_data(as_text=True)
+    assert seed in stream  # a finished game's stream ends once drained
     assert public["seed"] == seed and everything <= cards_of_json(json.dumps(public))
     assert anyone.get(f"{API}/games/{ga}/record").status_code == 200
     assert seed in anyone.get(f"/games/{ga}/audit").get_data(as_text=True)
@@ -221,7 +280,8 @@ def test_the_director_releases_a_board_an_abandoned_table_never_finishes_and_nob
     ga = next(g for g in links if g["table"] == 0)["game_id"]
     finish(app.extensions["arbiter"].app, ga)  # table B walks away from board 1.1
     seed = app.extensions["arbiter"].app.game(UUID(ga)).seed
-    assert "seed" not in client.get(f"{API}/games/{ga}").get_json()
+    final = app.extensions["arbiter"].app.game(UUID(ga)).version
+    assert_no_spectator(client, ga, final, seed, "anyone, before the release")
 
     release = f"{API}/tournaments/{tid}/boards/1.1/release"
     assert client.post(release).status_code == 401
@@ -229,7 +289,7 @@ def test_the_director_releases_a_board_an_abandoned_table_never_finishes_and_nob
     assert client.post(release, headers=bearer(seat)).status_code in (401, 403)
     wrong = client.post(f"{API}/tournaments/{tid}/boards/9.9/release", headers=bearer(dtoken))
     assert wrong.status_code == 422 and wrong.get_json()["field"] == "board" and "1.1" in wrong.get_json()["detail"]
-    assert "seed" not in client.get(f"{API}/games/{ga}").get_json()  # a refused release changes nothing
+    assert client.get(f"{API}/games/{ga}").status_code == 403  # a refused release changes nothing
 
     page = client.get(f"/tournaments/{tid}/director/{dtoken}", follow_redirects=True).get_data(as_text=True)
     assert "/boards/1.1/release" in page
@@ -237,4 +297,40 @@ def test_the_director_releases_a_board_an_abandoned_table_never_finishes_and_nob
     assert released.status_code == 200 and released.get_json()["rounds"][0]["boards"][0]["released"] is True
     assert client.post(release, headers=bearer(dtoken)).status_code == 200  # twice: nothing more
     assert client.get(f"{API}/games/{ga}").get_json()["seed"] == seed
+    assert all(status == 200 for _, status, _, _ in spectator_reads(client, ga, final))
     assert client.get(f"{API}/games/{ga}/record").status_code == 200
+
+
+def test_a_spectator_subscribed_before_a_game_was_held_is_told_nothing_more_once_it_is(tmp_path):
+    """A tournament records a game it creates in a save just after the game's: a spectator who subscribed in that
+    moment must not go on watching the board once the hold knows it (the live feed asks Access.watchable)."""
+    app = create_app({"TESTING": True, "DATABASE_URL": f"sqlite:///{tmp_path / 'd.db'}",
+                      "KEY_FILE": str(tmp_path / "key"), "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
+    arbiter = app.extensions["arbiter"]
+    game = DUPLICATE_GAMES[0]
+    created = app.test_client().post(f"{API}/games", json={"game": game, "options": SPECS[game].example_options[0],
+                                                          "players": PLAYERS[:2] if game == "small-battle" else PLAYERS})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    gid, referee = created.get_json()["id"], created.get_json()["referee_token"]
+    held = []
+    arbiter.access.holds.append(lambda g: bool(held))  # a hold that learns of the game after the subscription
+    spectator, ruled = [], []
+    subs = [arbiter.views.subscribe(gid, None, 0, spectator.extend)[0],
+            arbiter.views.subscribe(gid, referee, 0, ruled.extend)[0]]
+    play_some(arbiter.app, gid, 1)
+    deadline = time.monotonic() + 20
+    while not (spectator and ruled):
+        assert time.monotonic() < deadline, "the live feed did not tell the first move"
+        time.sleep(0.05)
+    held.append(True)
+    told = len(spectator)
+    finish(arbiter.app, gid)
+    while not any(e[1] == "seed_revealed" for e in ruled):
+        assert time.monotonic() < deadline, "the live feed did not tell the referee the end"
+        time.sleep(0.05)
+    time.sleep(0.3)
+    for sub in subs:
+        sub.close()
+    assert len(spectator) == told, "a spectator of a held game was told more"
+    with pytest.raises(Forbidden):
+        arbiter.views.subscribe(gid, None, 0, spectator.extend)

@@ -290,3 +290,28 @@ def test_the_final_view_shows_every_hand_the_piles_the_battles_and_who_is_out():
     assert er.final(state) == {"hands": {"0": ["9C", "JC", "KC"], "1": ["5D", "7D", "QD", "2S"], "2": ["8H", "3S", "4S"]},
                                "deck_count": 40, "discard_count": 0, "battle_pile": ["5C", "5H"], "battles": 0,
                                "eliminated": []}
+
+
+def test_a_seat_holding_16_cards_may_take_nothing_from_the_laid_out_cards():
+    """ER-5.2: a take never brings a hand above 16; a seat already at 16 has only the empty take."""
+    state = after(er64(ER64_TO_ELIMINATION)).state.clone()  # North (seat 0) picks first
+    sixteen = sum(1 << c for c in cs("7C 8C 9C TC JC QC KC 7D 8D 9D TD JD QD KD 7H 8H"))
+    state.hands = (sixteen,) + state.hands[1:]
+    assert refused(state, 0, "take", "6C") == ("ER-5.2", "taking 1 card(s) would make 17 in hand: at most 16")
+    assert list(er.legal_moves(state)) == [{"seat": 0, "type": "take", "cards": []}]
+
+
+def test_after_the_picks_the_replenishing_reshuffles_the_discard_when_the_deck_is_empty():
+    """ER-5.2 then ER-3.9 and ER-2.3: the laid-out cards left are discarded and, the deck being empty, the discard pile
+    is shuffled (label reshuffle:1) before North draws."""
+    from domain.cards import cards_of
+    from domain.randomness import shuffle
+
+    state = after(er64(ER64_TO_ELIMINATION + ER64_PICKS[:2])).state.clone()  # East (seat 3) picks last
+    state.discard |= sum(1 << c for c in state.deck[state.deck_pos:])
+    state.deck_pos = len(state.deck)
+    move = {"seat": 3, "type": "take", "cards": cs("2C")}
+    events = er.decide(state, move, Chance("00ff"))
+    discarded = state.discard | state.laid_out & ~(1 << parse_card("2C"))
+    assert [e["type"] for e in events][:3] == ["took", "laid_out_discarded", "reshuffled"]
+    assert events[2] == {"type": "reshuffled", "k": 1, "order": shuffle("00ff", "reshuffle:1", cards_of(discarded))}

@@ -247,3 +247,9 @@ def test_the_next_eligible_seat_is_the_first_clockwise_after_the_one_that_answer
     nobody = state.clone()
     nobody.eliminated = 0b101  # a table where nobody is offered
     assert clauses.next_eligible(nobody, 0) is None
+
+
+@pytest.mark.parametrize("n", range(2, 9))
+def test_the_seats_after_a_seat_go_clockwise_and_end_with_itself(n):
+    after = clauses._Clockwise()[n]  # built afresh: clauses keeps one table per size for the process
+    assert after == tuple(tuple([*range(seat + 1, n), *range(seat + 1)]) for seat in range(n))

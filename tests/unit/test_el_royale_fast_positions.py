@@ -109,9 +109,11 @@ def test_an_attacker_holding_no_card_is_skipped_when_deck_and_discard_are_empty(
     # after a concession: the attacker, then clockwise from its left, the defender in its turn
     ("ABAB", (1,), 0, 3, 1, "concede", {0: "KD", 2: "KH KS QD", 3: "QH"}),
     (None, (), 0, 1, None, "concede", {0: "KD", 1: "KH", 2: "KS QD QH", 3: "QS JD"}),
+    # the seat before a substitute draws last, after the seats from the substitute's left
+    ("ABABAB", (1,), 0, 3, 1, "pass", {0: "KD", 3: "KH KS", 4: "QD", 5: "QH", 2: "QS JD JH"}),
 ])
 def test_replenishing_goes_in_the_order_of_er_3_9(teams, out, attacker, defender, sub, move, drawn):
-    hands = ["9C TC JC", "5D 6D 7D", "4H", "8S 9S"]
+    hands = ["9C TC JC", "5D 6D 7D", "4H", "8S 9S", "5H 6H 7H", "2S 4S 5S"][:len(teams or "ABCD")]
     for seat in out:
         hands[seat] = ""
     if move == "pass":  # the last claim offer declined: the pile is discarded

@@ -82,3 +82,10 @@ def test_a_snapshot_of_a_team_s_win_by_elimination_holds_its_outcome():
     assert data["outcome"] == ["elimination", [0, 2], "NS"] and data["phase"] == "over"
     assert loaded.outcome == Outcome("elimination", (0, 2), "NS") and loaded.outcome.seats == (0, 2)
     assert er.outcome(loaded) == Outcome("elimination", (0, 2), "NS")
+
+
+def test_a_state_equals_only_a_state_with_the_same_fields():
+    before = after(record(HANDS3, [])).state
+    attacked = after(record(HANDS3, [(0, "attack", ["5C"])])).state
+    assert before == before.clone() and before != attacked and attacked != before
+    assert before != er.dump_state(before) and before != None  # noqa: E711

@@ -253,3 +253,10 @@ def test_the_next_eligible_seat_is_the_first_clockwise_after_the_one_that_answer
 def test_the_seats_after_a_seat_go_clockwise_and_end_with_itself(n):
     after = clauses._Clockwise()[n]  # built afresh: clauses keeps one table per size for the process
     assert after == tuple(tuple([*range(seat + 1, n), *range(seat + 1)]) for seat in range(n))
+
+
+def test_the_fold_refuses_an_event_it_does_not_know_and_names_its_type():
+    state = after(record(HANDS3, [])).state
+    with pytest.raises(ValueError) as e:
+        er.evolve(state, {"type": "teleported", "seat": 0})
+    assert str(e.value) == "unknown El Royale event type 'teleported'"

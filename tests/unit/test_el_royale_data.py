@@ -241,6 +241,7 @@ def test_show_refusals_name_er_7_2_and_say_why_and_a_show_or_a_say_is_anyone_s_a
     assert refused(state, 2, "show", "") == ("ER-7.2", "a show names at least one card")
     assert refused(state, 2, "show", "5D") == ("ER-7.2", "5D is not in your hand")
     assert refused(state, 2, "show", "5H 5H") == ("ER-7.2", "5H is named twice")
+    assert refused(state, 2, "show", "5H 8H 3S 5H") == ("ER-7.2", "5H is named twice")
     assert refusal(state, {"seat": 2, "type": "show", "cards": cs("5H")}) is None
     assert refusal(state, {"seat": 1, "type": "say", "text": "x"}) is None
 
@@ -316,3 +317,20 @@ def test_after_the_picks_the_replenishing_reshuffles_the_discard_when_the_deck_i
     discarded = state.discard | state.laid_out & ~(1 << parse_card("2C"))
     assert [e["type"] for e in events][:3] == ["took", "laid_out_discarded", "reshuffled"]
     assert events[2] == {"type": "reshuffled", "k": 1, "order": shuffle("00ff", "reshuffle:1", cards_of(discarded))}
+
+
+def test_the_ace_of_clubs_is_a_card_like_any_other():
+    """Card 0 (contract §4's first card) may be shown, played and named once like any other."""
+    state = after(record([["AC", "9C", "JC", "KC"], HANDS3[1], HANDS3[2]], [])).state
+    assert refusal(state, {"seat": 0, "type": "show", "cards": cs("AC")}) is None
+    assert refusal(state, {"seat": 0, "type": "attack", "cards": cs("AC")}) is None
+    assert refused(state, 0, "attack", "AC 9C AC") == ("ER-3.1", "AC is named twice")
+
+
+def test_revised_the_defender_s_own_throw_in_makes_it_ineligible_again():
+    """ER-3.6 revised: another player's throw-in makes the defender eligible; the defender's own throw-in ends that
+    until someone else adds a card, so the window closes once seats 2 and 0 have passed."""
+    hands = [["5C", "9C", "JC", "KC"], ["6C", "6D", "QD", "2S"], ["6H", "8H", "3S", "4S"]]
+    moves = BEAT + [(2, "throw_in", ["6H"]), (0, "pass"), (1, "throw_in", ["6D"]), (2, "pass"), (0, "pass")]
+    state = after(record(hands, moves)).state
+    assert (state.phase, state.queue) == ("claim", (0, 2))

@@ -13,6 +13,7 @@ import domain.el_royale as er
 from domain.cards import CardError, parse_card
 from domain.el_royale.decider import refusal
 from domain.randomness import Chance
+from domain.records import parse, replay
 from domain.rules import InvalidSetup, MalformedMove, RuleViolation
 from tests.support import record
 from tests.unit.test_el_royale_rules import BEAT, HANDS3, REINFORCE, after
@@ -67,6 +68,9 @@ def refused(state, seat: int, kind: str, cards: str | None = None, **fields) -> 
      "teams must number at least two, all of the same size, at least 2 players each (ER-1.2)"),
     ({}, players(3, "ABC"), None, None, "players",
      "teams must number at least two, all of the same size, at least 2 players each (ER-1.2)"),
+    ({}, [{"name": "A", "team": "x" * 64}, {"name": "B", "team": "y" * 64}, {"name": "C", "team": "x" * 64},
+          {"name": "D", "team": "y" * 65}], None, None, "players[3].team",
+     "must be a non-empty string of at most 64 characters"),
     ({}, players(4, "AABB"), None, None, "players",
      "seat 0 and seat 1 are partners sitting side by side: seating must be interleaved (ER-1.2)"),
     ({}, players(4, "ABBA"), None, None, "players",
@@ -279,6 +283,19 @@ def test_decide_gives_the_events_of_a_move_its_reshuffle_included():
     events = er.decide(state, move, Chance("00ff"))
     assert events == er.step(state, move, Chance("00ff"))[0]
     assert [e["type"] for e in events][:3] == ["passed", "pile_discarded", "reshuffled"]
+    after_it = er.step(state, move, Chance("00ff"))[1]
+    assert (after_it.discard, after_it.reshuffles, er.final(after_it)["discard_count"]) == (0, 1, 0)
+
+
+def test_a_reshuffle_outcome_that_is_not_the_discard_pile_is_refused_saying_so():
+    """ER-2.3 with contract §2's outcomes: the move that led to the draw is illegal, and the reason says why."""
+    from tests.unit.test_el_royale_rules import _claim_window_with_an_empty_deck
+
+    state = _claim_window_with_an_empty_deck()
+    with pytest.raises(RuleViolation) as e:
+        er.step(state, {"seat": 2, "type": "pass"}, Chance("00ff", {"reshuffle:1": [0, 1, 2]}))
+    assert (e.value.clause, e.value.reason) == (
+        "ER-2.3", "the outcome given for 'reshuffle:1' is not exactly the 42 cards being shuffled")
 
 
 def test_the_final_view_shows_every_hand_the_piles_the_battles_and_who_is_out():
@@ -334,3 +351,11 @@ def test_revised_the_defender_s_own_throw_in_makes_it_ineligible_again():
     moves = BEAT + [(2, "throw_in", ["6H"]), (0, "pass"), (1, "throw_in", ["6D"]), (2, "pass"), (0, "pass")]
     state = after(record(hands, moves)).state
     assert (state.phase, state.queue) == ("claim", (0, 2))
+    assert replay(parse(record(hands, moves))).state == state  # the verdict's road makes the same state
+
+
+def test_a_seat_that_throws_in_is_asked_again_before_the_window_closes():
+    """ER-3.3 R: a throw-in wipes every pass, the thrower's own too: seat 0 throws in, seat 1 passes, seat 0 is
+    asked again."""
+    state = after(record(HANDS3, [(1, "attack", ["5D"]), (0, "throw_in", ["5C"]), (1, "pass")], starter=1)).state
+    assert (state.phase, state.to_act) == ("join", 0)

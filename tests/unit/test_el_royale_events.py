@@ -260,3 +260,11 @@ def test_the_fold_refuses_an_event_it_does_not_know_and_names_its_type():
     with pytest.raises(ValueError) as e:
         er.evolve(state, {"type": "teleported", "seat": 0})
     assert str(e.value) == "unknown El Royale event type 'teleported'"
+
+
+def test_a_draw_by_the_battle_limit_records_how_many_battles_ended():
+    """ER-4.4 R: the game is drawn when `battle_limit` battles have ended; the event says how many."""
+    r = after(record(REINFORCE, BEAT + [(2, "pass"), (0, "pass"), (0, "pass"), (2, "pass")],
+                     options={"battle_limit": 1}))
+    assert r.events[-2:] == [{"type": "pile_discarded"}, {"type": "drawn", "battles": 1}]
+    assert er.clause_of(r.events[-1]) == "ER-4.4" and er.move_of(r.events[-1]) is None

@@ -285,6 +285,7 @@ def test_decide_gives_the_events_of_a_move_its_reshuffle_included():
     assert [e["type"] for e in events][:3] == ["passed", "pile_discarded", "reshuffled"]
     after_it = er.step(state, move, Chance("00ff"))[1]
     assert (after_it.discard, after_it.reshuffles, er.final(after_it)["discard_count"]) == (0, 1, 0)
+    assert er.fold_step(state.clone(), move, Chance("00ff")) == (events, after_it)  # replay's step, in place
 
 
 def test_a_reshuffle_outcome_that_is_not_the_discard_pile_is_refused_saying_so():
@@ -318,6 +319,14 @@ def test_a_seat_holding_16_cards_may_take_nothing_from_the_laid_out_cards():
     state.hands = (sixteen,) + state.hands[1:]
     assert refused(state, 0, "take", "6C") == ("ER-5.2", "taking 1 card(s) would make 17 in hand: at most 16")
     assert list(er.legal_moves(state)) == [{"seat": 0, "type": "take", "cards": []}]
+
+
+def test_a_seat_with_room_for_every_laid_out_card_may_take_any_of_them_or_all():
+    """ER-5.2: every combination of the laid-out cards within the seat's room, the empty take first."""
+    state = after(er64(ER64_TO_ELIMINATION)).state.clone()  # North holds one card
+    state.laid_out = sum(1 << c for c in cs("6C 6D"))
+    assert list(er.legal_moves(state)) == [{"seat": 0, "type": "take", "cards": cards}
+                                           for cards in ([], cs("6C"), cs("6D"), cs("6C 6D"))]
 
 
 def test_after_the_picks_the_replenishing_reshuffles_the_discard_when_the_deck_is_empty():

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 import domain.el_royale as er
-from domain.cards import CardError, parse_card
+from domain.cards import CardError, format_cards, parse_card
 from domain.el_royale.decider import refusal
 from domain.randomness import Chance
 from domain.records import parse, replay
@@ -234,6 +234,7 @@ def test_take_refusals_name_er_5_2_and_say_why():
     assert refused(state, 0, "pass") == ("ER-5.2", "pass is not allowed now: take expected")
     assert refused(state, 0, "take", "6C 6C") == ("ER-5.2", "6C is named twice")
     assert refused(state, 0, "take", "6C KS") == ("ER-5.2", "KS is not among the eliminated player's laid-out cards")
+    assert refused(state, 0, "take", "6C 6D 6C") == ("ER-5.2", "6C is named twice")
     assert refusal(state, {"seat": 0, "type": "take"}) is None  # taking nothing is a take
     state = after(er64(ER64_TO_ELIMINATION + ER64_PICKS[:2])).state  # East holds 7
     assert refused(state, 3, "take", "2C 2D 2H 2S 3C 3D 3H 3S 4C 4D") == (
@@ -324,9 +325,35 @@ def test_a_seat_holding_16_cards_may_take_nothing_from_the_laid_out_cards():
 def test_a_seat_with_room_for_every_laid_out_card_may_take_any_of_them_or_all():
     """ER-5.2: every combination of the laid-out cards within the seat's room, the empty take first."""
     state = after(er64(ER64_TO_ELIMINATION)).state.clone()  # North holds one card
-    state.laid_out = sum(1 << c for c in cs("6C 6D"))
+    state.laid_out = sum(1 << c for c in cs("AC 6D"))
     assert list(er.legal_moves(state)) == [{"seat": 0, "type": "take", "cards": cards}
-                                           for cards in ([], cs("6C"), cs("6D"), cs("6C 6D"))]
+                                           for cards in ([], cs("AC"), cs("6D"), cs("AC 6D"))]
+    assert refusal(state, {"seat": 0, "type": "take", "cards": cs("AC 6D")}) is None
+
+
+LISTED = [["5C", "5D", "5S", "KC"], ["5H", "7C", "7D", "QD"], ["6S", "8H", "3S", "4S"]]
+
+
+def test_the_legal_moves_are_listed_rank_by_rank_by_size_in_pack_order():
+    """ER-3.1 attacks, ER-3.7 throw-ins (none for a seat without the rank: only its pass), ER-3.4 beats of each
+    edition: revised, sets of one rank from the top's up, higher ones holding the top's suit; classic, single cards
+    of the top's rank or a higher one of its suit, in pack order."""
+    def listed(moves, edition="revised"):
+        state = after(record(LISTED, moves, edition=edition)).state
+        legal = list(er.legal_moves(state))
+        assert all(m["seat"] == state.to_act and set(m) <= {"seat", "type", "cards"} for m in legal)
+        return [(m["type"], " ".join(format_cards(m.get("cards", [])))) for m in legal]
+
+    assert listed([]) == [("attack", "5C"), ("attack", "5D"), ("attack", "5S"), ("attack", "5C 5D"),
+                          ("attack", "5C 5S"), ("attack", "5D 5S"), ("attack", "5C 5D 5S"), ("attack", "KC")]
+    attacked = [(0, "attack", ["5C"])]
+    assert listed(attacked) == [("pass", "")]
+    assert listed(attacked + [(2, "pass")]) == [("pass", ""), ("throw_in", "5D"), ("throw_in", "5S"),
+                                                ("throw_in", "5D 5S")]
+    joined = attacked + [(2, "pass"), (0, "pass")]
+    assert listed(joined) == [("concede", ""), ("beat", "5H"), ("beat", "7C"), ("beat", "7C 7D")]
+    assert listed(joined, "classic") == [("concede", ""), ("beat", "7C"), ("beat", "5H")]
+    assert list(er.legal_moves(er.initial_state(er.configure({}, players(3))))) == []  # nobody before the deal
 
 
 def test_after_the_picks_the_replenishing_reshuffles_the_discard_when_the_deck_is_empty():

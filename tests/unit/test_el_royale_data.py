@@ -298,6 +298,10 @@ def test_a_reshuffle_outcome_that_is_not_the_discard_pile_is_refused_saying_so()
         er.step(state, {"seat": 2, "type": "pass"}, Chance("00ff", {"reshuffle:1": [0, 1, 2]}))
     assert (e.value.clause, e.value.reason) == (
         "ER-2.3", "the outcome given for 'reshuffle:1' is not exactly the 42 cards being shuffled")
+    kept = state.clone()  # replay's in-place step leaves the state as it was
+    with pytest.raises(RuleViolation) as e:
+        er.fold_step(state, {"seat": 2, "type": "pass"}, Chance("00ff", {"reshuffle:1": [0, 1, 2]}))
+    assert e.value.clause == "ER-2.3" and state == kept
 
 
 def test_the_final_view_shows_every_hand_the_piles_the_battles_and_who_is_out():

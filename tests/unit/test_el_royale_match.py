@@ -5,9 +5,12 @@ needs set by hand: `next_deal` reads only the outcome, the hands, the eliminated
 
 from __future__ import annotations
 
+import pytest
+
 import domain.el_royale as er
 from domain.cards import PACK
-from domain.rules import NextDeal, Outcome
+from domain.randomness import Chance, shuffle
+from domain.rules import InvalidSetup, NextDeal, Outcome
 from tests.support import record
 from tests.unit.test_el_royale_rules import HANDS3, after
 
@@ -129,3 +132,33 @@ def test_the_previous_dealer_comes_last_among_equal_team_survivors():
 def test_the_game_is_dealt_from_the_unshuffled_pack_of_52():
     setup = er.configure({}, [{"name": "A"}, {"name": "B"}])
     assert er.pack(setup) == list(PACK) and len(set(er.pack(setup))) == 52
+
+
+@pytest.mark.parametrize("seed", ["5eed", "00ff", "c0ffee", "ab12"])
+def test_a_first_game_draws_its_dealer_and_starter_from_its_seed_under_their_labels(seed):
+    """ER-2.4: dealer and starter picked at random from the committed seed (labels `dealer`, `starter`), the deal
+    under `deal` (contract §4)."""
+    setup = er.configure({}, [{"name": "A"}, {"name": "B"}, {"name": "C"}, {"name": "D"}, {"name": "E"}])
+    dealt = er.start(setup, Chance(seed))[0]
+    chance = Chance(seed)
+    assert (dealt["dealer"], dealt["starter"]) == (chance.randbelow("dealer", 5), chance.randbelow("starter", 5))
+    assert dealt["order"] == shuffle(seed, "deal", PACK)
+
+
+def test_a_dealer_and_a_starter_given_by_the_table_deal_and_start_whatever_the_seed_would_draw():
+    setup = er.configure({}, [{"name": "A"}, {"name": "B"}, {"name": "C"}], dealer=2, starter=0)
+    dealt, started = er.start(setup, Chance("5eed"))  # the seed alone draws dealer 0, starter 1
+    assert (dealt["dealer"], dealt["starter"]) == (2, 0)
+    assert started == {"type": "battle_started", "attacker": 0, "defender": 1, "substitute_for": None}
+
+
+@pytest.mark.parametrize("outcomes, reason", [
+    ({"deal": list(range(51))}, "the outcome given for 'deal' is not exactly the 52 cards being shuffled"),
+    ({"dealer": 5}, "the outcome given for 'dealer' must be an integer in 0..2"),
+    ({"starter": 3}, "the outcome given for 'starter' must be an integer in 0..2"),
+])
+def test_an_opening_outcome_that_cannot_be_is_an_invalid_setup_saying_so(outcomes, reason):
+    setup = er.configure({}, [{"name": "A"}, {"name": "B"}, {"name": "C"}])
+    with pytest.raises(InvalidSetup) as e:
+        er.start(setup, Chance("5eed", outcomes))
+    assert (e.value.field, e.value.reason) == ("outcomes", reason)

@@ -89,3 +89,11 @@ def test_a_state_equals_only_a_state_with_the_same_fields():
     attacked = after(record(HANDS3, [(0, "attack", ["5C"])])).state
     assert before == before.clone() and before != attacked and attacked != before
     assert before != er.dump_state(before) and before != None  # noqa: E711
+
+
+def test_after_the_picks_the_snapshot_holds_no_laid_out_cards():
+    """ER-5.2: what nobody took is discarded; the next battle starts with nothing laid out under any seat."""
+    state = after(er64(ER64_TO_ELIMINATION + ER64_PICKS)).state
+    data, _ = round_trip(state)
+    assert (data["laid_out"], data["laid_seat"], data["phase"], data["queue"]) == (0, None, "attack", [])
+    assert data["discard"].bit_count() == 17 and data["eliminated"] == 0b10

@@ -69,6 +69,7 @@ def test_a_snapshot_during_the_picks_of_an_elimination_holds_the_laid_out_cards_
     data, loaded = round_trip(state)
     assert (data["phase"], data["queue"], data["to_act"], data["laid_seat"]) == ("take", [2, 3], 2, 1)
     assert data["eliminated"] == 0b10 and data["laid_out"] == state.laid_out and data["laid_out"].bit_count() == 18
+    assert data["hands"][1] == 0 and data["shown"] == [0, 0, 0, 0]  # the eliminated hand is laid out, nothing shown
     assert loaded.queue == (2, 3) and loaded.laid_seat == 1
     assert loaded.setup.team_of == (0, 1, 0, 1) and loaded.setup.team_names == ("NS", "EW")
 

@@ -4,6 +4,7 @@ random games of test_four_virtues_legal_moves.py may miss: a hand with no face c
 from __future__ import annotations
 
 import domain.four_virtues as fv
+from domain.four_virtues.clauses import Meld
 from tests.unit.test_four_virtues_rules import _melding_table
 from tests.unit.test_four_virtues_scoring import cs
 
@@ -17,3 +18,18 @@ def test_a_hand_without_a_face_card_is_offered_every_meld_it_holds_in_order():
     assert melds == [cs("9C 9D 9S"), cs("AD 2D 3D"), cs("AD 2D 3D 4D"), cs("2D 3D 4D"),
                      cs("8S 9S TS")]
     assert all(set(m) == {"seat", "type", "cards"} for m in fv.legal_moves(state) if m["type"] == "meld")
+
+
+def test_a_run_is_offered_every_extension_at_both_ends_and_a_set_more_of_its_rank():
+    """FV-2.4: a run takes the suit's next cards below and above it, as many as held in sequence, at either end or
+    both; a set takes more of its rank. Each group is listed once, in order: fewer below first, then fewer above."""
+    state, _ = _melding_table()
+    state = state.clone()
+    state.melds = (Meld(tuple(cs("5H 6H 7H")), None, 1, (1, 1, 1), None, 3),
+                   Meld(tuple(cs("8C 8D 8S")), None, 1, (1, 1, 1), None, 3))
+    state.hands = (tuple(sorted(cs("3H 4H 8H 9H 2C"))), state.hands[1])
+    adds = [(m["meld"], m["cards"]) for m in fv.legal_moves(state) if m["type"] == "add"]
+    assert adds == [(0, cs("8H")), (0, cs("8H 9H")),
+                    (0, cs("4H")), (0, cs("4H 8H")), (0, cs("4H 8H 9H")),
+                    (0, cs("3H 4H")), (0, cs("3H 4H 8H")), (0, cs("3H 4H 8H 9H")),
+                    (1, cs("8H"))]

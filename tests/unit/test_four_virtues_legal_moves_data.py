@@ -28,8 +28,37 @@ def test_a_run_is_offered_every_extension_at_both_ends_and_a_set_more_of_its_ran
     state.melds = (Meld(tuple(cs("5H 6H 7H")), None, 1, (1, 1, 1), None, 3),
                    Meld(tuple(cs("8C 8D 8S")), None, 1, (1, 1, 1), None, 3))
     state.hands = (tuple(sorted(cs("3H 4H 8H 9H 2C"))), state.hands[1])
-    adds = [(m["meld"], m["cards"]) for m in fv.legal_moves(state) if m["type"] == "add"]
-    assert adds == [(0, cs("8H")), (0, cs("8H 9H")),
-                    (0, cs("4H")), (0, cs("4H 8H")), (0, cs("4H 8H 9H")),
-                    (0, cs("3H 4H")), (0, cs("3H 4H 8H")), (0, cs("3H 4H 8H 9H")),
-                    (1, cs("8H"))]
+    adds = [m for m in fv.legal_moves(state) if m["type"] == "add"]
+    assert adds == [{"seat": 0, "type": "add", "meld": k, "cards": cs(cards)} for k, cards in [
+        (0, "8H"), (0, "8H 9H"), (0, "4H"), (0, "4H 8H"), (0, "4H 8H 9H"), (0, "3H 4H"), (0, "3H 4H 8H"),
+        (0, "3H 4H 8H 9H"), (1, "8H")]]
+
+
+def test_a_run_ending_at_nine_is_extended_by_the_ten_and_no_further():
+    """FV-2.4, FV-1.1: the ten is the highest number card; the jack above it is a face card, never added."""
+    state, _ = _melding_table()
+    state = state.clone()
+    state.melds = (Meld(tuple(cs("7S 8S 9S")), None, 1, (1, 1, 1), None, 3),)
+    state.hands = (tuple(sorted(cs("TS JS 6S 2C"))), state.hands[1])
+    adds = [m["cards"] for m in fv.legal_moves(state) if m["type"] == "add"]
+    assert adds == [cs("TS"), cs("6S"), cs("6S TS")]
+
+
+def test_each_step_of_a_turn_lists_exactly_its_moves_in_order():
+    """FV-2.1, FV-2.2, FV-3.4, FV-4.1: the three draws open a turn; then melds, additions and each discard; `done`
+    only once the stock ran out; a forced discard owed is the only move, of the seat that owes it, each combination once."""
+    state, _ = _melding_table()
+    state = state.clone()
+    state.hands = (tuple(cs("2C 5D")), tuple(cs("9C AD 6D")))
+    state.phase = "draw"
+    assert list(fv.legal_moves(state)) == [{"seat": 0, "type": "draw", "source": "stock", "count": 1},
+                                           {"seat": 0, "type": "draw", "source": "stock", "count": 2},
+                                           {"seat": 0, "type": "draw", "source": "discard"}]
+    state.phase = "play"
+    discards = [{"seat": 0, "type": "discard", "cards": [c]} for c in cs("2C 5D")]
+    assert list(fv.legal_moves(state)) == discards
+    state.phase, state.stock = "final", ()
+    assert list(fv.legal_moves(state)) == discards + [{"seat": 0, "type": "done"}]
+    state.phase, state.owed = "play", (1, 2)
+    assert list(fv.legal_moves(state)) == [{"seat": 1, "type": "forced_discard", "cards": cs(cards)}
+                                           for cards in ("9C AD", "9C 6D", "AD 6D")]

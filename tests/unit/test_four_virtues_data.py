@@ -161,3 +161,9 @@ def test_say_is_open_to_either_seat_and_changes_nothing_but_the_record():
     for seat in (0, 1):
         events, after = play(state, chance, seat, "say", text="well played")
         assert events == [{"type": "said", "seat": seat, "text": "well played"}] and after == state
+
+
+def test_an_event_of_an_unknown_type_is_refused_by_the_fold_naming_its_type():
+    state, _ = _melding_table()
+    with pytest.raises(ValueError, match=r"^unknown Four Virtues event type 'shuffled'$"):
+        fv.evolve(state, {"type": "shuffled", "seat": 0})

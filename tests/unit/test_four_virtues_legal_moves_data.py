@@ -10,7 +10,7 @@ from tests.unit.test_four_virtues_scoring import cs
 
 
 def test_a_hand_without_a_face_card_is_offered_every_meld_it_holds_in_order():
-    """FV-2.3: with no face card each set and run is listed once, plain: sets by rank, then runs by suit and low card."""
+    """FV-2.3: with no face card each set and run is listed once, plain: the sets, then the runs by suit and low card."""
     state, _ = _melding_table()
     state = state.clone()
     state.hands = (tuple(sorted(cs("9C 9D 9S AD 2D 3D 4D 8S TS 5H"))), state.hands[1])

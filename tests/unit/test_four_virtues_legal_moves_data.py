@@ -1,5 +1,6 @@
-"""The Four Virtues' legal moves at fixed positions, listed exactly and in order (what mutation testing showed the
-random games of test_four_virtues_legal_moves.py may miss: a hand with no face card and more than one meld)."""
+"""The Four Virtues' legal moves at fixed positions, listed exactly and in order: what mutation testing showed the
+few random games of test_four_virtues_legal_moves.py can miss (a hand with no face card and more than one meld, a
+run extended two cards down or by its ten, each step of a turn's whole listing; docs/mutation.md)."""
 
 from __future__ import annotations
 

@@ -161,3 +161,23 @@ def test_say_is_open_to_either_seat_and_changes_nothing_but_the_record():
     for seat in (0, 1):
         events, after = play(state, chance, seat, "say", text="well played")
         assert events == [{"type": "said", "seat": seat, "text": "well played"}] and after == state
+
+
+def test_an_event_of_an_unknown_type_is_refused_by_the_fold_naming_its_type():
+    state, _ = _melding_table()
+    with pytest.raises(ValueError, match=r"^unknown Four Virtues event type 'shuffled'$"):
+        fv.evolve(state, {"type": "shuffled", "seat": 0})
+
+
+def test_a_recorded_first_dealer_is_obeyed_and_a_bad_recorded_outcome_is_named():
+    """FV-1.2: a record's `dealer` outcome fixes the first dealer, whichever it is; one out of range is refused."""
+    from domain.randomness import Chance
+    from domain.rules import InvalidSetup
+
+    random_dealer = fv.configure({}, [{"name": "A"}, {"name": "B"}])
+    order = list(range(52))
+    for dealer in (0, 1):
+        assert fv.start(random_dealer, Chance("f00d", {"dealer": dealer, "deal:1": order}))[0]["dealer"] == dealer
+    with pytest.raises(InvalidSetup) as e:
+        fv.start(random_dealer, Chance("f00d", {"dealer": 2}))
+    assert (e.value.field, e.value.reason) == ("outcomes", "the outcome given for 'dealer' must be an integer in 0..1")

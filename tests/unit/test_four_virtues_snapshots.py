@@ -58,3 +58,5 @@ def test_a_snapshot_of_the_table_before_the_deal_keeps_its_dealer_and_starter():
     assert data["setup"] == {"names": ["A", "B"], "target": 200, "dealer": 0, "starter": 1}
     assert (loaded.setup.dealer, loaded.setup.starter) == (0, 1)
     assert data["hands"] == [[], []] and data["melds"] == [] and data["outcome"] is None
+    assert (data["round"], data["dealer"], data["turn"], data["phase"], data["owed"]) == (0, None, None, "draw", None)
+    assert (data["stock"], data["discard"], data["scores"], data["rounds"]) == ([], [], [0, 0], [])

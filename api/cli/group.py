@@ -130,8 +130,11 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         _existing_store(database_url, create_store)
         if verify_all:
             raise click.UsageError("--receipt checks one game's receipts: give GAME_ID, not --all")
-        sys.exit(verify_receipts(_arbiter(database_url, key_file, checkpoint_log, public_key), game_id, receipt_file,
-                                 as_json))
+        arbiter = _arbiter(database_url, key_file, checkpoint_log, public_key)
+        try:
+            sys.exit(verify_receipts(arbiter, game_id, receipt_file, as_json))
+        finally:
+            arbiter.app.close()
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
     bulk = verify_all and head is None and kept_length is None
@@ -141,31 +144,34 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         start_early(workers)  # the workers' server imports the verifier while this process opens the store
     _existing_store(database_url, create_store)
     arbiter = _arbiter(database_url, key_file, checkpoint_log, public_key)
-    try:
-        reports = []
-        if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/cli/verify.py)
-            from .verify import verify_all_reports
+    try:  # closed before exit: run in-process (tests, CliRunner) its connections must not outlive it
+        try:
+            reports = []
+            if bulk:  # every core, rows read in bulk, a progress bar on a terminal (api/cli/verify.py)
+                from .verify import verify_all_reports
 
-            reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
-        ids = [] if bulk else [game_id] if game_id else arbiter.verification.game_ids()
-        for gid in ids:
-            report = arbiter.verification.verify(gid, head, kept_length, full=True)
-            if as_json:  # one line per game as soon as it is checked
-                click.echo(json.dumps(report))
-            reports.append(report)
-    except ServiceError as e:
-        click.echo(f"arbiter verify: {e.detail}", err=True)
-        sys.exit(EXIT_INVALID)
-    if not as_json:
-        from .narrate import verify_table
+                reports = verify_all_reports(arbiter, key_file, checkpoint_log, as_json, workers)
+            ids = [] if bulk else [game_id] if game_id else arbiter.verification.game_ids()
+            for gid in ids:
+                report = arbiter.verification.verify(gid, head, kept_length, full=True)
+                if as_json:  # one line per game as soon as it is checked
+                    click.echo(json.dumps(report))
+                reports.append(report)
+        except ServiceError as e:
+            click.echo(f"arbiter verify: {e.detail}", err=True)
+            sys.exit(EXIT_INVALID)
+        if not as_json:
+            from .narrate import verify_table
 
-        verify_table(reports, verify_all)
-        if verify_all:
-            from .evidence import checkpoint_summary
+            verify_table(reports, verify_all)
+            if verify_all:
+                from .evidence import checkpoint_summary
 
-            checkpoint_summary(reports, arbiter.evidence.log_report(), log_given=checkpoint_log is not None)
-    log_ok = not verify_all or arbiter.evidence.log_report()["ok"] is not False
-    sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
+                checkpoint_summary(reports, arbiter.evidence.log_report(), log_given=checkpoint_log is not None)
+        log_ok = not verify_all or arbiter.evidence.log_report()["ok"] is not False
+        sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
+    finally:
+        arbiter.app.close()
 
 
 def _refuse_another_key(database_url: str, key_file: str | None) -> None:

@@ -27,23 +27,28 @@ def create(client, game="small-battle", players=2) -> dict:
     return response.get_json()
 
 
-def test_a_person_plays_a_whole_game_against_a_bot_seated_on_the_server(client):
-    created = create(client)
-    gid, person, bot_token = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
-    seated = client.post(f"{API}/games/{gid}/bot", json={"bot": "heuristic"}, headers=bearer(bot_token))
-    assert seated.status_code == 201 and seated.get_json() == {"id": gid, "seat": 1, "bot": "heuristic"}
+def play_as_person(client, gid: str, person: str, seconds: float = 30) -> None:
+    """Seat 0's person plays a random legal move whenever it has one, until the game is over (or `seconds` pass)."""
     me = make_bot("random", "small-battle", 0, random.Random(1))
-    deadline = time.monotonic() + 30
+    deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         view = client.get(f"{API}/games/{gid}/view", headers=bearer(person)).get_json()
         if view["status"] == "finished":
-            break
+            return
         if view["table"]["legal_moves"]:
             move = {k: v for k, v in me.choose(SeatView.from_http(view)).items() if k != "seat"}
             client.post(f"{API}/games/{gid}/moves", json={**move, "expected_version": view["version"]},
                         headers=bearer(person))
         else:
             time.sleep(0.01)
+
+
+def test_a_person_plays_a_whole_game_against_a_bot_seated_on_the_server(client):
+    created = create(client)
+    gid, person, bot_token = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
+    seated = client.post(f"{API}/games/{gid}/bot", json={"bot": "heuristic"}, headers=bearer(bot_token))
+    assert seated.status_code == 201 and seated.get_json() == {"id": gid, "seat": 1, "bot": "heuristic"}
+    play_as_person(client, gid, person)
     record = client.get(f"{API}/games/{gid}/record").get_json()
     assert record["moves"], "the game was played"
     assert {m["seat"] for m in record["moves"]} == {0, 1}, "the bot played its seat"
@@ -149,16 +154,5 @@ def test_a_table_with_a_person_at_it_is_never_slowed_by_the_bot_budget(client):
     created = create(client)
     gid, person, bot_token = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
     assert client.post(f"{API}/games/{gid}/bot", json={"bot": "heuristic"}, headers=bearer(bot_token)).status_code == 201
-    me = make_bot("random", "small-battle", 0, random.Random(1))
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        view = client.get(f"{API}/games/{gid}/view", headers=bearer(person)).get_json()
-        if view["status"] == "finished":
-            break
-        if view["table"]["legal_moves"]:
-            move = {k: v for k, v in me.choose(SeatView.from_http(view)).items() if k != "seat"}
-            client.post(f"{API}/games/{gid}/moves", json={**move, "expected_version": view["version"]},
-                        headers=bearer(person))
-        else:
-            time.sleep(0.01)
+    play_as_person(client, gid, person)
     assert client.get(f"{API}/games/{gid}").get_json()["status"] == "finished", "the bot played the game to its end"

@@ -1,0 +1,125 @@
+"""arbiter's transparency-log evidence judged by an implementation nobody here wrote: the Go checksum database's
+packages `golang.org/x/mod/sumdb/note` and `sumdb/tlog` (Debian's golang-go and golang-golang-x-mod-dev, installed by
+.ci/run), through the small program in go_sumdb/main.go; and the reverse, a note Go signs read by arbiter.
+
+Skipped where Go or the x/mod sources are absent, except in CI (ARBITER_CI), where their absence fails."""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+from service.evidence import merkle
+from service.evidence.cosignatures import Cosigner
+from service.evidence.merkle import MemoryHashes
+from service.evidence.signed_notes import NoteError, Signer, Verifier, open_note
+from service.evidence.tree_heads import TreeHead
+
+HERE = Path(__file__).parent / "go_sumdb"
+GOPATH = os.environ.get("ARBITER_GO_PATH", "/usr/share/gocode")
+
+
+@pytest.fixture(scope="module")
+def go_sumdb(tmp_path_factory) -> Path:
+    missing = None
+    if shutil.which("go") is None:
+        missing = "go is not installed (apt-get install golang-go)"
+    elif not (Path(GOPATH) / "src/golang.org/x/mod/sumdb/tlog").is_dir():
+        missing = f"golang.org/x/mod is not under {GOPATH} (apt-get install golang-golang-x-mod-dev)"
+    if missing:
+        if os.environ.get("ARBITER_CI"):
+            pytest.fail(f"CI must check the log with Go's sumdb packages: {missing}")
+        pytest.skip(missing)
+    out = tmp_path_factory.mktemp("go") / "sumdb"
+    env = {**os.environ, "GOPATH": GOPATH, "GO111MODULE": "off", "GOFLAGS": "-mod=mod",
+           "GOCACHE": os.environ.get("GOCACHE") or str(tmp_path_factory.getbasetemp() / "gocache")}
+    env.pop("GOFLAGS")
+    subprocess.run(["go", "build", "-o", str(out), "."], cwd=HERE, env=env, check=True, capture_output=True)
+    return out
+
+
+def go(program: Path, command: str, payload: dict) -> dict:
+    done = subprocess.run([str(program), command], input=json.dumps(payload).encode(), capture_output=True, check=True)
+    return json.loads(done.stdout)
+
+
+def b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def a_log(n: int) -> tuple[list[bytes], MemoryHashes]:
+    leaves = [json.dumps({"game": f"g{i % 7}", "version": i, "head": f"{i:064x}"}).encode() for i in range(n)]
+    hashes = MemoryHashes()
+    for leaf in leaves:
+        hashes.append_leaf(leaf)
+    return leaves, hashes
+
+
+def test_go_reads_arbiters_checkpoint_note_and_its_witness_cosignatures(go_sumdb):
+    leaves, hashes = a_log(23)
+    head = TreeHead("arbiter.test/federation", 23, merkle.tree_hash(23, hashes.read))
+    log_key = Signer("arbiter.test/federation", Ed25519PrivateKey.generate())
+    witness = Cosigner("witness.test/one", Ed25519PrivateKey.generate())
+    note = log_key.sign(head.text) + witness.cosign(head.text).line
+    got = go(go_sumdb, "check", {"vkey": log_key.verifier.text, "cosigners": [witness.verifier.text], "note": note})
+    assert got["errors"] == []
+    assert sorted(got["signers"]) == ["arbiter.test/federation", "witness.test/one"]
+    assert (got["origin"], got["size"], got["root"]) == ("arbiter.test/federation", 23, b64(head.root))
+
+
+def test_go_refuses_a_checkpoint_signed_with_another_key(go_sumdb):
+    head = TreeHead("arbiter.test/federation", 1, merkle.leaf_hash(b"x"))
+    ours = Signer("arbiter.test/federation", Ed25519PrivateKey.generate())
+    other = Signer("arbiter.test/federation", Ed25519PrivateKey.generate())
+    got = go(go_sumdb, "check", {"vkey": ours.verifier.text, "note": other.sign(head.text)})
+    assert got["errors"] and "note" in got["errors"][0]
+
+
+def test_go_builds_the_same_tree_and_accepts_every_proof(go_sumdb):
+    n = 45
+    leaves, hashes = a_log(n)
+    root = merkle.tree_hash(n, hashes.read)
+    inclusion = [{"index": i, "size": size, "leaf": b64(leaves[i]), "root": b64(merkle.tree_hash(size, hashes.read)),
+                  "proof": [b64(h) for h in merkle.inclusion_proof(i, size, hashes.read)]}
+                 for size in (1, 2, 13, 32, n) for i in range(size)]
+    consistency = [{"old": old, "new": new, "old_root": b64(merkle.tree_hash(old, hashes.read)),
+                    "new_root": b64(merkle.tree_hash(new, hashes.read)),
+                    "proof": [b64(h) for h in merkle.consistency_proof(old, new, hashes.read)]}
+                   for new in (16, 31, n) for old in range(1, new + 1)]
+    got = go(go_sumdb, "check", {"leaves": [b64(x) for x in leaves], "inclusion": inclusion, "consistency": consistency,
+                                  "stored": [b64(h) for h in hashes.read(range(len(hashes)))]})
+    assert got["errors"] == []
+    assert got["leaves_root"] == b64(root)
+    assert got["stored_equal"], "arbiter lays its stored hashes out as the Go checksum database does"
+
+
+def test_go_refuses_a_proof_of_a_rewritten_leaf(go_sumdb):
+    leaves, hashes = a_log(20)
+    forked = MemoryHashes()
+    for i, leaf in enumerate(leaves):
+        forked.append_leaf(b"rewritten" if i == 3 else leaf)
+    consistency = [{"old": 10, "new": 20, "old_root": b64(merkle.tree_hash(10, hashes.read)),
+                    "new_root": b64(merkle.tree_hash(20, forked.read)),
+                    "proof": [b64(h) for h in merkle.consistency_proof(10, 20, forked.read)]}]
+    inclusion = [{"index": 3, "size": 20, "leaf": b64(leaves[3]), "root": b64(merkle.tree_hash(20, forked.read)),
+                  "proof": [b64(h) for h in merkle.inclusion_proof(3, 20, forked.read)]}]
+    got = go(go_sumdb, "check", {"consistency": consistency, "inclusion": inclusion})
+    assert len(got["errors"]) == 2
+
+
+def test_arbiter_reads_a_note_go_signed(go_sumdb):
+    signed = go(go_sumdb, "sign", {"name": "go.example/log", "text": "go.example/log\n7\n" + b64(b"\x07" * 32) + "\n"})
+    verifier = Verifier.parse(signed["vkey"])
+    note = open_note(signed["note"], [verifier])
+    assert note.signed_by("go.example/log")
+    assert TreeHead.parse(note.text).size == 7
+    altered = signed["note"].replace("\n7\n", "\n8\n")
+    with pytest.raises(NoteError, match="does not verify"):
+        open_note(altered, [verifier])

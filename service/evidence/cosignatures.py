@@ -12,12 +12,7 @@ import time as clock
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
-from .signed_notes import COSIGNATURE, Signature, Verifier, check_name, check_text
-
-
-def cosigned_message(text: bytes, timestamp: int) -> bytes:
-    """The bytes a witness signs for checkpoint `text` at `timestamp`."""
-    return b"cosignature/v1\ntime " + str(timestamp).encode() + b"\n" + text
+from .signed_notes import COSIGNATURE, Signature, Verifier, check_name, check_text, cosigned_message
 
 
 class Cosigner:

@@ -69,8 +69,6 @@ class Verifier:
         if self.algorithm == ED25519:
             return _ed25519_ok(self.public, signature, text)
         if self.algorithm == COSIGNATURE:
-            from .cosignatures import cosigned_message
-
             if len(signature) != 72:
                 return False
             (timestamp,) = struct.unpack(">Q", signature[:8])
@@ -99,6 +97,11 @@ class Verifier:
             raise NoteError(f"verifier key of {name}: key id {hex_id} does not match the name and key (expected "
                             f"{verifier.id:08x})")
         return verifier
+
+
+def cosigned_message(text: bytes, timestamp: int) -> bytes:
+    """The bytes a witness signs for checkpoint `text` at `timestamp` (C2SP tlog-cosignature/v1)."""
+    return b"cosignature/v1\ntime " + str(timestamp).encode() + b"\n" + text
 
 
 def _ed25519_ok(public: bytes, signature: bytes, message: bytes) -> bool:

@@ -49,11 +49,12 @@ class Hidden:
             pools[pool] -= 1
             self.give_unseen(holder, pool)
 
-    def locate(self, card: int, holder: Hashable) -> None:
+    def locate(self, card: int, holder: Hashable, new: bool = False) -> None:
         """The seat learns that `holder` held `card` (a card it plays, shows, or that was dealt to the seat itself):
-        from then on it is known there, whichever of its unseen cards it was."""
+        from then on it is known there, whichever of its unseen cards it was. `new`: the card is one of its unseen
+        cards even if a copy of it is known there already (a seat's own draw of a second copy)."""
         held = self.known.get(holder)
-        if held is not None and card in held:
+        if not new and held is not None and card in held:
             return
         pools = self.unseen.get(holder) or Counter()
         for pool, count in pools.items():

@@ -66,7 +66,7 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
             if "card" in data:
                 card = parse_card(data["card"])
                 hidden.move_unseen(DECK, seat)
-                hidden.locate(card, seat)
+                hidden.locate(card, seat, new=True)
                 event["card"] = card
             else:
                 hidden.move_unseen(DECK, who)

@@ -158,6 +158,33 @@ class FastReplay:
 
 
 @dataclass(frozen=True)
+class Analysis:
+    """A game's computer analysis (docs/analysis.md): what domain.analysis needs to judge a seat's decisions by
+    determinized rollouts, knowing only what that seat had seen.
+
+    `sample(setup, seat, seen, rng)` builds one full decider state consistent with `seen` and nothing else: `seen` is
+    the seat's knowledge up to a version, one entry per game event, ``{"kind", "data", "shown"}``: the event's stored
+    data as the game's projection redacts it for that seat, and the cards (strings) the event showed that seat,
+    privately or to all (the decider's `disclosed`, as the disclosure ledger reads it). `playout(state, seat, rng,
+    chance)` plays on from a state with the game's cheap rollout players, in place where it likes, and returns the
+    seat's value: 1/0 (a win; 1/k shared) with `unit` "win", the seat's score with `unit` "score".
+    `candidates(state, seat)` lists the moves worth comparing (None: every legal move of the seat; an empty list:
+    the decision is not analysed, e.g. 40,320 orderings). Values are shown in points: `scale` points per unit of
+    value (100: a probability in percentage points); `tolerance` is the half-width, in points, of the 95% interval
+    the engine aims at; `marks` are the losses, in points, from which a move is an inaccuracy, a mistake, a blunder.
+    """
+
+    sample: Callable[..., Any]
+    playout: Callable[..., float]
+    candidates: Callable[..., list | None] | None = None
+    unit: str = "win"
+    scale: float = 100.0
+    tolerance: float = 5.0
+    marks: tuple[float, float, float] = (5.0, 10.0, 20.0)
+    horizon: str = "the end of the game"  # what a rollout plays to, in words (docs, the CLI's header)
+
+
+@dataclass(frozen=True)
 class GameSpec:
     """Everything generic code knows about one game. Optional capabilities are None (or their default) when the
     game has none; generic code reads them here, never by probing the decider."""
@@ -182,6 +209,8 @@ class GameSpec:
     # (decoded events, revealed seed) -> {"ok", "problems", ...}: the game's own evidence check once the seed is
     # revealed (the service shows it in verify, the audit, the exported record and the import answer)
     honesty: Callable[[list, str], dict] | None = None
+    # computer analysis (Analysis): the seat-knowledge sampler and the rollout players; without it analysis refuses
+    analysis: Analysis | None = None
     # matches and tournaments (domain/tournament, docs/tournaments.md); without next_deal every game of a match
     # draws dealer and starter from its own seed
     next_deal: Callable | None = None  # (setup, state | None) -> NextDeal: who deals and starts the next game

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import batallion as rules
-from ..spec import Choice, Ending, GameSpec, Length, OptionSpec, Seats
+from . import determinize
+from ..spec import Analysis, Choice, Ending, GameSpec, Length, OptionSpec, Seats
 
 SPEC = GameSpec(
     id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
@@ -18,6 +19,7 @@ SPEC = GameSpec(
     example_options=({"variants": []}, {"variants": ["jokers", "blind"]}, {"variants": ["guts", "scarcity"]},
                      {"variants": ["five_six", "jokers"], "chips": 20}),
     next_deal=rules.next_deal,
+    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, unit="score", scale=1.0, tolerance=1.0, marks=(0.5, 1.0, 2.0), horizon="the end of the game (chips)"),
     match_games=rules.match_games,
     rank_by_score=rules.RANK_BY_SCORE,
     length=Length("attacks", move="attack"),

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import el_royale as rules
-from ..spec import Choice, FastReplay, GameSpec, Length, OptionSpec, Seats
+from ..spec import Analysis, Choice, FastReplay, GameSpec, Length, OptionSpec, Seats
+from . import determinize
 from .replay_fast import WRITTEN_FOR
 
 SPEC = GameSpec(
@@ -19,6 +20,7 @@ SPEC = GameSpec(
     forced_pass=rules.forced_pass,
     fast_replay=FastReplay(WRITTEN_FOR, fold_step=rules.fold_step, fold_moves=rules.fold_moves),
     next_deal=rules.next_deal,
+    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",
     narration="projections.el_royale:describe",

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from .. import small_battle as rules
-from ..spec import GameSpec, Length, Seats
+from . import determinize
+from ..spec import Analysis, GameSpec, Length, Seats
 
 SPEC = GameSpec(
     id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
@@ -11,6 +12,7 @@ SPEC = GameSpec(
     deck_label="first",  # a record's `deck` fixes the high-card pack (SB-1.2)
     honesty=rules.honesty,  # SB-1.3, SB-3.2: formations against their commitments, strikes against the formation
     next_deal=rules.next_deal,
+    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates),
     length=Length("strikes", move="strike"),
     setup_moves=frozenset({"arrange"}),  # SB-1.3: both formations are set before the first strike
     projection="projections.small_battle",

@@ -1,0 +1,163 @@
+"""Computer analysis of one seat's decision, honest about hidden cards (issue 27, docs/analysis.md). Pure, no I/O.
+
+The only input about the game is what the seat may see: the public set-up, the seat's knowledge up to the decision
+(`seen`, the form domain/spec.py `Analysis` describes) and the move the seat made. From a seeded stream the game's
+sampler builds full states consistent with that knowledge ("determinization"); every candidate move is played from
+the same sampled states, and on with the same rollout streams (common random numbers), by the game's cheap rollout
+players on the bare decider. Samples come in batches; a move stops once its 95% interval is within the game's
+tolerance, or once it is clearly worse than the best (the paired difference's interval lies below zero), or at the
+sample cap. Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
+and seed give the same bytes (tests/unit/test_analysis_hidden.py alters hidden cards and compares).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import random
+from typing import Any
+
+from .randomness import Chance
+from .spec import GameSpec
+
+Z95 = 1.959963984540054
+BATCH = 16  # samples added to every moving candidate between two checks
+MIN_SAMPLES = 32  # no move stops before this many samples
+MARKS = ("inaccuracy", "mistake", "blunder")
+
+
+class NotAnalysable(ValueError):
+    """A game (or a request) analysis cannot serve: the message says why."""
+
+
+def analysis_of(spec: GameSpec):
+    """The game's Analysis capability; raises NotAnalysable for a game that declares none."""
+    if spec.analysis is None:
+        raise NotAnalysable(f"{spec.title} offers no computer analysis (its spec declares no sampler)")
+    return spec.analysis
+
+
+def same_move(a: dict, b: dict) -> bool:
+    """Whether two moves of one seat are the same move (cards compared as multisets: their order is free)."""
+    if a.get("type") != b.get("type"):
+        return False
+    keys = (set(a) | set(b)) - {"seat", "type"}
+    for k in keys:
+        x, y = a.get(k), b.get(k)
+        if k == "cards":
+            x, y = sorted(x or []), sorted(y or [])
+        if x != y:
+            return False
+    return True
+
+
+class _Stats:
+    """Running values of one candidate (each sample's value kept, for the paired comparison with the best)."""
+
+    def __init__(self) -> None:
+        self.values: list[float] = []
+
+    @property
+    def n(self) -> int:
+        return len(self.values)
+
+    @property
+    def mean(self) -> float:
+        return sum(self.values) / len(self.values)
+
+    def half_width(self) -> float:
+        return _half_width(self.values)
+
+
+def _half_width(values: list[float]) -> float:
+    n = len(values)
+    if n < 2:
+        return math.inf
+    mean = sum(values) / n
+    var = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return Z95 * math.sqrt(var / n)
+
+
+def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
+                     samples: int = 2000) -> dict | None:
+    """The analysis of the seat's `ordinal`-th decision (its knowledge `seen`, its move `chosen`), or None when the
+    decision is not analysed (one candidate, or a game's `candidates` says so). At most `samples` samples a move."""
+    a = analysis_of(spec)
+    d = spec.decider
+    base = f"arbiter-analysis|{seed}|{ordinal}"
+    first = a.sample(setup, seat, seen, random.Random(f"{base}|deal|0"))
+    moves = a.candidates(first, seat) if a.candidates is not None else None
+    if moves is None:
+        moves = [m for m in d.legal_moves(first) if m["seat"] == seat]
+    if len(moves) < 2:
+        return None
+    if not any(m["type"] == chosen["type"] for m in moves):
+        return None  # a move beside the turn's choice (a show): nothing to compare it with
+    if not any(same_move(m, chosen) for m in moves):
+        moves = moves + [dict(chosen, seat=seat)]
+    stats = [_Stats() for _ in moves]
+    active = set(range(len(moves)))
+    worlds = [first]
+    tol = a.tolerance / a.scale
+    j = 0
+    while active and j < samples:
+        batch = range(j, min(j + BATCH, samples))
+        for k in batch:
+            if k >= len(worlds):
+                worlds.append(a.sample(setup, seat, seen, random.Random(f"{base}|deal|{k}")))
+            world = worlds[k]
+            chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
+            for i in sorted(active):
+                state = d.step(world, moves[i], chance)[1]
+                stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance))
+            worlds[k] = None  # each world is used by every candidate of this sample, then dropped
+        j = batch.stop
+        if j >= MIN_SAMPLES:
+            active = _still_moving(stats, active, tol)
+    return _report(a, d, moves, stats, chosen)
+
+
+def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
+    """The candidates that need more samples: interval wider than the tolerance, and not clearly below the best."""
+    best = max(range(len(stats)), key=lambda i: stats[i].mean)
+    out = set()
+    for i in active:
+        if stats[i].half_width() <= tol:
+            continue
+        if i != best:
+            n = min(stats[i].n, stats[best].n)
+            diffs = [x - y for x, y in zip(stats[i].values[:n], stats[best].values[:n])]
+            mean = sum(diffs) / n
+            if mean + _half_width(diffs) < 0:
+                continue
+        out.add(i)
+    return out
+
+
+def _points(a, value: float) -> float:
+    return round(value * a.scale, 2)
+
+
+def mark_of(a, loss: float) -> str | None:
+    """The mark a loss (points) earns against the game's thresholds (docs/analysis.md), or None."""
+    mark = None
+    for name, threshold in zip(MARKS, a.marks):
+        if loss >= threshold:
+            mark = name
+    return mark
+
+
+def _report(a, d, moves: list[dict], stats: list[_Stats], chosen: dict) -> dict:
+    rows = []
+    for m, st in zip(moves, stats):
+        hw = st.half_width()
+        rows.append({"move": {k: v for k, v in d.format_move(m).items() if k != "seat"}, "value": _points(a, st.mean),
+                     "low": _points(a, st.mean - hw), "high": _points(a, st.mean + hw), "samples": st.n})
+    order = sorted(range(len(rows)), key=lambda i: (-rows[i]["value"], i))
+    rows = [rows[i] for i in order]
+    moves = [moves[i] for i in order]
+    best = rows[0]
+    mine = next(r for r, m in zip(rows, moves) if same_move(m, chosen))
+    loss = round(max(0.0, best["value"] - mine["value"]), 2)
+    return {"unit": a.unit, "moves": rows, "best": best["move"], "played": mine["move"], "eval": best["value"],
+            "played_value": mine["value"], "loss": loss, "mark": mark_of(a, loss)}

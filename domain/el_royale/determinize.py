@@ -1,0 +1,186 @@
+"""El Royale's computer analysis (domain/spec.py `Analysis`, docs/analysis.md): a full state sampled from one seat's
+knowledge, and a cheap rollout player.
+
+`sample` reads only what the seat saw (its redacted events and the cards each showed it, ER-2.2, ER-2.5): its own
+deal and draws, every play, show, concession, claim, laid-out hand and take, and the public counts. The discard pile
+is known to a seat that watched (every card reached it face up); a reshuffle makes its cards unseen again, in one
+pool (domain.hidden). Unseen cards: the other hands' cards no one saw them get, and the deck. The public fields of the
+state (phase, roles, pile, passes, queue, ...) are folded from the same events with the hidden cards left blank;
+hands, deck, discard and laid-out cards are then set from one deal of the unseen cards.
+
+`playout` plays on in place through `fold_step` with one simple player for every seat: win when a play can
+(ER-4.1); attack with the rank it holds fewest of; throw in whatever it may (shedding ends games sooner); beat with
+the beat that breaks the fewest cards of its rank, the lowest among equals, else concede; never claim; take nothing.
+Measured in docs/analysis.md: some 600 moves a playout from mid-game, 2.5 ms. Value: 1 when the seat's side wins, else 0 (a draw or a game still on after
+`MAX_PLAYOUT` moves counts 0).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..cards import PACK, RANK_MASKS, cards_of, parse_card, rank_of
+from ..hidden import Hidden
+from ..randomness import Chance
+from . import clauses
+from .decider import fold_step
+from .moves import legal_moves
+from .setup import HAND_SIZE, Setup
+from .state import ATTACK, CLAIM, DEFENCE, JOIN, REINFORCE, TAKE, State, apply, initial_state
+
+MAX_PLAYOUT = 3000
+DECK = "deck"
+
+
+def _cards(values) -> list[int]:
+    return [parse_card(v) for v in values]
+
+
+def _mask(cards) -> int:
+    m = 0
+    for c in cards:
+        m |= 1 << c
+    return m
+
+
+def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> State:
+    """One full state consistent with everything `seat` saw (`seen`, domain/spec.py `Analysis`), and nothing else."""
+    hidden, shadow = Hidden(), initial_state(setup)
+    pile: list[int] = []
+    discard: list[int] = []
+    laid: list[int] = []
+    for item in seen:
+        kind, data = item["kind"], item["data"]
+        event = {"type": kind, **data}
+        who = data.get("seat")
+        if kind == "dealt":
+            hand = _cards(data["hand"])
+            hidden.add_known(seat, hand)
+            hidden.new_pool(0, [c for c in PACK if c not in hand])
+            for other in range(setup.n):
+                if other != seat:
+                    hidden.give_unseen(other, 0, HAND_SIZE)
+            hidden.give_unseen(DECK, 0, data["deck_count"])
+            event = {"type": kind, "dealer": data["dealer"], "order": [0] * (HAND_SIZE * setup.n + data["deck_count"])}
+        elif kind == "drew":
+            if "card" in data:
+                card = parse_card(data["card"])
+                hidden.move_unseen(DECK, seat)
+                hidden.locate(card, seat, new=True)
+                event["card"] = card
+            else:
+                hidden.move_unseen(DECK, who)
+                event["card"] = 0
+        elif kind == "reshuffled":
+            hidden.new_pool(("reshuffle", data["k"]), discard)
+            hidden.give_unseen(DECK, ("reshuffle", data["k"]), len(discard))
+            event = {"type": kind, "k": data["k"], "order": [0] * len(discard)}
+            discard = []
+        elif kind in ("attacked", "threw_in", "beat"):
+            cards = _cards(data["cards"])
+            hidden.take_known(who, cards)
+            pile.extend(cards)
+            event["cards"] = cards
+        elif kind == "showed":
+            cards = _cards(data["cards"])
+            for c in cards:
+                hidden.locate(c, who)
+            event["cards"] = cards
+        elif kind in ("conceded", "claimed"):
+            hidden.add_known(who, pile)
+            pile = []
+        elif kind == "pile_discarded":
+            discard.extend(pile)
+            pile = []
+        elif kind == "eliminated":
+            laid = _cards(item["shown"])
+            hidden.take_known(who, laid)
+            hidden.clear(who)
+        elif kind == "took":
+            cards = _cards(data["cards"])
+            for c in cards:
+                laid.remove(c)
+            hidden.add_known(who, cards)
+            event["cards"] = cards
+        elif kind == "laid_out_discarded":
+            discard.extend(laid)
+            laid = []
+        apply(shadow, event)
+    dealt = hidden.deal(rng)
+    state = shadow.clone()
+    state.hands = tuple(_mask(dealt.get(s, ())) for s in range(setup.n))
+    state.deck, state.deck_pos = tuple(dealt.get(DECK, ())), 0
+    state.discard, state.laid_out = _mask(discard), _mask(laid)
+    return state
+
+
+# -- the rollout player ---------------------------------------------------------------------------------------------
+
+
+def _wins(s: State, hand: int, cards: list[int]) -> bool:
+    """ER-4.1: the play empties the hand and makes four of its rank on the pile."""
+    return _mask(cards) == hand and (s.pile_mask & RANK_MASKS[rank_of(cards[0])]).bit_count() + len(cards) == 4
+
+
+def choose(s: State, rng: random.Random) -> dict:
+    """The cheap player's move for the seat to act (see the module doc)."""
+    seat, phase = s.to_act, s.phase
+    hand = s.hands[seat]
+    if phase == ATTACK:
+        groups = [cards_of(hand & m) for m in RANK_MASKS if hand & m]
+        fewest = min(len(g) for g in groups)
+        cards = rng.choice([g for g in groups if len(g) == fewest])
+        return {"seat": seat, "type": "attack", "cards": cards}
+    if phase in (JOIN, REINFORCE):
+        top = s.pile[-1]
+        held = cards_of(hand & RANK_MASKS[rank_of(top)])
+        if held and clauses.may_throw_in(held, top):
+            return {"seat": seat, "type": "throw_in", "cards": held}
+        return {"seat": seat, "type": "pass"}
+    if phase == DEFENCE:
+        beats = [m for m in legal_moves(s) if m["type"] == "beat"]
+        for m in beats:
+            if _wins(s, hand, m["cards"]):
+                return m
+        if beats:
+            low = min(_beat_cost(hand, m) for m in beats)
+            return rng.choice([m for m in beats if _beat_cost(hand, m) == low])
+        return {"seat": seat, "type": "concede"}
+    if phase == CLAIM:
+        return {"seat": seat, "type": "pass"}
+    if phase == TAKE:
+        return {"seat": seat, "type": "take", "cards": []}
+    raise ValueError(f"no move in phase {phase}")
+
+
+def _beat_cost(hand: int, move: dict) -> tuple[int, int]:
+    """A beat's cost to the hand: the cards of its rank it leaves behind (a broken group), then its rank."""
+    rank = rank_of(move["cards"][0])
+    return (hand & RANK_MASKS[rank]).bit_count() - len(move["cards"]), rank
+
+
+def value(s: State, seat: int) -> float:
+    """1 when `seat`'s side has won, else 0."""
+    o = s.outcome
+    return 1.0 if o is not None and o.result != "draw" and seat in o.seats else 0.0
+
+
+def playout(state: State, seat: int, rng: random.Random, chance: Chance) -> float:
+    """Play on from `state` (a copy; the state given is left as it was) to the end; the seat's value."""
+    s = state.clone()
+    for _ in range(MAX_PLAYOUT):
+        if s.outcome is not None:
+            break
+        fold_step(s, choose(s, rng), chance)
+    return value(s, seat)
+
+
+def candidates(state: State, seat: int) -> list[dict] | None:
+    """Every legal move, but a take (ER-5.2, up to 2^16 subsets): taking nothing, and each single card."""
+    if state.phase != TAKE:
+        return None
+    room = clauses.take_room(state, seat)
+    out = [{"seat": seat, "type": "take", "cards": []}]
+    if room:
+        out += [{"seat": seat, "type": "take", "cards": [c]} for c in cards_of(state.laid_out)]
+    return out

@@ -1,0 +1,104 @@
+"""Hidden cards as one seat knows them, and one random deal of them consistent with that knowledge (analysis).
+
+A game's sampler (its spec's `Analysis.sample`) reads a seat's knowledge event by event and keeps it here: which
+cards each holder (a seat, the deck, ...) is known to hold, and how many cards it holds unseen, each unseen card
+counted against the *pool* it came from (the deal's unseen cards, or the cards of one reshuffle: a card drawn from
+a reshuffled deck is one of that reshuffle's cards, which were public when they reached the discard pile). The
+unseen cards of a pool are exchangeable: nothing the seat saw tells one apart from another, so a uniform deal of
+them to the pool's unseen places is a draw from what the seat may believe (what the other seats' choices may
+suggest is not used: determinization, docs/analysis.md).
+
+Cards are ints (multisets: a list may hold a card twice, for games of several packs). Pure, no I/O.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Hashable
+
+
+class Inconsistent(ValueError):
+    """What the seat saw does not fit the hidden-card bookkeeping (a bug in a game's sampler, never a game's state)."""
+
+
+class Hidden:
+    """Known and unseen cards per holder, unseen ones by pool (see the module doc)."""
+
+    def __init__(self) -> None:
+        self.pools: dict[Hashable, list[int]] = {}  # pool -> its cards not yet located (sorted)
+        self.known: dict[Hashable, list[int]] = {}  # holder -> cards known to be there
+        self.unseen: dict[Hashable, Counter] = {}  # holder -> pool -> how many unseen cards of that pool it holds
+
+    def new_pool(self, pool: Hashable, cards: list[int]) -> None:
+        """A pool of unseen cards (the cards of a shuffle the seat did not see come out)."""
+        self.pools[pool] = sorted(cards)
+
+    def give_unseen(self, holder: Hashable, pool: Hashable, count: int = 1) -> None:
+        """`holder` gets `count` unseen cards of `pool`."""
+        self.unseen.setdefault(holder, Counter())[pool] += count
+
+    def move_unseen(self, source: Hashable, holder: Hashable, count: int = 1) -> None:
+        """`count` unseen cards pass from `source` to `holder` (a draw the seat did not see), pool by pool in the
+        order the pools were made (a deck holds one pool at a time in the games that use this)."""
+        for _ in range(count):
+            pools = self.unseen.get(source) or Counter()
+            pool = next((p for p in pools if pools[p] > 0), None)
+            if pool is None:
+                raise Inconsistent(f"{source!r} has no unseen card to pass on")
+            pools[pool] -= 1
+            self.give_unseen(holder, pool)
+
+    def locate(self, card: int, holder: Hashable, new: bool = False) -> None:
+        """The seat learns that `holder` held `card` (a card it plays, shows, or that was dealt to the seat itself):
+        from then on it is known there, whichever of its unseen cards it was. `new`: the card is one of its unseen
+        cards even if a copy of it is known there already (a seat's own draw of a second copy)."""
+        held = self.known.get(holder)
+        if not new and held is not None and card in held:
+            return
+        pools = self.unseen.get(holder) or Counter()
+        for pool, count in pools.items():
+            if count > 0 and card in self.pools.get(pool, ()):
+                self.pools[pool].remove(card)
+                pools[pool] -= 1
+                self.known.setdefault(holder, []).append(card)
+                return
+        raise Inconsistent(f"card {card} cannot be one of {holder!r}'s unseen cards")
+
+    def add_known(self, holder: Hashable, cards: list[int]) -> None:
+        """`holder` gets cards everybody (or the seat) saw it get."""
+        self.known.setdefault(holder, []).extend(cards)
+
+    def take_known(self, holder: Hashable, cards: list[int]) -> None:
+        """Cards leave `holder` in view: each is located there first, then removed."""
+        for c in cards:
+            self.locate(c, holder)
+            self.known[holder].remove(c)
+
+    def count(self, holder: Hashable) -> int:
+        """How many cards `holder` holds, known and unseen."""
+        return len(self.known.get(holder, ())) + sum((self.unseen.get(holder) or Counter()).values())
+
+    def clear(self, holder: Hashable) -> None:
+        """`holder` is emptied (its unseen cards must be none: they would have been located)."""
+        self.known.pop(holder, None)
+        if sum((self.unseen.get(holder) or Counter()).values()):
+            raise Inconsistent(f"{holder!r} is emptied with unseen cards")
+        self.unseen.pop(holder, None)
+
+    def deal(self, rng: random.Random) -> dict[Hashable, list[int]]:
+        """One uniform deal of every pool's unseen cards to the places that hold them unseen: holder -> its known
+        cards followed by its dealt ones (a deck's dealt cards in draw order). Deterministic for a given rng state:
+        holders and pools are taken in a fixed order."""
+        out = {h: list(cards) for h, cards in self.known.items()}
+        for pool, cards in self.pools.items():
+            places = [(h, c[pool]) for h, c in sorted(self.unseen.items(), key=lambda kv: repr(kv[0])) if c.get(pool)]
+            if sum(k for _, k in places) != len(cards):
+                raise Inconsistent(f"pool {pool!r}: {len(cards)} cards for {sum(k for _, k in places)} places")
+            shuffled = list(cards)
+            rng.shuffle(shuffled)
+            at = 0
+            for holder, k in places:
+                out.setdefault(holder, []).extend(shuffled[at:at + k])
+                at += k
+        return out

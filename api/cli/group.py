@@ -30,7 +30,8 @@ class _LazyGroup(click.Group):
 
 
 LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_command",
-        "report": ".simulate:report_command", "import": ".import_records:import_command"}
+        "report": ".simulate:report_command", "import": ".import_records:import_command",
+        "witness": ".witness:witness_command"}
 
 
 @click.group(cls=_LazyGroup)

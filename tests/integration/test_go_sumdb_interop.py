@@ -123,3 +123,21 @@ def test_arbiter_reads_a_note_go_signed(go_sumdb):
     altered = signed["note"].replace("\n7\n", "\n8\n")
     with pytest.raises(NoteError, match="does not verify"):
         open_note(altered, [verifier])
+
+
+def test_go_accepts_the_cosignature_a_witness_answers_and_refuses_it_on_a_forked_tree(go_sumdb, tmp_path):
+    from service.witness.logs import known_logs
+    from service.witness.witness import Witness
+
+    from .witness_support import Operator
+
+    log = Operator("arbiter.test/federation")
+    witness = Witness.open(tmp_path / "w.key", "witness.test/go", tmp_path / "w.db", known_logs([log.signer.verifier.text]))
+    answer = witness.add_checkpoint(log.request(0, 17))
+    assert answer.status == 200
+    note = log.checkpoint(17) + answer.body
+    got = go(go_sumdb, "check", {"vkey": log.signer.verifier.text, "cosigners": [witness.verifier_key], "note": note})
+    assert got["errors"] == [] and sorted(got["signers"]) == ["arbiter.test/federation", "witness.test/go"]
+    forked = log.fork(b"forged").checkpoint(17) + answer.body  # the witness's line moved onto tree B
+    got = go(go_sumdb, "check", {"vkey": log.signer.verifier.text, "cosigners": [witness.verifier_key], "note": forked})
+    assert got["errors"] and "note" in got["errors"][0]

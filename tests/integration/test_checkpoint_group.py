@@ -22,7 +22,7 @@ def test_concurrent_appends_share_fsyncs_and_keep_the_chain(tmp_path, monkeypatc
         time.sleep(0.01)
         real_fsync(fd)
 
-    monkeypatch.setattr(checkpoints.os, "fsync", slow_fsync)
+    monkeypatch.setattr(log_storage.os, "fsync", slow_fsync)
     games = [str(uuid.uuid4()) for _ in range(12)]
     answers: dict[str, list] = {g: [] for g in games}
 

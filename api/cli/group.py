@@ -30,7 +30,7 @@ class _LazyGroup(click.Group):
 
 
 LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_command",
-        "report": ".simulate:report_command", "import": ".import_records:import_command"}
+        "report": ".simulate:report_command", "import": ".import_records:import_command", "proof": ".proof:proof_group"}
 
 
 @click.group(cls=_LazyGroup)

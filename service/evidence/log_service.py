@@ -123,6 +123,23 @@ class LogService:
                            "bigger one", field="old")
         return {"old": old, "new": new, "proof": [b64(h) for h in self.tree.consistency(old, new)]}
 
+    def audit(self, kept: Sequence[tuple[str, str]] = (), witnesses: Sequence[Verifier] = (), quorum: int = 0) -> dict:
+        """The published checkpoints held against the stored lines (service.evidence.log_audit), for verify --all."""
+        from .log_audit import audit
+        from .published_heads import HeadsDamaged
+
+        key = self.evidence.verifying_key()
+        report = self.evidence.log.report()
+        try:
+            heads = self.tree.heads.all()
+        except HeadsDamaged as e:
+            return {"ok": False, "leaves": report.lines, "published": None, "latest": None, "findings": [str(e)],
+                    "notes": [], "where": str(self.tree.heads)}
+        lines = self.evidence.log.storage.read().split(b"\n")[:-1]
+        done = audit(lines, heads, key.raw if key is not None else None, self._origin, list(kept), list(witnesses),
+                     quorum, report.broken_at, report.problem)
+        return {**done.as_dict(), "where": str(self.tree.heads)}
+
     def proof(self, doc: Any) -> tuple[int, dict]:
         """A receipt turned into a proof bundle (200), or a leaf appended or waiting for the next checkpoint (202)."""
         receipt = receipts.parse(doc)

@@ -38,14 +38,21 @@ class FileStorage:
         return self.path.exists()
 
     def tail(self, after: int) -> tuple[list[tuple[int, bytes]], int]:
-        """The whole lines from byte `after` on, each with where it starts, and where the next read starts (a line
-        being written is left for then); raises LogShrank when the file is shorter than `after`."""
+        """Whole lines from byte `after` on (about TAIL_CHUNK bytes of them: call again until none come), each with
+        where it starts, and where the next read starts (a line being written is left for then); raises LogShrank
+        when the file is shorter than `after`."""
         try:
             with open(self.path, "rb") as f:
                 if f.seek(0, os.SEEK_END) < after:
                     raise LogShrank(f"the checkpoint log {self.path} is shorter than this process read it")
                 f.seek(after)
-                return _whole_lines(iter(lambda: f.read(TAIL_CHUNK), b""), after)
+                data = f.read(TAIL_CHUNK)
+                while data and b"\n" not in data:  # a line longer than a chunk
+                    more = f.read(TAIL_CHUNK)
+                    if not more:
+                        break
+                    data += more
+                return _whole_lines([data], after)
         except FileNotFoundError:
             if after:
                 raise LogShrank(f"the checkpoint log {self.path} is gone") from None

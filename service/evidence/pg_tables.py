@@ -203,11 +203,13 @@ class TableStorage:
         return b"".join(line.encode("utf-8") + b"\n" for (line,) in lines)
 
     def tail(self, after: int) -> tuple[list[tuple[int, bytes]], int]:
-        """The lines after seq `after`, each with its seq, and the last seq read (service.evidence.log_storage)."""
+        """Up to 10,000 lines after seq `after` (call again until none come), each with its seq, and the last seq read
+        (service.evidence.log_storage)."""
         def rows(conn):
             if not conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.tables.schema}".checkpoints',)).fetchone()[0]:
                 return []
-            return conn.execute(self.tables.q("SELECT seq, line FROM {log} WHERE seq > %s ORDER BY seq"), (after,)).fetchall()
+            return conn.execute(self.tables.q("SELECT seq, line FROM {log} WHERE seq > %s ORDER BY seq LIMIT 10000"),
+                                (after,)).fetchall()
 
         got = [(seq, line.encode("utf-8")) for seq, line in self.tables.run(rows)]
         if not got and not after:  # an empty table reads as the legacy file log, as `read` does

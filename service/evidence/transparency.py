@@ -71,24 +71,30 @@ class TransparencyLog:
     def sync(self) -> int:
         """Read the lines appended since the last call into the tree; returns the number of leaves."""
         with self._lock:
-            try:
-                lines, after = self.storage.tail(self._after)
-            except LogShrank:  # the log was cut or replaced under this process: read it again from the start
-                self._reset()
-                lines, after = self.storage.tail(0)
-            for position, raw in lines:
-                index = self._hashes.leaves
-                self._hashes.append_leaf(raw)
-                self._positions.append(position)
-                key = leaf_key(raw)
-                if key is not None:
-                    game, version = key
-                    versions = self._leaf_of.setdefault(game, {})
-                    if version not in versions:
-                        versions[version] = index
-                        bisect.insort(self._versions.setdefault(game, []), version)
-            self._after = after
-            return self._hashes.leaves
+            while True:
+                try:
+                    lines, after = self.storage.tail(self._after)
+                except LogShrank:  # the log was cut or replaced under this process: read it again from the start
+                    self._reset()
+                    lines, after = self.storage.tail(0)
+                if not lines:
+                    return self._hashes.leaves
+                self._add(lines)
+                self._after = after
+
+    def _add(self, lines: list[tuple[int, bytes]]) -> None:
+        """Lines read from the storage become leaves (with the lock held)."""
+        for position, raw in lines:
+            index = self._hashes.leaves
+            self._hashes.append_leaf(raw)
+            self._positions.append(position)
+            key = leaf_key(raw)
+            if key is not None:
+                game, version = key
+                versions = self._leaf_of.setdefault(game, {})
+                if version not in versions:
+                    versions[version] = index
+                    bisect.insort(self._versions.setdefault(game, []), version)
 
     @property
     def leaves(self) -> int:

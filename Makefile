@@ -49,9 +49,11 @@ records: $(STAMP)
 run: $(RUNTIME)
 	$(BIN)/arbiter serve
 
+# every benchmark, each beside its reference in the same run (docs/benchmarks.md)
+BENCHES := verify archive four_virtues_moves durable api floor streams simulate hosts analysis transparency
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.archive && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.floor && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate && $(BIN)/python -m bench.hosts && $(BIN)/python -m bench.analysis
+	for b in $(BENCHES); do $(BIN)/python -m bench.$$b || exit 1; done
 
 # mutation testing (docs/mutation.md), not part of `make test`: mutmut mutates each game's rules package and runs
 # that game's unit tests; prints killed/total per game and fails under 95%. GAME=small-battle for one game (all by

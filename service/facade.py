@@ -23,6 +23,8 @@ from projections.viewers import Viewer
 from .access import Access
 from .adapters.stores import DEFAULT_URL
 from .evidence.facade import Evidence
+from .evidence.log_service import publish_seconds
+from .evidence.publish_duty import PublishDuty
 from .play.application import Referee
 from .play.clocks import ClockWatch
 from .play.commands import FileDispute, GiveRuling, NameSeat, PlayMove
@@ -36,15 +38,17 @@ class Arbiter:
     """arbiter's use cases over one store, one facade per concern."""
 
     def __init__(self, database_url: str | None = None, key_file: str | None = None, checkpoint_log: str | None = None,
-                 checkpoint_every: int | None = None, public_key: Any = None):
+                 checkpoint_every: int | None = None, public_key: Any = None, log_origin: str | None = None):
         """`public_key` (a keys.PublicKey): the key signatures are checked with, where no private key is at hand."""
         url = database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL
         self.app = Referee(url)
-        self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every, public_key)
+        self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every, public_key,
+                                            log_origin)
         self.access = Access(self.app)
         self.views = ViewsFacade(self.app, self.access)
         self.lobby = LobbyFacade(self.app, self.views)
         self.play = PlayFacade(self.app, self.access, self.views, self.evidence)
+        self.play.duty.add(PublishDuty(self.evidence.transparency, publish_seconds()))  # the log's checkpoints
         self.verification = VerificationFacade(self.app, self.evidence, self.lobby.caught_up, self.access)
 
     @property

@@ -91,6 +91,40 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
                                f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
 
 
+def transparency_summary(arbiter, witness_keys: tuple[str, ...], quorum: int | None, kept: tuple[str, ...],
+                         as_json: bool) -> bool:
+    """After `verify --all`: the transparency log's published checkpoints held against the stored lines
+    (service.evidence.log_audit); False on any finding (each printed, red; on stderr with --json)."""
+    from service.evidence.proof_check import BundleProblem, read_key
+
+    try:
+        witnesses = [read_key(w, "witness") for w in witness_keys]
+        notes = []
+        for path in kept:
+            with open(path, encoding="utf-8") as f:
+                notes.append((path, f.read(1 << 20)))
+    except (BundleProblem, OSError, UnicodeDecodeError) as e:
+        raise click.UsageError(str(e)) from None
+    if quorum is not None and quorum > len(witnesses):
+        raise click.UsageError(f"--quorum {quorum} needs at least as many --witness keys ({len(witnesses)} given)")
+    done = arbiter.evidence.transparency.audit(notes, witnesses, len(witnesses) if quorum is None else quorum)
+    if as_json:
+        for finding in done["findings"]:
+            click.echo(f"transparency log: {finding}", err=True)
+        return done["ok"] is not False
+    console = Console()
+    if done["ok"] is None:
+        console.print(Text(f"transparency log: {'; '.join(done['notes'])} ({done['where']})", style="yellow"),
+                      soft_wrap=True)
+    elif done["ok"]:
+        console.print(Text(f"transparency log: ok ({done['published']} published checkpoint(s), the latest of "
+                           f"{done['latest']} of {done['leaves']} leaves, each signed and a prefix of the stored lines"
+                           + "".join(f"; {n}" for n in done["notes"]) + ")", style="green"), soft_wrap=True)
+    for finding in done["findings"]:
+        console.print(Text(f"transparency log: {finding}", style="bold red"), soft_wrap=True)
+    return done["ok"] is not False
+
+
 def missing_log(path: str, games: int, given: bool) -> str:
     """What `verify --all` says of a checkpoint log that does not exist: with no game, that nothing was checkpointed;
     with games, that they were not held against signed checkpoints, and, for the default path, the likely reason (a

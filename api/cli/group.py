@@ -32,7 +32,7 @@ class _LazyGroup(click.Group):
 LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_command",
         "report": ".simulate:report_command", "import": ".import_records:import_command",
         "analyse": ".analyse:analyse_command", "analyze": ".analyse:analyse_command",
-        "witness": ".witness:witness_command"}
+        "witness": ".witness:witness_command", "proof": ".proof:proof_group"}
 
 
 @click.group(cls=_LazyGroup)
@@ -114,8 +114,14 @@ def _public_key(text: str | None):
 @click.option("--create-store", is_flag=True, help="Start an empty event store when none exists at the URL.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None,
               help="Processes verifying --all  [default: one per core]")
+@click.option("--witness", "witnesses", multiple=True,
+              help="--all: a witness's verifier key (or a file) that must have cosigned the latest checkpoint; repeat.")
+@click.option("--quorum", type=click.IntRange(0, 100), default=None,
+              help="--all: how many of the --witness keys must have cosigned (default: all of them).")
+@click.option("--checkpoint", "kept", multiple=True, type=click.Path(dir_okay=False),
+              help="--all: a checkpoint note you kept (GET /api/v1/log/checkpoint): the log must still extend it.")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log, public_key, create_store, workers) -> None:
+                   checkpoint_log, public_key, create_store, workers, witnesses, quorum, kept) -> None:
     """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
     engine, catalogue row; with --receipt, what the receipts say.
 
@@ -171,6 +177,10 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
 
                 checkpoint_summary(reports, arbiter.evidence.log_report(), log_given=checkpoint_log is not None)
         log_ok = not verify_all or arbiter.evidence.log_report()["ok"] is not False
+        if verify_all:
+            from .evidence import transparency_summary
+
+            log_ok = transparency_summary(arbiter, witnesses, quorum, kept, as_json) and log_ok
         sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
     finally:
         arbiter.app.close()

@@ -51,3 +51,53 @@ class CheckpointQuery(Schema):
 class Checkpoints(Schema):
     log = fields.Dict(required=True, metadata={"description": "the log checked: ok, lines, head, broken_at, problem"})
     checkpoints = fields.List(fields.Dict(), required=True)
+
+
+# -- the transparency log (docs/evidence.md, "The transparency log") --------------------------------------------
+
+MAX_INDEX = 2**53
+
+
+class InclusionQuery(Schema):
+    game = fields.String(required=True, validate=validate.Length(min=1, max=64),
+                         metadata={"description": "the game's id"})
+    version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_INDEX),
+                             metadata={"description": "the game's version whose leaf is asked for"})
+
+
+class Inclusion(Schema):
+    index = fields.Integer(required=True, metadata={"description": "the leaf's index (its checkpoint line's seq - 1)"})
+    tree_size = fields.Integer(required=True, metadata={"description": "the size of the latest published checkpoint"})
+    leaf = fields.String(required=True, metadata={"description": "base64 of the leaf's bytes: the checkpoint line"})
+    proof = fields.List(fields.String(), required=True, metadata={"description": "RFC 6962 audit path, base64 hashes"})
+
+
+class ConsistencyQuery(Schema):
+    old = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_INDEX))
+    new = fields.Integer(required=True, validate=validate.Range(min=0, max=MAX_INDEX))
+
+
+class Consistency(Schema):
+    old = fields.Integer(required=True)
+    new = fields.Integer(required=True)
+    proof = fields.List(fields.String(), required=True, metadata={"description": "RFC 6962 consistency proof, base64"})
+
+
+class ProofBundle(Schema):
+    """A receipt with the proof that its game head is a leaf of a published checkpoint (`arbiter proof check`)."""
+
+    format = fields.String(required=True, metadata={"example": "arbiter.proof/1"})
+    receipt = fields.Nested(Receipt, required=True)
+    leaf = fields.String(required=True)
+    index = fields.Integer(required=True)
+    tree_size = fields.Integer(required=True)
+    proof = fields.List(fields.String(), required=True)
+    checkpoint = fields.String(required=True, metadata={"description": "the signed checkpoint note, with cosignatures"})
+
+
+class ProofPending(Schema):
+    status = fields.String(required=True, metadata={"example": "pending"})
+    index = fields.Integer(required=True, metadata={"description": "the receipt's leaf"})
+    tree_size = fields.Integer(required=True, metadata={"description": "the latest published checkpoint's size"})
+    retry_after = fields.Float(required=True, metadata={"description": "seconds until it is worth asking again"})
+    detail = fields.String(required=True)

@@ -5,7 +5,7 @@ In the spirit of Certificate Transparency's signed tree heads. One canonical JSO
 
     {"at":"2025-05-01T12:00:00.000000+00:00","attempts":3,"attempts_head":"<chain head of the refused attempts>",
      "format":"arbiter.checkpoint/2","game":"<uuid>","head":"<chain head at version>","key":"<key id>",
-     "prev":"<sha256 hex of the previous line>","reason":"created|every|end|import|ruling|refused","seq":7,
+     "prev":"<sha256 hex of the previous line>","reason":"created|every|end|import|ruling|refused|receipt","seq":7,
      "signature":"<hex>","version":40}
 
 `attempts` counts the game's refused attempts so far and `attempts_head` is their chain's head after the last of them
@@ -21,20 +21,16 @@ append to a table (service.evidence.pg_tables) through the same interface (read,
 
 from __future__ import annotations
 
-import fcntl
 import hashlib
 import json
 import logging
-import os
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from pathlib import Path
 from typing import Callable
 
-from service.adapters.group_commit import Batches
-
 from .keys import PublicKey, ServerKey, canonical
+from .log_storage import FileStorage, LogShrank, MemoryStorage  # noqa: F401  (the log's storages, also imported from here)
 
 FORMAT = "arbiter.checkpoint/2"
 FORMAT_V1 = "arbiter.checkpoint/1"
@@ -42,7 +38,7 @@ FIELDS_V1 = {"format": str, "seq": int, "prev": str, "game": str, "version": int
              "key": str, "signature": str}
 FIELDS = {**FIELDS_V1, "attempts": int, "attempts_head": str}
 FIELDS_OF = {FORMAT: FIELDS, FORMAT_V1: FIELDS_V1}
-REASONS = ("created", "every", "end", "import", "ruling", "refused")
+REASONS = ("created", "every", "end", "import", "ruling", "refused", "receipt")
 NO_ATTEMPTS = (0, "")  # (count, head) of a game nobody made a refused attempt at
 log = logging.getLogger("arbiter.evidence")
 
@@ -55,106 +51,6 @@ def line_hash(line: bytes) -> str:
 def now() -> str:
     """The current time, UTC, ISO 8601 with microseconds."""
     return datetime.now(timezone.utc).isoformat(timespec="microseconds")
-
-
-class FileStorage:
-    """The log as a JSON-lines file; appends hold an exclusive flock, so several processes on one machine may write."""
-
-    def __init__(self, path: str | os.PathLike):
-        self.path = Path(path)
-        self._batches = Batches(self._write)  # appends waiting for the next write (service.adapters.group_commit)
-
-    def __str__(self) -> str:
-        return str(self.path)
-
-    def read(self) -> bytes:
-        """The whole log (empty when the file does not exist yet)."""
-        try:
-            return self.path.read_bytes()
-        except FileNotFoundError:
-            return b""
-
-    def exists(self) -> bool:
-        return self.path.exists()
-
-    def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
-        """Under the lock: `make(last line or None)` gives the new line, which is appended and synced.
-
-        Appends of this process's threads that arrive while another is being written go together in the next
-        write, each line made on the one before it, with one fsync for all (group commit); each caller returns
-        once its own line is synced, or raises its own `make`'s error."""
-        mine = self._batches.submit(make)
-        if mine.error is not None:
-            raise mine.error
-        return mine.result
-
-    def _write(self, batch: list) -> None:
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            with open(self.path, "a+b") as f:
-                fcntl.flock(f.fileno(), fcntl.LOCK_EX)
-                try:
-                    last, lines = _last_line(f), []
-                    for pending in batch:
-                        try:
-                            pending.result = last = pending.item(last)
-                            lines.append(last + b"\n")
-                        except Exception as e:  # noqa: BLE001 - that caller's own error; the others go on
-                            pending.error = e
-                    f.seek(0, os.SEEK_END)
-                    f.write(b"".join(lines))
-                    f.flush()
-                    os.fsync(f.fileno())
-                finally:
-                    fcntl.flock(f.fileno(), fcntl.LOCK_UN)
-        except Exception as e:  # noqa: BLE001 - nothing of this write is known to be kept: every caller hears it
-            for pending in batch:
-                if pending.error is None:
-                    pending.result, pending.error = None, e
-
-
-class MemoryStorage:
-    """The log of an in-memory store: lives and dies with the process."""
-
-    path = None
-
-    def __init__(self):
-        self._data = bytearray()
-        self._lock = threading.Lock()
-
-    def __str__(self) -> str:
-        return "(in memory)"
-
-    def read(self) -> bytes:
-        with self._lock:
-            return bytes(self._data)
-
-    def exists(self) -> bool:
-        return True
-
-    def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
-        with self._lock:
-            lines = bytes(self._data).rstrip(b"\n").rsplit(b"\n", 1)
-            line = make(lines[-1] if self._data else None)
-            self._data += line + b"\n"
-            return line
-
-
-def _last_line(f) -> bytes | None:
-    """The last line of an open file (without its newline), read backwards from the end."""
-    end = f.seek(0, os.SEEK_END)
-    if end == 0:
-        return None
-    chunk, pos = b"", end
-    while pos > 0:
-        step = min(4096, pos)
-        pos -= step
-        f.seek(pos)
-        chunk = f.read(step) + chunk
-        body = chunk.rstrip(b"\n")
-        if b"\n" in body:
-            return body.rsplit(b"\n", 1)[1]
-    return chunk.rstrip(b"\n")
 
 
 @dataclass

@@ -108,6 +108,12 @@ class ServerKey(PublicKey):
                                           serialization.NoEncryption())
         return hmac.new(raw, label.encode("utf-8"), hashlib.sha256).hexdigest()
 
+    def note_signer(self, name: str):
+        """This key as the signer of signed notes under `name` (the transparency log's checkpoints)."""
+        from .signed_notes import Signer
+
+        return Signer(name, self._private)
+
     def sign(self, doc: dict) -> dict:
         """`doc` with `key` and `signature` added."""
         body = {**doc, "key": self.id}

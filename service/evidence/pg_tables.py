@@ -50,7 +50,8 @@ class EvidenceTables:
         self.where = f"{env['POSTGRES_DBNAME']}@{env['POSTGRES_HOST']}:{env['POSTGRES_PORT']}"
         self._sql = sql
         self._ids = {"schema": sql.Identifier(self.schema), "role": sql.Identifier(self.role),
-                     "log": sql.Identifier(self.schema, "checkpoints"), "pin": sql.Identifier(self.schema, "signing_key")}
+                     "log": sql.Identifier(self.schema, "checkpoints"), "pin": sql.Identifier(self.schema, "signing_key"),
+                     "heads": sql.Identifier(self.schema, "tree_heads")}
         self._conn = None
         self._lock = threading.Lock()
         self._made = False
@@ -111,20 +112,23 @@ class EvidenceTables:
             with conn.transaction():
                 conn.execute("SELECT pg_advisory_xact_lock(hashtext(%s))", (f"arbiter-evidence:{self.schema}",))
                 present = conn.execute(
-                    "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL "
+                    "SELECT to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL AND to_regclass(%s) IS NOT NULL "
                     "AND EXISTS (SELECT FROM pg_roles WHERE rolname = %s)",
-                    (f'"{self.schema}".checkpoints', f'"{self.schema}".signing_key', self.role)).fetchone()[0]
+                    (f'"{self.schema}".checkpoints', f'"{self.schema}".signing_key', f'"{self.schema}".tree_heads',
+                     self.role)).fetchone()[0]
                 if not present:
                     for statement in (
                             "CREATE SCHEMA IF NOT EXISTS {schema}",
                             "CREATE TABLE IF NOT EXISTS {log} (seq bigint PRIMARY KEY, line text NOT NULL)",
                             "CREATE TABLE IF NOT EXISTS {pin} (id smallint PRIMARY KEY CHECK (id = 1), key_id text NOT NULL,"
-                            " public_key text NOT NULL, pinned_at timestamptz NOT NULL DEFAULT now())"):
+                            " public_key text NOT NULL, pinned_at timestamptz NOT NULL DEFAULT now())",
+                            "CREATE TABLE IF NOT EXISTS {heads} (size bigint PRIMARY KEY, note text NOT NULL,"
+                            " published_at timestamptz NOT NULL DEFAULT now())"):
                         conn.execute(self.q(statement))
                     if not conn.execute("SELECT EXISTS (SELECT FROM pg_roles WHERE rolname = %s)", (self.role,)).fetchone()[0]:
                         conn.execute(self.q("CREATE ROLE {role} NOLOGIN"))
                     conn.execute(self.q("GRANT USAGE ON SCHEMA {schema} TO {role}"))
-                    conn.execute(self.q("GRANT SELECT, INSERT ON {log}, {pin} TO {role}"))
+                    conn.execute(self.q("GRANT SELECT, INSERT ON {log}, {pin}, {heads} TO {role}"))
                 member = conn.execute("SELECT pg_has_role(current_user, %s, 'MEMBER')", (self.role,)).fetchone()[0]
                 if not member:
                     conn.execute(self.q("GRANT {role} TO CURRENT_USER"))
@@ -134,9 +138,11 @@ class EvidenceTables:
                 f"{self.env['POSTGRES_USER']} ({str(e).strip().splitlines()[0]}). Have an administrator run: "
                 f"CREATE SCHEMA {self.schema}; CREATE TABLE {self.schema}.checkpoints (seq bigint PRIMARY KEY, line text "
                 f"NOT NULL); CREATE TABLE {self.schema}.signing_key (id smallint PRIMARY KEY CHECK (id = 1), key_id text "
-                f"NOT NULL, public_key text NOT NULL, pinned_at timestamptz NOT NULL DEFAULT now()); CREATE ROLE "
+                f"NOT NULL, public_key text NOT NULL, pinned_at timestamptz NOT NULL DEFAULT now()); CREATE TABLE "
+                f"{self.schema}.tree_heads (size bigint PRIMARY KEY, note text NOT NULL, published_at timestamptz NOT "
+                f"NULL DEFAULT now()); CREATE ROLE "
                 f"{self.role} NOLOGIN; GRANT USAGE ON SCHEMA {self.schema} TO {self.role}; GRANT SELECT, INSERT ON "
-                f"{self.schema}.checkpoints, {self.schema}.signing_key TO {self.role}; GRANT {self.role} TO "
+                f"{self.schema}.checkpoints, {self.schema}.signing_key, {self.schema}.tree_heads TO {self.role}; GRANT {self.role} TO "
                 f"{self.env['POSTGRES_USER']} (docs/evidence.md)") from None
         finally:
             conn.close()
@@ -195,6 +201,25 @@ class TableStorage:
         if not lines:
             return self._legacy_lines()
         return b"".join(line.encode("utf-8") + b"\n" for (line,) in lines)
+
+    def tail(self, after: int) -> tuple[list[tuple[int, bytes]], int]:
+        """Up to 10,000 lines after seq `after` (call again until none come), each with its seq, and the last seq read
+        (service.evidence.log_storage)."""
+        def rows(conn):
+            if not conn.execute("SELECT to_regclass(%s) IS NOT NULL", (f'"{self.tables.schema}".checkpoints',)).fetchone()[0]:
+                return []
+            return conn.execute(self.tables.q("SELECT seq, line FROM {log} WHERE seq > %s ORDER BY seq LIMIT 10000"),
+                                (after,)).fetchall()
+
+        got = [(seq, line.encode("utf-8")) for seq, line in self.tables.run(rows)]
+        if not got and not after:  # an empty table reads as the legacy file log, as `read` does
+            got = list(enumerate(self._legacy_lines().splitlines(), start=1))
+        return got, got[-1][0] if got else after
+
+    def line_at(self, seq: int) -> bytes:
+        row = self.tables.run(lambda conn: conn.execute(self.tables.q("SELECT line FROM {log} WHERE seq = %s"),
+                                                        (seq,)).fetchone())
+        return row[0].encode("utf-8") if row else self._legacy_lines().splitlines()[seq - 1]
 
     def _legacy_lines(self) -> bytes:
         """The whole lines of the legacy file log (empty when there is none)."""

@@ -7,7 +7,7 @@ import threading
 import time
 import uuid
 
-from service.evidence import checkpoints, keys
+from service.evidence import keys, log_storage
 from service.evidence.checkpoints import CheckpointLog, FileStorage
 
 
@@ -15,14 +15,14 @@ def test_concurrent_appends_share_fsyncs_and_keep_the_chain(tmp_path, monkeypatc
     key = keys.ServerKey.generate()
     log = CheckpointLog(FileStorage(tmp_path / "log.jsonl"), lambda: key, lambda: key)
     syncs = []
-    real_fsync = checkpoints.os.fsync
+    real_fsync = log_storage.os.fsync
 
     def slow_fsync(fd):  # a disk that takes a while to sync, so that appends arrive during one
         syncs.append(fd)
         time.sleep(0.01)
         real_fsync(fd)
 
-    monkeypatch.setattr(checkpoints.os, "fsync", slow_fsync)
+    monkeypatch.setattr(log_storage.os, "fsync", slow_fsync)
     games = [str(uuid.uuid4()) for _ in range(12)]
     answers: dict[str, list] = {g: [] for g in games}
 

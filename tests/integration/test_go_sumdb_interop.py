@@ -141,3 +141,34 @@ def test_go_accepts_the_cosignature_a_witness_answers_and_refuses_it_on_a_forked
     forked = log.fork(b"forged").checkpoint(17) + answer.body  # the witness's line moved onto tree B
     got = go(go_sumdb, "check", {"vkey": log.signer.verifier.text, "cosigners": [witness.verifier_key], "note": forked})
     assert got["errors"] and "note" in got["errors"][0]
+
+
+def test_go_verifies_a_served_logs_checkpoint_and_the_proofs_its_routes_give(go_sumdb, tmp_path):
+    from api import create_app
+    from tests.integration.evidence_support import new_table
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}", "LOG_ORIGIN": "arbiter.test/served"})
+    client, arbiter = app.test_client(), app.extensions["arbiter"]
+    try:
+        table = new_table(arbiter).play(15)
+        old_note = client.get("/api/v1/log/checkpoint").get_data(as_text=True)
+        table.play(25)
+        arbiter.evidence.transparency.publish()
+        vkey = client.get("/api/v1/log/key").get_data(as_text=True).strip()
+        note = client.get("/api/v1/log/checkpoint").get_data(as_text=True)
+        old, new = (TreeHead.parse(open_note(n, [Verifier.parse(vkey)]).text) for n in (old_note, note))
+        lines = [json.loads(raw) for raw in arbiter.evidence.log.storage.read().splitlines()[:new.size]]
+        inclusion = []
+        for doc in lines:
+            got = client.get("/api/v1/log/inclusion", query_string={"game": doc["game"], "version": doc["version"]}).get_json()
+            inclusion.append({"index": got["index"], "size": got["tree_size"], "root": b64(new.root),
+                              "leaf": got["leaf"], "proof": got["proof"]})
+        proof = client.get("/api/v1/log/consistency", query_string={"old": old.size, "new": new.size}).get_json()
+        got = go(go_sumdb, "check", {"vkey": vkey, "note": note, "inclusion": inclusion, "consistency": [
+            {"old": old.size, "new": new.size, "old_root": b64(old.root), "new_root": b64(new.root),
+             "proof": proof["proof"]}]})
+    finally:
+        arbiter.app.close()
+    assert got["errors"] == []
+    assert (got["origin"], got["size"], got["root"]) == ("arbiter.test/served", new.size, b64(new.root))
+    assert new.size > old.size >= 1 and len(inclusion) == new.size

@@ -1,0 +1,129 @@
+"""The transparency log held against its stored lines (`arbiter verify --all`): every published checkpoint's
+signature, its root against the root the stored lines give for its size (a rewritten leaf is named by the range of
+lines between the last checkpoint that still agrees and the first that does not, and by the line's own check when it
+fails it), consistency between successive published checkpoints (append-only), checkpoints an auditor kept
+(`--checkpoint FILE`: a fork shown to them is named), and a quorum of named witnesses on the latest checkpoint.
+
+Pure but for reading: the stored lines are read once, the tree built afresh (not the serving process's copy)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import merkle
+from .signed_notes import ED25519, COSIGNATURE, NoteError, Verifier, open_note, split
+from .tree_heads import TreeHead
+
+
+@dataclass
+class Audit:
+    ok: bool | None
+    leaves: int
+    published: int
+    latest: int | None
+    findings: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def as_dict(self) -> dict:
+        return {"ok": self.ok, "leaves": self.leaves, "published": self.published, "latest": self.latest,
+                "findings": self.findings, "notes": self.notes}
+
+
+def _open(note: str, key_raw: bytes | None, origin: str | None, witnesses: list[Verifier], what: str):
+    """(TreeHead, Note) of a checkpoint note, or a finding."""
+    try:
+        text, _ = split(note)
+        head = TreeHead.parse(text)
+    except NoteError as e:
+        return None, f"{what} cannot be read: {e}"
+    if key_raw is None:
+        return None, f"{what} cannot be checked: no signing key (give --public-key or --key-file)"
+    log_key = Verifier(origin or head.origin, ED25519, key_raw)
+    try:
+        opened = open_note(note, [log_key, *witnesses])
+    except NoteError as e:
+        return None, f"{what} (tree size {head.size}) is not signed by this log's key {log_key.name}: {e}"
+    if not opened.signed_by(log_key.name):
+        return None, f"{what} (tree size {head.size}) is not signed by this log's key {log_key.name}"
+    return (head, opened), None
+
+
+def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | None = None,
+          kept: list[tuple[str, str]] = (), witnesses: list[Verifier] = (), quorum: int = 0,
+          broken_at: int | None = None, problem: str | None = None) -> Audit:
+    """`lines`: the stored checkpoint lines; `heads`: the published checkpoints (service.evidence.published_heads),
+    oldest first; `kept`: (where, note) of checkpoints an auditor kept; `broken_at`/`problem`: the lines' own check."""
+    hashes = merkle.MemoryHashes()
+    for raw in lines:
+        hashes.append_leaf(raw)
+    n = hashes.leaves
+    out = Audit(True, n, len(heads), heads[-1].size if heads else None)
+    opened: list[tuple[int, TreeHead, str]] = []
+    agreed = 0
+
+    def against_lines(head: TreeHead, what: str) -> str | None:
+        nonlocal agreed
+        if head.size > n:
+            return f"{what} signed a tree of {head.size} leaves, but the log holds {n} lines: lines {n + 1} to " \
+                   f"{head.size} are gone (the log was cut or rolled back)"
+        if merkle.tree_hash(head.size, hashes.read) != head.root:
+            where = f"lines {agreed + 1} to {head.size}" if agreed + 1 < head.size else f"line {head.size}"
+            line = f"; line {broken_at} fails its own check: {problem}" if broken_at and agreed < broken_at <= head.size \
+                else ""
+            return f"{what} (tree size {head.size}) has another root than the stored lines give: a leaf among {where} " \
+                   f"was rewritten{line}"
+        return None
+
+    for number, head in enumerate(heads, start=1):
+        what = f"published checkpoint {number} ({head.published_at})"
+        got, finding = _open(head.note, key_raw, origin, list(witnesses), what)
+        if finding:
+            out.findings.append(finding)
+            continue
+        tree, _ = got
+        if opened and tree.size <= opened[-1][1].size:
+            out.findings.append(f"{what} has tree size {tree.size}, not more than the one before ({opened[-1][1].size})")
+        finding = against_lines(tree, what)
+        if finding:
+            out.findings.append(finding)
+        else:
+            agreed = max(agreed, tree.size)
+        if opened:
+            prev = opened[-1][1]
+            if prev.size <= tree.size <= n:
+                try:
+                    merkle.check_consistency(prev.size, tree.size, prev.root, tree.root,
+                                             merkle.consistency_proof(prev.size, tree.size, hashes.read))
+                except merkle.ProofError as e:
+                    out.findings.append(f"published checkpoints {opened[-1][0]} (size {prev.size}) and {number} (size "
+                                        f"{tree.size}) are not consistent: {e}")
+        opened.append((number, tree, head.note))
+    for where, note in kept:
+        got, finding = _open(note, key_raw, origin, list(witnesses), f"the checkpoint kept in {where}")
+        if finding:
+            out.findings.append(finding)
+            continue
+        tree, _ = got
+        if tree.size <= n and merkle.tree_hash(tree.size, hashes.read) != tree.root:
+            out.findings.append(f"fork: the checkpoint kept in {where} (tree size {tree.size}) has another root than "
+                                f"the first {tree.size} lines of the log now: the log shown then and the log now differ "
+                                "(a fork or a rewrite)")
+        elif tree.size > n:
+            out.findings.append(f"the checkpoint kept in {where} signed {tree.size} leaves, the log holds {n}: lines "
+                                f"{n + 1} to {tree.size} are gone")
+        else:
+            out.notes.append(f"the checkpoint kept in {where} (tree size {tree.size}) is a prefix of the log")
+    if witnesses and opened:
+        latest = opened[-1][2]
+        _, opened_latest = _open(latest, key_raw, origin, list(witnesses), "the latest checkpoint")[0] or (None, None)
+        names = {w.name for w in witnesses if w.algorithm == COSIGNATURE}
+        cosigned = sorted({s.name for s in opened_latest.verified} & names) if opened_latest else []
+        if len(cosigned) < quorum:
+            out.findings.append(f"the latest published checkpoint is cosigned by {len(cosigned)} of the named witnesses "
+                                f"({', '.join(cosigned) or 'none'}), {quorum} are required")
+    if not heads and not kept:
+        out.ok = None
+        out.notes.append("no checkpoint was published yet")
+    if out.findings:
+        out.ok = False
+    return out

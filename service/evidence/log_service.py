@@ -1,0 +1,195 @@
+"""What the transparency log's routes and the duty loop ask of a store's evidence (docs/evidence.md, "The
+transparency log"): the latest published checkpoint, the log's verifier key, inclusion and consistency proofs in the
+tree of that checkpoint, publishing, and a receipt turned into a proof bundle.
+
+Where the published checkpoints live follows the checkpoint log: the table `<schema>_evidence.tree_heads` beside the
+table log, `<log file>.heads` beside a file log, memory for memory://.
+"""
+
+from __future__ import annotations
+
+import base64
+import os
+from pathlib import Path
+from typing import Any, Sequence
+from uuid import UUID
+
+from service.errors import BadInput, Conflict, NotFound
+
+from . import receipts
+from .published_heads import FileHeads, MemoryHeads, Published, TableHeads
+from .signed_notes import ED25519, Signer, Verifier
+from .transparency import Collect, TransparencyLog, leaf_key, no_witnesses
+
+BUNDLE = "arbiter.proof/1"
+DEFAULT_PUBLISH_SECONDS = 5.0
+
+
+def b64(raw: bytes) -> str:
+    return base64.b64encode(raw).decode()
+
+
+def default_origin(key_id: str) -> str:
+    """The log's name when ARBITER_LOG_ORIGIN does not give one: names the deployment by its key."""
+    return f"arbiter.invalid/{key_id}"
+
+
+def publish_seconds() -> float:
+    """How often the duty loop publishes a checkpoint (ARBITER_LOG_PUBLISH_SECONDS, default 5)."""
+    text = os.environ.get("ARBITER_LOG_PUBLISH_SECONDS") or DEFAULT_PUBLISH_SECONDS
+    try:
+        seconds = float(text)
+        if not 0 < seconds <= 86400:
+            raise ValueError
+    except ValueError:
+        raise BadInput(f"ARBITER_LOG_PUBLISH_SECONDS {text!r}: must be a number of seconds above 0, at most 86400",
+                       field="log_publish_seconds") from None
+    return seconds
+
+
+def heads_for(storage, tables) -> Any:
+    """Where a checkpoint log's published heads are kept (the module's docstring)."""
+    from .pg_tables import TableStorage
+
+    if isinstance(storage, TableStorage):
+        return TableHeads(tables)
+    path = getattr(storage, "path", None)
+    return FileHeads(Path(str(path) + ".heads")) if path is not None else MemoryHeads()
+
+
+class LogService:
+    """The transparency log of one store's evidence (service.evidence.facade.Evidence)."""
+
+    def __init__(self, evidence, origin: str | None = None, witnesses: Sequence = (), collect: Collect = no_witnesses):
+        self.evidence = evidence
+        self._origin = origin or os.environ.get("ARBITER_LOG_ORIGIN") or None
+        self.witnesses = list(witnesses)
+        self.collect = collect
+        self.tree = TransparencyLog(evidence.log.storage, heads_for(evidence.log.storage, evidence.tables), self.signer)
+
+    @property
+    def origin(self) -> str:
+        return self._origin or default_origin(self.evidence.key.id)
+
+    def signer(self) -> Signer:
+        return self.evidence.key.note_signer(self.origin)
+
+    def verifier(self) -> Verifier:
+        """The log's verifier key (from the public key when no private key is at hand)."""
+        key = self.evidence.verifying_key()
+        if key is None:
+            raise NotFound("this server has no signing key yet: it never signed a checkpoint")
+        origin = self._origin or default_origin(key.id)
+        return Verifier(origin, ED25519, key.raw)
+
+    def key_text(self) -> str:
+        return self.verifier().text + "\n"
+
+    def publish(self) -> Published | None:
+        """Publish the tree of every line so far, cosigned by the configured witnesses (skipped when published)."""
+        return self.tree.publish(self.witnesses, self.collect)
+
+    def latest(self) -> Published:
+        """The latest published checkpoint; publishes one first when there is none yet."""
+        head = self.tree.latest() or self.publish()
+        if head is None:
+            raise NotFound("the transparency log is empty: no checkpoint was written yet, so none was published")
+        return head
+
+    def checkpoint_text(self) -> str:
+        return self.latest().note
+
+    def inclusion(self, game: str, version: int) -> dict:
+        """The audit path of the leaf of (game, version) in the tree of the latest published checkpoint."""
+        size = self.latest().size
+        self.tree.sync()
+        index = self.tree.find(game, version)
+        if index is None or index >= size:
+            below, above = self.tree.nearest(game, version, size)
+            near = [f"version {v}" for v in (below, above) if v is not None]
+            why = "has no leaf" if index is None else f"has leaf {index}, not yet in the published tree of size {size}"
+            raise NotFound(f"game {game} at version {version} {why}; "
+                           + (f"its nearest published leaves: {' and '.join(near)}" if near else
+                              "no leaf of this game is published yet"), field="version")
+        return {"index": index, "tree_size": size, "leaf": b64(self.tree.leaf(index)),
+                "proof": [b64(h) for h in self.tree.inclusion(index, size)]}
+
+    def consistency(self, old: int, new: int) -> dict:
+        size = self.latest().size
+        if new > size:
+            raise BadInput(f"new: {new} is beyond the latest published checkpoint (tree size {size})", field="new")
+        if old > new:
+            raise BadInput(f"old: {old} is more than new ({new}): a consistency proof goes from a smaller tree to a "
+                           "bigger one", field="old")
+        return {"old": old, "new": new, "proof": [b64(h) for h in self.tree.consistency(old, new)]}
+
+    def audit(self, kept: Sequence[tuple[str, str]] = (), witnesses: Sequence[Verifier] = (), quorum: int = 0) -> dict:
+        """The published checkpoints held against the stored lines (service.evidence.log_audit), for verify --all."""
+        from .log_audit import audit
+        from .published_heads import HeadsDamaged
+
+        key = self.evidence.verifying_key()
+        report = self.evidence.log.report()
+        try:
+            heads = self.tree.heads.all()
+        except HeadsDamaged as e:
+            return {"ok": False, "leaves": report.lines, "published": None, "latest": None, "findings": [str(e)],
+                    "notes": [], "where": str(self.tree.heads)}
+        lines = self.evidence.log.storage.read().split(b"\n")[:-1]
+        done = audit(lines, heads, key.raw if key is not None else None, self._origin, list(kept), list(witnesses),
+                     quorum, report.broken_at, report.problem)
+        return {**done.as_dict(), "where": str(self.tree.heads)}
+
+    def proof(self, doc: Any) -> tuple[int, dict]:
+        """A receipt turned into a proof bundle (200), or a leaf appended or waiting for the next checkpoint (202)."""
+        receipt = receipts.parse(doc)
+        key = self.evidence.verifying_key()
+        problem = key.signature_problem(receipt) if key is not None else "this server has no signing key"
+        if problem:
+            raise receipts.ForgedReceipt(f"receipt refused: {problem}", field="signature")
+        game, version = receipt["game"], receipt["version"]
+        self.tree.sync()
+        index = self.tree.find(game, version)
+        if index is None:
+            check = self.evidence.verify_receipt(receipt)
+            if not check["ok"]:
+                raise Conflict(f"the store no longer holds what the receipt says, so no leaf is added: {check['detail']}",
+                               field="receipt")
+            line = self.evidence.log.append(game, version, receipt["head"], "receipt")
+            self.tree.sync()
+            index = self.tree.find(game, version)
+            return 202, self._pending(index if index is not None else line["seq"] - 1, "appended")
+        leaf = self.tree.leaf(index)
+        if leaf_key(leaf) != (game, version) or _field(leaf, "head") != receipt["head"]:
+            raise Conflict(f"leaf {index} of the log signs game {game} at version {version} with another head than "
+                           "the receipt's: the store or the log was rewritten", field="head")
+        head = self.latest()
+        if index >= head.size:
+            return 202, self._pending(index, "waiting")
+        return 200, {"format": BUNDLE, "receipt": receipt, "leaf": b64(leaf), "index": index, "tree_size": head.size,
+                     "proof": [b64(h) for h in self.tree.inclusion(index, head.size)], "checkpoint": head.note}
+
+    def _pending(self, index: int, what: str) -> dict:
+        latest = self.tree.latest()
+        size = latest.size if latest else 0
+        said = "a leaf was appended for the receipt" if what == "appended" else "the receipt's leaf is in the log"
+        return {"status": "pending", "index": index, "tree_size": size, "retry_after": publish_seconds(),
+                "detail": f"{said} (leaf {index}); the latest published checkpoint has {size} leaves: ask again "
+                          "once the next one is out"}
+
+
+def _field(leaf: bytes, name: str):
+    import json
+
+    try:
+        return json.loads(leaf).get(name)
+    except (ValueError, AttributeError):
+        return None
+
+
+def game_id(text: str) -> str:
+    """A game id from a query, or BadInput."""
+    try:
+        return str(UUID(text))
+    except ValueError:
+        raise BadInput(f"game: {text[:60]!r} is not a game id", field="game") from None

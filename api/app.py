@@ -24,7 +24,8 @@ def create_app(config: dict | None = None) -> Flask:
     )
     app.config.update(config or {})
     app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"], app.config.get("KEY_FILE"), app.config.get("CHECKPOINT_LOG"),
-                                        app.config.get("CHECKPOINT_EVERY"), log_origin=app.config.get("LOG_ORIGIN"))
+                                        app.config.get("CHECKPOINT_EVERY"), log_origin=app.config.get("LOG_ORIGIN"),
+                                        witnesses=app.config.get("WITNESSES"))
     app.extensions["arbiter"].public_key()  # the signing key is loaded, or created on first start (with a message)
     if app.config.get("WATCH_CLOCKS"):  # a serving process flags seats that run out of time (service.play.clocks)
         app.extensions["arbiter"].watch_clocks()

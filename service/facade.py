@@ -38,12 +38,13 @@ class Arbiter:
     """arbiter's use cases over one store, one facade per concern."""
 
     def __init__(self, database_url: str | None = None, key_file: str | None = None, checkpoint_log: str | None = None,
-                 checkpoint_every: int | None = None, public_key: Any = None, log_origin: str | None = None):
+                 checkpoint_every: int | None = None, public_key: Any = None, log_origin: str | None = None,
+                 witnesses: str | None = None):
         """`public_key` (a keys.PublicKey): the key signatures are checked with, where no private key is at hand."""
         url = database_url or os.environ.get("ARBITER_DATABASE_URL") or DEFAULT_URL
         self.app = Referee(url)
         self.evidence = Evidence.configured(self.app, url, key_file, checkpoint_log, checkpoint_every, public_key,
-                                            log_origin)
+                                            log_origin, witnesses)
         self.access = Access(self.app)
         self.views = ViewsFacade(self.app, self.access)
         self.lobby = LobbyFacade(self.app, self.views)

@@ -76,7 +76,8 @@ class Evidence:
     """The server's signing key and checkpoint log for one store: receipts, checkpoints, and the store's check."""
 
     def __init__(self, app: Referee, key_file: Path | None, log_file: Path | None, every: int = DEFAULT_EVERY,
-                 storage=None, tables=None, public_key: keys.PublicKey | None = None, log_origin: str | None = None):
+                 storage=None, tables=None, public_key: keys.PublicKey | None = None, log_origin: str | None = None,
+                 witnesses: str | None = None):
         """`storage`: the log's storage when not a file (`log_file`) nor memory; `tables`: the PostgreSQL store's
         evidence tables (service.evidence.pg_tables), where the key is pinned; `public_key`: the key that checks
         signatures when no private key is at hand (`arbiter verify --public-key`)."""
@@ -90,12 +91,12 @@ class Evidence:
         if storage is None:
             storage = FileStorage(log_file) if log_file is not None else MemoryStorage()
         self.log = CheckpointLog(storage, lambda: self.key, self.verifying_key, self.attempts_head)
-        self.transparency = LogService(self, log_origin)  # the log's Merkle tree and published checkpoints
+        self.transparency = LogService(self, log_origin, witnesses)  # the log's Merkle tree and published checkpoints
 
     @classmethod
     def configured(cls, app: Referee, database_url: str, key_file: str | None = None, checkpoint_log: str | None = None,
                    every: int | str | None = None, public_key: keys.PublicKey | None = None,
-                   log_origin: str | None = None) -> "Evidence":
+                   log_origin: str | None = None, witnesses: str | None = None) -> "Evidence":
         """The evidence of a store: arguments first, then the environment, then the defaults beside the store (on
         PostgreSQL: the log in the store's evidence schema, unless a log file is given)."""
         default_key, default_log = default_paths(database_url)
@@ -119,7 +120,7 @@ class Evidence:
             raise BadInput(f"checkpoint interval {every!r}: must be a whole number of versions, 1 or more",
                            field="checkpoint_every") from None
         return cls(app, Path(key_file) if key_file else None, Path(checkpoint_log) if checkpoint_log else None, every,
-                   storage, tables, public_key, log_origin)
+                   storage, tables, public_key, log_origin, witnesses)
 
     # -- the key -------------------------------------------------------------------------------
 

@@ -20,6 +20,7 @@ from . import receipts
 from .published_heads import FileHeads, MemoryHeads, Published, TableHeads
 from .signed_notes import ED25519, Signer, Verifier
 from .transparency import Collect, TransparencyLog, leaf_key, no_witnesses
+from .witness_client import collect_cosignatures, parse_witnesses
 
 BUNDLE = "arbiter.proof/1"
 DEFAULT_PUBLISH_SECONDS = 5.0
@@ -60,11 +61,16 @@ def heads_for(storage, tables) -> Any:
 class LogService:
     """The transparency log of one store's evidence (service.evidence.facade.Evidence)."""
 
-    def __init__(self, evidence, origin: str | None = None, witnesses: Sequence = (), collect: Collect = no_witnesses):
+    def __init__(self, evidence, origin: str | None = None, witnesses: str | Sequence | None = None,
+                 collect: Collect | None = None):
+        """`witnesses`: the witnesses each new checkpoint is sent to, as `URL=VKEY,URL=VKEY` (ARBITER_WITNESSES when
+        None; a malformed list raises WitnessConfigError naming the item) or as witness_client.Witness objects."""
         self.evidence = evidence
         self._origin = origin or os.environ.get("ARBITER_LOG_ORIGIN") or None
-        self.witnesses = list(witnesses)
-        self.collect = collect
+        if witnesses is None:
+            witnesses = os.environ.get("ARBITER_WITNESSES", "")
+        self.witnesses = parse_witnesses(witnesses) if isinstance(witnesses, str) else list(witnesses)
+        self.collect = collect or (collect_cosignatures if self.witnesses else no_witnesses)
         self.tree = TransparencyLog(evidence.log.storage, heads_for(evidence.log.storage, evidence.tables), self.signer)
 
     @property

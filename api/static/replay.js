@@ -19,11 +19,18 @@
   const slider = document.getElementById("slider");
   let positions = null; // {first, latest, checkpoints: [view...], diffs}
   let shown = null; // {version, view}: the last view built (patched forward for the next step)
+  let addressLater = null, markLater = 0;
 
   // -- the move list: fold the engine's steps under the move that caused them -------------------------------------
   const rows = list ? [...list.querySelectorAll("li.move")] : [];
-  const byVersion = new Map();
-  for (const li of rows) if (!li.classList.contains("kind-refusal") && !byVersion.has(li.dataset.version)) byVersion.set(li.dataset.version, li);
+  const byVersion = new Map(), atVersion = new Map();
+  for (const li of rows) {
+    const v = li.dataset.version;
+    if (!atVersion.has(v)) atVersion.set(v, []);
+    atVersion.get(v).push(li);
+    if (!li.classList.contains("kind-refusal") && !byVersion.has(v)) byVersion.set(v, li);
+  }
+  let marked = [];
   function setOpen(head, open) {
     const button = head && head.querySelector("button.fold");
     if (!button) return;
@@ -39,8 +46,10 @@
   }
   function mark(v) {
     if (!list) return;
-    list.querySelectorAll("li.current, li.at-current").forEach((li) => { li.classList.remove("current", "at-current"); li.removeAttribute("aria-current"); });
-    list.querySelectorAll(`li.move[data-version="${v}"]`).forEach((li) => {
+    const before = marked.length ? marked : list.querySelectorAll("li.current, li.at-current");
+    before.forEach((li) => { li.classList.remove("current", "at-current"); li.removeAttribute("aria-current"); });
+    marked = atVersion.get(String(v)) || [];
+    marked.forEach((li) => {
       if (li.classList.contains("kind-refusal")) li.classList.add("at-current");
       else { li.classList.add("current"); li.setAttribute("aria-current", "step"); }
     });
@@ -137,8 +146,11 @@
     document.querySelectorAll('input[name="version"][type="hidden"]').forEach((input) => { input.value = String(v); });
     const heading = document.getElementById("dispute-title");
     if (heading) heading.textContent = `Dispute the move at version ${v}`;
-    history.replaceState(null, "", linkTo(v));
-    mark(v);
+    clearTimeout(addressLater); // the address follows once the steps pause (browsers throttle many replaceState calls)
+    addressLater = setTimeout(() => history.replaceState(null, "", linkTo(current)), 80);
+    // the list's highlight and scroll after the board is painted: a long game's list is the page's heaviest part
+    cancelAnimationFrame(markLater);
+    markLater = requestAnimationFrame(() => setTimeout(() => mark(current), 0));
     bar.dataset.shown = String(v); // the bench and the tests wait for this: the board shows version v
   }
   function go(v) {

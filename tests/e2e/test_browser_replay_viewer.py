@@ -74,9 +74,9 @@ def test_arrow_keys_step_in_the_page_and_a_permalink_opens_that_version(people, 
     board_at_5 = page.locator("#board").inner_text()
     page.keyboard.press("ArrowRight")
     shown(page, 6)
-    assert page.url.endswith("version=6") and page.locator("#version").inner_text() == "6"
-    assert page.locator("#board").inner_text() != board_at_5
-    assert page.locator("#moves li.current").get_attribute("data-version") == "6"
+    assert page.locator("#version").inner_text() == "6" and page.locator("#board").inner_text() != board_at_5
+    page.wait_for_url(re.compile(r"version=6$"))  # the address and the list's highlight follow once painted
+    expect(page.locator("#moves li.current")).to_have_attribute("data-version", "6")
     for _ in range(3):
         page.keyboard.press("ArrowRight")
     shown(page, 9)
@@ -96,6 +96,7 @@ def test_arrow_keys_step_in_the_page_and_a_permalink_opens_that_version(people, 
     target = latest // 2 + 1
     permalink = page.locator("#permalink").get_attribute("href")
     assert permalink.endswith(f"/games/{gid}/replay?version={target}#v{target}")
+    page.wait_for_url(re.compile(rf"version={target}$"))
     other = people.page(permalink)
     expect(other.locator("#version")).to_have_text(str(target))
     assert other.locator("#moves li.current").get_attribute("data-version") == str(target)

@@ -14,6 +14,7 @@ from api.pages.links import with_links
 
 from . import schemas as s
 from .fast_dump import compile_dump, json_response
+from .positions import Positions, positions_response
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
 LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
@@ -113,6 +114,17 @@ class Replay(MethodView):
     def get(self, query, game_id):
         """The caller's view as it was at a version; without a token, once the game is over, the public replay."""
         return arbiter().views.replay(game_id, bearer(), query["version"])
+
+
+@blp.route("/games/<game_id>/positions")
+class PositionsRoute(MethodView):
+    @blp.response(200, Positions)
+    @_errors(401, 403, 404)
+    def get(self, game_id):
+        """Every version's view as GET /replay gives it to the caller, in one compact document (the first view, then
+        each version's difference from the one before); gzip'd when the client accepts it. The replay viewer loads it
+        once and steps in the browser."""
+        return positions_response(arbiter().views.positions(game_id, bearer()))
 
 
 @blp.route("/games/<game_id>/audit")

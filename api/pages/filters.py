@@ -53,6 +53,19 @@ def with_cards(text: str) -> Markup:
     return Markup(CARD_CODE.sub(card, str(escape(text))))
 
 
+@pages.app_template_filter("with_card_faces")
+def with_card_faces(text: str) -> Markup:
+    """A line of narration with each card code drawn as a small face (the `card` macro's markup, its spoken name
+    for screen readers): the replay's move list says each move once, its cards in the line."""
+    def card(m: re.Match) -> str:
+        p = card_parts(m.group(0))
+        suit = f'<span class="suit" aria-hidden="true">{p["symbol"]}&#xFE0E;</span>' if p["symbol"] else ""
+        return (f'<span class="card {p["colour"]}" role="img" aria-label="{p["label"]}" title="{p["label"]}" '
+                f'data-card="{p["text"]}"><span class="rank" aria-hidden="true">{p["rank"]}</span>{suit}</span>')
+
+    return Markup(CARD_CODE.sub(card, str(escape(text))))
+
+
 @pages.app_template_filter("card_suit")
 def card_suit(letter: str) -> str:
     """A suit letter as its symbol and name, e.g. ``♠ spades``."""

@@ -22,6 +22,7 @@ from domain import json_limits
 from service.errors import ServiceError
 
 from api.current import arbiter
+from api.http.positions import positions_response
 
 from . import identities
 from .blueprint import page_token, page_view, pages
@@ -41,10 +42,15 @@ def entry_anchor(entry: dict) -> str:
 def move_list(entries: list[dict], disputes: list[dict], illegal: dict | None = None) -> list[dict]:
     """The move list's items, in log order: each entry with its `kind` (`event`, `refusal`, `dispute`, `ruling`,
     `rewind`, `talk`, `setup`), its anchor, the disputes filed against it (claim and ruling, shown in place) and
-    `illegal` on the refused attempt that stopped an uploaded record (`illegal`: the verdict's, or None)."""
+    `illegal` on the refused attempt that stopped an uploaded record (`illegal`: the verdict's, or None).
+
+    Compact (issue 27): a `decision` is a seat's move (an event whose actor is a seat); what the engine did after it
+    (a deal, a draw, "battle started", the seed revealed) is `folded` under it (`under`: the decision's version, or
+    the game's creation for what came before the first move), shown when the reader opens it. Every entry keeps its
+    own line and anchor (the audit's and the disputes' links land on it), in log order."""
     kinds = {"move_rejected": "refusal", "dispute_filed": "dispute", "dispute_ruled": "ruling", "rewound": "rewind",
              "said": "talk", "created": "setup", "seed_revealed": "setup", "player_named": "setup"}
-    items, marked = [], False
+    items, marked, head = [], False, None
     for e in entries:
         kind = kinds.get(e["type"], "event")
         attempt = (e.get("data") or {}).get("attempt")
@@ -56,8 +62,15 @@ def move_list(entries: list[dict], disputes: list[dict], illegal: dict | None = 
             against = []
         first_illegal = bool(illegal) and kind == "refusal" and not marked
         marked = marked or first_illegal
-        items.append({"entry": e, "kind": kind, "anchor": entry_anchor(e), "disputes": against,
-                      "illegal": illegal if first_illegal else None})
+        decision = kind == "event" and str(e.get("actor") or "").startswith("seat:")
+        item = {"entry": e, "kind": kind, "anchor": entry_anchor(e), "disputes": against,
+                "illegal": illegal if first_illegal else None, "decision": decision, "under": None, "folded": 0}
+        if decision or e["type"] == "created":
+            head = item
+        elif kind in ("event", "setup") and head is not None and not against:
+            item["under"] = head["entry"]["version"]
+            head["folded"] += 1
+        items.append(item)
     return items
 
 
@@ -79,6 +92,15 @@ def replay(game_id: str):
     return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
                            refusals=refusals, talk=talk, moves=move_list(events, latest["disputes"]),
                            downloadable=downloadable)
+
+
+@pages.get("/games/<game_id>/replay/positions.json")
+def replay_positions(game_id: str):
+    """The page's viewer's positions (every version's view, compact: GET /api/v1/games/{id}/positions for the identity
+    this browser acts as, as the replay page would draw them), loaded once by static/replay.js."""
+    facade, token = arbiter(), page_token(game_id)
+    doc = facade.views.positions(game_id, token) if token else facade.views.public_positions(game_id)
+    return positions_response(doc)
 
 
 @pages.get("/games/<game_id>/record.json")

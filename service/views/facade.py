@@ -13,6 +13,7 @@ from uuid import UUID
 from domain.game import Game
 from projections.event_log import own_refusals
 from projections.narration import narrate_entries
+from projections.positions import positions as compact_positions
 from projections.table_story import news, seat_attempts, story
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 from projections.views import disclosure_ledger, event_log, view, view_at
@@ -25,6 +26,7 @@ from service.play.clocks import server_ms
 from service.verification.checks import check_evidence
 
 from .feed import Feed, as_entries
+from .positions import views_by_version
 from .spectator_delay import Cut, spectator_cut
 
 
@@ -113,6 +115,25 @@ class ViewsFacade:
             raise NotFound(f"game {gid}: version {version} is not shown to spectators yet (they follow this game "
                            f"{_delay_words(cut.delay)} behind)", field="version")
         return view_at(self.app, gid, version, SPECTATOR, withheld=self._withheld(gid, SPECTATOR))
+
+    def positions(self, game_id: Any, token: str | None) -> dict:
+        """Every version's view as `replay` gives it to the caller, in one compact document (projections.positions):
+        the same access (no token: the public positions of a game that is over) and the same redaction."""
+        if token is None and self.app.game(parse_game_id(game_id)).outcome.is_over:
+            return self.public_positions(game_id)
+        if token is None:
+            self.access.viewer(game_id, None)
+        viewer = self.access.known(game_id, token)
+        gid = parse_game_id(game_id)
+        return compact_positions(views_by_version(self.app, gid, viewer, self._withheld(gid, viewer)))
+
+    def public_positions(self, game_id: Any) -> dict:
+        """Every version's spectator view as `public_replay` gives it (a delayed spectator's up to its cut)."""
+        self.access.viewer(game_id, None)
+        gid = parse_game_id(game_id)
+        cut = self.spectator_cut(gid)
+        upto = cut.version if cut is not None else None
+        return compact_positions(views_by_version(self.app, gid, SPECTATOR, self._withheld(gid, SPECTATOR), upto))
 
     # -- the event log -----------------------------------------------------------------------
 

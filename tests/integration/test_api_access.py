@@ -50,6 +50,7 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "POST /games/{id}/moves":               (401, 200,  422,  403, 403,  401,  401),  # not North's turn: ER-3.0
     "GET /games/{id}/events":               (200, 200,  200,  200, 403,  401,  401),
     "GET /games/{id}/replay":               (401, 200,  200,  200, 403,  401,  401),
+    "GET /games/{id}/positions":            (401, 200,  200,  200, 403,  401,  401),  # the replay's, every version
     "GET /games/{id}/audit":                (403, 403,  403,  200, 403,  401,  401),
     "GET /games/{id}/audit/verify":         (200, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/disputes":            (401, 201,  201,  403, 403,  401,  401),
@@ -68,6 +69,7 @@ ACCESS_FINISHED = {  # once the game is over the audit log, the record and the r
     "GET /games/{id}/view":                 (401, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/moves":               (401, 422,  422,  403, 403,  401,  401),  # a finished game takes no move
     "GET /games/{id}/replay":               (200, 200,  200,  200, 403,  401,  401),  # the public replay needs no token
+    "GET /games/{id}/positions":            (200, 200,  200,  200, 403,  401,  401),
 }
 
 GAME_ROUTES = [route for route in ACCESS if "{id}" in route]

@@ -142,15 +142,17 @@ def load_or_create(path: str | os.PathLike) -> tuple[ServerKey, bool]:
     return _load(path), False
 
 
-def _create(path: Path) -> None:
-    """Write a new key to a temporary file and link it into place (never a half-written key; fails if one exists)."""
+def create_key_file(path: Path, what: str = "signing key file", error: type = None) -> None:
+    """Write a new Ed25519 key (PEM, PKCS#8, mode 0600) to a temporary file and link it into place: never a
+    half-written key; raises FileExistsError if one exists, `error` (KeyFileError) naming `what` if it cannot."""
+    error = error or KeyFileError
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         pem = Ed25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
                                                          serialization.NoEncryption())
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".arbiter-key-")
     except OSError as e:
-        raise KeyFileError(f"signing key file {path}: cannot be created ({e.strerror or e})") from None
+        raise error(f"{what} {path}: cannot be created ({e.strerror or e})") from None
     try:
         with os.fdopen(fd, "wb") as f:
             f.write(pem)
@@ -161,15 +163,25 @@ def _create(path: Path) -> None:
         os.unlink(tmp)
 
 
-def _load(path: Path) -> ServerKey:
+def read_key_file(path: Path, what: str = "signing key file", error: type = None) -> Ed25519PrivateKey:
+    """The Ed25519 private key of a PEM file; `error` (KeyFileError) names `what` and what is wrong."""
+    error = error or KeyFileError
     try:
         data = path.read_bytes()
     except OSError as e:
-        raise KeyFileError(f"signing key file {path}: cannot be read ({e.strerror or e})") from None
+        raise error(f"{what} {path}: cannot be read ({e.strerror or e})") from None
     try:
         private = serialization.load_pem_private_key(data, password=None)
     except (ValueError, TypeError) as e:
-        raise KeyFileError(f"signing key file {path}: not an unencrypted PEM private key ({e})") from None
+        raise error(f"{what} {path}: not an unencrypted PEM private key ({e})") from None
     if not isinstance(private, Ed25519PrivateKey):
-        raise KeyFileError(f"signing key file {path}: holds a {type(private).__name__}, expected an Ed25519 key")
-    return ServerKey(private)
+        raise error(f"{what} {path}: holds a {type(private).__name__}, expected an Ed25519 key")
+    return private
+
+
+def _create(path: Path) -> None:
+    create_key_file(path)
+
+
+def _load(path: Path) -> ServerKey:
+    return ServerKey(read_key_file(path))

@@ -1,22 +1,20 @@
 """The witness's own Ed25519 key: a PEM file (PKCS#8), created on first start, whose public half under the
 witness's name is the cosigner verifier key logs and auditors trust.
 
-The server's key (service.evidence.keys) is kept the same way; this file is the witness's twin of its load_or_create
-because a witness key is another identity with another warning (and the witness needs the private key as such, to
-make a Cosigner).
+The file is written and read as the server's key is (service.evidence.keys); a witness key is another identity, with
+its own name, errors and warning, and the witness needs the private key as such, to make a Cosigner.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import tempfile
 from pathlib import Path
 
-from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from service.evidence.cosignatures import Cosigner
+from service.evidence.keys import create_key_file, read_key_file
 from service.evidence.signed_notes import NoteError, check_name
 
 log = logging.getLogger("arbiter.witness")
@@ -45,36 +43,13 @@ def load_or_create(path: str | os.PathLike, name: str) -> tuple[Cosigner, bool]:
 
 
 def _create(path: Path) -> bool:
-    """Write a new key to a temporary file and link it into place; False when another process made it first."""
+    """A new key file (service.evidence.keys); False when another process made it first."""
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        pem = Ed25519PrivateKey.generate().private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                                                         serialization.NoEncryption())
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".witness-key-")
-    except OSError as e:
-        raise WitnessKeyError(f"witness key file {path}: cannot be created ({e.strerror or e})") from None
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(pem)
-            f.flush()
-            os.fsync(f.fileno())
-        os.link(tmp, path)
+        create_key_file(path, "witness key file", WitnessKeyError)
         return True
     except FileExistsError:
         return False
-    finally:
-        os.unlink(tmp)
 
 
 def _load(path: Path) -> Ed25519PrivateKey:
-    try:
-        data = path.read_bytes()
-    except OSError as e:
-        raise WitnessKeyError(f"witness key file {path}: cannot be read ({e.strerror or e})") from None
-    try:
-        private = serialization.load_pem_private_key(data, password=None)
-    except (ValueError, TypeError) as e:
-        raise WitnessKeyError(f"witness key file {path}: not an unencrypted PEM private key ({e})") from None
-    if not isinstance(private, Ed25519PrivateKey):
-        raise WitnessKeyError(f"witness key file {path}: holds a {type(private).__name__}, expected an Ed25519 key")
-    return private
+    return read_key_file(path, "witness key file", WitnessKeyError)

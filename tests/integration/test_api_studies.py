@@ -174,3 +174,33 @@ def test_the_page_plays_a_move_and_comments_through_its_forms(client, finished):
     assert "my try" in page and "seat 2" in page
     bad = client.post(f"/studies/{sid}/move", data={"move": "{not json"})
     assert bad.status_code == 422 and "JSON" in bad.get_data(as_text=True)
+
+
+def test_two_stored_games_differing_only_in_cards_the_seat_had_not_seen_give_the_same_study(client):
+    """The whole road (store, version cut, knowledge, sampler, bots, projection): the recorded game's hidden cards
+    never reach a study. Two imported games, the second's deal swapping two cards seat 1 had not seen."""
+    import random
+
+    from domain.records import parse, to_document
+    from tests.unit.test_analysis_hidden import _altered, _cut
+
+    record = parse(FINISHED)
+    rng = random.Random(5)
+    for upto in (30, 24, 40, 18):
+        altered = _altered(record, 1, upto, rng)
+        if altered is not None:
+            break
+    assert altered is not None
+    original = _cut(record, upto)
+    answers = []
+    for r in (original, altered):
+        doc = to_document(r.game, r.setup, r.seed, r.outcomes, r.moves)
+        gid, _, referee = _import(client, doc)
+        version = _version(client, gid)
+        study = _open(client, gid, {"version": version, "seat": 1, "seed": "same"}, referee).get_json()
+        legal = [m for m in study["view"]["table"].get("legal_moves") or [] if set(m) <= {"type", "cards"}]
+        if legal and not study["over"]:
+            study = client.post(f"{API}/studies/{study['id']}/moves", json={"move": legal[0]},
+                                headers=bearer(referee)).get_json()
+        answers.append({k: study[k] for k in ("positions", "view", "to_act", "over", "version")})
+    assert answers[0] == answers[1]

@@ -14,6 +14,7 @@ import secrets
 import threading
 import unicodedata
 from collections import defaultdict
+from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
@@ -34,6 +35,7 @@ from .sandbox import BadVariationMove, Sandbox, bots_answer, knowledge_at, open_
 
 MAX_COMMENT = 500
 MAX_SEED = 100
+KEPT_STARTS = 256  # study starts kept in memory (each a decider state's dump)
 MAX_VARIATION = 5000  # moves in one variation, bots' included
 LABEL = "Variation: played in a sandbox from what this seat knew; not part of the recorded game"
 
@@ -71,6 +73,7 @@ class Studies:
         self.access = access
         self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._guard = threading.Lock()
+        self._starts: dict[tuple, tuple] = {}  # (game id, version, seat, seed) -> (sandbox, its state's dump)
 
     # -- access --------------------------------------------------------------------------
 
@@ -105,12 +108,29 @@ class Studies:
 
     # -- the sandbox -----------------------------------------------------------------------
 
-    def _sandbox(self, game_id: str, version: int, seat: int, seed: str, game=None) -> Sandbox:
-        game = game or self.app.game(parse_game_id(game_id))
-        doc = game.to_record(reveal_seed=True)  # read by projections.knowledge only, which keeps what the seat saw
-        doc["moves"] = [m for m, v in zip(doc["moves"], game.move_versions) if v <= version]
-        record = parse(doc)
-        return open_sandbox(record.game, record.setup, seat, knowledge_at(record, seat), seed)
+    def _sandbox(self, game_id: str, version: int, seat: int, seed: str) -> Sandbox:
+        """The sandbox at a study's start. The game is read as it was at `version` (a later rewind does not move a
+        study's start); its record goes to projections.knowledge only, which keeps what the seat saw. The start is a
+        pure function of (game, version, seat, seed), so it is kept (as the decider's dump) for the next read."""
+        key = (game_id, version, seat, seed)
+        with self._guard:
+            kept = self._starts.get(key)
+        if kept is None:
+            game = self.app.game(parse_game_id(game_id), version)
+            record = parse(game.to_record(reveal_seed=True))
+            sandbox = open_sandbox(record.game, record.setup, seat, knowledge_at(record, seat), seed)
+            with self._guard:
+                self._starts[key] = (sandbox, sandbox.decider.dump_state(sandbox.state))
+                while len(self._starts) > KEPT_STARTS:
+                    self._starts.pop(next(iter(self._starts)))
+            return sandbox
+        sandbox, dump = kept
+        return replace(sandbox, state=sandbox.decider.load_state(dump))
+
+    def forget_starts(self) -> None:
+        """Drop the study starts kept in memory (the next read samples from the store again)."""
+        with self._guard:
+            self._starts.clear()
 
     def _current(self, study: Study) -> Sandbox:
         return replay(self._sandbox(study.game_id, study.game_version, study.seat, study.seed), study.moves)
@@ -130,7 +150,7 @@ class Studies:
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.setup.n:
             raise BadInput(f"seat: this game has seats 0..{game.setup.n - 1}, got {seat!r}", field="seat")
         try:
-            sandbox = self._sandbox(str(game.id), version, seat, seed, game)
+            sandbox = self._sandbox(str(game.id), version, seat, seed)
         except NotAnalysable as e:
             raise BadInput(f"{spec_for(game.game).title} offers no study: its spec declares no sampler of hidden "
                            f"cards ({e})") from None

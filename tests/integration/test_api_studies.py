@@ -204,3 +204,24 @@ def test_two_stored_games_differing_only_in_cards_the_seat_had_not_seen_give_the
                                 headers=bearer(referee)).get_json()
         answers.append({k: study[k] for k in ("positions", "view", "to_act", "over", "version")})
     assert answers[0] == answers[1]
+
+
+def test_a_rewind_of_the_game_after_a_study_was_opened_does_not_move_the_study(client):
+    """A study starts from the game as it was at its version (read at that version), not from today's moves."""
+    from .api_support import TEAMS_NSEW, create_stacked, play
+    from .fuzz_support import HANDS
+
+    table = create_stacked(client, HANDS, TEAMS_NSEW)
+    first = play(client, table, {"type": "attack", "cards": ["5S", "5H"]}, seat=0)
+    attacked = first["events"][0]["version"]
+    play(client, table, {"type": "pass"})
+    version = _version(client, table.id)
+    study = _open(client, table.id, {"version": version, "seat": 2, "seed": "r"}, table.referee_token).get_json()
+    filed = client.post(f"{table.url}/disputes", headers=table.seat(0), json={"version": attacked, "claim": "early"})
+    assert filed.status_code == 201
+    ruled = client.post(f"{table.url}/disputes/1/ruling", headers=table.referee,
+                        json={"decision": "upheld", "remedy": "rewind", "note": "replay it"})
+    assert ruled.status_code == 200, ruled.get_data(as_text=True)
+    client.application.extensions["studies"].forget_starts()  # read again from the store, not from memory
+    again = client.get(f"{API}/studies/{study['id']}", headers=table.referee).get_json()
+    assert again["view"] == study["view"] and again["positions"] == study["positions"]

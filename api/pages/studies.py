@@ -54,6 +54,16 @@ def comment(study_id: str):
     return redirect(url_for("study_pages.study", study_id=study_id), 303)
 
 
+@study_pages.get("/games/<game_id>/studies/new")
+def new_study(game_id: str):
+    """The form that opens a study (the replay can link here with ?version=&seat=)."""
+    facade = arbiter()
+    token = identities.current(facade, game_id)
+    public = facade.views.public(game_id, token)
+    return render_template("study_new.html", game_id=game_id, public=public, version=request.args.get("version", ""),
+                           seat=request.args.get("seat", ""))
+
+
 @study_pages.post("/games/<game_id>/studies")
 def open_study(game_id: str):
     version, seat = request.form.get("version", ""), request.form.get("seat", "")

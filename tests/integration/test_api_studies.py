@@ -225,3 +225,16 @@ def test_a_rewind_of_the_game_after_a_study_was_opened_does_not_move_the_study(c
     client.application.extensions["studies"].forget_starts()  # read again from the store, not from memory
     again = client.get(f"{API}/studies/{study['id']}", headers=table.referee).get_json()
     assert again["view"] == study["view"] and again["positions"] == study["positions"]
+
+
+def test_the_new_study_form_opens_a_study_for_the_seat_it_names(client, finished):
+    gid, _, _ = finished
+    form = client.get(f"/games/{gid}/studies/new?version=12&seat=3")
+    assert form.status_code == 200
+    text = form.get_data(as_text=True)
+    assert 'value="12"' in text and 'value="3" selected' in text
+    r = client.post(f"/games/{gid}/studies", data={"version": "12", "seat": "3", "every_seat": "on"})
+    assert r.status_code == 303
+    study = client.get(f"{API}/studies/{r.headers['Location'].rsplit('/', 1)[1]}").get_json()
+    assert (study["version"], study["seat"], study["every_seat"], study["by"]) == (12, 3, True, "spectator")
+    assert client.post(f"/games/{gid}/studies", data={"version": "x", "seat": "3"}).status_code == 422

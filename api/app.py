@@ -77,4 +77,14 @@ def create_app(config: dict | None = None) -> Flask:
     api.register_blueprint(tournaments_blp)
     app.register_blueprint(tournament_pages)
 
+    from service.studies.facade import Studies
+
+    from api.http.studies import studies_blp
+    from api.pages.studies import study_pages
+
+    arbiter = app.extensions["arbiter"]
+    app.extensions["studies"] = Studies(arbiter.app, arbiter.access)
+    api.register_blueprint(studies_blp)
+    app.register_blueprint(study_pages)
+
     return app

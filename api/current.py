@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import current_app
 
 from service.facade import Arbiter
+from service.studies.facade import Studies
 from service.tournaments.facade import Tournaments
 
 
@@ -16,3 +17,8 @@ def arbiter() -> Arbiter:
 def tournaments() -> Tournaments:
     """The tournament section of the facade this app serves."""
     return current_app.extensions["tournaments"]
+
+
+def studies() -> Studies:
+    """The studies of the facade this app serves (variations and their comments)."""
+    return current_app.extensions["studies"]

@@ -1,0 +1,245 @@
+"""Study use cases (issue 27 parts 3 and 5, docs/studies.md): open a study at a version of a game for one seat,
+play its variation, comment on its positions, read it. Studies are stored as `domain.study.Study` aggregates in the
+games' store (the Referee application); a study's id is its permalink.
+
+Who may: open or read a study of a finished game, anyone who may watch it (a seat only for its own seat); of a game
+still on, only its referee. Play a variation's move: whoever may open it. Comment: a seat of the game (its token)
+once the game is over, or the referee. Nothing here reads the recorded game's hidden cards into what is shown: the
+sandbox is sampled from the seat's knowledge (service.studies.sandbox).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+import unicodedata
+from collections import defaultdict
+from dataclasses import replace
+from typing import Any
+from uuid import UUID
+
+from eventsourcing.application import AggregateNotFoundError
+from eventsourcing.persistence import IntegrityError
+
+from domain.analysis import NotAnalysable
+from domain.games import spec_for
+from domain.records import parse
+from domain.study import Study
+from projections.viewers import Viewer
+
+from service.access import Access, parse_game_id
+from service.errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound
+from service.play.application import Referee
+
+from .sandbox import BadVariationMove, Sandbox, bots_answer, knowledge_at, open_sandbox, replay
+
+MAX_COMMENT = 500
+MAX_SEED = 100
+KEPT_STARTS = 256  # study starts kept in memory (each a decider state's dump)
+MAX_VARIATION = 5000  # moves in one variation, bots' included
+LABEL = "Variation: played in a sandbox from what this seat knew; not part of the recorded game"
+
+
+def parse_study_id(study_id: Any) -> UUID:
+    try:
+        return UUID(str(study_id))
+    except ValueError:
+        raise NotFound(f"no study with id {str(study_id)[:60]!r}") from None
+
+
+def _author(viewer: Viewer) -> str:
+    return "referee" if viewer.is_referee else (f"seat {viewer.seat}" if viewer.seat is not None else "spectator")
+
+
+def clean_comment(text: Any) -> str:
+    """A comment's text: plain text of 1 to 500 characters, no control characters but new lines; raises BadInput."""
+    if not isinstance(text, str):
+        raise BadInput("text: a comment is a string", field="text")
+    text = text.strip()
+    if not text:
+        raise BadInput("text: a comment cannot be empty", field="text")
+    if len(text) > MAX_COMMENT:
+        raise BadInput(f"text: a comment has at most {MAX_COMMENT} characters, this one has {len(text)}", field="text")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs", "Co") and c not in "\n\t" for c in text):
+        raise BadInput("text: a comment is plain text: no control or format characters", field="text")
+    return text
+
+
+class Studies:
+    """Studies over the games' store."""
+
+    def __init__(self, app: Referee, access: Access):
+        self.app = app
+        self.access = access
+        self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
+        self._guard = threading.Lock()
+        self._starts: dict[tuple, tuple] = {}  # (game id, version, seat, seed) -> (sandbox, its state's dump)
+
+    # -- access --------------------------------------------------------------------------
+
+    def _reader(self, game_id: Any, token: str | None, seat: int | None) -> tuple[Viewer, Any]:
+        """Who may open (or read, or extend) a study of this game for `seat`; raises 401/403/404."""
+        gid = parse_game_id(game_id)
+        viewer = self.access.viewer(gid, token)  # a held game's spectators are refused here
+        game = self.app.game(gid)
+        if viewer.is_referee:
+            return viewer, game
+        over = game.outcome.is_over
+        if not over or not self.access.end_shown(gid, viewer, over):
+            raise Forbidden("a game still on (or a duplicate board still played elsewhere) is studied by its referee "
+                            "alone; its seats and spectators may study it once it is over")
+        if viewer.seat is not None and seat is not None and viewer.seat != seat:
+            raise Forbidden(f"seat {viewer.seat}'s token studies seat {viewer.seat}'s knowledge, not seat {seat}'s",
+                            field="seat")
+        return viewer, game
+
+    def _load(self, sid: UUID) -> Study:
+        try:
+            study = self.app.repository.get(sid)
+        except AggregateNotFoundError:
+            raise NotFound(f"no study with id {sid}") from None
+        if not isinstance(study, Study):
+            raise NotFound(f"no study with id {sid}")
+        return study
+
+    def _lock(self, sid: UUID) -> threading.Lock:
+        with self._guard:
+            return self._locks[sid]
+
+    # -- the sandbox -----------------------------------------------------------------------
+
+    def _sandbox(self, game_id: str, version: int, seat: int, seed: str) -> Sandbox:
+        """The sandbox at a study's start. The game is read as it was at `version` (a later rewind does not move a
+        study's start); its record goes to projections.knowledge only, which keeps what the seat saw. The start is a
+        pure function of (game, version, seat, seed), so it is kept (as the decider's dump) for the next read."""
+        key = (game_id, version, seat, seed)
+        with self._guard:
+            kept = self._starts.get(key)
+        if kept is None:
+            game = self.app.game(parse_game_id(game_id), version)
+            record = parse(game.to_record(reveal_seed=True))
+            sandbox = open_sandbox(record.game, record.setup, seat, knowledge_at(record, seat), seed)
+            with self._guard:
+                self._starts[key] = (sandbox, sandbox.decider.dump_state(sandbox.state))
+                while len(self._starts) > KEPT_STARTS:
+                    self._starts.pop(next(iter(self._starts)))
+            return sandbox
+        sandbox, dump = kept
+        return replace(sandbox, state=sandbox.decider.load_state(dump))
+
+    def forget_starts(self) -> None:
+        """Drop the study starts kept in memory (the next read samples from the store again)."""
+        with self._guard:
+            self._starts.clear()
+
+    def _current(self, study: Study) -> Sandbox:
+        return replay(self._sandbox(study.game_id, study.game_version, study.seat, study.seed), study.moves)
+
+    # -- use cases ---------------------------------------------------------------------------
+
+    def open(self, game_id: Any, token: str | None, body: dict) -> dict:
+        """Open a study: {version, seat, seed?, every_seat?} -> the study (its id is its permalink)."""
+        version, seat = body.get("version"), body.get("seat")
+        seed = body.get("seed") or secrets.token_hex(8)
+        every_seat = bool(body.get("every_seat", False))
+        if not isinstance(seed, str) or len(seed) > MAX_SEED:
+            raise BadInput(f"seed: a string of at most {MAX_SEED} characters", field="seed")
+        viewer, game = self._reader(game_id, token, seat if isinstance(seat, int) else None)
+        if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game.version:
+            raise BadInput(f"version: game {game.id} has versions 1..{game.version}, got {version!r}", field="version")
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.setup.n:
+            raise BadInput(f"seat: this game has seats 0..{game.setup.n - 1}, got {seat!r}", field="seat")
+        try:
+            sandbox = self._sandbox(str(game.id), version, seat, seed)
+        except NotAnalysable as e:
+            raise BadInput(f"{spec_for(game.game).title} offers no study: its spec declares no sampler of hidden "
+                           f"cards ({e})") from None
+        study = Study(game_id=str(game.id), game=game.game, game_version=version, seat=seat, seed=seed,
+                      every_seat=every_seat, by=_author(viewer))
+        if not every_seat:
+            for move in bots_answer(sandbox, 0):
+                study.play(move, "bot")
+        self.app.save(study)
+        return self._shown(study, sandbox)
+
+    def game_of(self, study_id: Any) -> str:
+        """The id of the game a study comes from (public: a study's id says nothing more)."""
+        return self._load(parse_study_id(study_id)).game_id
+
+    def read(self, study_id: Any, token: str | None) -> dict:
+        """A study as its permalink shows it (the reader must be allowed to study its game)."""
+        study = self._load(parse_study_id(study_id))
+        self._reader(study.game_id, token, None)
+        return self._shown(study, self._current(study))
+
+    def play(self, study_id: Any, token: str | None, raw: Any) -> dict:
+        """One move of the variation (then the bots' answers, unless the user plays every seat)."""
+        sid = parse_study_id(study_id)
+        if not isinstance(raw, dict):
+            raise BadInput("move: a move is an object with type (and seat, when the study plays every seat)",
+                           field="move")
+        with self._lock(sid):
+            study = self._load(sid)
+            self._reader(study.game_id, token, None)
+            sandbox = self._current(study)
+            if len(study.moves) >= MAX_VARIATION:
+                raise Conflict(f"a variation has at most {MAX_VARIATION} moves")
+            if study.every_seat:
+                to_act = sandbox.to_act()
+                seat = to_act[0] if len(to_act) == 1 else None
+            else:
+                seat = study.seat
+                if raw.get("seat", seat) != seat:
+                    raise BadInput(f"move.seat: this study plays seat {seat}; the bots play the others "
+                                   f"(open it with every_seat to play them all)", field="move.seat")
+            try:
+                move = sandbox.play(raw, seat)
+            except BadVariationMove as e:
+                raise IllegalMove(e.reason, field="move", rule=e.clause) from None
+            study.play(move, "user")
+            if not study.every_seat:
+                for answer in bots_answer(sandbox, len(study.moves)):
+                    study.play(answer, "bot")
+            self._save(study)
+            return self._shown(study, sandbox)
+
+    def comment(self, study_id: Any, token: str | None, at: Any, text: Any) -> dict:
+        """A comment on a position of the variation, by a seat of the game (once it is over) or its referee."""
+        sid = parse_study_id(study_id)
+        text = clean_comment(text)
+        with self._lock(sid):
+            study = self._load(sid)
+            if token is None:
+                raise Forbidden("a comment is signed: give a seat's token for this game, or the referee's")
+            viewer, _ = self._reader(study.game_id, token, None)
+            if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(study.moves):
+                raise BadInput(f"version: this study has positions 0..{len(study.moves)} (0 is its start), got {at!r}",
+                               field="version")
+            study.comment(at, _author(viewer), text)
+            self._save(study)
+            return self._shown(study, self._current(study))
+
+    def _save(self, study: Study) -> None:
+        try:
+            self.app.save(study)
+        except IntegrityError:
+            raise Conflict("the study changed meanwhile (another process): try again") from None
+
+    # -- what is shown -------------------------------------------------------------------------
+
+    def _shown(self, study: Study, sandbox: Sandbox) -> dict:
+        d = sandbox.decider
+        outcome = d.outcome(sandbox.state)
+        to_act = list(sandbox.to_act()) if not outcome.is_over else []
+        shown_seat = to_act[0] if study.every_seat and len(to_act) == 1 else study.seat
+        positions = [{"at": 0, "move": None, "by": None, "comments": []}]
+        for k, m in enumerate(study.moves, 1):
+            positions.append({"at": k, "move": m["move"], "by": m["by"], "comments": []})
+        for c in study.comments:
+            positions[c["at"]]["comments"].append(dict(c))
+        return {"id": str(study.id), "permalink": f"/studies/{study.id}", "label": LABEL, "variation": True,
+                "game_id": study.game_id, "game": study.game, "title": spec_for(study.game).title,
+                "version": study.game_version, "seat": study.seat, "seed": study.seed, "every_seat": study.every_seat,
+                "by": study.by, "positions": positions, "to_act": to_act, "over": outcome.is_over,
+                "result": outcome.result, "winner": outcome.winner_json(),
+                "view": {"seat": shown_seat, "table": sandbox.view(shown_seat)}}

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, fields, post_dump, validate
 
 from service.analysis.jobs import DEFAULT_HTTP_SAMPLES, MAX_SAMPLES, SEED
 
@@ -53,6 +53,11 @@ class AnalysisLine(Schema):
     loss = fields.Float(required=True, metadata={"description": "the best value less the played move's"})
     mark = fields.String(allow_none=True, required=True,
                          validate=validate.OneOf(["inaccuracy", "mistake", "blunder"]))
+
+    @post_dump(pass_original=True)
+    def keep_the_rest(self, data, original, **kwargs):
+        """A line as the engine made it: a member not declared here is passed on, not dropped."""
+        return {**{k: v for k, v in original.items() if k not in data}, **data}
 
 
 class AnalysisJob(Schema):

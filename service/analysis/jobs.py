@@ -116,6 +116,7 @@ class AnalysisJobs:
         self._by_key: dict[JobKey, Job] = {}
         self._finished: OrderedDict[str, None] = OrderedDict()  # finished jobs, oldest first
         self._pool: Executor | None = None
+        self._closed = threading.Event()  # close(): running jobs stop at their next decision
 
     def configure(self, workers: int | None = None, max_running: int | None = None, per_caller: int | None = None,
                   kept: int | None = None) -> None:
@@ -213,7 +214,7 @@ class AnalysisJobs:
                                 executor=executor):
                 job.lines.append(line)
             job.status = "done"
-        except NotAnalysable as e:
+        except (NotAnalysable, Stopped) as e:
             job.status, job.error = "failed", str(e)
         except BrokenProcessPool:
             log.error("an analysis worker died; the pool is started again for the next job")
@@ -229,6 +230,8 @@ class AnalysisJobs:
             self._tell(job)
 
     def _progress(self, job: Job, done: int) -> None:
+        if self._closed.is_set():
+            raise Stopped("the server stopped this analysis")
         job.done = done
         self._tell(job)
 
@@ -260,11 +263,16 @@ class AnalysisJobs:
             return self._pool
 
     def close(self) -> None:
-        """Stop the workers (jobs still running fail)."""
+        """Stop the workers; each running job fails at its next decision (a server shutting down, a test's end)."""
+        self._closed.set()
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+
+
+class Stopped(Exception):
+    """A job stopped by `AnalysisJobs.close`."""
 
 
 def _check(seat: Any, samples: Any, seed: Any, n: int) -> None:

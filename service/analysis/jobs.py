@@ -22,6 +22,7 @@ it analyses again and, from the same seed, gives the same lines.
 
 from __future__ import annotations
 
+import atexit
 import hashlib
 import logging
 import re
@@ -29,7 +30,7 @@ import secrets
 import threading
 import time
 from collections import OrderedDict
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -46,6 +47,7 @@ from service.play.application import Referee
 from service.views.facade import ViewsFacade
 
 from .facade import DEFAULT_SAMPLES, analyse, default_workers, plan
+from .pool import worker_pool
 
 log = logging.getLogger("arbiter.analysis")
 
@@ -176,8 +178,7 @@ class AnalysisJobs:
 
     def running(self) -> int:
         """How many jobs run now."""
-        with self._lock:
-            return sum(1 for j in self._jobs.values() if j.status == "running")
+        return sum(1 for j in list(self._jobs.values()) if j.status == "running")
 
     # -- the rules ----------------------------------------------------------------------------
 
@@ -259,7 +260,8 @@ class AnalysisJobs:
             return None
         with self._lock:
             if self._pool is None:
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=_context())
+                self._pool = worker_pool(self.workers)
+                atexit.register(self.close)  # a server going down takes its workers with it
             return self._pool
 
     def close(self) -> None:
@@ -292,14 +294,6 @@ def _caller(token: str | None, address: str | None) -> str:
     if token is not None:
         return "token " + hashlib.sha256(token.encode()).hexdigest()
     return f"address {address or 'unknown'}"
-
-
-def _context() -> Any:
-    """The workers' start method: forkserver (not a fork of this threaded server process), else spawn."""
-    import multiprocessing
-
-    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
-    return multiprocessing.get_context(method)
 
 
 def _iso(at: float) -> str:

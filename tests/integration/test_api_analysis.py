@@ -247,3 +247,17 @@ def test_a_body_that_is_not_json_is_a_400_problem(make_app):
     game = finished(client)
     answer = client.post(game.url, data="{seat: 0", headers={**game.seats[0], "Content-Type": "application/json"})
     assert_problem(answer, 400)
+
+
+def test_a_held_game_is_not_over_for_its_seats_and_closed_to_spectators_but_open_to_its_referee(make_app):
+    """A duplicate board another table still plays (service.access holds): its seats see it as in play."""
+    app = make_app()
+    client = app.test_client()
+    game = finished(client)
+    app.extensions["arbiter"].access.holds.append(lambda gid: gid == UUID(game.id))
+    assert "not shown to its seats yet" in assert_problem(
+        client.post(game.url, json={"seat": 0}, headers=game.seats[0]), 403)["detail"]
+    assert "duplicate board" in assert_problem(client.post(game.url, json={"seat": 0}), 403)["detail"]
+    started = client.post(game.url, json={"seat": 0, "samples": 2}, headers=game.referee)
+    assert started.status_code == 202
+    assert_problem(client.get(started.get_json()["url"], headers=game.seats[0]), 403)

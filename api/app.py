@@ -29,6 +29,9 @@ def create_app(config: dict | None = None) -> Flask:
     app.extensions["arbiter"].public_key()  # the signing key is loaded, or created on first start (with a message)
     if app.config.get("WATCH_CLOCKS"):  # a serving process flags seats that run out of time (service.play.clocks)
         app.extensions["arbiter"].watch_clocks()
+    app.extensions["arbiter"].analysis.configure(  # computer analysis jobs (service.analysis.jobs, docs/analysis.md)
+        app.config.get("ANALYSIS_WORKERS"), app.config.get("ANALYSIS_MAX_JOBS"),
+        app.config.get("ANALYSIS_JOBS_PER_CALLER"), app.config.get("ANALYSIS_KEPT"))
     description = "A referee for card battles: moves, views, replays, audits, disputes."
     api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}})
     problems.install(app, api)
@@ -49,6 +52,10 @@ def create_app(config: dict | None = None) -> Flask:
     from api.http.stream import stream_blp
 
     api.register_blueprint(stream_blp)
+
+    from api.http.analysis import analysis_blp
+
+    api.register_blueprint(analysis_blp)
 
     from api.pages import audit, bots, disputes, filters, lobby, open_seats, replay, table  # noqa: F401  (routes)
     from api.pages.blueprint import pages

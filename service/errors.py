@@ -68,3 +68,14 @@ class Damaged(ServiceError):
 
     status = 500
     title = "Stored game damaged"
+
+
+class TooBusy(ServiceError):
+    """Too much work asked at once (the analysis jobs' bounds): `retry_after` seconds is when to ask again."""
+
+    status = 429
+    title = "Too many requests"
+
+    def __init__(self, detail: str, retry_after: int, field: str | None = None):
+        super().__init__(detail, field=field)
+        self.retry_after = retry_after

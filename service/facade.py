@@ -6,6 +6,7 @@
     arbiter.verification  checks of stored games (service.verification.facade)
     arbiter.evidence      the signing key, receipts, checkpoints, backups (service.evidence.facade)
     arbiter.access        who a token is for a game (service.access)
+    arbiter.analysis      computer analysis as background jobs (service.analysis.jobs)
 
 The API, the pages and the command line call the concern they need, with a command object for what changes a game
 (service.play.commands). The methods below keep the one-door form of simple types (a move as a dict) that tests,
@@ -21,6 +22,7 @@ from typing import Any, Callable
 from projections.viewers import Viewer
 
 from .access import Access
+from .analysis.jobs import AnalysisJobs
 from .adapters.stores import DEFAULT_URL
 from .evidence.facade import Evidence
 from .evidence.log_service import publish_seconds
@@ -51,6 +53,7 @@ class Arbiter:
         self.play = PlayFacade(self.app, self.access, self.views, self.evidence)
         self.play.duty.add(PublishDuty(self.evidence.transparency, publish_seconds()))  # the log's checkpoints
         self.verification = VerificationFacade(self.app, self.evidence, self.lobby.caught_up, self.access)
+        self.analysis = AnalysisJobs(self.app, self.access, self.views)
 
     @property
     def game_over_listeners(self) -> list[Callable]:

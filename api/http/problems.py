@@ -77,6 +77,8 @@ def install(app: Flask, api) -> None:
                            attempt=getattr(e, "attempt", None))
         if e.status == 401:
             response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
+        if getattr(e, "retry_after", None) is not None:  # 429: when to ask again (service.errors.TooBusy)
+            response.headers["Retry-After"] = str(e.retry_after)
         return response
 
     def http_error(e: HTTPException):

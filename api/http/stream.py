@@ -2,7 +2,8 @@
 
 Each event the caller may see is one SSE message whose id is the event's version (so `Last-Event-ID`
 resumes), and a comment is sent as a heartbeat. A stream ends after `STREAM_SECONDS` (clients reconnect)
-or once it has sent the revealed seed.
+or once it has sent the revealed seed. A caller's own news (`analysis_progress`: service.analysis.jobs) is a named
+message without an id, sent to that caller's streams only.
 
 The view checks the caller, then subscribes (`Arbiter.subscribe`: the backlog after the resume point, then
 each new event from the process's one follower of the store, service.views.feed). Served by `api.http.asgi` (what
@@ -41,9 +42,13 @@ RETRY = b"retry: 1000\n\n"
 HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
 
 
-def message(entry: tuple[int, str, str], named: bool) -> bytes:
-    """One SSE message of a (version, type, JSON) entry; `named` adds its event type."""
+def message(entry: tuple[int | None, str, str], named: bool) -> bytes:
+    """One SSE message of a (version, type, JSON) entry; `named` adds its event type. A viewer's own news (no
+    version: an analysis' progress) is always named and carries no id, so it never moves where a client resumes (and
+    the pages' unnamed `onmessage` never hears it)."""
     version, kind, data = entry
+    if version is None:
+        return f"event: {kind}\ndata: {data}\n\n".encode()
     return (f"id: {version}\nevent: {kind}\ndata: {data}\n\n" if named else f"id: {version}\ndata: {data}\n\n").encode()
 
 

@@ -11,7 +11,7 @@ the seat did not see reaches the engine.
 from __future__ import annotations
 
 import os
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
 
@@ -62,14 +62,17 @@ def _one(args: tuple) -> dict | None:
 
 
 def analyse(p: Plan, seed: str = "0", samples: int = DEFAULT_SAMPLES, workers: int = 1,
-            progress: Callable[[int, int], None] | None = None) -> Iterator[dict]:
+            progress: Callable[[int, int], None] | None = None, executor: Executor | None = None) -> Iterator[dict]:
     """One line per analysed decision, in order (decisions with a single candidate are skipped); `progress(done,
-    total)` after each decision, skipped ones included."""
+    total)` after each decision, skipped ones included. `executor`: a pool the caller owns and keeps (the HTTP jobs'
+    shared pool, service.analysis.jobs), used instead of `workers` processes of this call's own."""
     if not 1 <= samples <= MAX_SAMPLES:
         raise NotAnalysable(f"samples: {samples} is not in 1..{MAX_SAMPLES}")
     tasks = [(p.game, p.setup, p.seat, p.seen[:x.index], x.move, seed, k, samples) for k, x in enumerate(p.decisions)]
     total = len(tasks)
-    if workers > 1 and total > 1:
+    if executor is not None:
+        pool, results = None, executor.map(_one, tasks, chunksize=1)
+    elif workers > 1 and total > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
         results = pool.map(_one, tasks, chunksize=1)
     else:

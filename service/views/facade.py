@@ -212,6 +212,11 @@ class ViewsFacade:
             raise
         return subscription, backlog
 
+    def tell(self, gid: UUID, viewers: Any, kind: str, data: dict) -> int:
+        """A viewer's own news (no event of the game: an analysis' progress) to the live subscriptions of `viewers`
+        of this game alone (service.views.feed.Feed.tell); nothing when nobody follows the process's feed."""
+        return self.feed.tell(gid, viewers, kind, data) if self.feed is not None else 0
+
     # -- the audit and the record ------------------------------------------------------------
 
     def audit(self, game_id: Any, token: str | None) -> dict:

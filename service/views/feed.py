@@ -12,6 +12,9 @@ forwards those after the version it has passed on to its sink (a non-blocking ca
 a queue put), so the backlog a subscriber is given on connecting and the live entries meet without a gap
 or a duplicate, in version order.
 
+A viewer's own news (a computer analysis' progress) is told to that viewer's subscriptions alone (`tell`), never
+through the notification log: it is not an event of the game.
+
 Refused attempts (their own stream, never a version of the game) are in the backlog of a (re)connection, as
 in the event log after that version; the follower does not forward them live; nor anything to the spectators of
 a game a hold now keeps from them (service.access.Access.watchable: they could not subscribe to it now).
@@ -19,7 +22,6 @@ a game a hold now keeps from them (service.access.Access.watchable: they could n
 
 from __future__ import annotations
 
-import json
 import logging
 import threading
 import time
@@ -34,73 +36,15 @@ from projections.views import event_log
 from service.play.clocks import server_ms
 
 from .spectator_delay import Held
+from .subscription import Entry, Sink, Subscription, as_entries, news_entry
+
+__all__ = ["Feed", "Subscription", "Entry", "Sink", "as_entries"]
 
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
 LISTEN_TIMEOUT = 1.0  # PostgreSQL: a read also happens this often without a NOTIFY (a missed one costs a second)
 BATCH = 500
 IDLE_SECONDS = 10.0  # a follower without subscribers this long stops (and lets a closed application go)
 log = logging.getLogger("arbiter.feed")
-
-Entry = tuple[int, str, str]  # (version, type, the log entry as JSON text)
-Sink = Callable[[list[Entry]], None]
-
-
-def as_entries(log_entries: Iterable[dict]) -> list[Entry]:
-    """Event-log entries as (version, type, JSON text): serialised once, whoever receives them."""
-    return [(e["version"], e["type"], json.dumps(e)) for e in log_entries]
-
-
-class Subscription:
-    """One subscriber's live entries: what it was given (`backlog`), then what the follower forwards to `sink`."""
-
-    def __init__(self, feed: "Feed", game_id: UUID, viewer: Viewer, after: int, sink: Sink):
-        self.feed, self.game_id, self.viewer, self.sink = feed, game_id, viewer, sink
-        self.seen = after
-        self.closed = False
-        self._lock = threading.Lock()
-        self._pending: list[Entry] | None = []  # entries the follower gave before the backlog was taken
-
-    def start(self, backlog: list[Entry]) -> list[Entry]:
-        """Take the backlog read after registering; returns it with whatever arrived meanwhile, in order."""
-        with self._lock:
-            out = list(backlog)  # whole: a refused attempt shares the version of the event it met
-            self.seen = max([self.seen, *(entry[0] for entry in out)])
-            out += self._newer(self._pending or [])
-            self._pending = None
-            return out
-
-    def give(self, entries: list[Entry]) -> None:
-        """From the follower: pass on the entries after what this subscriber already has."""
-        with self._lock:
-            if self.closed:
-                return
-            if self._pending is not None:
-                self._pending.extend(entries)
-                return
-            newer = self._newer(entries)
-        if newer:
-            try:
-                self.sink(newer)
-            except Exception:  # noqa: BLE001 - a sink gone bad (its event loop closed) ends that subscription only
-                log.exception("a live subscription's sink failed; closing it")
-                self.close()
-
-    def _newer(self, entries: list[Entry]) -> list[Entry]:
-        out = []
-        for entry in entries:
-            if entry[0] > self.seen:
-                out.append(entry)
-                self.seen = entry[0]
-        return out
-
-    def close(self) -> None:
-        """Stop receiving (idempotent)."""
-        with self._lock:
-            if self.closed:
-                return
-            self.closed = True
-        self.feed.unsubscribe(self)
-
 
 class _Channel:
     """The follower's state for one subscribed game: its Created event, whether it has ended, its subscribers."""
@@ -155,6 +99,18 @@ class Feed:
                 pass
             if not channel.subscriptions:
                 del self._channels[sub.game_id]
+
+    def tell(self, game_id: UUID, viewers: Iterable[Viewer], kind: str, data: dict) -> int:
+        """A viewer's own news (not an event of the game: no version) to the subscriptions of `viewers` of this game
+        only, now (service.views.subscription); returns how many subscriptions it reached."""
+        wanted = set(viewers)
+        with self._lock:
+            channel = self._channels.get(game_id)
+            subscriptions = [s for s in channel.subscriptions if s.viewer in wanted] if channel is not None else []
+        entries = [news_entry(kind, data)]
+        for sub in subscriptions:
+            sub.tell(entries)
+        return len(subscriptions)
 
     def subscribers(self) -> int:
         with self._lock:

@@ -78,7 +78,7 @@ def app():
 
     from .api_support import CheckedClient
 
-    app = create_app({"DATABASE_URL": "memory://", "STREAM_SECONDS": 1})
+    app = create_app({"DATABASE_URL": "memory://", "STREAM_SECONDS": 1, "ANALYSIS_WORKERS": 1})  # analysis in its thread
     app.test_client_class = CheckedClient
     return app
 

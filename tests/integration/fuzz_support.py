@@ -37,7 +37,7 @@ class FuzzTarget:
     """An app on `url` with one El Royale game where North attacked and disputed it, and its schemathesis schema."""
 
     def __init__(self, url: str):
-        self.app = create_app({"DATABASE_URL": url, "STREAM_SECONDS": 1})
+        self.app = create_app({"DATABASE_URL": url, "STREAM_SECONDS": 1, "ANALYSIS_WORKERS": 1})
         self.app.test_client_class = CheckedClient
         client = self.app.test_client()
         self.table: Table = create_stacked(client, HANDS, TEAMS_NSEW)

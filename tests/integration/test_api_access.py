@@ -60,6 +60,8 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "GET /games/{id}/stream":               (200, 200,  200,  200, 403,  401,  401),
     "POST /games/{id}/bot":                 (401, 201,  201,  403, 403,  401,  401),  # a seat hands itself to a bot
     "DELETE /games/{id}/bot":               (401, 404,  404,  403, 403,  401,  401),  # and takes itself back (none here)
+    "POST /games/{id}/analysis":            (403, 403,  403,  202, 403,  401,  401),  # North's: the referee's till the end
+    "GET /games/{id}/analysis/{job}":       (404, 404,  404,  404, 403,  401,  401),  # (no such job)
 }
 
 ACCESS_FINISHED = {  # once the game is over the audit log, the record and the replay are anyone's
@@ -70,6 +72,7 @@ ACCESS_FINISHED = {  # once the game is over the audit log, the record and the r
     "POST /games/{id}/moves":               (401, 422,  422,  403, 403,  401,  401),  # a finished game takes no move
     "GET /games/{id}/replay":               (200, 200,  200,  200, 403,  401,  401),  # the public replay needs no token
     "GET /games/{id}/positions":            (200, 200,  200,  200, 403,  401,  401),
+    "POST /games/{id}/analysis":            (202, 202,  403,  202, 403,  401,  401),  # North's: its own, or anyone's
 }
 
 GAME_ROUTES = [route for route in ACCESS if "{id}" in route]
@@ -106,7 +109,7 @@ class Scene:
         """(method, url, json body) of a route aimed at the table (or at `game_id`)."""
         method, path = route.split(" ", 1)
         gid = self.table.id if game_id is None else game_id
-        url = API + path.replace("{id}", gid).replace("{n}", str(dispute))
+        url = API + path.replace("{id}", gid).replace("{n}", str(dispute)).replace("{job}", "0123456789abcdef")
         body = {
             "POST /games": {"game": "el-royale", "options": {}, "players": [{"name": "North"}, {"name": "South"}]},
             "POST /records": json.loads(RECORD.read_text()),
@@ -114,6 +117,7 @@ class Scene:
             "POST /games/{id}/disputes": {"version": self.disputed_version, "claim": "the pass was out of order"},
             "POST /games/{id}/disputes/{n}/ruling": {"decision": "rejected", "remedy": "none", "note": "play on"},
             "POST /games/{id}/name": {"name": "Boreas"},
+            "POST /games/{id}/analysis": {"seat": NORTH, "samples": 4},
             "POST /receipts/verify": self.receipt,
         }.get(route)
         if route == "GET /games/{id}/replay":
@@ -174,7 +178,7 @@ def test_the_access_matrix_names_every_route_the_app_serves(app):
             continue
         if rule.rule.startswith(f"{API}/tournaments"):  # their own matrix: test_api_tournament_schema.py
             continue
-        path = rule.rule[len(API):].replace("<game_id>", "{id}").replace("<int:number>", "{n}")
+        path = rule.rule[len(API):].replace("<game_id>", "{id}").replace("<int:number>", "{n}").replace("<job_id>", "{job}")
         served |= {f"{m} {path}" for m in rule.methods - {"HEAD", "OPTIONS"}}
     assert served == set(ACCESS)
 

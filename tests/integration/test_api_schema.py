@@ -68,6 +68,8 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "GET /api/v1/games/{game_id}/stream": (1, {"after": 1}, None, 200),
     "POST /api/v1/games/{game_id}/bot": (3, None, {"bot": "random"}, 201),
     "DELETE /api/v1/games/{game_id}/bot": (3, None, None, 200),  # after the seat was handed to a bot (below)
+    "POST /api/v1/games/{game_id}/analysis": ("referee", None, {"seat": 0, "samples": 4}, 202),
+    "GET /api/v1/games/{game_id}/analysis/{job_id}": ("referee", None, None, 200),  # a job started below
 }
 
 
@@ -88,6 +90,10 @@ def test_a_good_request_gets_the_documented_success_answer(label):
     operation = schema.find_operation_by_label(label)
     fill = lambda d: {k: (version if v == "disputed" else v) for k, v in d.items()}  # noqa: E731
     params = {"game_id": table.id, "number": 1} if "{game_id}" in label else {}
+    if label.endswith("/analysis/{job_id}"):
+        started = APP.test_client().post(f"{table.url}/analysis", json={"seat": 0, "samples": 4}, headers=table.referee)
+        assert started.status_code == 202, started.get_data(as_text=True)
+        params["job_id"] = started.get_json()["id"]
     params = {k: v for k, v in params.items() if "{" + k + "}" in label}
     headers = {} if caller is None else bearer(table.referee_token if caller == "referee" else table.seat_tokens[caller])
     kwargs = {"path_parameters": params, "headers": headers}

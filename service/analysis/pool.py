@@ -1,0 +1,43 @@
+"""The analysis jobs' pool of worker processes (service.analysis.jobs): one per server process, started on its first
+job with forkserver (workers forked from a clean server process, never from the threaded web server), else spawn.
+
+A server's worker process may be stopped by its master without shutting its pool down; each analysis worker
+therefore watches the process that started the pool and ends itself once that process is gone.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+WATCH_SECONDS = 2.0  # how often a worker checks that its server process is still there
+
+
+def worker_pool(workers: int) -> Executor:
+    """A pool of `workers` analysis processes, each watching this process."""
+    return ProcessPoolExecutor(workers, mp_context=_context(), initializer=_watch_server, initargs=(os.getpid(),))
+
+
+def _watch_server(pid: int) -> None:
+    """In each worker: end it once the server process that started the pool is gone (a server worker stopped by its
+    master may leave without shutting its pool down)."""
+    def watch() -> None:
+        while True:
+            time.sleep(WATCH_SECONDS)
+            try:
+                os.kill(pid, 0)
+            except (ProcessLookupError, PermissionError):  # gone (or its pid now another user's process)
+                os._exit(0)
+
+    threading.Thread(target=watch, name="arbiter-analysis-watch", daemon=True).start()
+
+
+def _context() -> Any:
+    """The workers' start method: forkserver (not a fork of this threaded server process), else spawn."""
+    import multiprocessing
+
+    method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+    return multiprocessing.get_context(method)

@@ -1,0 +1,263 @@
+"""Computer analysis over HTTP (issue 27 part 2, docs/analysis.md "Over HTTP"): POST /games/{id}/analysis starts a
+background job, GET /games/{id}/analysis/{job} answers it, the asker's stream tells its progress. A seat analyses
+only its own seat of a finished game, a spectator any seat of a finished game, the referee any seat at any time;
+the lines are exactly the engine's for that seat's knowledge; jobs are one per request and bounded."""
+
+from __future__ import annotations
+
+import json
+import time
+from pathlib import Path
+from uuid import UUID
+
+import pytest
+
+from api import create_app
+from api.http.stream import message
+from domain.records import parse
+from service.analysis.facade import analyse, plan
+from tests.toy_game import register
+
+from .api_support import API, CheckedClient, assert_problem, bearer, create_stacked, play
+
+RECORDS = Path(__file__).resolve().parent.parent / "records"
+SMALL_BATTLE = RECORDS / "small-battle" / "selfplay-00-2p.json"
+BATALLION = RECORDS / "batallion" / "selfplay-01-3p.json"
+HANDS = [["5S", "5H", "JC", "JS"], ["JH", "2D", "3D", "4D"], ["JD", "6C", "7C", "8C"], ["9C", "TC", "QC", "KC"]]
+
+
+@pytest.fixture
+def make_app():
+    """Apps on fresh in-memory stores (analysis in each job's thread unless told otherwise); their jobs stopped after."""
+    apps = []
+
+    def make(**config):
+        app = create_app({"DATABASE_URL": "memory://", "STREAM_SECONDS": 1, "ANALYSIS_WORKERS": 1, **config})
+        app.test_client_class = CheckedClient
+        apps.append(app)
+        return app
+
+    yield make
+    for app in apps:
+        app.extensions["arbiter"].analysis.close()
+
+
+class Imported:
+    """A finished game imported from a record file: its id, tokens and the record itself."""
+
+    def __init__(self, client, path: Path):
+        self.doc = json.loads(path.read_text())
+        answer = client.post(f"{API}/records", json=self.doc)
+        assert answer.status_code == 201, answer.get_data(as_text=True)
+        body = answer.get_json()
+        self.id, self.referee = body["id"], bearer(body["referee_token"])
+        self.seats = [bearer(s["token"]) for s in body["seats"]]
+        self.url = f"{API}/games/{self.id}/analysis"
+
+
+def finished(client, path: Path = SMALL_BATTLE) -> Imported:
+    game = Imported(client, path)
+    assert client.get(f"{API}/games/{game.id}").get_json()["status"] == "finished"
+    return game
+
+
+def done(client, url: str, headers: dict, seconds: float = 120) -> dict:
+    """Poll a job until it is no longer running; its last answer."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        answer = client.get(url, headers=headers)
+        assert answer.status_code == 200, answer.get_data(as_text=True)
+        job = answer.get_json()
+        if job["status"] != "running":
+            return job
+        time.sleep(0.1)
+    raise AssertionError(f"the job at {url} still runs after {seconds} s")
+
+
+def engine_lines(app, game: Imported, seat: int, seed: str, samples: int) -> list[dict]:
+    """What the service's own road (the CLI's) makes of the same request, as JSON."""
+    versions = app.extensions["arbiter"].app.game(UUID(game.id)).move_versions
+    return json.loads(json.dumps(list(analyse(plan(parse(game.doc), seat, versions=versions), seed, samples))))
+
+
+def test_a_seat_s_analysis_of_its_finished_game_runs_to_the_end_and_gives_the_engine_s_lines(make_app):
+    app = make_app(ANALYSIS_WORKERS=2)  # the process's pool of analysis workers
+    client = app.test_client()
+    game = finished(client)
+    started = client.post(game.url, json={"seat": 0, "samples": 8, "seed": "t"}, headers=game.seats[0])
+    assert started.status_code == 202, started.get_data(as_text=True)
+    body = started.get_json()
+    assert started.headers["Location"] == body["url"] == f"{game.url}/{body['id']}"
+    assert (body["seat"], body["samples"], body["seed"], "lines" in body) == (0, 8, "t", False)
+    job = done(client, body["url"], game.seats[0])
+    assert job["status"] == "done", job
+    expected = engine_lines(app, game, 0, "t", 8)
+    assert job["lines"] == expected and len(expected) == job["analysed"] > 0
+    assert job["progress"]["done"] == job["progress"]["total"] == len(plan(parse(game.doc), 0).decisions)
+    assert all(line["seat"] == 0 and "version" in line for line in job["lines"])
+
+
+def test_the_progress_goes_to_the_asking_seat_s_stream_alone_without_an_id(make_app):
+    app = make_app()
+    client, facade = app.test_client(), app.extensions["arbiter"]
+    game = finished(client)
+    version = client.get(f"{API}/games/{game.id}").get_json()["version"]
+    heard: dict[str, list] = {"seat 0": [], "seat 1": [], "spectator": []}
+    tokens = {"seat 0": game.seats[0], "seat 1": game.seats[1], "spectator": {}}
+    subscriptions = []
+    for who, header in tokens.items():
+        token = header.get("Authorization", " ").split(" ", 1)[1] or None
+        sub, backlog = facade.views.subscribe(game.id, token, version, heard[who].extend)
+        assert backlog == []
+        subscriptions.append(sub)
+    try:
+        started = client.post(game.url, json={"seat": 0, "samples": 4}, headers=game.seats[0]).get_json()
+        job = done(client, started["url"], game.seats[0])
+        end = time.monotonic() + 5
+        while time.monotonic() < end and not any(json.loads(e[2])["status"] == "done" for e in heard["seat 0"]):
+            time.sleep(0.05)
+    finally:
+        for sub in subscriptions:
+            sub.close()
+    told = [json.loads(data) for version_, kind, data in heard["seat 0"] if kind == "analysis_progress"]
+    assert len(told) == len(heard["seat 0"]) and all(e[0] is None for e in heard["seat 0"])
+    assert told[-1] == {"job": job["id"], "seat": 0, "status": "done", "done": job["progress"]["total"],
+                        "total": job["progress"]["total"]}
+    assert [t["done"] for t in told] == sorted(t["done"] for t in told)
+    assert heard["seat 1"] == [] and heard["spectator"] == []
+    sse = message(heard["seat 0"][-1], named=False).decode()
+    assert sse.startswith("event: analysis_progress\n") and "id:" not in sse  # never moves where a client resumes
+
+
+def test_a_seat_asking_for_another_seat_s_analysis_is_refused_403(make_app):
+    client = make_app().test_client()
+    game = finished(client)
+    body = assert_problem(client.post(game.url, json={"seat": 0}, headers=game.seats[1]), 403)
+    assert body["detail"] == "a seat may analyse only its own decisions: seat 1 asked for seat 0's"
+    own = client.post(game.url, json={"seat": 0, "samples": 2}, headers=game.seats[0]).get_json()
+    assert_problem(client.get(own["url"], headers=game.seats[1]), 403)  # nor read it
+
+
+def test_seats_and_spectators_wait_for_the_end_but_the_referee_analyses_a_running_game(make_app):
+    client = make_app().test_client()
+    table = create_stacked(client, HANDS)
+    play(client, table, {"type": "attack", "cards": ["5S", "5H"]}, seat=0)
+    play(client, table, {"type": "pass"}, seat=2)
+    url = f"{table.url}/analysis"
+    body = assert_problem(client.post(url, json={"seat": 0}, headers=table.seat(0)), 403)
+    assert "once the game is over" in body["detail"]
+    assert "once it is over" in assert_problem(client.post(url, json={"seat": 0}), 403)["detail"]
+    started = client.post(url, json={"seat": 0, "samples": 8}, headers=table.referee)
+    assert started.status_code == 202, started.get_data(as_text=True)
+    job = done(client, started.get_json()["url"], table.referee)
+    assert job["status"] == "done" and job["progress"]["total"] == 1  # North's one decision so far
+    assert_problem(client.get(started.get_json()["url"], headers=table.seat(0)), 403)  # not to the seat mid-game
+    assert all(line["move_index"] < 2 for line in job["lines"])
+
+
+def test_a_spectator_analyses_any_seat_of_a_finished_game_as_that_seat_knew_it(make_app):
+    client = make_app().test_client()
+    game = finished(client)
+    watched = client.post(game.url, json={"seat": 1, "samples": 4, "seed": "s"})
+    assert watched.status_code == 202, watched.get_data(as_text=True)
+    own = client.post(game.url, json={"seat": 1, "samples": 4, "seed": "s"}, headers=game.seats[1]).get_json()
+    assert own["id"] == watched.get_json()["id"]  # the same request: the same job, whoever asks
+    assert done(client, own["url"], {})["lines"] == done(client, own["url"], game.seats[1])["lines"]
+
+
+def test_the_same_request_gets_the_same_job_and_another_seed_another(make_app):
+    client = make_app(ANALYSIS_JOBS_PER_CALLER=2).test_client()
+    game = finished(client)
+    first = client.post(game.url, json={"seat": 0, "samples": 4, "seed": "a"}, headers=game.seats[0]).get_json()
+    again = client.post(game.url, json={"seat": 0, "samples": 4, "seed": "a"}, headers=game.seats[0])
+    assert again.status_code == 202 and again.get_json()["id"] == first["id"]
+    other = client.post(game.url, json={"seat": 0, "samples": 4, "seed": "b"}, headers=game.seats[0]).get_json()
+    assert other["id"] != first["id"]
+    done(client, first["url"], game.seats[0])
+    after = client.post(game.url, json={"seat": 0, "samples": 4, "seed": "a"}, headers=game.seats[0]).get_json()
+    assert (after["id"], after["status"]) == (first["id"], "done")  # kept once done: asked again, answered at once
+
+
+def test_one_caller_beyond_its_running_jobs_gets_429_with_retry_after_while_others_still_start(make_app):
+    app = make_app(ANALYSIS_MAX_JOBS=4, ANALYSIS_JOBS_PER_CALLER=1)
+    client = app.test_client()
+    game = finished(client, BATALLION)  # at 1000 samples a move, seconds of work: still running below
+    assert client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0]).status_code == 202
+    busy = client.post(game.url, json={"seat": 0, "seed": "b"}, headers=game.seats[0])
+    body = assert_problem(busy, 429)
+    assert busy.headers["Retry-After"].isdigit() and "at most 1 at a time for one caller" in body["detail"]
+    assert client.post(game.url, json={"seat": 0, "seed": "c"}, headers=game.referee).status_code == 202
+    assert app.extensions["arbiter"].analysis.running() == 2
+
+
+def test_beyond_the_server_s_running_jobs_every_new_request_gets_429(make_app):
+    client = make_app(ANALYSIS_MAX_JOBS=1).test_client()
+    game = finished(client, BATALLION)
+    first = client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0])
+    assert first.status_code == 202
+    body = assert_problem(client.post(game.url, json={"seat": 1, "seed": "a"}, headers=game.referee), 429)
+    assert "its most at a time" in body["detail"]
+    again = client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0])  # the same job is no new job
+    assert again.status_code == 202 and again.get_json()["id"] == first.get_json()["id"]
+    client.application.extensions["arbiter"].analysis.close()  # a server stopping: its jobs stop at the next decision
+    stopped = done(client, first.get_json()["url"], game.seats[0], seconds=30)
+    assert (stopped["status"], stopped["error"], "lines" in stopped) == ("failed", "the server stopped this analysis", False)
+
+
+def test_an_unknown_job_or_another_game_s_job_is_404(make_app):
+    client = make_app().test_client()
+    game, other = finished(client), finished(client)
+    assert "no analysis job" in assert_problem(client.get(f"{game.url}/0123456789abcdef"), 404)["detail"]
+    job = client.post(game.url, json={"seat": 0, "samples": 2}, headers=game.seats[0]).get_json()
+    assert_problem(client.get(f"{other.url}/{job['id']}", headers=other.referee), 404)
+
+
+def test_a_game_whose_spec_offers_no_analysis_is_422_naming_why():
+    with register():  # High Card (tests/toy_game) declares no analysis
+        app = create_app({"DATABASE_URL": "memory://", "ANALYSIS_WORKERS": 1})
+        app.test_client_class = CheckedClient
+        client = app.test_client()
+        created = client.post(f"{API}/games", json={"game": "high-card", "options": {"rounds": 2},
+                                                    "players": [{"name": "North"}, {"name": "South"}]}).get_json()
+        answer = client.post(f"{API}/games/{created['id']}/analysis", json={"seat": 0},
+                             headers=bearer(created["referee_token"]))
+        body = assert_problem(answer, 422)
+    assert "offers no computer analysis" in body["detail"] and body["field"] == "game"
+
+
+@pytest.mark.parametrize("request_body, field", [
+    ({"seat": "0"}, "seat"), ({"seat": 9}, "seat"), ({"seat": -1}, "seat"), ({}, "seat"),
+    ({"seat": 0, "samples": 0}, "samples"), ({"seat": 0, "samples": 5000}, "samples"),
+    ({"seat": 0, "samples": 2.5}, "samples"), ({"seat": 0, "seed": ""}, "seed"), ({"seat": 0, "seed": "a b"}, "seed"),
+    ({"seat": 0, "seed": "x" * 65}, "seed"), ({"seat": 0, "seed": 7}, "seed")])
+def test_bad_input_is_a_422_problem_naming_the_field(make_app, request_body, field):
+    client = make_app().test_client()
+    game = finished(client)
+    body = assert_problem(client.post(game.url, json=request_body, headers=game.seats[0]), 422)
+    assert body["field"] == field, body
+    assert app_jobs(client) == 0
+
+
+def app_jobs(client) -> int:
+    return client.application.extensions["arbiter"].analysis.running()
+
+
+def test_a_body_that_is_not_json_is_a_400_problem(make_app):
+    client = make_app().test_client()
+    game = finished(client)
+    answer = client.post(game.url, data="{seat: 0", headers={**game.seats[0], "Content-Type": "application/json"})
+    assert_problem(answer, 400)
+
+
+def test_a_held_game_is_not_over_for_its_seats_and_closed_to_spectators_but_open_to_its_referee(make_app):
+    """A duplicate board another table still plays (service.access holds): its seats see it as in play."""
+    app = make_app()
+    client = app.test_client()
+    game = finished(client)
+    app.extensions["arbiter"].access.holds.append(lambda gid: gid == UUID(game.id))
+    assert "not shown to its seats yet" in assert_problem(
+        client.post(game.url, json={"seat": 0}, headers=game.seats[0]), 403)["detail"]
+    assert "duplicate board" in assert_problem(client.post(game.url, json={"seat": 0}), 403)["detail"]
+    started = client.post(game.url, json={"seat": 0, "samples": 2}, headers=game.referee)
+    assert started.status_code == 202
+    assert_problem(client.get(started.get_json()["url"], headers=game.seats[0]), 403)

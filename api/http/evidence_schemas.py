@@ -59,8 +59,9 @@ MAX_INDEX = 2**53
 
 
 class InclusionQuery(Schema):
-    game = fields.String(required=True, validate=validate.Length(min=1, max=64),
-                         metadata={"description": "the game's id"})
+    game = fields.String(required=True, validate=validate.Regexp(
+        r"^[0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12}$",
+        error="not a game id (a UUID)"), metadata={"description": "the game's id (a UUID)"})
     version = fields.Integer(required=True, validate=validate.Range(min=1, max=MAX_INDEX),
                              metadata={"description": "the game's version whose leaf is asked for"})
 

@@ -28,6 +28,34 @@ checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403",
 """
 
 
+def as_an_http_client_reads_it(app):
+    """The app as a real HTTP client sees it: a gzip'd answer (GET /games/{id}/positions) decoded, as `requests` does.
+    schemathesis's WSGI transport asks for gzip (requests' default headers) but reads the bytes as they come."""
+    import gzip
+
+    def wsgi(environ, start_response):
+        kept = {}
+
+        def start(status, headers, exc_info=None):
+            kept["status"], kept["headers"], kept["exc_info"] = status, headers, exc_info
+            return lambda data: None
+
+        body = app(environ, start)
+        headers = kept["headers"]
+        if not any(k.lower() == "content-encoding" and v == "gzip" for k, v in headers):
+            start_response(kept["status"], headers, kept["exc_info"])
+            return body
+        try:
+            data = gzip.decompress(b"".join(body))
+        finally:
+            getattr(body, "close", lambda: None)()
+        headers = [(k, v) for k, v in headers if k.lower() not in ("content-encoding", "content-length")]
+        start_response(kept["status"], headers + [("Content-Length", str(len(data)))], kept["exc_info"])
+        return [data]
+
+    return wsgi
+
+
 def examples(default: int) -> int:
     """Examples per operation: ARBITER_FUZZ_EXAMPLES (`make fuzz` sets it high), else the short run's `default`."""
     return int(os.environ.get("ARBITER_FUZZ_EXAMPLES") or default)
@@ -46,7 +74,8 @@ class FuzzTarget:
                               json={"version": self.first["events"][0]["version"], "claim": "out of order"})
         assert dispute.status_code == 201, dispute.get_data(as_text=True)
         config = schemathesis.Config.from_str(JUDGED_BY_THE_RULES)
-        self.schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", self.app, config=config)
+        self.schema = schemathesis.openapi.from_wsgi(f"{API}/openapi.json", as_an_http_client_reads_it(self.app),
+                                                     config=config)
         callers = st.sampled_from([None, self.table.referee_token, *self.table.seat_tokens])
         versions = st.sampled_from([1, 3, self.first["version"]])
 

@@ -62,6 +62,7 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "DELETE /games/{id}/bot":               (401, 404,  404,  403, 403,  401,  401),  # and takes itself back (none here)
     "POST /games/{id}/analysis":            (403, 403,  403,  202, 403,  401,  401),  # North's: the referee's till the end
     "GET /games/{id}/analysis/{job}":       (404, 404,  404,  404, 403,  401,  401),  # (no such job)
+    "POST /games/{id}/studies":             (403, 403,  403,  201, 403,  401,  401),  # the referee's till the end
 }
 
 ACCESS_FINISHED = {  # once the game is over the audit log, the record and the replay are anyone's
@@ -118,6 +119,7 @@ class Scene:
             "POST /games/{id}/disputes/{n}/ruling": {"decision": "rejected", "remedy": "none", "note": "play on"},
             "POST /games/{id}/name": {"name": "Boreas"},
             "POST /games/{id}/analysis": {"seat": NORTH, "samples": 4},
+            "POST /games/{id}/studies": {"version": self.disputed_version, "seat": NORTH},
             "POST /receipts/verify": self.receipt,
         }.get(route)
         if route == "GET /games/{id}/replay":
@@ -178,6 +180,8 @@ def test_the_access_matrix_names_every_route_the_app_serves(app):
             continue
         if rule.rule.startswith(f"{API}/tournaments"):  # their own matrix: test_api_tournament_schema.py
             continue
+        if rule.rule.startswith((f"{API}/studies/", f"{API}/log/")):  # a study's own rules: test_api_studies.py; the
+            continue  # transparency log's routes take no token (test_transparency_log.py, test_api_schema.py)
         path = rule.rule[len(API):].replace("<game_id>", "{id}").replace("<int:number>", "{n}").replace("<job_id>", "{job}")
         served |= {f"{m} {path}" for m in rule.methods - {"HEAD", "OPTIONS"}}
     assert served == set(ACCESS)

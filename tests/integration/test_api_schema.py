@@ -70,6 +70,12 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "DELETE /api/v1/games/{game_id}/bot": (3, None, None, 200),  # after the seat was handed to a bot (below)
     "POST /api/v1/games/{game_id}/analysis": ("referee", None, {"seat": 0, "samples": 4}, 202),
     "GET /api/v1/games/{game_id}/analysis/{job_id}": ("referee", None, None, 200),  # a job started below
+    "GET /api/v1/games/{game_id}/positions": (0, None, None, 200),
+    "GET /api/v1/log/checkpoint": (None, None, None, 200),
+    "GET /api/v1/log/key": (None, None, None, 200),
+    "GET /api/v1/log/inclusion": (None, {"game": "game", "version": "leaf"}, None, 200),  # the table's created leaf
+    "GET /api/v1/log/consistency": (None, {"old": 1, "new": "published"}, None, 200),
+    "POST /api/v1/log/proofs": (None, None, "receipt", 200),  # once its leaf is appended and published (below)
 }
 
 
@@ -88,7 +94,13 @@ def test_a_good_request_gets_the_documented_success_answer(label):
     if label.startswith("DELETE") and label.endswith("/bot"):
         assert APP.test_client().post(f"{table.url}/bot", json={"bot": "random"}, headers=table.seat(3)).status_code == 201
     operation = schema.find_operation_by_label(label)
-    fill = lambda d: {k: (version if v == "disputed" else v) for k, v in d.items()}  # noqa: E731
+    log = APP.extensions["arbiter"].evidence.transparency
+    if label == "POST /api/v1/log/proofs":  # the move's version is no leaf: asked once, a leaf is appended for it
+        assert APP.test_client().post(f"{API}/log/proofs", json=table.receipt).status_code == 202
+    log.publish()  # every leaf so far in a published checkpoint
+    leaf = APP.extensions["arbiter"].evidence.checkpoints(game=table.id)[0]["version"]
+    marks = {"disputed": version, "game": table.id, "leaf": leaf, "published": log.latest().size}
+    fill = lambda d: {k: marks.get(v, v) if isinstance(v, str) else v for k, v in d.items()}  # noqa: E731
     params = {"game_id": table.id, "number": 1} if "{game_id}" in label else {}
     if label.endswith("/analysis/{job_id}"):
         started = APP.test_client().post(f"{table.url}/analysis", json={"seat": 0, "samples": 4}, headers=table.referee)

@@ -76,12 +76,24 @@ def test_a_version_that_is_no_leaf_is_404_naming_the_nearest_leaf_versions(serve
     assert f"version {below} and version {above}" in got.get_json()["detail"]
 
 
+@pytest.mark.parametrize("query, named", [
+    ({"old": 2, "new": 1}, "old: no consistency proof goes from a tree of 2 leaves to a smaller one of 1"),
+    ({"old": 1, "new": 10_000}, "new: no published checkpoint has tree size 10000"),
+])
+def test_a_proof_no_published_tree_gives_is_not_found_and_says_why(query, named):
+    """Well formed, but no such proof exists (yet): 404, as an inclusion of a leaf not yet published."""
+    app = create_app({"DATABASE_URL": "memory://"})
+    app.test_client_class = CheckedClient
+    new_table(app.extensions["arbiter"])
+    got = app.test_client().get(f"{LOG}/consistency", query_string=query)
+    assert got.status_code == 404 and got.mimetype == "application/problem+json"
+    assert named in got.get_json()["detail"]
+
+
 @pytest.mark.parametrize("path, query, field", [
     ("inclusion", {"game": "not-a-game", "version": 3}, "game"),
     ("inclusion", {"game": "00000000-0000-0000-0000-000000000000", "version": 0}, "version"),
     ("inclusion", {"version": 3}, "game"),
-    ("consistency", {"old": 2, "new": 1}, "old"),
-    ("consistency", {"old": 1, "new": 10_000}, "new"),
     ("consistency", {"old": "x", "new": 1}, "old"),
 ])
 def test_a_bad_query_is_a_problem_naming_the_field(stores, path, query, field):

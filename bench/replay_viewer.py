@@ -6,7 +6,8 @@ Builds a SQLite store with one El Royale game of random bots (4 seats, battle li
 as the game's referee (every hand: the largest positions):
 
   first paint        navigation start to the first contentful paint of /games/{id}/replay?version=N (the board,
-                     drawn by the server), and to the positions loaded (the page steps in place from then on)
+                     drawn by the server), and to the positions and the move list's lines loaded (the page steps in
+                     place from then on)
   step (→)           a key press (keydown on the page) to the next frame painted with the new version's board:
                      `--steps` presses of the right arrow from the middle of the game; p50, p95, max
   jump               the same for a jump to a random version (the slider, Home/End: the nearest checkpoint patched
@@ -145,6 +146,8 @@ def measure(base: str, game: dict, version: int, steps: int, pages: int) -> dict
             times, shown = page.evaluate(STEP_JS, [None, steps, jumps])
             assert shown == jumps[-1]
             out["jump"] = times
+            out["nodes"] = page.evaluate("() => [document.getElementsByTagName('*').length, "
+                                         "document.querySelectorAll('#moves li.move').length]")
             context.close()
 
             context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900},
@@ -195,6 +198,8 @@ def main() -> None:
         t = result[key]
         print(f"  {name:<26}  p50 {pct(t, .5):6.1f} ms  p95 {pct(t, .95):6.1f} ms  max {max(t):6.1f} ms"
               f"   ({len(t)} steps; target p95 <= 50 ms)")
+    print(f"  page after the jumps         {result['nodes'][0]:8d} elements, {result['nodes'][1]} lines of the move list "
+          f"drawn")
     t = result["full_page_step"]
     print(f"  reference: full-page step   p50 {pct(t, .5):6.0f} ms  max {max(t):6.0f} ms   ({len(t)} pages of "
           f"{result['full_page_kb']:.0f} KB: one page load a version, the page without its script)")

@@ -13,7 +13,7 @@ from bisect import bisect_left
 
 from flask import get_template_attribute
 
-BLOCK = 100  # lines a block
+BLOCK = 50  # lines a block
 WHOLE = 300  # a list this long or shorter is drawn whole
 
 

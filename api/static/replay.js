@@ -6,7 +6,10 @@
 // Home/End, the slider, the buttons and the move list's links step in place: the view at a version is the nearest
 // checkpoint (a copy kept every CHECKPOINT versions) patched forward, drawn by static/replay_board.js; the address
 // becomes ?version=N (history.replaceState), the permalink and the dispute form follow. The move list is compact: the
-// engine's steps after a move are folded under it (its +N button), the current entry's group is opened.
+// engine's steps after a move are folded under it (its +N button), the current entry's group is opened. A long game's
+// list is drawn in part (api/pages/move_window.py): every line is loaded once with the positions (GET <data-moves>),
+// and only the blocks of lines near the list's scroll are in the page, so a step's frame does not lay out thousands
+// of lines. The refusals met at a version, said above the board, follow the version shown.
 (function () {
   const bar = document.getElementById("replay");
   if (!bar) return;
@@ -26,11 +29,12 @@
   // gaps (li.block-gap); once every line is loaded (GET <data-moves>: [version, kind, under, html], the server's own
   // markup) the blocks near the list's scroll are drawn and those far from it dropped, so the page holds a few
   // hundred lines whatever the game's length.
-  const BLOCK = list ? Number(list.dataset.block) || 100 : 100;
+  const BLOCK = list ? Number(list.dataset.block) || 50 : 50;
   const windowed = !!list && list.hasAttribute("data-windowed");
   let moves = null; // {lines, refused, talk}
   const blocks = []; // per block: {els: [li...]} drawn, or {gap: li}
   const opened = new Set(); // the versions whose folded group is open
+  let settleLater = 0, settledAt = null; // the list's scroll when its blocks were last settled
   if (list) {
     let i = 0;
     for (const child of [...list.children]) {
@@ -74,42 +78,45 @@
     prepare(b.els);
     b.gap.replaceWith(tpl.content);
     b.gap = null;
+    settledAt = null;
     return true;
   }
-  function drop(k) { // block k's lines out of the page, a gap of their height in their place
+  function drop(k, height) { // block k's lines out of the page, a gap of their height (measured before) in their place
     const b = blocks[k];
     if (!b || !b.els) return;
     const gap = document.createElement("li");
     gap.className = "block-gap";
     gap.dataset.block = String(k);
-    gap.style.height = "0px";
-    const before = list.offsetHeight;
+    gap.style.height = `${height}px`;
     b.els[0].before(gap);
     b.els.forEach((li) => li.remove());
-    gap.style.height = `${before - list.offsetHeight}px`;
     b.els = null;
     b.gap = gap;
   }
-  function extent(b) {
-    if (b.gap) return b.gap.getBoundingClientRect();
-    const range = document.createRange();
-    range.setStartBefore(b.els[0]);
-    range.setEndAfter(b.els[b.els.length - 1]);
-    return range.getBoundingClientRect();
+  function tops() { // each block's top on the screen (a block whose lines are all folded: the next one's), and the end
+    const out = blocks.map((b) => {
+      if (b.gap) return b.gap.getBoundingClientRect().top;
+      const first = b.els.find((li) => li.offsetParent !== null);
+      return first ? first.getBoundingClientRect().top : null;
+    });
+    out.push(list.getBoundingClientRect().bottom);
+    for (let k = out.length - 2; k >= 0; k--) if (out[k] === null) out[k] = out[k + 1];
+    return out;
   }
-  let settleLater = 0;
-  function settle() { // draw the blocks within a screen of the list's view, drop those two blocks further
+  function settle() { // draw the blocks within half a screen of the list's view, drop those two blocks further
     settleLater = 0;
     if (!windowed || !moves || !box) return;
-    const sight = box.getBoundingClientRect(), margin = sight.height;
-    const near = [];
-    blocks.forEach((b, k) => { const r = extent(b); if (r.height && r.bottom >= sight.top - margin && r.top <= sight.bottom + margin) near.push(k); });
+    if (settledAt !== null && Math.abs(box.scrollTop - settledAt) < box.clientHeight / 4) return; // nothing new in sight
+    const sight = box.getBoundingClientRect(), margin = sight.height / 2;
+    const top = tops(), near = []; // every read before any change: one layout
+    blocks.forEach((b, k) => { if (top[k + 1] > top[k] && top[k + 1] >= sight.top - margin && top[k] <= sight.bottom + margin) near.push(k); });
+    settledAt = box.scrollTop;
     if (!near.length) return;
     const low = near[0] - 2, high = near[near.length - 1] + 2;
+    blocks.forEach((b, k) => { if (b.els && (k < low || k > high)) drop(k, top[k + 1] - top[k]); });
     let drawn = false;
     near.forEach((k) => { drawn = draw(k) || drawn; });
-    blocks.forEach((b, k) => { if (b.els && (k < low || k > high)) drop(k); });
-    if (drawn) settleSoon(); // drawn blocks may be shorter than their gaps: more may have come into sight
+    if (drawn) settleSoon(); // drawn blocks may be shorter than their gaps: more may be in sight
   }
   const settleSoon = () => { if (!settleLater) settleLater = requestAnimationFrame(settle); };
   function reveal(v) { // draw the blocks holding version v's lines
@@ -263,7 +270,7 @@
   if (list) {
     list.addEventListener("click", (e) => {
       const fold = e.target.closest("button.fold");
-      if (fold) { setOpen(fold.dataset.fold, fold.getAttribute("aria-expanded") !== "true"); settleSoon(); return; }
+      if (fold) { setOpen(fold.dataset.fold, fold.getAttribute("aria-expanded") !== "true"); settledAt = null; settleSoon(); return; }
       const a = e.target.closest("a.goto");
       if (!a || !positions || e.button !== 0 || e.ctrlKey || e.metaKey || e.shiftKey || e.altKey) return;
       e.preventDefault();

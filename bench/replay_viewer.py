@@ -55,6 +55,10 @@ PAINT_JS = """() => { const nav = performance.getEntriesByType('navigation')[0];
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   return {fcp: fcp ? fcp.startTime : null, load: nav.loadEventEnd, bytes: nav.transferSize}; }"""
 
+FETCHED_JS = """() => Object.fromEntries(performance.getEntriesByType('resource').filter(r => /\\.json$/.test(new URL(r.name).pathname))
+  .map(r => [new URL(r.name).pathname.split('/').pop(), {kb: r.decodedBodySize / 1024, sent_kb: r.transferSize / 1024,
+                                                         ms: r.responseEnd - r.startTime}]))"""
+
 
 def build(url: str, events: int) -> tuple:
     """A store holding one El Royale game of random bots with at least `events` events; (facade, game, version)."""
@@ -138,6 +142,7 @@ def measure(base: str, game: dict, version: int, steps: int, pages: int) -> dict
             out["first_paint_ms"] = statistics.median(p["fcp"] for p in paints)
             out["page_kb"] = paints[-1]["bytes"] / 1024
             out["positions_loaded_ms"] = statistics.median(ready)
+            out["fetched"] = page.evaluate(FETCHED_JS)
             page.evaluate(STEP_JS, ["ArrowRight", 10, None])  # warm-up
             times, shown = page.evaluate(STEP_JS, ["ArrowRight", steps, None])
             assert shown == min(version, middle + 10 + steps), shown
@@ -194,6 +199,8 @@ def main() -> None:
     print(f"  first paint                 {result['first_paint_ms']:8.0f} ms   (page {result['page_kb']:.0f} KB as sent)"
           f"   target <= 1000 ms")
     print(f"  positions loaded            {result['positions_loaded_ms']:8.0f} ms   (navigation to stepping in place)")
+    for name, f in result["fetched"].items():
+        print(f"    {name:<24}  {f['kb']:8.0f} KB ({f['sent_kb']:.0f} KB sent), {f['ms']:.0f} ms from request to answer")
     for name, key in (("step (arrow key)", "step"), ("jump (random version)", "jump")):
         t = result[key]
         print(f"  {name:<26}  p50 {pct(t, .5):6.1f} ms  p95 {pct(t, .95):6.1f} ms  max {max(t):6.1f} ms"

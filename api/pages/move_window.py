@@ -9,8 +9,6 @@ A list of at most WHOLE lines is drawn whole, as before.
 
 from __future__ import annotations
 
-from bisect import bisect_left
-
 from flask import get_template_attribute
 
 BLOCK = 50  # lines a block
@@ -29,8 +27,7 @@ def _blocks(items: list[dict], current: int | None) -> list[dict]:
     spans = [items[i:i + BLOCK] for i in range(0, len(items), BLOCK)]
     if len(items) <= WHOLE:
         return [{"index": k, "items": span} for k, span in enumerate(spans)]
-    versions = [it["entry"]["version"] for it in items]
-    at = min(bisect_left(versions, current if current is not None else versions[-1]), len(items) - 1) // BLOCK
+    at = _line_of(items, current) // BLOCK
     out = []
     for k, span in enumerate(spans):
         if abs(k - at) <= 1:
@@ -40,6 +37,16 @@ def _blocks(items: list[dict], current: int | None) -> list[dict]:
                         "last": span[-1]["entry"]["version"], "lines": len(span),
                         "shown": sum(1 for it in span if it["under"] is None)})
     return out
+
+
+def _line_of(items: list[dict], version: int | None) -> int:
+    """The index of version's entry (else its first line, else the first line after it; the last line for None)."""
+    if version is None:
+        return len(items) - 1
+    exact = [i for i, it in enumerate(items) if it["entry"]["version"] == version]
+    entry = [i for i in exact if items[i]["kind"] != "refusal"]
+    after = [i for i, it in enumerate(items) if it["entry"]["version"] > version]
+    return (entry or exact or after or [len(items) - 1])[0]
 
 
 def lines_document(items: list[dict], view: dict, game_id: str) -> dict:

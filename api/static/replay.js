@@ -61,14 +61,15 @@
     if (button) button.setAttribute("aria-expanded", String(open));
     list.querySelectorAll(`li.folded[data-under="${version}"]`).forEach((li) => li.classList.toggle("open", open));
   }
-  function lineIndex(v) { // the first line at version v (its entry, else its first refusal), or -1
-    if (!moves) return -1;
-    const lines = moves.lines;
-    let lo = 0, hi = lines.length;
-    while (lo < hi) { const mid = (lo + hi) >> 1; if (lines[mid][0] < v) lo = mid + 1; else hi = mid; }
-    for (let i = lo; i < lines.length && lines[i][0] === v; i++) if (lines[i][1] !== "refusal") return i;
-    return lo < lines.length && lines[lo][0] === v ? lo : -1;
+  let lineOf = new Map(); // version -> the index of its first line (its entry, else its first refusal)
+  function indexLines() {
+    lineOf = new Map();
+    moves.lines.forEach((line, i) => {
+      const had = lineOf.get(line[0]);
+      if (had === undefined || (moves.lines[had][1] === "refusal" && line[1] !== "refusal")) lineOf.set(line[0], i);
+    });
   }
+  const lineIndex = (v) => (lineOf.has(v) ? lineOf.get(v) : -1);
   function draw(k) { // block k's lines in place of its gap
     const b = blocks[k];
     if (!b || b.els || !moves) return false;
@@ -123,6 +124,7 @@
     const i = lineIndex(v);
     if (i < 0) return;
     for (let j = i; j < moves.lines.length && moves.lines[j][0] === v; j++) draw(Math.floor(j / BLOCK));
+    for (let j = i - 1; j >= 0 && moves.lines[j][0] === v; j--) draw(Math.floor(j / BLOCK)); // refusals before it
   }
   if (list) {
     list.classList.add("compact");
@@ -282,7 +284,7 @@
     .then((r) => (r.ok ? r.json() : Promise.reject(new Error(`${url}: ${r.status}`))));
   if (bar.dataset.positions && bar.dataset.moves && window.fetch && window.ArbiterBoard) {
     Promise.all([getJson(bar.dataset.positions), getJson(bar.dataset.moves)])
-      .then(([doc, lines]) => { load(doc); moves = lines; settle(); landOnAnchor(); bar.dataset.ready = "true"; })
+      .then(([doc, lines]) => { load(doc); moves = lines; indexLines(); settle(); landOnAnchor(); bar.dataset.ready = "true"; })
       .catch((err) => { bar.dataset.ready = "failed"; console.warn("replay: stepping page by page", err); });
   }
   window.arbiterReplay = { go, lines: () => moves && moves.lines, viewAt: (v) => positions && clone(viewAt(v)), render: (v) => ArbiterBoard.render(viewAt(v), { ...ctx, talk: talkUpTo(v) }) };

@@ -6,7 +6,8 @@ Builds a SQLite store with one El Royale game of random bots (4 seats, battle li
 as the game's referee (every hand: the largest positions):
 
   first paint        navigation start to the first contentful paint of /games/{id}/replay?version=N (the board,
-                     drawn by the server), and to the positions loaded (the page steps in place from then on)
+                     drawn by the server), and to the positions and the move list's lines loaded (the page steps in
+                     place from then on)
   step (→)           a key press (keydown on the page) to the next frame painted with the new version's board:
                      `--steps` presses of the right arrow from the middle of the game; p50, p95, max
   jump               the same for a jump to a random version (the slider, Home/End: the nearest checkpoint patched
@@ -53,6 +54,10 @@ STEP_JS = """async ([key, n, jumps]) => {
 PAINT_JS = """() => { const nav = performance.getEntriesByType('navigation')[0];
   const fcp = performance.getEntriesByName('first-contentful-paint')[0];
   return {fcp: fcp ? fcp.startTime : null, load: nav.loadEventEnd, bytes: nav.transferSize}; }"""
+
+FETCHED_JS = """() => Object.fromEntries(performance.getEntriesByType('resource').filter(r => /\\.json$/.test(new URL(r.name).pathname))
+  .map(r => [new URL(r.name).pathname.split('/').pop(), {kb: r.decodedBodySize / 1024, sent_kb: r.transferSize / 1024,
+                                                         ms: r.responseEnd - r.startTime}]))"""
 
 
 def build(url: str, events: int) -> tuple:
@@ -137,6 +142,7 @@ def measure(base: str, game: dict, version: int, steps: int, pages: int) -> dict
             out["first_paint_ms"] = statistics.median(p["fcp"] for p in paints)
             out["page_kb"] = paints[-1]["bytes"] / 1024
             out["positions_loaded_ms"] = statistics.median(ready)
+            out["fetched"] = page.evaluate(FETCHED_JS)
             page.evaluate(STEP_JS, ["ArrowRight", 10, None])  # warm-up
             times, shown = page.evaluate(STEP_JS, ["ArrowRight", steps, None])
             assert shown == min(version, middle + 10 + steps), shown
@@ -145,6 +151,8 @@ def measure(base: str, game: dict, version: int, steps: int, pages: int) -> dict
             times, shown = page.evaluate(STEP_JS, [None, steps, jumps])
             assert shown == jumps[-1]
             out["jump"] = times
+            out["nodes"] = page.evaluate("() => [document.getElementsByTagName('*').length, "
+                                         "document.querySelectorAll('#moves li.move').length]")
             context.close()
 
             context = browser.new_context(base_url=base, viewport={"width": 1280, "height": 900},
@@ -191,10 +199,14 @@ def main() -> None:
     print(f"  first paint                 {result['first_paint_ms']:8.0f} ms   (page {result['page_kb']:.0f} KB as sent)"
           f"   target <= 1000 ms")
     print(f"  positions loaded            {result['positions_loaded_ms']:8.0f} ms   (navigation to stepping in place)")
+    for name, f in result["fetched"].items():
+        print(f"    {name:<24}  {f['kb']:8.0f} KB ({f['sent_kb']:.0f} KB sent), {f['ms']:.0f} ms from request to answer")
     for name, key in (("step (arrow key)", "step"), ("jump (random version)", "jump")):
         t = result[key]
         print(f"  {name:<26}  p50 {pct(t, .5):6.1f} ms  p95 {pct(t, .95):6.1f} ms  max {max(t):6.1f} ms"
               f"   ({len(t)} steps; target p95 <= 50 ms)")
+    print(f"  page after the jumps         {result['nodes'][0]:8d} elements, {result['nodes'][1]} lines of the move list "
+          f"drawn")
     t = result["full_page_step"]
     print(f"  reference: full-page step   p50 {pct(t, .5):6.0f} ms  max {max(t):6.0f} ms   ({len(t)} pages of "
           f"{result['full_page_kb']:.0f} KB: one page load a version, the page without its script)")

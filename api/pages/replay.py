@@ -5,7 +5,8 @@ The move list is the viewer's own event log (`Arbiter.replay_log`: exactly what 
 in words), so it shows no card the caller's view does not show: a seat sees its own cards, a spectator the public
 ones, everyone everything once the game is over. Each entry is a link to its version (`?version=N`, no script
 needed) and has an anchor (`#vN`, a refusal `#vN-attemptK`) that the audit and the disputes link to;
-static/replay.js adds the arrow keys and keeps the current entry in sight.
+static/replay.js adds the arrow keys and keeps the current entry in sight; a long game's list is drawn in part
+(api.pages.move_window).
 
 The routes belong to the pages' blueprint (api.pages.blueprint), so their endpoints are `pages.*`.
 """
@@ -24,7 +25,7 @@ from service.errors import ServiceError
 from api.current import arbiter
 from api.http.positions import positions_response
 
-from . import identities
+from . import identities, move_window
 from .blueprint import page_token, page_view, pages
 
 UPLOAD_FIELD = "record"
@@ -89,9 +90,20 @@ def replay(game_id: str):
     refusals = [e for e in events if e["version"] == version and e["type"] == "move_rejected"]  # the referee's, or all once over
     talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
     downloadable = viewer.role == "referee" or latest["status"] == "finished"
+    moves = move_list(events, latest["disputes"])
     return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
-                           refusals=refusals, talk=talk, moves=move_list(events, latest["disputes"]),
+                           refusals=refusals, talk=talk, moves=moves, window=move_window.window(moves, version),
                            downloadable=downloadable)
+
+
+@pages.get("/games/<game_id>/replay/moves.json")
+def replay_moves(game_id: str):
+    """The page's viewer's move list, every line (api.pages.move_window.lines_document: the same lines the page draws,
+    from the same log, so no card the viewer may not see), loaded once by static/replay.js to draw a long list's
+    blocks as they scroll into sight, the refusals above the board and the table talk at each version."""
+    facade, token, _, view = page_view(game_id)
+    items = move_list(facade.views.replay_log(game_id, token), view["disputes"])
+    return positions_response(move_window.lines_document(items, view, game_id))
 
 
 @pages.get("/games/<game_id>/replay/positions.json")

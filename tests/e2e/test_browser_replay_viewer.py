@@ -15,6 +15,7 @@ import pytest
 
 from domain.games import DECIDERS
 from tests.e2e.test_browser import EX4_MOVES, chromium, people, server, shot  # noqa: F401
+from tests.e2e.test_browser_replay import refuse
 
 OPTIONS = {"el-royale": (4, {"edition": "revised"}), "batallion": (4, {"variants": []}),
            "four-virtues": (2, {"target": 100}), "small-battle": (2, {})}
@@ -126,16 +127,43 @@ def test_a_past_position_shows_no_your_turn_and_no_running_clock(people, server)
     expect(page.locator("#board .mine h2")).to_have_text("Your hand then")
 
 
+def test_the_refusals_above_the_board_follow_the_version_shown(people, server):
+    """A refused attempt is said above the board at its version (the referee's replay): a step away takes it away, a
+    step back brings it back, as the server draws it."""
+    game = server.create_stacked()
+    game.move(0, "attack", ["8H"])
+    problem = refuse(game, 2, "throw_in", ["KC"])
+    refused_at = game.version()
+    seat, kind, cards = EX4_MOVES[1]
+    game.move(seat, kind, cards)
+    page = people.page(game.join_url(), width=1280, height=800)
+    page.goto(f"/games/{game.id}/replay?version={refused_at}")
+    ready(page)
+    above = page.locator("#replay p.event.refusal")
+    expect(above).to_have_count(1)
+    by_server = above.inner_html()
+    assert problem["detail"] in above.inner_text()
+    page.keyboard.press("ArrowRight")
+    shown(page, refused_at + 1)
+    expect(above).to_have_count(0)
+    page.keyboard.press("ArrowLeft")
+    shown(page, refused_at)
+    expect(above).to_have_count(1)
+    assert above.inner_html() == by_server
+
+
 def test_the_move_list_is_one_line_a_move_with_the_engine_s_steps_folded_under_it(people, server):
     gid = imported(server, "el-royale")
     log = server.ok("GET", f"/api/v1/games/{gid}/events")
     page = people.page(f"/games/{gid}/replay?version=2", width=1280, height=800)
     ready(page)
-    rows = page.locator("#moves li.move")
-    expect(rows).to_have_count(len(log))  # every entry keeps its line and anchor (audit and dispute links)
+    # every entry keeps its line and anchor (audit and dispute links); a list this long is drawn in part
+    assert page.evaluate("window.arbiterReplay.lines().length") == len(log) > 300
     decisions = sum(1 for e in log if str(e.get("actor") or "").startswith("seat:"))
+    unfolded = [line for line in page.evaluate("window.arbiterReplay.lines()") if line[2] is None]
+    assert decisions <= len(unfolded) < len(log)
     visible = page.locator("#moves li.move:visible")
-    assert decisions <= visible.count() < len(log)
+    assert 0 < visible.count() <= len(unfolded)
     lines = visible.evaluate_all("""els => els.map(li => [li.className, li.querySelector('a.goto').textContent.replace(/\\s+/g, ' ').trim()])""")
     for classes, words in lines:  # said once: each name once in its line (the narration names who moved)
         if "decision" in classes:
@@ -151,6 +179,43 @@ def test_the_move_list_is_one_line_a_move_with_the_engine_s_steps_folded_under_i
     page.goto(f"/games/{gid}/replay?version={dealt.get_attribute('data-version')}")
     expect(page.locator("#moves li.type-dealt").first).to_be_visible()
     shot(page, "replay-viewer-move-list")
+
+
+IN_SIGHT = """id => { const li = document.getElementById(id), box = document.getElementById('move-scroll');
+    if (!li) return false; const a = li.getBoundingClientRect(), b = box.getBoundingClientRect();
+    return a.height > 0 && a.top >= b.top - 1 && a.bottom <= b.bottom + 1; }"""
+
+
+def test_a_long_list_draws_only_the_lines_near_its_scroll_and_a_link_to_any_entry_lands_on_it(people, server):
+    """A list longer than a few hundred lines is drawn in blocks: those near the list's scroll, never the whole list;
+    scrolling, a step to a far version and a link to an entry's anchor draw the block it is in."""
+    gid = imported(server, "el-royale")
+    log = server.ok("GET", f"/api/v1/games/{gid}/events")
+    last = log[-1]["version"]
+    page = people.page(f"/games/{gid}/replay?version=2", width=1280, height=800)
+    ready(page)
+    drawn = page.locator("#moves li.move")
+    assert 0 < drawn.count() < len(log) and page.locator(f"#v{last}").count() == 0
+    page.locator("#move-scroll").evaluate("box => { box.scrollTop = box.scrollHeight; }")
+    expect(page.locator(f"#v{last}")).to_have_count(1)
+    expect(page.locator("#v1")).to_have_count(0)  # dropped once far from sight
+    assert drawn.count() < len(log)
+    page.keyboard.press("Home")
+    shown(page, 1)
+    expect(page.locator("#v1.current")).to_have_count(1)
+    assert page.evaluate(IN_SIGHT, "v1")
+    page.keyboard.press("End")
+    shown(page, last)
+    expect(page.locator(f"#v{last}.current")).to_have_count(1)
+    page.wait_for_function(IN_SIGHT, arg=f"v{last}")
+
+    middle = log[len(log) // 2]["version"]
+    other = people.page(f"/games/{gid}/replay?version=2#v{middle}")
+    ready(other)
+    other.wait_for_function(IN_SIGHT, arg=f"v{middle}")
+    other.goto(f"/games/{gid}/replay?version={middle}#v{middle}")
+    other.wait_for_function(IN_SIGHT, arg=f"v{middle}")
+    expect(other.locator(f"#v{middle}.current")).to_have_count(1)
 
 
 @pytest.mark.parametrize("width", [1280, 390])

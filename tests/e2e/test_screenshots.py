@@ -46,7 +46,6 @@ def pages(game, versions) -> dict[str, tuple[str, str | None]]:
     return {
         "lobby": ("/", None),
         "table": (f"/games/{game.id}", game.join_url(0)),
-        "replay": (f"/games/{game.id}/replay?version={versions[3]}", game.join_url()),
         "audit": (f"/games/{game.id}/audit", game.join_url()),
         "desk": ("/desk", None),
         "tournaments": ("/tournaments", None),
@@ -54,7 +53,7 @@ def pages(game, versions) -> dict[str, tuple[str, str | None]]:
 
 
 @pytest.mark.parametrize("width", list(WIDTHS))
-@pytest.mark.parametrize("name", ["lobby", "table", "replay", "audit", "desk", "tournaments"])
+@pytest.mark.parametrize("name", ["lobby", "table", "audit", "desk", "tournaments"])
 def test_each_main_page_answers_shows_its_heading_and_fits_a_desktop_and_a_phone(people, studied_game, name, width):
     game, versions = studied_game
     path, identity = pages(game, versions)[name]
@@ -68,3 +67,30 @@ def test_each_main_page_answers_shows_its_heading_and_fits_a_desktop_and_a_phone
     overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
     assert overflow <= 1, f"{name} at {width} px scrolls sideways by {overflow} px"
     page.screenshot(path=str(screens_dir() / f"{name}-{width}.png"), full_page=False)
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_replay_viewer_stepped_to_mid_game_with_a_fold_open_fits_a_desktop_and_a_phone(people, server, width):
+    """The replay of a finished bot game (El Royale, heuristic bots), stepped in the page to an engine's step in the
+    middle of the game: its move's group in the list opened, the line highlighted, the board drawn by the browser."""
+    from playwright.sync_api import expect
+
+    from service.offline.simulation import make_plan, run
+
+    doc, = run(make_plan("el-royale", 4, 1, ("heuristic",), {"edition": "revised"}, "screens"), 1)
+    gid = server.ok("POST", "/api/v1/records", doc)["id"]
+    latest = server.ok("GET", f"/api/v1/games/{gid}")["version"]
+    w, h = WIDTHS[width]
+    page = people.page(f"/games/{gid}/replay?version={latest // 2}", width=w, height=h)
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "true")
+    target = next(v for v, kind, under, _ in page.evaluate("window.arbiterReplay.lines()")
+                  if under is not None and v > latest // 2 and kind == "event")
+    page.evaluate(f"window.arbiterReplay.go({target - 1})")
+    page.keyboard.press("ArrowRight")
+    expect(page.locator("#replay")).to_have_attribute("data-shown", str(target))
+    expect(page.locator(f"#v{target}.current")).to_be_visible()
+    assert page.locator("#moves button.fold[aria-expanded=true]").count()
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the replay at {width} px scrolls sideways by {overflow} px"
+    page.wait_for_timeout(300)  # the list's highlight and scroll follow the board's paint
+    page.screenshot(path=str(screens_dir() / f"replay-{width}.png"), full_page=width == "390")

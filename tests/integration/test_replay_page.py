@@ -264,3 +264,30 @@ def test_the_permalink_names_no_identity_while_entry_links_keep_the_one_the_page
     permalink = html.unescape(re.search(r'href="([^"]+)" id="permalink"', page).group(1))
     assert permalink.endswith(f"/games/{ex4.id}/replay?version=2#v2")
     assert f'href="/games/{ex4.id}/replay?version=1&amp;as=referee"' in page
+
+
+def test_a_long_list_is_drawn_around_the_version_shown_and_its_gaps_link_to_pages_that_draw_them(app, client):
+    """Without a script too: a list of more than a few hundred lines comes drawn around the version shown, every
+    other block a gap whose link opens a page drawing it, its anchor in place; the script's copy has every line."""
+    from service.offline.simulation import make_plan, run
+
+    doc, = run(make_plan("el-royale", 4, 1, ("heuristic",), {"edition": "revised"}, "window"), 1)
+    gid = client.post(f"{API}/records", json=doc).get_json()["id"]
+    log = client.get(f"{API}/games/{gid}/events").get_json()
+    assert len(log) > 300
+    spectator = app.test_client()
+    middle = log[len(log) // 2]["version"]
+    page = spectator.get(f"/games/{gid}/replay?version={middle}").get_data(as_text=True)
+    listed = entries(page)
+    assert [e["version"] for e in listed if "current" in e["classes"]] == [middle]
+    assert len(listed) <= 300 < len(log)
+    gaps = re.findall(r'<li class="block-gap" data-block="\d+" data-first="(\d+)" data-last="(\d+)"[^>]*><a href="([^"]+)"',
+                      page)
+    assert gaps
+    covered = {e["version"] for e in listed} | {v for first, last, _ in gaps for v in range(int(first), int(last) + 1)}
+    assert {e["version"] for e in log} <= covered
+    for _, _, href in gaps:
+        path, anchor = html.unescape(href).split("#")
+        assert anchor in {e["anchor"] for e in entries(spectator.get(path).get_data(as_text=True))}
+    lines = spectator.get(f"/games/{gid}/replay/moves.json").get_json()["lines"]
+    assert [line[0] for line in lines] == [e["version"] for e in log]

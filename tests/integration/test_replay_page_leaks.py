@@ -2,7 +2,8 @@
 
 Random games (random bots, refused attempts from seats out of turn, table talk, disputes), stopped after a random
 number of steps (usually still running, when most cards are hidden). For every seat and a spectator, the move list
-of the replay page (at a random version) is read entry by entry: each card an entry draws (by its spoken name, the
+of the replay page (at a random version) and its script's copy of every line (/replay/moves.json: the lines, the
+refusals shown above the board, the talk) are read entry by entry: each card an entry draws (by its spoken name, the
 text form every drawn card keeps) must be one that viewer's own view showed at that entry's version or just
 before it (`GET /replay?version=` as that viewer: the event moved the card, from where it was seen to where it is).
 """
@@ -100,6 +101,11 @@ def test_the_move_list_shows_no_viewer_a_card_its_view_did_not_show_at_that_vers
         listed = text[text.index('<ol class="move-list"'):]
         entries = ENTRY.findall(listed[:listed.index("</ol>")])
         assert len(entries) >= latest - 1  # every version is listed (a refusal adds an entry)
+        document = client.get(f"/games/{gid}/replay/moves.json").get_json()  # the script's copy: every line
+        assert len(document["lines"]) == len(entries)
+        entries += ENTRY.findall("".join(line[3] for line in document["lines"]))
+        entries += [("refused above the board", "", version, inner) for version, inner in document["refused"].items()]
+        entries += [("talk", "", version, inner) for version, inner in document["talk"]]
         seen: dict[int, set[str]] = {}
 
         def seen_at(version: int) -> set[str]:

@@ -21,6 +21,7 @@ from .randomness import Chance
 from .spec import GameSpec
 
 Z95 = 1.959963984540054
+Z95_ONE_SIDED = 1.6448536269514722  # "clearly worse than the best": a one-sided test at 5%
 BATCH = 16  # samples added to every moving candidate between two checks
 MIN_SAMPLES = 32  # no move stops before this many samples
 MARKS = ("inaccuracy", "mistake", "blunder")
@@ -107,9 +108,11 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
                 worlds.append(a.sample(setup, seat, seen, random.Random(f"{base}|deal|{k}")))
             world = worlds[k]
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
+            memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position
+            extra = {"memo": memo} if a.memo else {}
             for i in sorted(active):
                 state = d.step(world, moves[i], chance)[1]
-                stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance))
+                stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance, **extra))
             worlds[k] = None  # each world is used by every candidate of this sample, then dropped
         j = batch.stop
         if j >= MIN_SAMPLES:
@@ -118,7 +121,8 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
 
 
 def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
-    """The candidates that need more samples: interval wider than the tolerance, and not clearly below the best."""
+    """The candidates that need more samples: interval wider than the tolerance, and not clearly below the best (the
+    paired difference's one-sided 95% upper bound below zero)."""
     best = max(range(len(stats)), key=lambda i: stats[i].mean)
     out = set()
     for i in active:
@@ -128,7 +132,7 @@ def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]
             n = min(stats[i].n, stats[best].n)
             diffs = [x - y for x, y in zip(stats[i].values[:n], stats[best].values[:n])]
             mean = sum(diffs) / n
-            if mean + _half_width(diffs) < 0:
+            if mean + _half_width(diffs) * (Z95_ONE_SIDED / Z95) < 0:
                 continue
         out.add(i)
     return out

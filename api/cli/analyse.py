@@ -54,6 +54,12 @@ def _move_text(move: dict) -> str:
     return f"{move['type']} {rest}".strip()
 
 
+def _value_text(row: dict) -> str:
+    if row["low"] is None or row["high"] is None:  # one sample: no interval
+        return f"{row['value']:.1f}"
+    return f"{row['value']:.1f} ±{(row['high'] - row['low']) / 2:.1f}"
+
+
 def _table(lines: list[dict], seat: int) -> None:
     out = Console()
     unit = lines[0]["unit"] if lines else "win"
@@ -64,7 +70,7 @@ def _table(lines: list[dict], seat: int) -> None:
     for line in lines:
         mine = next(r for r in line["moves"] if r["move"] == line["played"])
         table.add_row(str(line["decision"]), str(line["move_index"]), _move_text(line["played"]),
-                      f"{mine['value']:.1f} ±{(mine['high'] - mine['low']) / 2:.1f}", _move_text(line["best"]),
+                      _value_text(mine), _move_text(line["best"]),
                       f"{line['eval']:.1f}", f"{line['loss']:.1f}", line["mark"] or "")
     out.print(table)
     counts = {m: sum(1 for x in lines if x["mark"] == m) for m in ("inaccuracy", "mistake", "blunder")}

@@ -79,6 +79,14 @@ def fold_step(state: State, move: dict, chance: Chance) -> tuple[list[dict], Sta
     return _apply(state, move, chance), state
 
 
+def fold_legal(state: State, move: dict, chance: Chance) -> None:
+    """fold_step for a move the caller took, in this very state, from `moves`' lists (`whole_plays`, `answer`):
+    legal by construction, so `refusal` is not asked again (analysis' rollouts, some 570 moves a playout,
+    docs/analysis.md). The state given becomes the state after the move. For a chance fixing no outcome beyond the
+    opening's (ER-2.3's check could otherwise stop a move half applied)."""
+    _apply(state, move, chance)
+
+
 _OPENING_LABELS = frozenset({"deal", "dealer", "starter"})  # what start() draws; fold_step trusts no later fixed outcome
 
 

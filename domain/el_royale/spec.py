@@ -20,7 +20,7 @@ SPEC = GameSpec(
     forced_pass=rules.forced_pass,
     fast_replay=FastReplay(WRITTEN_FOR, fold_step=rules.fold_step, fold_moves=rules.fold_moves),
     next_deal=rules.next_deal,
-    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates),
+    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, memo=True),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",
     narration="projections.el_royale:describe",

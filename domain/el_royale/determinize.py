@@ -132,6 +132,8 @@ def choose(s: State, rng: random.Random) -> dict:
         fewest = min(len(m["cards"]) for m in groups)
         return rng.choice([m for m in groups if len(m["cards"]) == fewest])
     if phase in (JOIN, REINFORCE):
+        if not s.hands[s.to_act] & RANK_MASKS[rank_of(s.pile[-1])]:
+            return answer(s, "pass")  # nothing of the rank to think about (most offers): pass
         held = whole_plays(s, "throw_in")
         return held[0] if held else answer(s, "pass")
     if phase == DEFENCE:

@@ -109,7 +109,7 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
             world = worlds[k]
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
             memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position
-            extra = {"memo": memo} if a.memo else {}
+            extra = ({"memo": memo} if a.memo else {}) | ({"before": world} if a.before else {})
             for i in sorted(active):
                 state = d.step(world, moves[i], chance)[1]
                 stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance, **extra))

@@ -185,6 +185,8 @@ class Analysis:
     # playout takes `memo=`, a dict the candidates of one sample share: a rollout that reaches a position (and rollout
     # stream) another candidate's reached may return that one's value (an exact shortcut: the value is the same)
     memo: bool = False
+    # playout takes `before=`, the sampled state the candidate move was made in (a value counted from it: a round's)
+    before: bool = False
 
 
 @dataclass(frozen=True)

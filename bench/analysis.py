@@ -26,7 +26,7 @@ from service.offline.simulation import make_plan, run
 
 # (game, players, options, seed of the bots' game)
 ROWS = [("el-royale", 4, {"edition": "revised"}, "s16"), ("batallion", 4, {"variants": []}, "bench-analysis"),
-        ("small-battle", 2, {}, "bench-analysis"), ("four-virtues", 2, {}, "bench-analysis")]
+        ("small-battle", 2, {}, "bench-analysis"), ("four-virtues", 2, {"target": 100}, "bench-analysis")]
 
 
 def _cpu() -> float:

@@ -86,7 +86,15 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
     a = analysis_of(spec)
     d = spec.decider
     base = f"arbiter-analysis|{seed}|{ordinal}"
-    first = a.sample(setup, seat, seen, random.Random(f"{base}|deal|0"))
+    if a.fold is not None:
+        folded = a.fold(setup, seat, seen)
+
+        def draw(rng):
+            return a.deal(folded, rng)
+    else:
+        def draw(rng):
+            return a.sample(setup, seat, seen, rng)
+    first = draw(random.Random(f"{base}|deal|0"))
     moves = a.candidates(first, seat) if a.candidates is not None else None
     if moves is None:
         moves = [m for m in d.legal_moves(first) if m["seat"] == seat]
@@ -105,7 +113,7 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
         batch = range(j, min(j + BATCH, samples))
         for k in batch:
             if k >= len(worlds):
-                worlds.append(a.sample(setup, seat, seen, random.Random(f"{base}|deal|{k}")))
+                worlds.append(draw(random.Random(f"{base}|deal|{k}")))
             world = worlds[k]
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
             memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position

@@ -47,6 +47,11 @@ def _mask(cards) -> int:
 
 def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> State:
     """One full state consistent with everything `seat` saw (`seen`, domain/spec.py `Analysis`), and nothing else."""
+    return deal(fold(setup, seat, seen), rng)
+
+
+def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
+    """What `seat` knows, read once: the hidden-card bookkeeping and the public state (`deal` draws from it)."""
     hidden, shadow = Hidden(), initial_state(setup)
     pile: list[int] = []
     discard: list[int] = []
@@ -108,6 +113,12 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
             discard.extend(laid)
             laid = []
         apply(shadow, event)
+    return setup, hidden, shadow, discard, laid
+
+
+def deal(folded: tuple, rng: random.Random) -> State:
+    """One full state drawn from `fold`'s reading (the folded knowledge is left as it was)."""
+    setup, hidden, shadow, discard, laid = folded
     dealt = hidden.deal(rng)
     state = shadow.clone()
     state.hands = tuple(_mask(dealt.get(s, ())) for s in range(setup.n))

@@ -37,6 +37,11 @@ _PLACEHOLDER = 1000  # hidden cards in the folded public state: never a card (0.
 
 def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> State:
     """One full state consistent with everything `seat` saw (`seen`, domain/spec.py `Analysis`), and nothing else."""
+    return deal(fold(setup, seat, seen), rng)
+
+
+def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
+    """What `seat` knows, read once: the round's hidden-card bookkeeping and the public state (`deal` draws)."""
     other = 1 - seat
     shadow = initial_state(setup)
     hidden = Hidden()
@@ -74,6 +79,13 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
                 face = [event["face"]] if event.get("face") is not None else []
                 hidden.take_known(event["seat"], list(event["cards"]) + face)
         apply(shadow, event)
+    return seat, hidden, shadow
+
+
+def deal(folded: tuple, rng: random.Random) -> State:
+    """One full state drawn from `fold`'s reading (the folded knowledge is left as it was)."""
+    seat, hidden, shadow = folded
+    other = 1 - seat
     state = shadow.clone()
     if state.outcome is None and state.round:
         dealt = hidden.deal(rng)

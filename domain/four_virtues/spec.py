@@ -13,7 +13,8 @@ SPEC = GameSpec(
     deck_label="deal:1",  # a record's `deck` fixes round 1 only (FV-5.3)
     next_deal=rules.next_deal,
     analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, unit="score", scale=1.0,
-                      tolerance=5.0, marks=(5.0, 10.0, 20.0), horizon="the end of the round", before=True),
+                      tolerance=5.0, marks=(5.0, 10.0, 20.0), horizon="the end of the round", before=True,
+                      fold=determinize.fold, deal=determinize.deal),
     length=Length("rounds", event="round_ended"),
     projection="projections.four_virtues",
     narration="projections.four_virtues:describe",

@@ -138,15 +138,17 @@ def _wins(s: State, hand: int, cards: list[int]) -> bool:
 def choose(s: State, rng: random.Random) -> dict:
     """The cheap player's move for the seat to act (see the module doc), always one of `moves`' lists (legal)."""
     phase = s.phase
+    if phase == JOIN or phase == REINFORCE:  # most moves of a playout: offers in a window
+        if not s.hands[s.to_act] & RANK_MASKS[rank_of(s.pile[-1])]:
+            return answer(s, "pass")  # nothing of the rank to think about: pass
+        held = whole_plays(s, "throw_in")
+        return held[0] if held else answer(s, "pass")
+    if phase == CLAIM:
+        return answer(s, "pass")
     if phase == ATTACK:
         groups = whole_plays(s, "attack")
         fewest = min(len(m["cards"]) for m in groups)
         return rng.choice([m for m in groups if len(m["cards"]) == fewest])
-    if phase in (JOIN, REINFORCE):
-        if not s.hands[s.to_act] & RANK_MASKS[rank_of(s.pile[-1])]:
-            return answer(s, "pass")  # nothing of the rank to think about (most offers): pass
-        held = whole_plays(s, "throw_in")
-        return held[0] if held else answer(s, "pass")
     if phase == DEFENCE:
         beats = whole_plays(s, "beat")
         if beats:
@@ -157,8 +159,6 @@ def choose(s: State, rng: random.Random) -> dict:
             low = min(_beat_cost(hand, m) for m in beats)
             return rng.choice([m for m in beats if _beat_cost(hand, m) == low])
         return answer(s, "concede")
-    if phase == CLAIM:
-        return answer(s, "pass")
     if phase == TAKE:
         return answer(s, "take")
     raise ValueError(f"no move in phase {phase}")
@@ -195,10 +195,11 @@ def playout(state: State, seat: int, rng: random.Random, chance: Chance, memo: d
             key = _key(s, rng)
             if key in memo:
                 return memo[key]
+    play, pick = fold_legal, choose  # locals: the loop below is most of an analysis' time
     for _ in range(MAX_PLAYOUT):
         if s.outcome is not None:
             break
-        fold_legal(s, choose(s, rng), chance)
+        play(s, pick(s, rng), chance)
     v = value(s, seat)
     if key is not None:
         memo[key] = v

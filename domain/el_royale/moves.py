@@ -90,9 +90,10 @@ def whole_plays(s: State, kind: str) -> list[dict]:
 def answer(s: State, kind: str) -> dict:
     """The seat to act's move of `kind` without cards (pass, concede, claim; a take of nothing) as legal_moves lists
     it in this phase; raises ValueError when the phase lists none (a rollout never applies a move not listed)."""
-    if kind not in PHASES[s.phase][1] or s.to_act is None or s.outcome is not None:
+    seat = s.to_act
+    if kind not in PHASES[s.phase][1] or seat is None or s.outcome is not None:
         raise ValueError(f"no {kind} in phase {s.phase}")
-    return {"seat": s.to_act, "type": "take", "cards": []} if kind == "take" else {"seat": s.to_act, "type": kind}
+    return {"seat": seat, "type": "take", "cards": []} if kind == "take" else {"seat": seat, "type": kind}
 
 
 def _takes(s: State, seat: int) -> Iterator[dict]:

@@ -5,8 +5,10 @@ The only input about the game is what the seat may see: the public set-up, the s
 sampler builds full states consistent with that knowledge ("determinization"); every candidate move is played from
 the same sampled states, and on with the same rollout streams (common random numbers), by the game's cheap rollout
 players on the bare decider. Samples come in batches; a move stops once its 95% interval is within the game's
-tolerance, or once it is clearly worse than the best (the paired difference's interval lies below zero), or at the
-sample cap. Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
+tolerance, or once it is clearly worse than the best (a one-sided 5% test on the paired differences), or at the
+sample cap. The candidates of one sample may share a memo (`Analysis.memo`: a rollout reaching a position another
+reached returns that one's value; an exact shortcut), and a game may read the knowledge once per decision
+(`Analysis.fold`, `Analysis.deal`). Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
 and seed give the same bytes (tests/unit/test_analysis_hidden.py alters hidden cards and compares).
 """
 

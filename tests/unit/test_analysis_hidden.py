@@ -151,3 +151,26 @@ def test_the_same_knowledge_and_seed_give_the_same_lines_and_another_seed_other_
     assert a == b and a
     assert list(analyse(few, "y", 12)) != a
     Chance  # noqa: B018 (imported for the record's randomness in helpers)
+
+
+def _few_lines(record, seat, count, samples, workers=1) -> list[dict]:
+    p = plan(record, seat)
+    few = Plan(p.game, p.setup, p.seat, p.seen, p.decisions[:count])
+    return list(analyse(few, "shortcuts", samples, workers))
+
+
+def test_the_shared_rollout_memo_and_the_once_read_knowledge_change_no_byte():
+    """Analysis.memo and Analysis.fold/deal are shortcuts: El Royale's analysis without them is byte-identical."""
+    record = _game("el-royale", 4, {"edition": "revised"})
+    spec = spec_for("el-royale")
+    assert spec.analysis.memo and spec.analysis.fold is not None
+    fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    plain = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False, fold=None, deal=None))
+    with registered("el-royale", plain):
+        slow = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    assert fast == slow and fast != "[]"
+
+
+def test_the_lines_do_not_depend_on_the_number_of_workers():
+    record = _game("small-battle", 2, {})
+    assert _few_lines(record, 0, 6, 8, workers=2) == _few_lines(record, 0, 6, 8, workers=1)

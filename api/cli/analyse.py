@@ -50,8 +50,20 @@ def analyse_command(record: str, seat: int, samples: int, seed: str, workers: in
 
 
 def _move_text(move: dict) -> str:
-    rest = " ".join(" ".join(v) if isinstance(v, list) else str(v) for k, v in move.items() if k != "type")
-    return f"{move['type']} {rest}".strip()
+    """A move in a few words: its cards, then its other fields (a number with its name: "force 3", "meld 2")."""
+    parts = []
+    for k, v in move.items():
+        if k == "type":
+            continue
+        if isinstance(v, list):
+            parts.append(" ".join(map(str, v)))
+        elif isinstance(v, dict):
+            parts.append(f"{k} " + " ".join(str(x) for x in v.values()))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            parts.append(f"{k} {v}")
+        else:
+            parts.append(str(v))
+    return " ".join([move["type"], *parts])
 
 
 def _value_text(row: dict) -> str:

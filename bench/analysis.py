@@ -1,9 +1,13 @@
 """Computer analysis speed (issue 27 part 2, docs/analysis.md): one seat's whole game analysed at the default cap,
 beside the self-play rate of the full bots measured in the same run (bench.simulate's reference).
 
-Rows: a 4-player El Royale game (seat 0), and one game of each other game with analysis, each played by the
-heuristic bots from a fixed seed; `--workers` processes (default: every core). Prints decisions, analysed
-decisions, seconds, and the reference games/s.
+Rows: a 4-player El Royale game in which seat 0 makes 100 decisions (seed "s16": 408 moves; the target of issue 27 is
+about 100 decisions in 60 s on 2 cores), and one game of each other game with analysis, each played by the heuristic
+bots from a fixed seed; `--workers` processes (default: every core). Prints the game's moves, seat 0's decisions, the
+decisions analysed (the others have one candidate), candidate-samples, wall seconds, the workers' CPU seconds, and the
+wall time projected to 100 of the seat's decisions (seconds x 100 / decisions), beside the reference games/s. The CPU
+seconds say how much work was done whatever else the machine runs; wall / CPU says how well the workers used the
+cores.
 
 Usage:  python -m bench.analysis [--workers W] [--samples K] [--json]
 """
@@ -12,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import time
 
 from domain.games import SPECS
@@ -19,17 +24,26 @@ from domain.records import parse
 from service.analysis.facade import DEFAULT_SAMPLES, analyse, default_workers, plan
 from service.offline.simulation import make_plan, run
 
-ROWS = [("el-royale", 4, {"edition": "revised"}), ("batallion", 4, {"variants": []}), ("small-battle", 2, {})]
+# (game, players, options, seed of the bots' game)
+ROWS = [("el-royale", 4, {"edition": "revised"}, "s16"), ("batallion", 4, {"variants": []}, "bench-analysis"),
+        ("small-battle", 2, {}, "bench-analysis"), ("four-virtues", 2, {"target": 100}, "bench-analysis")]
 
 
-def one(game, players, options, workers, samples) -> dict:
-    record = parse(list(run(make_plan(game, players, 1, ("heuristic",), options, "bench-analysis"), 1))[0])
+def _cpu() -> float:
+    """CPU seconds of this process and its finished workers."""
+    me, workers = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def one(game, players, options, seed, workers, samples) -> dict:
+    record = parse(list(run(make_plan(game, players, 1, ("heuristic",), options, seed), 1))[0])
     p = plan(record, 0)
-    start = time.perf_counter()
+    cpu, start = _cpu(), time.perf_counter()
     lines = list(analyse(p, "bench", samples, workers))
-    took = time.perf_counter() - start
-    return {"game": game, "players": players, "options": options, "moves": len(record.moves),
-            "decisions": len(p.decisions), "analysed": len(lines), "seconds": took,
+    took, cpu = time.perf_counter() - start, _cpu() - cpu
+    return {"game": game, "players": players, "options": options, "seed": seed, "moves": len(record.moves),
+            "decisions": len(p.decisions), "analysed": len(lines), "seconds": took, "cpu_seconds": cpu,
+            "seconds_per_100_decisions": took * 100 / max(1, len(p.decisions)),
             "candidate_samples": sum(r["samples"] for x in lines for r in x["moves"])}
 
 
@@ -46,17 +60,19 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = [one(g, n, o, args.workers, args.samples) for g, n, o in ROWS if SPECS[g].analysis is not None]
+    rows = [one(g, n, o, seed, args.workers, args.samples) for g, n, o, seed in ROWS
+            if g in SPECS and SPECS[g].analysis is not None]
     ref = reference()
     if args.json:
         print(json.dumps({"rows": rows, "self_play_games_per_s": ref, "workers": args.workers}))
         return
     print(f"Computer analysis, seat 0 of one game each, {args.workers} worker(s), cap {args.samples} samples a move")
-    print(f"{'game':44} {'moves':>6} {'decisions':>9} {'analysed':>8} {'samples':>9} {'seconds':>8}")
+    print(f"{'game':40} {'moves':>6} {'seat 0 decisions':>16} {'analysed':>8} {'samples':>8} {'seconds':>8} "
+          f"{'CPU s':>7} {'s per 100 decisions':>19}")
     for r in rows:
         table = f"{r['game']} {r['players']}p {json.dumps(r['options'])}"
-        print(f"{table:44} {r['moves']:6d} {r['decisions']:9d} {r['analysed']:8d} {r['candidate_samples']:9d} "
-              f"{r['seconds']:8.1f}")
+        print(f"{table:40} {r['moves']:6d} {r['decisions']:16d} {r['analysed']:8d} {r['candidate_samples']:8d} "
+              f"{r['seconds']:8.1f} {r['cpu_seconds']:7.1f} {r['seconds_per_100_decisions']:19.1f}")
     print(f"reference: self-play of the full bots, El Royale 4p revised, one core: {ref:.1f} games/s")
 
 

@@ -5,8 +5,10 @@ The only input about the game is what the seat may see: the public set-up, the s
 sampler builds full states consistent with that knowledge ("determinization"); every candidate move is played from
 the same sampled states, and on with the same rollout streams (common random numbers), by the game's cheap rollout
 players on the bare decider. Samples come in batches; a move stops once its 95% interval is within the game's
-tolerance, or once it is clearly worse than the best (the paired difference's interval lies below zero), or at the
-sample cap. Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
+tolerance, or once it is clearly worse than the best (a one-sided 5% test on the paired differences), or at the
+sample cap. The candidates of one sample may share a memo (`Analysis.memo`: a rollout reaching a position another
+reached returns that one's value; an exact shortcut), and a game may read the knowledge once per decision
+(`Analysis.fold`, `Analysis.deal`). Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
 and seed give the same bytes (tests/unit/test_analysis_hidden.py alters hidden cards and compares).
 """
 
@@ -21,6 +23,7 @@ from .randomness import Chance
 from .spec import GameSpec
 
 Z95 = 1.959963984540054
+Z95_ONE_SIDED = 1.6448536269514722  # "clearly worse than the best": a one-sided test at 5%
 BATCH = 16  # samples added to every moving candidate between two checks
 MIN_SAMPLES = 32  # no move stops before this many samples
 MARKS = ("inaccuracy", "mistake", "blunder")
@@ -85,7 +88,15 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
     a = analysis_of(spec)
     d = spec.decider
     base = f"arbiter-analysis|{seed}|{ordinal}"
-    first = a.sample(setup, seat, seen, random.Random(f"{base}|deal|0"))
+    if a.fold is not None:
+        folded = a.fold(setup, seat, seen)
+
+        def draw(rng):
+            return a.deal(folded, rng)
+    else:
+        def draw(rng):
+            return a.sample(setup, seat, seen, rng)
+    first = draw(random.Random(f"{base}|deal|0"))
     moves = a.candidates(first, seat) if a.candidates is not None else None
     if moves is None:
         moves = [m for m in d.legal_moves(first) if m["seat"] == seat]
@@ -104,12 +115,14 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
         batch = range(j, min(j + BATCH, samples))
         for k in batch:
             if k >= len(worlds):
-                worlds.append(a.sample(setup, seat, seen, random.Random(f"{base}|deal|{k}")))
+                worlds.append(draw(random.Random(f"{base}|deal|{k}")))
             world = worlds[k]
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
+            memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position
+            extra = ({"memo": memo} if a.memo else {}) | ({"before": world} if a.before else {})
             for i in sorted(active):
                 state = d.step(world, moves[i], chance)[1]
-                stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance))
+                stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance, **extra))
             worlds[k] = None  # each world is used by every candidate of this sample, then dropped
         j = batch.stop
         if j >= MIN_SAMPLES:
@@ -118,7 +131,8 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
 
 
 def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
-    """The candidates that need more samples: interval wider than the tolerance, and not clearly below the best."""
+    """The candidates that need more samples: interval wider than the tolerance, and not clearly below the best (the
+    paired difference's one-sided 95% upper bound below zero)."""
     best = max(range(len(stats)), key=lambda i: stats[i].mean)
     out = set()
     for i in active:
@@ -128,7 +142,7 @@ def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]
             n = min(stats[i].n, stats[best].n)
             diffs = [x - y for x, y in zip(stats[i].values[:n], stats[best].values[:n])]
             mean = sum(diffs) / n
-            if mean + _half_width(diffs) < 0:
+            if mean + _half_width(diffs) * (Z95_ONE_SIDED / Z95) < 0:
                 continue
         out.add(i)
     return out

@@ -182,6 +182,15 @@ class Analysis:
     tolerance: float = 5.0
     marks: tuple[float, float, float] = (5.0, 10.0, 20.0)
     horizon: str = "the end of the game"  # what a rollout plays to, in words (docs, the CLI's header)
+    # playout takes `memo=`, a dict the candidates of one sample share: a rollout that reaches a position (and rollout
+    # stream) another candidate's reached may return that one's value (an exact shortcut: the value is the same)
+    memo: bool = False
+    # sample split in two (optional, both or neither): fold(setup, seat, seen) reads the knowledge once per decision,
+    # deal(folded, rng) draws one state from it (what sample does in one go, without reading `seen` every sample)
+    fold: Callable[..., Any] | None = None
+    deal: Callable[..., Any] | None = None
+    # playout takes `before=`, the sampled state the candidate move was made in (a value counted from it: a round's)
+    before: bool = False
 
 
 @dataclass(frozen=True)

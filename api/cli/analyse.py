@@ -50,8 +50,26 @@ def analyse_command(record: str, seat: int, samples: int, seed: str, workers: in
 
 
 def _move_text(move: dict) -> str:
-    rest = " ".join(" ".join(v) if isinstance(v, list) else str(v) for k, v in move.items() if k != "type")
-    return f"{move['type']} {rest}".strip()
+    """A move in a few words: its cards, then its other fields (a number with its name: "force 3", "meld 2")."""
+    parts = []
+    for k, v in move.items():
+        if k == "type":
+            continue
+        if isinstance(v, list):
+            parts.append(" ".join(map(str, v)))
+        elif isinstance(v, dict):
+            parts.append(f"{k} " + " ".join(str(x) for x in v.values()))
+        elif isinstance(v, int) and not isinstance(v, bool):
+            parts.append(f"{k} {v}")
+        else:
+            parts.append(str(v))
+    return " ".join([move["type"], *parts])
+
+
+def _value_text(row: dict) -> str:
+    if row["low"] is None or row["high"] is None:  # one sample: no interval
+        return f"{row['value']:.1f}"
+    return f"{row['value']:.1f} ±{(row['high'] - row['low']) / 2:.1f}"
 
 
 def _table(lines: list[dict], seat: int) -> None:
@@ -64,7 +82,7 @@ def _table(lines: list[dict], seat: int) -> None:
     for line in lines:
         mine = next(r for r in line["moves"] if r["move"] == line["played"])
         table.add_row(str(line["decision"]), str(line["move_index"]), _move_text(line["played"]),
-                      f"{mine['value']:.1f} ±{(mine['high'] - mine['low']) / 2:.1f}", _move_text(line["best"]),
+                      _value_text(mine), _move_text(line["best"]),
                       f"{line['eval']:.1f}", f"{line['loss']:.1f}", line["mark"] or "")
     out.print(table)
     counts = {m: sum(1 for x in lines if x["mark"] == m) for m in ("inaccuracy", "mistake", "blunder")}

@@ -79,6 +79,13 @@ def fold_step(state: State, move: dict, chance: Chance) -> tuple[list[dict], Sta
     return _apply(state, move, chance), state
 
 
+# fold_legal(state, move, chance): fold_step for a move the caller took, in this very state, from `moves`' lists
+# (`whole_plays`, `answer`): legal by construction, so `refusal` is not asked again (analysis' rollouts, some 500
+# moves a playout, docs/analysis.md). The state given becomes the state after the move; the events are returned. For a
+# chance fixing no outcome beyond the opening's (ER-2.3's check could otherwise stop a move half applied). It is
+# `_apply` itself: a wrapper's call a move is a few per cent of a rollout.
+
+
 _OPENING_LABELS = frozenset({"deal", "dealer", "starter"})  # what start() draws; fold_step trusts no later fixed outcome
 
 
@@ -224,6 +231,9 @@ def _apply(s: State, move: dict, chance: Chance) -> list[dict]:
     if s.phase in _AUTOMATIC:
         _advance(s, events, chance)
     return events
+
+
+fold_legal = _apply
 
 
 _ANSWERED = {"pass": "passed", "concede": "conceded", "claim": "claimed"}

@@ -51,31 +51,49 @@ def _answer(kind: str) -> Callable[[State, int], list[dict]]:
     return lambda s, seat: [{"seat": seat, "type": kind}]
 
 
-def _attacks(s: State, seat: int) -> list[dict]:
-    """ER-3.1: every set of the hand's cards of a rank that is one rank."""
+def _attacks(s: State, seat: int, whole: bool = False) -> list[dict]:
+    """ER-3.1: every set of the hand's cards of a rank that is one rank (`whole`: the whole set of each rank)."""
     hand = s.hands[seat]
     return [{"seat": seat, "type": "attack", "cards": cards} for rank_mask in RANK_MASKS if hand & rank_mask
-            for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held) for cards in _subsets(held)]
+            for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held) for cards in _sets(held, whole)]
 
 
-def _throw_ins(s: State, seat: int) -> list[dict]:
+def _throw_ins(s: State, seat: int, whole: bool = False) -> list[dict]:
     """ER-3.7: every set of the hand's cards of the top card's rank, when may_throw_in lets them all pass."""
     top = s.pile[-1]
     held = cards_of(s.hands[seat] & RANK_MASKS[rank_of(top)])
     if not held or not clauses.may_throw_in(held, top):
         return []
-    return [{"seat": seat, "type": "throw_in", "cards": cards} for cards in _subsets(held)]
+    return [{"seat": seat, "type": "throw_in", "cards": cards} for cards in _sets(held, whole)]
 
 
-def _beats(s: State, seat: int) -> list[dict]:
+def _beats(s: State, seat: int, whole: bool = False) -> list[dict]:
     """ER-3.4: classic, each card of the hand that can_beat_classic, in pack order; revised, each set of the hand's
-    cards of one rank, from the top card's rank up, that can_beat_revised."""
+    cards of one rank, from the top card's rank up, that can_beat_revised (`whole`: the whole set of each rank, which
+    can_beat_revised passes whenever it passes a part of it: it holds every suit the part holds)."""
     hand, top = s.hands[seat], s.pile[-1]
     if not s.revised:
         return [{"seat": seat, "type": "beat", "cards": [c]} for c in cards_of(hand) if clauses.can_beat_classic(c, top)]
     return [{"seat": seat, "type": "beat", "cards": cards} for rank_mask in RANK_MASKS[rank_of(top):]
             if hand & rank_mask for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held)
-            for cards in _subsets(held) if clauses.can_beat_revised(cards, top)]
+            for cards in _sets(held, whole) if clauses.can_beat_revised(cards, top)]
+
+
+def whole_plays(s: State, kind: str) -> list[dict]:
+    """Of the plays of `kind` (attack, throw_in, beat) that legal_moves lists for the seat to act, those naming every
+    card it holds of their rank (a classic beat is one card: each of them), in legal_moves' order. Analysis' rollout
+    player chooses among these: built by the same checks, they are legal by construction, so it applies them with
+    `decider.fold_legal` without asking `refusal` again (tests/unit/test_el_royale_one_judge.py holds them listed)."""
+    return _WHOLE[kind](s, s.to_act, True) if kind in PHASES[s.phase][1] else []
+
+
+def answer(s: State, kind: str) -> dict:
+    """The seat to act's move of `kind` without cards (pass, concede, claim; a take of nothing) as legal_moves lists
+    it in this phase; raises ValueError when the phase lists none (a rollout never applies a move not listed)."""
+    seat = s.to_act
+    if kind not in PHASES[s.phase][1] or seat is None or s.outcome is not None:
+        raise ValueError(f"no {kind} in phase {s.phase}")
+    return {"seat": seat, "type": "take", "cards": []} if kind == "take" else {"seat": seat, "type": kind}
 
 
 def _takes(s: State, seat: int) -> Iterator[dict]:
@@ -88,6 +106,10 @@ def _takes(s: State, seat: int) -> Iterator[dict]:
                 yield {"seat": seat, "type": "take", "cards": list(cards)}
 
 
+def _sets(cards: list[int], whole: bool) -> list[list[int]]:
+    return [cards] if whole else _subsets(cards)
+
+
 def _subsets(cards: list[int]) -> list[list[int]]:
     """Every non-empty subset of a list of cards, as lists in its order."""
     return [list(c) for size in range(1, len(cards) + 1) for c in combinations(cards, size)]
@@ -96,5 +118,6 @@ def _subsets(cards: list[int]) -> list[list[int]]:
 # The move types in the order legal_moves lists them (in each phase: the answer without cards first, as always shown).
 _LISTS = (("concede", _answer("concede")), ("claim", _answer("claim")), ("pass", _answer("pass")),
           ("attack", _attacks), ("throw_in", _throw_ins), ("beat", _beats), ("take", _takes))
+_WHOLE = {"attack": _attacks, "throw_in": _throw_ins, "beat": _beats}
 # Each phase's lists: those of the move types PHASES allows in it (the table `refusal` reads), in that order.
 _LISTED = {phase: tuple(listed for kind, listed in _LISTS if kind in allowed) for phase, (_, allowed) in PHASES.items()}

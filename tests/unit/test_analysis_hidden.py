@@ -25,7 +25,7 @@ from service.analysis.facade import Plan, analyse, plan
 from service.offline.simulation import make_plan, run
 
 CASES = [("el-royale", 4, {"edition": "revised"}), ("el-royale", 4, {"edition": "classic"}),
-         ("batallion", 4, {"variants": []}), ("small-battle", 2, {})]
+         ("batallion", 4, {"variants": []}), ("small-battle", 2, {}), ("four-virtues", 2, {"target": 100})]
 CASES = [c for c in CASES if SPECS[c[0]].analysis is not None] + [
     (g, spec_for(g).seats[0].low, spec_for(g).example_options[0]) for g in SPECS
     if spec_for(g).analysis is not None and g not in {c[0] for c in CASES}]
@@ -116,10 +116,16 @@ def test_an_analysis_shows_no_hash_commitment_or_hidden_count(game, players, opt
     record = _game(game, players, options)
     p = plan(record, 0)
     few = Plan(p.game, p.setup, p.seat, p.seen, p.decisions[:6])
-    text = json.dumps(list(analyse(few, "s", 4)))
+    lines = list(analyse(few, "s", 4))
+    assert lines
+    text = json.dumps(lines)
     assert not re.search(r"[0-9a-f]{32}", text)
+    # the moves themselves are the seat's own legal moves (a Four Virtues draw names its source and count): the words
+    # are looked for in everything else
+    bare = [{k: v for k, v in x.items() if k not in ("best", "played")} | {"moves": [
+        {k: v for k, v in m.items() if k != "move"} for m in x["moves"]]} for x in lines]
     for word in ("commitment", "deck", "stock", "count", "hand"):
-        assert word not in text
+        assert word not in json.dumps(bare)
 
 
 def test_a_game_without_analysis_is_refused_with_a_clear_message():
@@ -145,3 +151,26 @@ def test_the_same_knowledge_and_seed_give_the_same_lines_and_another_seed_other_
     assert a == b and a
     assert list(analyse(few, "y", 12)) != a
     Chance  # noqa: B018 (imported for the record's randomness in helpers)
+
+
+def _few_lines(record, seat, count, samples, workers=1) -> list[dict]:
+    p = plan(record, seat)
+    few = Plan(p.game, p.setup, p.seat, p.seen, p.decisions[:count])
+    return list(analyse(few, "shortcuts", samples, workers))
+
+
+def test_the_shared_rollout_memo_and_the_once_read_knowledge_change_no_byte():
+    """Analysis.memo and Analysis.fold/deal are shortcuts: El Royale's analysis without them is byte-identical."""
+    record = _game("el-royale", 4, {"edition": "revised"})
+    spec = spec_for("el-royale")
+    assert spec.analysis.memo and spec.analysis.fold is not None
+    fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    plain = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False, fold=None, deal=None))
+    with registered("el-royale", plain):
+        slow = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    assert fast == slow and fast != "[]"
+
+
+def test_the_lines_do_not_depend_on_the_number_of_workers():
+    record = _game("small-battle", 2, {})
+    assert _few_lines(record, 0, 6, 8, workers=2) == _few_lines(record, 0, 6, 8, workers=1)

@@ -156,3 +156,30 @@ def test_every_phase_of_both_editions_has_one_judge(edition, phases):
         if phases <= seen:
             return
     raise AssertionError(f"{edition}: never reached {phases - seen}")
+
+
+@pytest.mark.parametrize("edition", ["classic", "revised"])
+@settings(max_examples=examples(10), deadline=None)
+@given(data=st.data())
+def test_the_rollout_players_moves_are_listed_by_legal_moves(edition, data):
+    """Analysis' rollouts apply moves with fold_legal, which does not ask refusal: every move whole_plays and answer
+    give is one legal_moves lists, and each whole play names every card of its rank the seat holds."""
+    from domain.el_royale.moves import answer, whole_plays
+
+    table = data.draw(tables(edition))
+    for state in reachable_states(table, every=1):
+        if state.outcome is not None:
+            continue
+        listed = {key(m) for m in er.legal_moves(state)}
+        for kind in PLAYS:
+            for move in whole_plays(state, kind):
+                assert key(move) in listed, move
+                held = state.hands[state.to_act] & RANK_MASKS[move["cards"][0] % 13]
+                assert edition == "classic" and kind == "beat" or sorted(move["cards"]) == cards_of(held), move
+        for kind in ANSWERS + ("take",):
+            try:
+                move = answer(state, kind)
+            except ValueError:
+                assert not any(m["type"] == kind and not m.get("cards") for m in er.legal_moves(state))
+                continue
+            assert key(move) in listed, move

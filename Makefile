@@ -51,7 +51,7 @@ run: $(RUNTIME)
 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
-	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.archive && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.floor && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate && $(BIN)/python -m bench.hosts && $(BIN)/python -m bench.analysis
+	$(BIN)/python -m bench.verify && $(BIN)/python -m bench.archive && $(BIN)/python -m bench.four_virtues_moves && $(BIN)/python -m bench.durable && $(BIN)/python -m bench.api && $(BIN)/python -m bench.floor && $(BIN)/python -m bench.streams && $(BIN)/python -m bench.simulate && $(BIN)/python -m bench.hosts && $(BIN)/python -m bench.analysis && $(BIN)/python -m bench.fairplay
 
 # mutation testing (docs/mutation.md), not part of `make test`: mutmut mutates each game's rules package and runs
 # that game's unit tests; prints killed/total per game and fails under 95%. GAME=small-battle for one game (all by

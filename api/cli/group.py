@@ -31,7 +31,8 @@ class _LazyGroup(click.Group):
 
 LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_command",
         "report": ".simulate:report_command", "import": ".import_records:import_command",
-        "analyse": ".analyse:analyse_command", "analyze": ".analyse:analyse_command"}
+        "analyse": ".analyse:analyse_command", "analyze": ".analyse:analyse_command",
+        "fairplay": ".fairplay:fairplay_command"}
 
 
 @click.group(cls=_LazyGroup)

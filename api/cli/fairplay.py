@@ -22,15 +22,17 @@ EXIT_BAD_INPUT = 2
 @click.option("--tournament", "tournament_id", default=None, help="Screen a tournament's finished games instead.")
 @click.option("--database-url", envvar="ARBITER_DATABASE_URL", default=None, help="Event store URL (with --tournament).")
 @click.option("--samples", type=click.IntRange(1, 2000), default=None,
-              help="At most this many sampled deals a move for the own-information analysis  [default: 48]")
+              help="At most this many sampled deals a move for the own-information analysis  [default: 16]")
 @click.option("--perfect-samples", type=click.IntRange(1, 2000), default=None,
-              help="Rollouts a move from the true state  [default: 16]")
+              help="Rollouts a move from a full state (the true one, each world of the baseline)  [default: 4]")
+@click.option("--worlds", type=click.IntRange(1, 2000), default=None,
+              help="Worlds sampled from each seat's knowledge for the honest baseline of a decision  [default: 8]")
 @click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01, show_default=True,
               help="Family-wise level: the chance that any honest player of the report is flagged.")
 @click.option("--seed", default="0", show_default=True, help="The analysis' own seed: the same seed, the same report.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def fairplay_command(files, tournament_id, database_url, samples, perfect_samples, alpha, seed, workers,
+def fairplay_command(files, tournament_id, database_url, samples, perfect_samples, worlds, alpha, seed, workers,
                      as_json) -> None:
     """Flag for a referee's review the players whose moves follow cards they could not see (never a verdict).
 
@@ -38,7 +40,7 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
     unknown tournament)."""
     from service.analysis.facade import default_workers
     from service.errors import ServiceError
-    from service.fairplay.facade import OWN_SAMPLES, PERFECT_SAMPLES, Settings, records_from_files, screen
+    from service.fairplay.facade import OWN_SAMPLES, PERFECT_SAMPLES, WORLDS, Settings, records_from_files, screen
 
     err = Console(stderr=True)
     if bool(files) == bool(tournament_id):
@@ -46,7 +48,7 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
     arbiter = None
     try:
         settings = Settings(own_samples=samples or OWN_SAMPLES, perfect_samples=perfect_samples or PERFECT_SAMPLES,
-                            seed=seed, alpha=alpha)
+                            worlds=worlds or WORLDS, seed=seed, alpha=alpha)
         if tournament_id:
             arbiter, tournament, games = _tournament(database_url, tournament_id)
             title = f"tournament {tournament['name']} ({tournament['id']})"
@@ -62,7 +64,7 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
             result = screen(games, settings, workers or default_workers(),
                             progress=lambda done, total: bar.update(task, completed=done, total=total))
     except ServiceError as e:
-        err.print(f"[red]error:[/red] {e.detail}", highlight=False)
+        err.print(f"[red]error:[/red] {e.detail}", highlight=False, soft_wrap=True)
         sys.exit(EXIT_BAD_INPUT)
     finally:
         if arbiter is not None:

@@ -1,0 +1,135 @@
+"""The fair-play report (docs/fairplay.md): its statistics against known p-values, the shape of a player's line, the
+Bonferroni threshold, the tie-break that no candidate order decides, and `arbiter fairplay` on good and bad input."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from click.testing import CliRunner
+
+from api.cli.group import group
+from domain.fairplay import best_of, judge, player_report, poisson_binomial_tail, report, sign_test
+from tests.fairplay_support import play
+
+LINE_KEYS = {"player", "games", "decisions", "informative", "matched_perfect", "matched_own", "sign_p",
+             "perfect_matches", "expected_matches", "p_value", "threshold", "flagged", "reason"}
+
+
+def test_the_sign_test_gives_the_exact_binomial_tail():
+    assert sign_test(10, 10) == 1 / 1024
+    assert sign_test(8, 10) == (45 + 10 + 1) / 1024
+    assert sign_test(5, 10) == pytest.approx(638 / 1024)
+    assert sign_test(0, 7) == 1.0 and sign_test(3, 0) == 1.0
+
+
+def test_the_poisson_binomial_tail_is_the_binomial_one_at_even_chances_and_exact_otherwise():
+    for k in range(0, 13):
+        assert poisson_binomial_tail(k, [0.5] * 12) == pytest.approx(sign_test(k, 12))
+    assert poisson_binomial_tail(2, [0.2, 0.5]) == pytest.approx(0.1)
+    assert poisson_binomial_tail(1, [0.2, 0.5]) == pytest.approx(0.6)
+    assert poisson_binomial_tail(3, [0.9, 0.9, 0.9]) == pytest.approx(0.729)
+    assert poisson_binomial_tail(4, [0.9, 0.9, 0.9]) == 0.0
+
+
+def verdict(informative: bool, own: bool, perfect: bool, chance: float = 0.25) -> dict:
+    return {"informative": informative, "gap": 10.0, "chance": chance, "matched_own": own, "matched_perfect": perfect}
+
+
+def test_a_player_who_hits_the_all_cards_best_far_beyond_the_baseline_is_flagged_with_its_numbers():
+    verdicts = [verdict(True, False, True)] * 30 + [verdict(False, True, True)] * 10 + [verdict(False, True, False)] * 20
+    line = player_report("Ann", verdicts, 0.005, games=7)
+    assert set(line) == LINE_KEYS
+    assert (line["decisions"], line["informative"], line["matched_perfect"], line["matched_own"]) == (60, 30, 30, 0)
+    assert line["perfect_matches"] == 40 and line["expected_matches"] == 15.0 and line["games"] == 7
+    assert line["p_value"] == pytest.approx(poisson_binomial_tail(40, [0.25] * 60)) and line["p_value"] < 1e-8
+    assert line["sign_p"] == sign_test(30, 30)
+    assert line["flagged"] and "review" in line["reason"] and "no verdict" in line["reason"]
+
+
+def test_a_player_at_the_baseline_is_not_flagged_and_the_reason_says_so():
+    verdicts = [verdict(True, True, False)] * 15 + [verdict(False, False, True)] * 5 + [verdict(False, False, False)] * 20
+    line = player_report("Bob", verdicts, 0.01)
+    assert line["perfect_matches"] == 5 and line["expected_matches"] == 10.0
+    assert not line["flagged"] and line["p_value"] > 0.5 and "nothing beyond chance" in line["reason"]
+    empty = player_report("Cy", [], 0.01)
+    assert not empty["flagged"] and empty["p_value"] == 1.0 and "nothing to test" in empty["reason"]
+
+
+def test_each_player_is_tested_at_alpha_over_the_number_of_players():
+    lines = report({"A": [], "B": [], "C": [], "D": []}, {"A": 2}, alpha=0.02)
+    assert [x["player"] for x in lines] == ["A", "B", "C", "D"]
+    assert {x["threshold"] for x in lines} == {0.005} and lines[0]["games"] == 2
+
+
+def test_a_tie_for_best_is_broken_by_the_salt_never_by_the_order_of_the_rows():
+    rows = [{"move": {"type": "strike", "position": p}, "value": 50.0} for p in range(8)]
+    picks = {best_of(rows, "x")["move"]["position"], best_of(rows[::-1], "x")["move"]["position"]}
+    assert len(picks) == 1
+    assert len({best_of(rows, f"salt {i}")["move"]["position"] for i in range(40)}) > 3
+    assert best_of(rows + [{"move": {"type": "strike", "position": 9}, "value": 51.0}], "x")["move"]["position"] == 9
+
+
+def test_a_decision_is_informative_only_when_the_two_bests_differ_by_the_margin_in_all_cards_values():
+    own = [{"move": {"type": "strike", "position": 0}, "value": 60.0}, {"move": {"type": "strike", "position": 1}, "value": 40.0}]
+    perfect = [{"move": {"type": "strike", "position": 0}, "value": 30.0}, {"move": {"type": "strike", "position": 1}, "value": 70.0}]
+    played = {"type": "strike", "position": 1}
+    v = judge(own, perfect, played, 5.0, "s", 0.3)
+    assert v == {"informative": True, "gap": 40.0, "chance": 0.3, "matched_own": False, "matched_perfect": True}
+    assert not judge(own, perfect, played, 50.0, "s", 0.3)["informative"]
+    assert not judge(own, own, played, 5.0, "s", 0.3)["informative"]
+
+
+# ------------------------------------------------------------------------------------------ arbiter fairplay
+
+
+@pytest.fixture
+def record_file(tmp_path):
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(play("unit-fairplay-cli", ("Ann", "Bob"))))
+    return path
+
+
+def test_the_command_prints_one_line_per_player_as_json(record_file):
+    result = CliRunner().invoke(group, ["fairplay", str(record_file), "--samples", "4", "--perfect-samples", "2",
+                                        "--worlds", "2", "--workers", "1", "--json"])
+    assert result.exit_code in (0, 1), result.output
+    doc = json.loads(result.stdout)
+    assert doc["games"] == 1 and [p["player"] for p in doc["players"]] == ["Ann", "Bob"]
+    assert all(set(p) == LINE_KEYS and p["decisions"] > 0 and 0 <= p["p_value"] <= 1 for p in doc["players"])
+    assert all(math.isclose(p["threshold"], 0.005) for p in doc["players"])
+    assert '"move"' not in result.stdout and '"cards"' not in result.stdout  # counts only: no move, no card
+
+
+@pytest.mark.parametrize("content, said", [
+    ("{not json", "invalid record"),
+    (json.dumps({"format": "arbiter.record/1", "game": "no-such-game"}), "invalid record: game"),
+])
+def test_a_malformed_record_is_named_with_exit_2_and_no_traceback(tmp_path, content, said):
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    result = CliRunner().invoke(group, ["fairplay", str(path), "--workers", "1"])
+    assert result.exit_code == 2 and "bad.json" in result.output and said in result.output
+    assert "Traceback" not in result.output and result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_an_unfinished_game_is_refused_by_name(tmp_path):
+    doc = play("unit-fairplay-unfinished", ("Ann", "Bob"))
+    doc["moves"] = doc["moves"][:6]
+    path = tmp_path / "short.json"
+    path.write_text(json.dumps(doc))
+    result = CliRunner().invoke(group, ["fairplay", str(path), "--workers", "1"])
+    assert result.exit_code == 2 and "short.json: not a finished game" in result.output
+
+
+def test_an_unknown_tournament_is_named_with_exit_2(tmp_path):
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    from service.facade import Arbiter
+
+    Arbiter(url, str(tmp_path / "k"), str(tmp_path / "c.log")).app.close()  # an existing, empty store
+    result = CliRunner().invoke(group, ["fairplay", "--tournament", "00000000-0000-0000-0000-000000000001",
+                                        "--database-url", url])
+    assert result.exit_code == 2 and "no tournament with id" in result.output and "Traceback" not in result.output
+    neither = CliRunner().invoke(group, ["fairplay"])
+    assert neither.exit_code == 2 and "give record FILES or --tournament" in neither.output

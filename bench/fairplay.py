@@ -24,9 +24,9 @@ from service.fairplay.facade import GameInput, Settings, judge_all
 from tests.fairplay_support import play
 
 
-def games_of(kind: str, count: int, peek_rate: float | None) -> list[GameInput]:
+def games_of(kind: str, count: int, peek_rate: float | None, start: int = 0) -> list[GameInput]:
     out = []
-    for i in range(count):
+    for i in range(start, start + count):
         name = f"{kind}-{i}"  # one name a game: the verdicts of each game stay apart, to be cut into reports
         out.append(GameInput(name, parse(play(f"bench-fairplay|{kind}|{i}", (name, "opponent"), peek_rate)),
                              [name, "opponent"]))
@@ -41,37 +41,44 @@ def main() -> None:
     parser.add_argument("--block", type=int, default=20, help="honest games a report (default 20)")
     parser.add_argument("--alpha", type=float, default=0.01)
     parser.add_argument("--workers", type=int, default=default_workers())
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--start", type=int, default=0, help="the first game's index (to run the full set in parts)")
+    parser.add_argument("--json", action="store_true", help="JSON, with each honest game's hits and chances (to pool)")
     args = parser.parse_args()
     peeking = args.peeking if args.peeking is not None else (200 if args.full else 30)
     honest = args.honest if args.honest is not None else (1000 if args.full else 60)
     settings = Settings()
     start = time.perf_counter()
-    cheats = games_of("peeking", peeking, 1.0)
-    fair = games_of("honest", honest, None)
+    cheats = games_of("peeking", peeking, 1.0, args.start)
+    fair = games_of("honest", honest, None, args.start)
     played = time.perf_counter() - start
     verdicts = judge_all(cheats + fair, settings, args.workers, only={g.names[0] for g in cheats + fair})
     took = time.perf_counter() - start
-    cheat = player_report("peeking", [v for g in cheats for v in verdicts[g.names[0]]], args.alpha, peeking)
+    cheat = player_report("peeking", [v for g in cheats for v in verdicts[g.names[0]]], args.alpha, settings.worlds, peeking)
     blocks = [fair[i:i + args.block] for i in range(0, len(fair) - args.block + 1, args.block)]
-    reports = [player_report(f"honest {i}", [v for g in b for v in verdicts[g.names[0]]], args.alpha, len(b))
+    reports = [player_report(f"honest {i}", [v for g in b for v in verdicts[g.names[0]]], args.alpha, settings.worlds,
+                             len(b))
                for i, b in enumerate(blocks)]
-    pooled = player_report("honest", [v for g in fair for v in verdicts[g.names[0]]], args.alpha, honest)
+    pooled = player_report("honest", [v for g in fair for v in verdicts[g.names[0]]], args.alpha, settings.worlds,
+                           honest)
     flagged = sum(1 for r in reports if r["flagged"])
     out = {"peeking_games": peeking, "honest_games": honest, "block": args.block, "alpha": args.alpha,
            "workers": args.workers, "seconds": round(took, 1), "seconds_playing": round(played, 1),
            "peeking": cheat, "honest_reports": len(reports), "honest_flagged": flagged,
            "false_positive_rate": flagged / len(reports) if reports else None,
            "honest_p_at_most_0.05": sum(1 for r in reports if r["p_value"] <= 0.05),
-           "honest_p_at_most_0.10": sum(1 for r in reports if r["p_value"] <= 0.10), "honest_pooled": pooled}
+           "honest_p_at_most_0.10": sum(1 for r in reports if r["p_value"] <= 0.10), "honest_pooled": pooled,
+           "honest_detail": [[v["rank"] for v in verdicts[g.names[0]]] for g in fair],
+           "peeking_detail": [[v["rank"] for v in verdicts[g.names[0]]] for g in cheats]}
     if args.json:
         print(json.dumps(out))
         return
     print(f"Fair play, Small Battle, seat 0 screened ({settings.own_samples} own / {settings.perfect_samples} all-cards "
           f"samples a move, {settings.worlds} worlds), {args.workers} worker(s): {took:.1f} s")
     for r in (cheat, pooled):
-        print(f"  {r['player']:8} {r['games']:5d} games {r['decisions']:6d} decisions: all-cards best "
-              f"{r['perfect_matches']} vs expected {r['expected_matches']:.1f}, p = {r['p_value']:.3g}, "
+        if not r["decisions"]:
+            continue
+        print(f"  {r['player']:8} {r['games']:5d} games {r['decisions']:6d} decisions: mean rank "
+              f"{r['rank_mean']:.3f} (honest 0.5), p = {r['p_value']:.3g}, "
               f"flagged {r['flagged']}; informative {r['informative']}: all-cards {r['matched_perfect']} / own "
               f"{r['matched_own']} (sign test p = {r['sign_p']:.3g}, not used to flag)")
     if reports:

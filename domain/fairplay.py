@@ -8,12 +8,14 @@ answer may never reach a seat or a spectator. Everything else here works on valu
   no order of the candidates, which a bot's own tie-break may follow, decides it);
 - `judge` compares, at one decision, the best move given the seat's own information (domain.analysis, sampled hidden
   cards) with the best move given every card, and says which of them the seat played;
-- `sign_test` and `player_report` turn a player's judged decisions into a p-value and a flag for review.
+- `world_rank` places the true state among states sampled from the seat's knowledge: how well the played move does
+  in each; `rank_test` and `player_report` turn a player's ranks into a p-value and a flag for review.
 
-Under honest play a seat's move depends on the hidden cards only through what it saw, so on the decisions where the
-two bests differ ("informative" decisions) it matches the all-cards best no more often than its own-information best
-(docs/fairplay.md says when this holds and how it was checked); a player who matches the all-cards best far more
-often is flagged for a referee's review, never judged.
+Under honest play a seat's move depends on the hidden cards only through what it saw, so the true state is just one
+more of the states it could not tell apart, and the played move's rank there is uniform; a player whose moves keep
+doing better in the true state than in the others is flagged for a referee's review, never judged. The plain sign
+test between all-cards and own-information bests is shown too but flags nobody: docs/fairplay.md measures how it
+wrongly favours a good honest player.
 """
 
 from __future__ import annotations
@@ -68,33 +70,41 @@ def _value_of(rows: list[dict], move: dict) -> float | None:
     return next((r["value"] for r in rows if same_move(r["move"], move)), None)
 
 
-def chance_of_matching(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str,
-                       ordinal: int, worlds: int, samples: int, salt: str) -> float:
-    """The honest baseline of one decision: the chance that the move played is the all-cards best, over the hidden
-    cards the SEAT could not tell apart. `worlds` full states are sampled from its knowledge alone (the game's
-    sampler, as domain.analysis), each judged by `perfect_information_decision` as the true state is; the share of
-    them where `chosen` comes out best, smoothed to (hits + 1/2) / (worlds + 1) so that it is never 0 or 1."""
+def advantage(rows: list[dict], move: dict) -> float:
+    """How much better than the average candidate `move` did in these rows (points)."""
+    return _value_of(rows, move) - sum(r["value"] for r in rows) / len(rows)
+
+
+def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
+               worlds: int, samples: int, true_rows: list[dict]) -> float:
+    """The honest baseline of one decision: where the played move's advantage in the TRUE state (`true_rows`, from
+    perfect_information_decision) ranks among its advantages in `worlds` full states sampled from the seat's
+    knowledge alone (the game's sampler, as domain.analysis), each judged the same way. Returned as a share in (0, 1)
+    ((worlds below + half the ties + 1/2) / (worlds + 1)): when the seat could not tell the true state from the sampled
+    ones, its rank is uniform and the share's mean is exactly 1/2; a player who sees hidden cards picks moves that
+    do better in the true state than in the others, and ranks high."""
     a = analysis_of(spec)
     played = {k: v for k, v in spec.decider.format_move(chosen).items() if k != "seat"}
-    hits = 0
+    mine = advantage(true_rows, played)
+    below = ties = 0
     for w in range(worlds):
         world = a.sample(setup, seat, seen, random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))
         rows = perfect_information_decision(spec, world, seat, chosen, f"{seed}|world|{w}", ordinal, samples)
-        if rows is not None and same_move(best_of(rows, salt)["move"], played):
-            hits += 1
-    return (hits + 0.5) / (worlds + 1)
+        other = advantage(rows, played) if rows is not None else mine
+        below += other < mine
+        ties += other == mine
+    return (below + ties / 2 + 0.5) / (worlds + 1)
 
 
-def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, salt: str, chance: float) -> dict:
+def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, salt: str, rank: float) -> dict:
     """One decision: the own-information best (from `own` rows), the all-cards best (from `perfect` rows), whether
     the decision is informative (the two differ, and by at least `margin` points in the all-cards values), which of
-    the two the `played` move (formatted, without its seat) matches, and `chance`, the honest baseline of matching
-    the all-cards best (chance_of_matching)."""
+    the two the `played` move (formatted, without its seat) matches, and `rank`, the honest baseline (world_rank)."""
     own_best, top = best_of(own, salt)["move"], best_of(perfect, salt)
     own_best_value = _value_of(perfect, own_best)
     gap = None if own_best_value is None else round(top["value"] - own_best_value, 2)
     informative = not same_move(own_best, top["move"]) and gap is not None and gap >= margin
-    return {"informative": informative, "gap": gap, "chance": chance,
+    return {"informative": informative, "gap": gap, "rank": rank,
             "matched_own": same_move(played, own_best), "matched_perfect": same_move(played, top["move"])}
 
 
@@ -106,57 +116,55 @@ def sign_test(successes: int, trials: int) -> float:
     return min(1.0, tail / 2 ** trials)
 
 
-def poisson_binomial_tail(successes: int, chances: list[float]) -> float:
-    """P(X >= successes) for X the number of successes of independent trials with these chances (exact)."""
-    if successes <= 0:
+def rank_test(ranks: list[float], worlds: int) -> float:
+    """One-sided p-value that the ranks (world_rank shares) are higher than honest play's: their sum against n
+    independent uniform ranks on worlds + 1 places (mean 1/2, variance ((w+1)^2 - 1) / (12 (w+1)^2) each; ties only
+    lower it, so the test stays conservative), by the normal approximation (1.0 with no rank)."""
+    if not ranks:
         return 1.0
-    dist = [1.0]  # dist[j]: the chance of j successes so far
-    for p in chances:
-        nxt = [0.0] * (len(dist) + 1)
-        for j, q in enumerate(dist):
-            nxt[j] += q * (1 - p)
-            nxt[j + 1] += q * p
-        dist = nxt
-    return min(1.0, max(0.0, sum(dist[successes:])))
+    k = worlds + 1
+    var = (k * k - 1) / (12 * k * k)
+    z = (sum(ranks) - len(ranks) / 2) / math.sqrt(len(ranks) * var)
+    return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def player_report(name: str, verdicts: list[dict], threshold: float, games: int = 0) -> dict:
+def player_report(name: str, verdicts: list[dict], threshold: float, worlds: int, games: int = 0) -> dict:
     """A player's line (docs/fairplay.md): decisions judged; on the informative ones, the matches of the all-cards
     best and of the own-information best, and the plain sign test between them (shown, not used to flag); over every
-    judged decision, how often the move played was the all-cards best against the honest baseline's expectation,
-    and the exact one-sided p-value of that (flagged when p <= `threshold`), with the reason in words."""
+    judged decision, the mean rank of the played move in the true state among the states the player could not tell
+    apart (honest: 0.5), the rank test's one-sided p-value (flagged when p <= `threshold`), and the reason in words."""
     informative = [v for v in verdicts if v["informative"]]
     perfect = sum(1 for v in informative if v["matched_perfect"])
     own = sum(1 for v in informative if v["matched_own"])
-    observed = sum(1 for v in verdicts if v["matched_perfect"])
-    chances = [v["chance"] for v in verdicts]
-    expected = round(sum(chances), 2)
-    p = poisson_binomial_tail(observed, chances)
+    ranks = [v["rank"] for v in verdicts]
+    mean = round(sum(ranks) / len(ranks), 4) if ranks else None
+    p = rank_test(ranks, worlds)
     flagged = bool(verdicts) and p <= threshold
     if not verdicts:
         reason = "no decision with a choice to judge: nothing to test"
     else:
-        said = (f"{name} played the all-cards best move at {observed} of {len(verdicts)} decisions, where play "
-                f"knowing only its own cards would do so {expected:.1f} times on average")
+        said = (f"over {len(verdicts)} decisions, the moves {name} played did better in the real deal than in deals "
+                f"it could not tell apart from it at the {100 * mean:.0f}th percentile on average (honest play: the "
+                f"50th); where seeing every card changed the best move ({len(informative)} decisions) it played the "
+                f"all-cards best {perfect} times and its own-information best {own} times")
         if flagged:
-            reason = (f"{said}; a surplus this large happens by chance with probability {p:.2g} (at most "
-                      f"{threshold:.2g} flags): a referee should review these games. This is no verdict.")
+            reason = (f"{said}. A lead this large happens by chance with probability {p:.2g} (at most {threshold:.2g} "
+                      f"flags): a referee should review these games. This is no verdict.")
         else:
-            reason = f"{said}; nothing beyond chance (p = {p:.2g}, flagged at or below {threshold:.2g})"
+            reason = f"{said}. Nothing beyond chance (p = {p:.2g}, flagged at or below {threshold:.2g})."
     return {"player": name, "games": games, "decisions": len(verdicts), "informative": len(informative),
             "matched_perfect": perfect, "matched_own": own, "sign_p": sign_test(perfect, perfect + own),
-            "perfect_matches": observed, "expected_matches": expected, "p_value": p, "threshold": threshold,
-            "flagged": flagged, "reason": reason}
+            "rank_mean": mean, "p_value": p, "threshold": threshold, "flagged": flagged, "reason": reason}
 
 
-def report(verdicts_by_player: dict[str, list[dict]], games_by_player: dict[str, int] | None = None,
+def report(verdicts_by_player: dict[str, list[dict]], worlds: int, games_by_player: dict[str, int] | None = None,
            alpha: float = ALPHA) -> list[dict]:
     """Every player's line (player_report), each tested at alpha / the number of players tested (Bonferroni: the
     chance that any honest player of the report is flagged stays at most alpha)."""
     names = sorted(verdicts_by_player)
     threshold = alpha / max(1, len(names))
     games = games_by_player or {}
-    return [player_report(n, verdicts_by_player[n], threshold, games.get(n, 0)) for n in names]
+    return [player_report(n, verdicts_by_player[n], threshold, worlds, games.get(n, 0)) for n in names]
 
 
 def true_states(record: Any, seats: set[int] | None = None) -> dict[int, Any]:

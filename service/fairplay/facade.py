@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 from uuid import UUID
 
 from domain.analysis import NotAnalysable, analyse_decision, analysis_of
-from domain.fairplay import ALPHA, chance_of_matching, judge, perfect_information_decision, report, true_states
+from domain.fairplay import ALPHA, judge, perfect_information_decision, report, true_states, world_rank
 from domain.games import spec_for
 from domain.records import InvalidRecord, load, parse, replay
 from projections.knowledge import seat_knowledge
@@ -153,9 +153,8 @@ def judge_task(task: tuple) -> tuple[str, dict | None]:
     if perfect is None:
         return name, None
     salt = f"{seed}|{ordinal}"
-    chance = chance_of_matching(spec, setup, seat, seen, move, seed, ordinal, settings.worlds,
-                                settings.perfect_samples, salt)
-    return name, judge(own["moves"], perfect, own["played"], margin, salt, chance)
+    rank = world_rank(spec, setup, seat, seen, move, seed, ordinal, settings.worlds, settings.perfect_samples, perfect)
+    return name, judge(own["moves"], perfect, own["played"], margin, salt, rank)
 
 
 def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
@@ -186,7 +185,7 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
     `only` screens just the players named there."""
     verdicts = judge_all(games, settings, workers, progress, only)
     played = {n: sum(1 for g in games if n in g.names) for n in verdicts}
-    players = report(verdicts, played, settings.alpha)
+    players = report(verdicts, settings.worlds, played, settings.alpha)
     return {"games": len(games), "settings": asdict(settings), "players": players}
 
 

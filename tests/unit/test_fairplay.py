@@ -10,11 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from api.cli.group import group
-from domain.fairplay import best_of, judge, player_report, poisson_binomial_tail, report, sign_test
+from domain.fairplay import best_of, judge, player_report, rank_test, report, sign_test
 from tests.fairplay_support import play
 
 LINE_KEYS = {"player", "games", "decisions", "informative", "matched_perfect", "matched_own", "sign_p",
-             "perfect_matches", "expected_matches", "p_value", "threshold", "flagged", "reason"}
+             "rank_mean", "p_value", "threshold", "flagged", "reason"}
 
 
 def test_the_sign_test_gives_the_exact_binomial_tail():
@@ -24,41 +24,42 @@ def test_the_sign_test_gives_the_exact_binomial_tail():
     assert sign_test(0, 7) == 1.0 and sign_test(3, 0) == 1.0
 
 
-def test_the_poisson_binomial_tail_is_the_binomial_one_at_even_chances_and_exact_otherwise():
-    for k in range(0, 13):
-        assert poisson_binomial_tail(k, [0.5] * 12) == pytest.approx(sign_test(k, 12))
-    assert poisson_binomial_tail(2, [0.2, 0.5]) == pytest.approx(0.1)
-    assert poisson_binomial_tail(1, [0.2, 0.5]) == pytest.approx(0.6)
-    assert poisson_binomial_tail(3, [0.9, 0.9, 0.9]) == pytest.approx(0.729)
-    assert poisson_binomial_tail(4, [0.9, 0.9, 0.9]) == 0.0
+def test_the_rank_test_is_the_normal_tail_of_the_sum_of_uniform_ranks():
+    assert rank_test([0.5] * 40, 8) == pytest.approx(0.5)
+    assert rank_test([], 8) == 1.0
+    var = (81 - 1) / (12 * 81)  # one rank on 9 places
+    z = (60 * 0.6 - 30) / math.sqrt(60 * var)
+    assert rank_test([0.6] * 60, 8) == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)))
+    assert rank_test([0.6] * 60, 8) == pytest.approx(0.00347, abs=1e-5)  # z = 6 / 2.222 = 2.70
+    assert rank_test([0.4] * 60, 8) == pytest.approx(1 - 0.00347, abs=1e-5)
 
 
-def verdict(informative: bool, own: bool, perfect: bool, chance: float = 0.25) -> dict:
-    return {"informative": informative, "gap": 10.0, "chance": chance, "matched_own": own, "matched_perfect": perfect}
+def verdict(informative: bool, own: bool, perfect: bool, rank: float = 0.5) -> dict:
+    return {"informative": informative, "gap": 10.0, "rank": rank, "matched_own": own, "matched_perfect": perfect}
 
 
-def test_a_player_who_hits_the_all_cards_best_far_beyond_the_baseline_is_flagged_with_its_numbers():
-    verdicts = [verdict(True, False, True)] * 30 + [verdict(False, True, True)] * 10 + [verdict(False, True, False)] * 20
-    line = player_report("Ann", verdicts, 0.005, games=7)
+def test_a_player_whose_moves_keep_ranking_high_in_the_true_deal_is_flagged_with_its_numbers():
+    verdicts = [verdict(True, False, True, 0.85)] * 30 + [verdict(False, True, True, 0.75)] * 30
+    line = player_report("Ann", verdicts, 0.005, 8, games=7)
     assert set(line) == LINE_KEYS
     assert (line["decisions"], line["informative"], line["matched_perfect"], line["matched_own"]) == (60, 30, 30, 0)
-    assert line["perfect_matches"] == 40 and line["expected_matches"] == 15.0 and line["games"] == 7
-    assert line["p_value"] == pytest.approx(poisson_binomial_tail(40, [0.25] * 60)) and line["p_value"] < 1e-8
+    assert line["rank_mean"] == 0.8 and line["games"] == 7
+    assert line["p_value"] == rank_test([v["rank"] for v in verdicts], 8) and line["p_value"] < 1e-8
     assert line["sign_p"] == sign_test(30, 30)
     assert line["flagged"] and "review" in line["reason"] and "no verdict" in line["reason"]
 
 
-def test_a_player_at_the_baseline_is_not_flagged_and_the_reason_says_so():
-    verdicts = [verdict(True, True, False)] * 15 + [verdict(False, False, True)] * 5 + [verdict(False, False, False)] * 20
-    line = player_report("Bob", verdicts, 0.01)
-    assert line["perfect_matches"] == 5 and line["expected_matches"] == 10.0
-    assert not line["flagged"] and line["p_value"] > 0.5 and "nothing beyond chance" in line["reason"]
-    empty = player_report("Cy", [], 0.01)
+def test_a_player_at_the_honest_rank_is_not_flagged_and_the_reason_says_so():
+    verdicts = [verdict(True, True, False, 0.3)] * 20 + [verdict(False, False, True, 0.7)] * 20
+    line = player_report("Bob", verdicts, 0.01, 8)
+    assert line["rank_mean"] == 0.5 and line["p_value"] == pytest.approx(0.5)
+    assert not line["flagged"] and "Nothing beyond chance" in line["reason"]
+    empty = player_report("Cy", [], 0.01, 8)
     assert not empty["flagged"] and empty["p_value"] == 1.0 and "nothing to test" in empty["reason"]
 
 
 def test_each_player_is_tested_at_alpha_over_the_number_of_players():
-    lines = report({"A": [], "B": [], "C": [], "D": []}, {"A": 2}, alpha=0.02)
+    lines = report({"A": [], "B": [], "C": [], "D": []}, 8, {"A": 2}, alpha=0.02)
     assert [x["player"] for x in lines] == ["A", "B", "C", "D"]
     assert {x["threshold"] for x in lines} == {0.005} and lines[0]["games"] == 2
 
@@ -76,7 +77,7 @@ def test_a_decision_is_informative_only_when_the_two_bests_differ_by_the_margin_
     perfect = [{"move": {"type": "strike", "position": 0}, "value": 30.0}, {"move": {"type": "strike", "position": 1}, "value": 70.0}]
     played = {"type": "strike", "position": 1}
     v = judge(own, perfect, played, 5.0, "s", 0.3)
-    assert v == {"informative": True, "gap": 40.0, "chance": 0.3, "matched_own": False, "matched_perfect": True}
+    assert v == {"informative": True, "gap": 40.0, "rank": 0.3, "matched_own": False, "matched_perfect": True}
     assert not judge(own, perfect, played, 50.0, "s", 0.3)["informative"]
     assert not judge(own, own, played, 5.0, "s", 0.3)["informative"]
 

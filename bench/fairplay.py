@@ -79,7 +79,7 @@ def main() -> None:
             continue
         print(f"  {r['player']:8} {r['games']:5d} games {r['decisions']:6d} decisions: mean rank "
               f"{r['rank_mean']:.3f} (honest 0.5), p = {r['p_value']:.3g}, "
-              f"flagged {r['flagged']}; informative {r['informative']}: all-cards {r['matched_perfect']} / own "
+              f"flagged {r['flagged']}; informative {r['informative']}: all-cards {r["matched_perfect"]} / own "
               f"{r['matched_own']} (sign test p = {r['sign_p']:.3g}, not used to flag)")
     if reports:
         print(f"  honest reports of {args.block} games: {flagged} of {len(reports)} flagged at alpha {args.alpha} "

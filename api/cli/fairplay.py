@@ -110,11 +110,13 @@ def _table(result: dict, title: str) -> None:
     s = result["settings"]
     table = Table(title=f"Fair play: {title}, {result['games']} games (own {s['own_samples']} / all-cards "
                         f"{s['perfect_samples']} samples a move)")
-    for name in ("player", "games", "decisions", "informative", "all-cards best", "own best", "p-value", "flagged"):
+    for name in ("player", "games", "decisions", "informative", "all-cards best", "own best", "mean rank", "p-value",
+                 "flagged"):
         table.add_column(name, justify="left" if name in ("player", "flagged") else "right")
     for p in result["players"]:
         table.add_row(p["player"], str(p["games"]), str(p["decisions"]), str(p["informative"]),
-                      str(p["matched_perfect"]), str(p["matched_own"]), f"{p['p_value']:.3g}",
+                      str(p["matched_perfect"]), str(p["matched_own"]),
+                      "" if p["rank_mean"] is None else f"{p['rank_mean']:.2f}", f"{p['p_value']:.3g}",
                       "[bold red]REVIEW[/bold red]" if p["flagged"] else "no")
     out.print(table)
     for p in result["players"]:

@@ -53,13 +53,11 @@ def main() -> None:
     played = time.perf_counter() - start
     verdicts = judge_all(cheats + fair, settings, args.workers, only={g.names[0] for g in cheats + fair})
     took = time.perf_counter() - start
-    cheat = player_report("peeking", [v for g in cheats for v in verdicts[g.names[0]]], args.alpha, settings.worlds, peeking)
+    cheat = player_report("peeking", [v for g in cheats for v in verdicts[g.names[0]]], args.alpha, peeking)
     blocks = [fair[i:i + args.block] for i in range(0, len(fair) - args.block + 1, args.block)]
-    reports = [player_report(f"honest {i}", [v for g in b for v in verdicts[g.names[0]]], args.alpha, settings.worlds,
-                             len(b))
+    reports = [player_report(f"honest {i}", [v for g in b for v in verdicts[g.names[0]]], args.alpha, len(b))
                for i, b in enumerate(blocks)]
-    pooled = player_report("honest", [v for g in fair for v in verdicts[g.names[0]]], args.alpha, settings.worlds,
-                           honest)
+    pooled = player_report("honest", [v for g in fair for v in verdicts[g.names[0]]], args.alpha, honest)
     flagged = sum(1 for r in reports if r["flagged"])
     out = {"peeking_games": peeking, "honest_games": honest, "block": args.block, "alpha": args.alpha,
            "workers": args.workers, "seconds": round(took, 1), "seconds_playing": round(played, 1),
@@ -67,8 +65,8 @@ def main() -> None:
            "false_positive_rate": flagged / len(reports) if reports else None,
            "honest_p_at_most_0.05": sum(1 for r in reports if r["p_value"] <= 0.05),
            "honest_p_at_most_0.10": sum(1 for r in reports if r["p_value"] <= 0.10), "honest_pooled": pooled,
-           "honest_detail": [[v["rank"] for v in verdicts[g.names[0]]] for g in fair],
-           "peeking_detail": [[v["rank"] for v in verdicts[g.names[0]]] for g in cheats]}
+           "honest_detail": [[[v["rank"], v["rank_variance"]] for v in verdicts[g.names[0]]] for g in fair],
+           "peeking_detail": [[[v["rank"], v["rank_variance"]] for v in verdicts[g.names[0]]] for g in cheats]}
     if args.json:
         print(json.dumps(out))
         return
@@ -79,7 +77,7 @@ def main() -> None:
             continue
         print(f"  {r['player']:8} {r['games']:5d} games {r['decisions']:6d} decisions: mean rank "
               f"{r['rank_mean']:.3f} (honest 0.5), p = {r['p_value']:.3g}, "
-              f"flagged {r['flagged']}; informative {r['informative']}: all-cards {r["matched_perfect"]} / own "
+              f"flagged {r['flagged']}; informative {r['informative']}: all-cards {r['matched_perfect']} / own "
               f"{r['matched_own']} (sign test p = {r['sign_p']:.3g}, not used to flag)")
     if reports:
         print(f"  honest reports of {args.block} games: {flagged} of {len(reports)} flagged at alpha {args.alpha} "

@@ -76,27 +76,38 @@ def advantage(rows: list[dict], move: dict) -> float:
 
 
 def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
-               worlds: int, samples: int, true_rows: list[dict]) -> float:
+               worlds: int, samples: int, true_rows: list[dict]) -> tuple[float, float]:
     """The honest baseline of one decision: where the played move's advantage in the TRUE state (`true_rows`, from
     perfect_information_decision) ranks among its advantages in `worlds` full states sampled from the seat's
-    knowledge alone (the game's sampler, as domain.analysis), each judged the same way. Returned as a share in (0, 1)
-    ((worlds below + half the ties + 1/2) / (worlds + 1)): when the seat could not tell the true state from the sampled
-    ones, its rank is uniform and the share's mean is exactly 1/2; a player who sees hidden cards picks moves that
-    do better in the true state than in the others, and ranks high."""
+    knowledge alone (the game's sampler, as domain.analysis), each judged the same way and with the same rollout
+    streams. Returns (share, variance): the share is (values below + half the ties + 1/2) / (worlds + 1); when the
+    seat could not tell the true state from the sampled ones, the true value is any of the worlds + 1 values with
+    the same chance, so the share's mean is exactly 1/2 and its variance is the mean of (share - 1/2)^2 over those
+    values (0 when every state gives the same advantage: such a decision tells nothing). A player who sees hidden
+    cards picks moves that do better in the true state than in the others, and ranks high."""
     a = analysis_of(spec)
     played = {k: v for k, v in spec.decider.format_move(chosen).items() if k != "seat"}
-    mine = advantage(true_rows, played)
-    below = ties = 0
+    values = [advantage(true_rows, played)]
     for w in range(worlds):
         world = a.sample(setup, seat, seen, random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))
-        rows = perfect_information_decision(spec, world, seat, chosen, f"{seed}|world|{w}", ordinal, samples)
-        other = advantage(rows, played) if rows is not None else mine
-        below += other < mine
-        ties += other == mine
-    return (below + ties / 2 + 0.5) / (worlds + 1)
+        rows = perfect_information_decision(spec, world, seat, chosen, seed, ordinal, samples)  # the true state's
+        # rollout streams too: every world is judged with the same random numbers, so that what differs between
+        # them is their cards, not the rollouts' luck (exchangeable all the same: the streams ignore the cards)
+        values.append(advantage(rows, played) if rows is not None else values[0])
+    shares = [_share(values, j) for j in range(len(values))]
+    variance = sum((x - 0.5) ** 2 for x in shares) / len(shares)
+    return shares[0], variance
 
 
-def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, salt: str, rank: float) -> dict:
+def _share(values: list[float], j: int) -> float:
+    """The mid-rank share of values[j] among the others."""
+    below = sum(1 for i, v in enumerate(values) if i != j and v < values[j])
+    ties = sum(1 for i, v in enumerate(values) if i != j and v == values[j])
+    return (below + ties / 2 + 0.5) / len(values)
+
+
+def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, salt: str,
+          rank: tuple[float, float]) -> dict:
     """One decision: the own-information best (from `own` rows), the all-cards best (from `perfect` rows), whether
     the decision is informative (the two differ, and by at least `margin` points in the all-cards values), which of
     the two the `played` move (formatted, without its seat) matches, and `rank`, the honest baseline (world_rank)."""
@@ -104,7 +115,7 @@ def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, sal
     own_best_value = _value_of(perfect, own_best)
     gap = None if own_best_value is None else round(top["value"] - own_best_value, 2)
     informative = not same_move(own_best, top["move"]) and gap is not None and gap >= margin
-    return {"informative": informative, "gap": gap, "rank": rank,
+    return {"informative": informative, "gap": gap, "rank": rank[0], "rank_variance": rank[1],
             "matched_own": same_move(played, own_best), "matched_perfect": same_move(played, top["move"])}
 
 
@@ -116,19 +127,17 @@ def sign_test(successes: int, trials: int) -> float:
     return min(1.0, tail / 2 ** trials)
 
 
-def rank_test(ranks: list[float], worlds: int) -> float:
-    """One-sided p-value that the ranks (world_rank shares) are higher than honest play's: their sum against n
-    independent uniform ranks on worlds + 1 places (mean 1/2, variance ((w+1)^2 - 1) / (12 (w+1)^2) each; ties only
-    lower it, so the test stays conservative), by the normal approximation (1.0 with no rank)."""
-    if not ranks:
+def rank_test(ranks: list[float], variances: list[float]) -> float:
+    """One-sided p-value that the ranks (world_rank shares, each of mean 1/2 and the given variance under honest
+    play) are higher than honest play's: their sum by the normal approximation (1.0 when nothing varies)."""
+    total = sum(variances)
+    if not ranks or total <= 0:
         return 1.0
-    k = worlds + 1
-    var = (k * k - 1) / (12 * k * k)
-    z = (sum(ranks) - len(ranks) / 2) / math.sqrt(len(ranks) * var)
+    z = (sum(ranks) - len(ranks) / 2) / math.sqrt(total)
     return 0.5 * math.erfc(z / math.sqrt(2))
 
 
-def player_report(name: str, verdicts: list[dict], threshold: float, worlds: int, games: int = 0) -> dict:
+def player_report(name: str, verdicts: list[dict], threshold: float, games: int = 0) -> dict:
     """A player's line (docs/fairplay.md): decisions judged; on the informative ones, the matches of the all-cards
     best and of the own-information best, and the plain sign test between them (shown, not used to flag); over every
     judged decision, the mean rank of the played move in the true state among the states the player could not tell
@@ -138,7 +147,7 @@ def player_report(name: str, verdicts: list[dict], threshold: float, worlds: int
     own = sum(1 for v in informative if v["matched_own"])
     ranks = [v["rank"] for v in verdicts]
     mean = round(sum(ranks) / len(ranks), 4) if ranks else None
-    p = rank_test(ranks, worlds)
+    p = rank_test(ranks, [v["rank_variance"] for v in verdicts])
     flagged = bool(verdicts) and p <= threshold
     if not verdicts:
         reason = "no decision with a choice to judge: nothing to test"
@@ -157,14 +166,14 @@ def player_report(name: str, verdicts: list[dict], threshold: float, worlds: int
             "rank_mean": mean, "p_value": p, "threshold": threshold, "flagged": flagged, "reason": reason}
 
 
-def report(verdicts_by_player: dict[str, list[dict]], worlds: int, games_by_player: dict[str, int] | None = None,
+def report(verdicts_by_player: dict[str, list[dict]], games_by_player: dict[str, int] | None = None,
            alpha: float = ALPHA) -> list[dict]:
     """Every player's line (player_report), each tested at alpha / the number of players tested (Bonferroni: the
     chance that any honest player of the report is flagged stays at most alpha)."""
     names = sorted(verdicts_by_player)
     threshold = alpha / max(1, len(names))
     games = games_by_player or {}
-    return [player_report(n, verdicts_by_player[n], threshold, worlds, games.get(n, 0)) for n in names]
+    return [player_report(n, verdicts_by_player[n], threshold, games.get(n, 0)) for n in names]
 
 
 def true_states(record: Any, seats: set[int] | None = None) -> dict[int, Any]:

@@ -185,7 +185,7 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
     `only` screens just the players named there."""
     verdicts = judge_all(games, settings, workers, progress, only)
     played = {n: sum(1 for g in games if n in g.names) for n in verdicts}
-    players = report(verdicts, settings.worlds, played, settings.alpha)
+    players = report(verdicts, played, settings.alpha)
     return {"games": len(games), "settings": asdict(settings), "players": players}
 
 

@@ -24,42 +24,51 @@ def test_the_sign_test_gives_the_exact_binomial_tail():
     assert sign_test(0, 7) == 1.0 and sign_test(3, 0) == 1.0
 
 
-def test_the_rank_test_is_the_normal_tail_of_the_sum_of_uniform_ranks():
-    assert rank_test([0.5] * 40, 8) == pytest.approx(0.5)
-    assert rank_test([], 8) == 1.0
-    var = (81 - 1) / (12 * 81)  # one rank on 9 places
+def test_the_rank_test_is_the_normal_tail_of_the_sum_of_ranks_with_their_variances():
+    var = (81 - 1) / (12 * 81)  # one rank on 9 places, no tie
+    assert rank_test([0.5] * 40, [var] * 40) == pytest.approx(0.5)
+    assert rank_test([], []) == 1.0 and rank_test([0.5, 0.5], [0.0, 0.0]) == 1.0  # nothing varied: nothing to test
     z = (60 * 0.6 - 30) / math.sqrt(60 * var)
-    assert rank_test([0.6] * 60, 8) == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)))
-    assert rank_test([0.6] * 60, 8) == pytest.approx(0.00347, abs=1e-5)  # z = 6 / 2.222 = 2.70
-    assert rank_test([0.4] * 60, 8) == pytest.approx(1 - 0.00347, abs=1e-5)
+    assert rank_test([0.6] * 60, [var] * 60) == pytest.approx(0.5 * math.erfc(z / math.sqrt(2)))
+    assert rank_test([0.6] * 60, [var] * 60) == pytest.approx(0.00347, abs=1e-5)  # z = 6 / 2.222 = 2.70
+    assert rank_test([0.4] * 60, [var] * 60) == pytest.approx(1 - 0.00347, abs=1e-5)
+
+
+def test_a_decision_where_every_world_ties_adds_nothing_to_the_test():
+    var = (81 - 1) / (12 * 81)
+    assert rank_test([0.6] * 60 + [0.5] * 100, [var] * 60 + [0.0] * 100) == rank_test([0.6] * 60, [var] * 60)
+
+
+VAR = (81 - 1) / (12 * 81)
 
 
 def verdict(informative: bool, own: bool, perfect: bool, rank: float = 0.5) -> dict:
-    return {"informative": informative, "gap": 10.0, "rank": rank, "matched_own": own, "matched_perfect": perfect}
+    return {"informative": informative, "gap": 10.0, "rank": rank, "rank_variance": VAR, "matched_own": own,
+            "matched_perfect": perfect}
 
 
 def test_a_player_whose_moves_keep_ranking_high_in_the_true_deal_is_flagged_with_its_numbers():
     verdicts = [verdict(True, False, True, 0.85)] * 30 + [verdict(False, True, True, 0.75)] * 30
-    line = player_report("Ann", verdicts, 0.005, 8, games=7)
+    line = player_report("Ann", verdicts, 0.005, games=7)
     assert set(line) == LINE_KEYS
     assert (line["decisions"], line["informative"], line["matched_perfect"], line["matched_own"]) == (60, 30, 30, 0)
     assert line["rank_mean"] == 0.8 and line["games"] == 7
-    assert line["p_value"] == rank_test([v["rank"] for v in verdicts], 8) and line["p_value"] < 1e-8
+    assert line["p_value"] == rank_test([v["rank"] for v in verdicts], [VAR] * 60) and line["p_value"] < 1e-8
     assert line["sign_p"] == sign_test(30, 30)
     assert line["flagged"] and "review" in line["reason"] and "no verdict" in line["reason"]
 
 
 def test_a_player_at_the_honest_rank_is_not_flagged_and_the_reason_says_so():
     verdicts = [verdict(True, True, False, 0.3)] * 20 + [verdict(False, False, True, 0.7)] * 20
-    line = player_report("Bob", verdicts, 0.01, 8)
+    line = player_report("Bob", verdicts, 0.01)
     assert line["rank_mean"] == 0.5 and line["p_value"] == pytest.approx(0.5)
     assert not line["flagged"] and "Nothing beyond chance" in line["reason"]
-    empty = player_report("Cy", [], 0.01, 8)
+    empty = player_report("Cy", [], 0.01)
     assert not empty["flagged"] and empty["p_value"] == 1.0 and "nothing to test" in empty["reason"]
 
 
 def test_each_player_is_tested_at_alpha_over_the_number_of_players():
-    lines = report({"A": [], "B": [], "C": [], "D": []}, 8, {"A": 2}, alpha=0.02)
+    lines = report({"A": [], "B": [], "C": [], "D": []}, {"A": 2}, alpha=0.02)
     assert [x["player"] for x in lines] == ["A", "B", "C", "D"]
     assert {x["threshold"] for x in lines} == {0.005} and lines[0]["games"] == 2
 
@@ -76,10 +85,11 @@ def test_a_decision_is_informative_only_when_the_two_bests_differ_by_the_margin_
     own = [{"move": {"type": "strike", "position": 0}, "value": 60.0}, {"move": {"type": "strike", "position": 1}, "value": 40.0}]
     perfect = [{"move": {"type": "strike", "position": 0}, "value": 30.0}, {"move": {"type": "strike", "position": 1}, "value": 70.0}]
     played = {"type": "strike", "position": 1}
-    v = judge(own, perfect, played, 5.0, "s", 0.3)
-    assert v == {"informative": True, "gap": 40.0, "rank": 0.3, "matched_own": False, "matched_perfect": True}
-    assert not judge(own, perfect, played, 50.0, "s", 0.3)["informative"]
-    assert not judge(own, own, played, 5.0, "s", 0.3)["informative"]
+    v = judge(own, perfect, played, 5.0, "s", (0.3, 0.05))
+    assert v == {"informative": True, "gap": 40.0, "rank": 0.3, "rank_variance": 0.05, "matched_own": False,
+                 "matched_perfect": True}
+    assert not judge(own, perfect, played, 50.0, "s", (0.3, 0.05))["informative"]
+    assert not judge(own, own, played, 5.0, "s", (0.3, 0.05))["informative"]
 
 
 # ------------------------------------------------------------------------------------------ arbiter fairplay
@@ -134,3 +144,21 @@ def test_an_unknown_tournament_is_named_with_exit_2(tmp_path):
     assert result.exit_code == 2 and "no tournament with id" in result.output and "Traceback" not in result.output
     neither = CliRunner().invoke(group, ["fairplay"])
     assert neither.exit_code == 2 and "give record FILES or --tournament" in neither.output
+
+
+def test_the_honest_baseline_s_rank_has_mean_one_half_and_ignores_the_order_of_worlds():
+    from domain.fairplay import world_rank
+    from domain.games import spec_for
+    from domain.records import parse
+    from projections.knowledge import seat_knowledge
+    from domain.fairplay import perfect_information_decision, true_states
+
+    record = parse(play("unit-fairplay-rank", ("Ann", "Bob")))
+    spec = spec_for(record.game)
+    seen, decisions = seat_knowledge(record, 0)
+    states = true_states(record, {0})
+    x = decisions[3]
+    rows = perfect_information_decision(spec, states[x.move_index], 0, x.move, "s", 3, 2)
+    share, variance = world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows)
+    assert 0 < share < 1 and 0 <= variance <= (49 - 1) / (12 * 49) + 1e-12
+    assert world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows) == (share, variance)

@@ -49,3 +49,32 @@ def test_an_unknown_tournament_is_named(client):
     assert missing.status_code == 404 and "no tournament with id" in missing.get_data(as_text=True)
     garbage = client.get("/tournaments/not-an-id/fairplay")
     assert garbage.status_code == 404
+
+
+def test_the_command_screens_a_stored_tournament_s_finished_games(tmp_path):
+    import json
+
+    from click.testing import CliRunner
+
+    from api.cli.group import group
+    from service.facade import Arbiter
+    from service.tournaments.facade import Tournaments
+
+    url = f"sqlite:///{tmp_path / 'store.db'}"
+    arbiter = Arbiter(url)
+    try:
+        desk = Tournaments(arbiter)
+        created = desk.create({"name": "Stored", "game": "small-battle", "players": ["Ann", "Bob"],
+                               "format": "round-robin"})
+        desk.start_round(created["id"], created["director_token"])
+        for g in desk.seatings(created["id"])["games"]:
+            finish(arbiter.app, g["game_id"])
+    finally:
+        arbiter.app.close()
+    result = CliRunner().invoke(group, ["fairplay", "--tournament", created["id"], "--database-url", url,
+                                        "--samples", "4", "--perfect-samples", "2", "--worlds", "2", "--workers", "1",
+                                        "--json"])
+    assert result.exit_code in (0, 1), result.output
+    doc = json.loads(result.stdout)
+    assert doc["games"] >= 1 and [p["player"] for p in doc["players"]] == ["Ann", "Bob"]
+    assert all(p["decisions"] > 0 for p in doc["players"])

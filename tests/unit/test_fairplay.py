@@ -162,3 +162,27 @@ def test_the_honest_baseline_s_rank_has_mean_one_half_and_ignores_the_order_of_w
     share, variance = world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows)
     assert 0 < share < 1 and 0 <= variance <= (49 - 1) / (12 * 49) + 1e-12
     assert world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows) == (share, variance)
+
+
+def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    users: dict[str, set[str]] = {"domain.fairplay": set(), "service.fairplay.facade": set()}
+    for package in ("api", "service", "projections", "domain", "bots"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.ImportFrom) and node.module in users:
+                    users[node.module].add(str(path.relative_to(root)))
+    assert users["domain.fairplay"] == {"service/fairplay/facade.py"}
+    assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "api/pages/desk.py"}
+
+
+def test_a_bad_line_of_an_archive_is_named_by_file_and_line(tmp_path):
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(play("unit-fairplay-archive", ("Ann", "Bob"))) + "\n{oops\n")
+    result = CliRunner().invoke(group, ["fairplay", str(path), "--workers", "1"])
+    assert result.exit_code == 2 and "games.jsonl, line 2: not JSON" in result.output
+    missing = CliRunner().invoke(group, ["fairplay", str(tmp_path / "nope.json")])
+    assert missing.exit_code == 2 and "cannot read" in missing.output and "Traceback" not in missing.output

@@ -127,10 +127,22 @@ def sign_test(successes: int, trials: int) -> float:
     return min(1.0, tail / 2 ** trials)
 
 
-def rank_test(ranks: list[float], variances: list[float]) -> float:
+def rank_test(ranks: list[float], variances: list[float], games: list[Any] | None = None) -> float:
     """One-sided p-value that the ranks (world_rank shares, each of mean 1/2 and the given variance under honest
-    play) are higher than honest play's: their sum by the normal approximation (1.0 when nothing varies)."""
+    play) are higher than honest play's: their sum by the normal approximation (1.0 when nothing varies).
+
+    The decisions of one game share its hidden cards, so their shares need not be independent: with `games` (the game
+    of each rank), the variance used is the larger of the sum of the variances and the spread of the games' own sums
+    (G / (G - 1) times the sum of their squared deviations from their mean: the games are independent)."""
     total = sum(variances)
+    if games is not None:
+        sums: dict[Any, float] = {}
+        for g, r in zip(games, ranks):
+            sums[g] = sums.get(g, 0.0) + r - 0.5
+        if len(sums) >= 2:
+            mean = sum(sums.values()) / len(sums)
+            spread = len(sums) / (len(sums) - 1) * sum((x - mean) ** 2 for x in sums.values())
+            total = max(total, spread)
     if not ranks or total <= 0:
         return 1.0
     z = (sum(ranks) - len(ranks) / 2) / math.sqrt(total)
@@ -147,7 +159,7 @@ def player_report(name: str, verdicts: list[dict], threshold: float, games: int 
     own = sum(1 for v in informative if v["matched_own"])
     ranks = [v["rank"] for v in verdicts]
     mean = round(sum(ranks) / len(ranks), 4) if ranks else None
-    p = rank_test(ranks, [v["rank_variance"] for v in verdicts])
+    p = rank_test(ranks, [v["rank_variance"] for v in verdicts], [v.get("game") for v in verdicts])
     flagged = bool(verdicts) and p <= threshold
     if not verdicts:
         reason = "no decision with a choice to judge: nothing to test"

@@ -138,13 +138,13 @@ def _task_list(games: list[GameInput], settings: Settings, only: set[str] | None
             for k, x in enumerate(decisions):
                 if x.move_index in states:
                     tasks.append((g.record.game, g.record.setup, seat, seen[:x.index], x.move, states[x.move_index],
-                                  seed, k, settings, margin, g.names[seat]))
+                                  seed, k, settings, margin, g.names[seat], g.label))
     return tasks
 
 
 def judge_task(task: tuple) -> tuple[str, dict | None]:
     """One decision judged both ways (a worker's unit): the player's name and the verdict, None when not analysed."""
-    game, setup, seat, seen, move, state, seed, ordinal, settings, margin, name = task
+    game, setup, seat, seen, move, state, seed, ordinal, settings, margin, name, label = task
     spec = spec_for(game)
     own = analyse_decision(spec, setup, seat, seen, move, seed, ordinal, settings.own_samples)
     if own is None:
@@ -154,7 +154,7 @@ def judge_task(task: tuple) -> tuple[str, dict | None]:
         return name, None
     salt = f"{seed}|{ordinal}"
     rank = world_rank(spec, setup, seat, seen, move, seed, ordinal, settings.worlds, settings.perfect_samples, perfect)
-    return name, judge(own["moves"], perfect, own["played"], margin, salt, rank)
+    return name, {**judge(own["moves"], perfect, own["played"], margin, salt, rank), "game": label}
 
 
 def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,

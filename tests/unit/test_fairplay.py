@@ -186,3 +186,18 @@ def test_a_bad_line_of_an_archive_is_named_by_file_and_line(tmp_path):
     assert result.exit_code == 2 and "games.jsonl, line 2: not JSON" in result.output
     missing = CliRunner().invoke(group, ["fairplay", str(tmp_path / "nope.json")])
     assert missing.exit_code == 2 and "cannot read" in missing.output and "Traceback" not in missing.output
+
+
+def test_games_whose_decisions_move_together_widen_the_rank_test():
+    # two games, each with every share high or every share low: the games' own sums spread far more than the
+    # decisions' variances say, so the test uses that spread
+    ranks = [0.9] * 10 + [0.1] * 10 + [0.9] * 10
+    games = ["a"] * 10 + ["b"] * 10 + ["c"] * 10
+    plain = rank_test(ranks, [VAR] * 30)
+    clustered = rank_test(ranks, [VAR] * 30, games)
+    sums = [4.0, -4.0, 4.0]
+    spread = 3 / 2 * sum((x - 4 / 3) ** 2 for x in sums)
+    assert clustered == pytest.approx(0.5 * math.erfc((4.0 / math.sqrt(spread)) / math.sqrt(2)))
+    assert clustered > plain
+    independent = [0.6, 0.4] * 15
+    assert rank_test(independent, [VAR] * 30, games) == rank_test(independent, [VAR] * 30)  # spread smaller: unchanged

@@ -14,8 +14,8 @@ answer may never reach a seat or a spectator. Everything else here works on valu
 Under honest play a seat's move depends on the hidden cards only through what it saw, so the true state is just one
 more of the states it could not tell apart, and the played move's rank there is uniform; a player whose moves keep
 doing better in the true state than in the others is flagged for a referee's review, never judged. The plain sign
-test between all-cards and own-information bests is shown too but flags nobody: docs/fairplay.md measures how it
-wrongly favours a good honest player.
+test between all-cards and own-information bests is shown too but flags nobody: its null depends on the player's
+skill (docs/fairplay.md).
 """
 
 from __future__ import annotations

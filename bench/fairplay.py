@@ -7,7 +7,7 @@ Prints: the peeking player's report over all its games (must be flagged); the ho
 --block games each, one player a report tested at --alpha (the false-positive rate is the share flagged); the honest
 player's report pooled over every honest game; the time.
 
-Usage:  python -m bench.fairplay [--full] [--peeking N] [--honest N] [--block B] [--workers W] [--json]
+Usage:  python -m bench.fairplay [--full] [--peeking N] [--honest N] [--start S] [--block B] [--workers W] [--json]
         (--full: 200 peeking games and 1,000 honest games, the numbers docs/fairplay.md reports; default 30 and 60)
 """
 

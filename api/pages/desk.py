@@ -9,15 +9,20 @@ can show no card: it never loads a game, it reads catalogue rows (service.adapte
 Filters are query parameters (a bookmarkable address): `game`, `status`, `player` (part of a name, any case),
 `disputes` (`open` or `none`), `integrity` (`tampered` or `clean`), `page`. Bad values are named on the page
 (422), which keeps the form as it was.
+
+The one exception to "public facts only" is a tournament's fair-play report (`fairplay_page`), which only the
+tournament's referee (its director) may open: it is computed from every card of the tournament's finished games.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, render_template, request
+from flask import Blueprint, make_response, render_template, request
 
 from service.errors import BadInput, ServiceError
 
-from api.current import arbiter
+from api.current import arbiter, tournaments
+
+from .tournaments import director_or_refuse
 
 desk = Blueprint("desk", __name__, template_folder="../templates")
 PAGE = 50
@@ -66,3 +71,22 @@ def desk_page():
         error = e
     return render_template("desk.html", games=games[:PAGE], more=len(games) > PAGE, page=page, error=error,
                            args=request.args, kinds=facade.lobby.games()), (error.status if error else 200)
+
+
+@desk.get("/tournaments/<tournament_id>/fairplay")
+def fairplay_page(tournament_id: str):
+    """The fair-play report of a tournament's finished games (docs/fairplay.md): the tournament's referee only (the
+    director, whose link this browser keeps; the address lies under /tournaments/ so that its cookie comes along).
+    It reads every card of those games, so it is never shown to a seat or a spectator, and never cached."""
+    from service.fairplay.facade import Settings, screen, tournament_games
+
+    try:
+        tournaments().seatings(tournament_id)  # an unknown tournament is named as such, whoever asks
+        director_or_refuse(tournament_id)
+        info, games = tournament_games(tournaments(), tournament_id)
+        result = screen(games, Settings(), workers=1) if games else None
+    except ServiceError as e:
+        return render_template("error.html", error=e, game_id=None), e.status
+    response = make_response(render_template("desk_fairplay.html", t=info, result=result))
+    response.headers["Cache-Control"] = "no-store"
+    return response

@@ -128,7 +128,8 @@ def show(tournament_id: str):
     return response
 
 
-def _director_or_refuse(tournament_id: str) -> str:
+def director_or_refuse(tournament_id: str) -> str:
+    """The director token this browser keeps for the tournament, checked; raises 401/403/404 otherwise."""
     token = _director_token(tournament_id)
     if token is None:
         raise Unauthorized("this browser holds no director link of this tournament (open the director's link first)")
@@ -138,7 +139,7 @@ def _director_or_refuse(tournament_id: str) -> str:
 
 @tournament_pages.post("/tournaments/<tournament_id>/players")
 def enter(tournament_id: str):
-    token = _director_or_refuse(tournament_id)
+    token = director_or_refuse(tournament_id)
     name, team = request.form.get("name", ""), request.form.get("team", "").strip()
     tournaments().enter(tournament_id, token, {"name": name} | ({"team": team} if team else {}))
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
@@ -146,14 +147,14 @@ def enter(tournament_id: str):
 
 @tournament_pages.post("/tournaments/<tournament_id>/rounds")
 def start_round(tournament_id: str):
-    token = _director_or_refuse(tournament_id)
+    token = director_or_refuse(tournament_id)
     tournaments().start_round(tournament_id, token)
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
 
 
 @tournament_pages.post("/tournaments/<tournament_id>/boards/<board>/release")
 def release_board(tournament_id: str, board: str):
-    token = _director_or_refuse(tournament_id)
+    token = director_or_refuse(tournament_id)
     tournaments().release_board(tournament_id, token, board)
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
 

@@ -383,6 +383,16 @@ class Tournaments:
                 "between_rounds": between, "rounds": rounds, "standings": table,
                 "crosstable": doc_crosstable(doc, [r["player"] for r in table["players"]])}
 
+    def seatings(self, tournament_id: Any) -> dict:
+        """Its id, name and game, and every game started: id, round, table and the player's name at each seat (the
+        fair-play report's input, service/fairplay); raises NotFound."""
+        tid = parse_tournament_id(tournament_id)
+        t = self._load(tid)
+        names = [p["name"] for p in t.players]
+        return {"id": str(tid), "name": t.settings["name"], "game": t.settings["game"],
+                "games": [{"game_id": g["game_id"], "round": g["round"], "table": g["table"],
+                           "names": [names[i] for i in g["players"]]} for g in t.games()]}
+
     def links(self, tournament_id: Any, token: str | None) -> dict:
         """The director's keys to every game: each game's referee token and its seats' tokens (as a game's links page)."""
         tid, secret = self._director(tournament_id, token)

@@ -1,0 +1,192 @@
+"""The fair-play report for referees (issue 27 part 4, docs/fairplay.md): the CLI's and the desk's one road.
+
+REFEREE ONLY. The inputs are whole games (record files, or a tournament's finished games read from the store with
+their seeds): every card of them. For each seat, each decision is judged twice, by domain.analysis from what the
+seat saw (projections.knowledge) and by domain.fairplay's perfect-information function from the true state; only
+counts and p-values leave this module (no move, no card), and only to a referee: the CLI is run by whoever holds the
+records or the store, the desk route asks for the tournament director's token.
+"""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import asdict, dataclass
+from typing import Any, Callable, Iterable
+from uuid import UUID
+
+from domain.analysis import NotAnalysable, analyse_decision, analysis_of
+from domain.fairplay import ALPHA, judge, perfect_information_decision, report, true_states, world_rank
+from domain.games import spec_for
+from domain.records import InvalidRecord, load, parse, replay
+from projections.knowledge import seat_knowledge
+
+from service.errors import BadInput
+
+OWN_SAMPLES = 16  # screening precision (docs/fairplay.md): the own-information analysis, at most this many a move
+PERFECT_SAMPLES = 4  # rollouts a move from a full state (the true one, or each world of the honest baseline)
+WORLDS = 8  # worlds sampled from the seat's knowledge for the honest baseline of each decision
+
+
+@dataclass(frozen=True)
+class Settings:
+    """How precisely each decision is judged, and at which family-wise level players are flagged."""
+
+    own_samples: int = OWN_SAMPLES
+    perfect_samples: int = PERFECT_SAMPLES
+    worlds: int = WORLDS
+    seed: str = "0"
+    margin: float | None = None  # points; None: the game's inaccuracy threshold (domain.spec Analysis.marks[0])
+    alpha: float = ALPHA
+
+    def __post_init__(self) -> None:
+        for name in ("own_samples", "perfect_samples", "worlds"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or not 1 <= value <= 2000:
+                raise BadInput(f"{name}: {value!r} is not a whole number in 1..2000", field=name)
+        if not 0 < self.alpha < 1:
+            raise BadInput(f"alpha: {self.alpha!r} is not between 0 and 1", field="alpha")
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """One finished game to screen: where it came from (a file, a game id), its record, the player at each seat."""
+
+    label: str
+    record: Any
+    names: list[str]
+
+
+def _finished(record: Any, label: str) -> None:
+    verdict = replay(record).verdict()
+    if verdict["status"] != "finished":
+        raise BadInput(f"{label}: not a finished game ({verdict['status']}): only finished games are screened")
+
+
+def _names(record: Any) -> list[str]:
+    return [str(p.get("name") or f"seat {s}") for s, p in enumerate(record.setup.players())]
+
+
+def records_from_files(paths: Iterable[str]) -> list[GameInput]:
+    """The games of record files (`.json` one record; `.jsonl` an archive or a tournament bundle, its header line
+    skipped); raises BadInput naming the file (and line) at fault."""
+    games = []
+    for path in paths:
+        if str(path).endswith(".jsonl"):
+            try:
+                with open(path, encoding="utf-8") as f:
+                    lines = f.read().splitlines()
+            except (OSError, UnicodeDecodeError) as e:
+                raise BadInput(f"{path}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
+            for n, line in enumerate(lines, 1):
+                if not line.strip():
+                    continue
+                try:
+                    doc = json.loads(line)
+                except json.JSONDecodeError as e:
+                    raise BadInput(f"{path}, line {n}: not JSON ({e.msg})") from None
+                if isinstance(doc, dict) and doc.get("format") == "arbiter.tournament/1":
+                    continue
+                games.append(_game(lambda: parse(doc), f"{path}:{n}"))
+        else:
+            games.append(_game(lambda: load(path), str(path)))
+    if not games:
+        raise BadInput("no game to screen: the files hold no record")
+    return games
+
+
+def _game(read: Callable[[], Any], label: str) -> GameInput:
+    try:
+        record = read()
+    except InvalidRecord as e:
+        raise BadInput(f"{label}: invalid record: {e}") from None
+    except RecursionError:
+        raise BadInput(f"{label}: invalid record: nested too deeply") from None
+    _finished(record, label)
+    return GameInput(label, record, _names(record))
+
+
+def tournament_games(tournaments: Any, tournament_id: Any) -> tuple[dict, list[GameInput]]:
+    """A tournament (its id, name, game) and its finished games with the players' names at their seats; raises
+    NotFound for an unknown tournament. The caller has checked that a referee asks (the desk) or runs the store."""
+    info = tournaments.seatings(tournament_id)
+    games = []
+    for g in info["games"]:
+        game = tournaments.app.game(UUID(g["game_id"]))
+        if not game.outcome.is_over:
+            continue
+        record = parse(game.to_record(reveal_seed=True))
+        games.append(GameInput(g["game_id"], record, list(g["names"])))
+    return {k: v for k, v in info.items() if k != "games"}, games
+
+
+def _task_list(games: list[GameInput], settings: Settings, only: set[str] | None) -> list[tuple]:
+    tasks = []
+    for g in games:
+        spec = spec_for(g.record.game)
+        try:
+            a = analysis_of(spec)
+        except NotAnalysable as e:
+            raise BadInput(f"{g.label}: {e}: no fair-play report without it") from None
+        margin = a.marks[0] if settings.margin is None else settings.margin
+        states = true_states(g.record)
+        for seat in range(g.record.setup.n):
+            if only is not None and g.names[seat] not in only:
+                continue
+            seen, decisions = seat_knowledge(g.record, seat)
+            seed = f"{settings.seed}|{g.label}|{seat}"
+            for k, x in enumerate(decisions):
+                if x.move_index in states:
+                    tasks.append((g.record.game, g.record.setup, seat, seen[:x.index], x.move, states[x.move_index],
+                                  seed, k, settings, margin, g.names[seat], g.label))
+    return tasks
+
+
+def judge_task(task: tuple) -> tuple[str, dict | None]:
+    """One decision judged both ways (a worker's unit): the player's name and the verdict, None when not analysed."""
+    game, setup, seat, seen, move, state, seed, ordinal, settings, margin, name, label = task
+    spec = spec_for(game)
+    own = analyse_decision(spec, setup, seat, seen, move, seed, ordinal, settings.own_samples)
+    if own is None:
+        return name, None
+    perfect = perfect_information_decision(spec, state, seat, move, seed, ordinal, settings.perfect_samples)
+    if perfect is None:
+        return name, None
+    salt = f"{seed}|{ordinal}"
+    rank = world_rank(spec, setup, seat, seen, move, seed, ordinal, settings.worlds, settings.perfect_samples, perfect)
+    return name, {**judge(own["moves"], perfect, own["played"], margin, salt, rank), "game": label}
+
+
+def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
+              progress: Callable[[int, int], None] | None = None, only: set[str] | None = None) -> dict[str, list]:
+    """Every judged decision (domain.fairplay.judge's verdicts) by player; `only` judges just the players named."""
+    tasks = _task_list(games, settings, only)
+    verdicts: dict[str, list[dict]] = {n: [] for g in games for n in g.names if only is None or n in only}
+    if workers > 1 and len(tasks) > 1:
+        pool = ProcessPoolExecutor(max_workers=workers)
+        results = pool.map(judge_task, tasks, chunksize=max(1, min(16, len(tasks) // (workers * 8))))
+    else:
+        pool, results = None, map(judge_task, tasks)
+    try:
+        for done, (name, verdict) in enumerate(results, 1):
+            if verdict is not None:
+                verdicts[name].append(verdict)
+            if progress is not None:
+                progress(done, len(tasks))
+    finally:
+        if pool is not None:
+            pool.shutdown(cancel_futures=True)
+    return verdicts
+
+
+def screen(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
+           progress: Callable[[int, int], None] | None = None, only: set[str] | None = None) -> dict:
+    """The report: per player, decisions, informative decisions, matches of each kind, p-values, flag and reason;
+    `only` screens just the players named there."""
+    verdicts = judge_all(games, settings, workers, progress, only)
+    played = {n: sum(1 for g in games if n in g.names) for n in verdicts}
+    players = report(verdicts, played, settings.alpha)
+    return {"games": len(games), "settings": asdict(settings), "players": players}
+
+
+__all__ = ["Settings", "GameInput", "records_from_files", "tournament_games", "screen", "judge_all", "judge_task"]

@@ -26,7 +26,7 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from uuid import UUID
 
-from bench.receipts import prepare, spec
+from bench.receipts import create_tables, play_interleaved, prepare
 from service.facade import Arbiter
 
 
@@ -49,18 +49,8 @@ def appends(arbiter: Arbiter, n: int, threads: int = 1) -> float:
 
 
 def moves(arbiter: Arbiter, sequences) -> float:
-    tables = []
-    for i in range(len(sequences)):
-        created = arbiter.create_game(spec(i))
-        tables.append((created["id"], [s["token"] for s in created["seats"]]))
-    count, start = 0, time.perf_counter()
-    for step in range(max(len(s) for s in sequences)):
-        for (gid, tokens), seq in zip(tables, sequences):
-            if step < len(seq):
-                seat, move = seq[step]
-                arbiter.move(gid, tokens[seat], move)
-                count += 1
-    return count / (time.perf_counter() - start)
+    count, elapsed = play_interleaved(arbiter, create_tables(arbiter, len(sequences)), sequences)
+    return count / elapsed
 
 
 def main() -> None:

@@ -55,16 +55,17 @@ def prepare(games: int, moves: int) -> list[list[tuple[int, dict]]]:
     return out
 
 
-def run(directory: Path, name: str, sequences, every: int | None, receipts: bool) -> float:
-    """Moves per second of one set-up on a fresh SQLite file (only the moves are timed)."""
-    arbiter = Arbiter(f"sqlite:///{directory / name}.db", checkpoint_every=every or 10 ** 9)
-    if not receipts:
-        arbiter.evidence.answer = lambda *a, **k: None
+def create_tables(arbiter: Arbiter, n: int) -> list[tuple[str, list[str]]]:
+    """n new games of `spec`: (id, seat tokens) each."""
     tables = []
-    for i in range(len(sequences)):
+    for i in range(n):
         created = arbiter.create_game(spec(i))
         tables.append((created["id"], [s["token"] for s in created["seats"]]))
-    gc.collect()
+    return tables
+
+
+def play_interleaved(arbiter: Arbiter, tables, sequences) -> tuple[int, float]:
+    """Each table's moves, one move of each table in turn (as several tables play at once); (moves, seconds)."""
     count, start = 0, time.perf_counter()
     for step in range(max(len(s) for s in sequences)):
         for (gid, tokens), seq in zip(tables, sequences):
@@ -72,7 +73,17 @@ def run(directory: Path, name: str, sequences, every: int | None, receipts: bool
                 seat, move = seq[step]
                 arbiter.move(gid, tokens[seat], move)
                 count += 1
-    elapsed = time.perf_counter() - start
+    return count, time.perf_counter() - start
+
+
+def run(directory: Path, name: str, sequences, every: int | None, receipts: bool) -> float:
+    """Moves per second of one set-up on a fresh SQLite file (only the moves are timed)."""
+    arbiter = Arbiter(f"sqlite:///{directory / name}.db", checkpoint_every=every or 10 ** 9)
+    if not receipts:
+        arbiter.evidence.answer = lambda *a, **k: None
+    tables = create_tables(arbiter, len(sequences))
+    gc.collect()
+    count, elapsed = play_interleaved(arbiter, tables, sequences)
     arbiter.app.close()
     return count / elapsed
 

@@ -21,7 +21,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from bench.receipts import prepare, spec
+from bench.receipts import create_tables, play_interleaved, prepare
 from service.evidence import merkle
 from service.evidence.log_storage import FileStorage
 from service.evidence.published_heads import MemoryHeads
@@ -33,21 +33,11 @@ def moves(tmp: Path, sequences, every: int = 10, name: str = "moves") -> dict:
     """Play the sequences through the service on a fresh SQLite file store with a checkpoint every `every` versions."""
     arbiter = Arbiter(f"sqlite:///{tmp / (name + '.db')}", str(tmp / (name + ".key")), checkpoint_every=every)
     tree = arbiter.evidence.transparency.tree
-    tables = []
-    for i in range(len(sequences)):
-        created = arbiter.create_game(spec(i))
-        tables.append((created["id"], [s["token"] for s in created["seats"]]))
+    tables = create_tables(arbiter, len(sequences))
     tree.sync()
     arbiter.evidence.transparency.publish()
     before = tree.leaves
-    count, start = 0, time.perf_counter()
-    for step in range(max(len(s) for s in sequences)):
-        for (gid, tokens), seq in zip(tables, sequences):
-            if step < len(seq):
-                seat, move = seq[step]
-                arbiter.move(gid, tokens[seat], move)
-                count += 1
-    elapsed = time.perf_counter() - start
+    count, elapsed = play_interleaved(arbiter, tables, sequences)
     start = time.perf_counter()
     tree.sync()
     arbiter.evidence.transparency.publish()

@@ -74,9 +74,11 @@
   bar.addEventListener("replay:lines", (e) => { if (result) e.detail.forEach(markLine); });
 
   // -- the graph -------------------------------------------------------------------------------------------------------
-  const W = 640, H = 170, PAD = { left: 34, right: 10, top: 10, bottom: 22 };
+  const H = 170, PAD = { left: 34, right: 10, top: 10, bottom: 22 };
   function drawGraph() {
     const graph = document.getElementById("analysis-graph");
+    graph.hidden = false;
+    const W = Math.max(300, Math.round(graph.clientWidth) || 640); // drawn at the width it has: round dots, legible text
     const lines = result.lines.filter((l) => l.version != null);
     if (!lines.length) { graph.hidden = false; graph.innerHTML = '<p class="muted">No decision of this seat had more than one move to choose from.</p>'; return; }
     let lo = 0, hi = 100;
@@ -156,6 +158,12 @@
     }));
   }
 
+  let drawnWidth = 0;
+  window.addEventListener("resize", () => {
+    const graph = document.getElementById("analysis-graph");
+    if (!result || !graph || Math.abs(graph.clientWidth - drawnWidth) < 40) return;
+    drawnWidth = graph.clientWidth; drawGraph(); moveCursor(version());
+  });
   bar.addEventListener("replay:shown", (e) => { followStudy(); if (result) { moveCursor(e.detail.version); drawDetail(e.detail.version); } });
   followStudy();
   if (!box) return;

@@ -126,13 +126,16 @@ def test_bad_study_requests_are_clear_4xx(client, finished):
     assert_problem(client.get(f"{API}/studies/{gid}"), 404)  # a game's id is no study
 
 
-def test_a_game_without_a_sampler_cannot_be_studied(client):
-    spec = spec_for("four-virtues")
-    assert spec.analysis is None  # when it gains one, this test must pick another game
-    r = client.post(f"{API}/games", json={"game": "four-virtues", "options": spec.example_options[0],
-                                          "players": players(spec.seats[0].low)})
-    created = r.get_json()
-    body = assert_problem(_open(client, created["id"], {"version": 1, "seat": 0}, created["referee_token"]), 422)
+def test_a_game_without_a_sampler_cannot_be_studied():
+    from api import create_app
+    from tests.toy_game import register
+
+    with register():  # High Card (tests/toy_game) declares no sampler (every arbiter game now has one)
+        assert spec_for("high-card").analysis is None
+        client = create_app({"DATABASE_URL": "memory://"}).test_client()
+        created = client.post(f"{API}/games", json={"game": "high-card", "options": {"rounds": 2},
+                                                    "players": players(2)}).get_json()
+        body = assert_problem(_open(client, created["id"], {"version": 1, "seat": 0}, created["referee_token"]), 422)
     assert "sampler" in body["detail"]
 
 

@@ -57,7 +57,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.register_blueprint(analysis_blp)
 
-    from api.pages import audit, bots, disputes, filters, lobby, open_seats, replay, table  # noqa: F401  (routes)
+    from api.pages import analysis, audit, bots, disputes, filters, lobby, open_seats, replay, table  # noqa: F401  (routes)
     from api.pages.blueprint import pages
 
     app.register_blueprint(pages)

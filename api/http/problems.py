@@ -68,18 +68,21 @@ def _rule_url(rule) -> str | None:
         return None
 
 
+def service_problem(e: ServiceError) -> Response:
+    """A service's refusal as problem+json (the API's, and a page's own JSON routes')."""
+    response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule), field=e.field,
+                       attempt=getattr(e, "attempt", None))
+    if e.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
+    if getattr(e, "retry_after", None) is not None:  # 429: when to ask again (service.errors.TooBusy)
+        response.headers["Retry-After"] = str(e.retry_after)
+    return response
+
+
 def install(app: Flask, api) -> None:
     """Map every error to problem+json."""
 
-    @app.errorhandler(ServiceError)
-    def service_error(e: ServiceError):
-        response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule), field=e.field,
-                           attempt=getattr(e, "attempt", None))
-        if e.status == 401:
-            response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
-        if getattr(e, "retry_after", None) is not None:  # 429: when to ask again (service.errors.TooBusy)
-            response.headers["Retry-After"] = str(e.retry_after)
-        return response
+    app.register_error_handler(ServiceError, service_problem)
 
     def http_error(e: HTTPException):
         data = getattr(e, "data", None) or {}

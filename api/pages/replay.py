@@ -6,7 +6,8 @@ in words), so it shows no card the caller's view does not show: a seat sees its 
 ones, everyone everything once the game is over. Each entry is a link to its version (`?version=N`, no script
 needed) and has an anchor (`#vN`, a refusal `#vN-attemptK`) that the audit and the disputes link to;
 static/replay.js adds the arrow keys and keeps the current entry in sight; a long game's list is drawn in part
-(api.pages.move_window).
+(api.pages.move_window). The computer analysis control (api.pages.analysis, static/analysis.js) and the link that
+opens a study at the version shown appear for the seats this viewer may analyse or study.
 
 The routes belong to the pages' blueprint (api.pages.blueprint), so their endpoints are `pages.*`.
 """
@@ -22,7 +23,7 @@ from domain import json_limits
 
 from service.errors import ServiceError
 
-from api.current import arbiter
+from api.current import arbiter, studies
 from api.http.positions import positions_response
 
 from . import identities, move_window
@@ -91,9 +92,11 @@ def replay(game_id: str):
     talk = [e for e in events if e["type"] == "said" and e["version"] <= version][-8:]
     downloadable = viewer.role == "referee" or latest["status"] == "finished"
     moves = move_list(events, latest["disputes"])
+    # what this viewer may ask of the study room (api.pages.analysis, the study form): the services' own rules
+    analysis_seats, study_seats = facade.analysis.seats(game_id, token), studies().seats(game_id, token)
     return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
                            refusals=refusals, talk=talk, moves=moves, window=move_window.window(moves, version),
-                           downloadable=downloadable)
+                           downloadable=downloadable, analysis_seats=analysis_seats, study_seats=study_seats)
 
 
 @pages.get("/games/<game_id>/replay/moves.json")

@@ -54,6 +54,7 @@
       li.classList.toggle("at-current", here && li.classList.contains("kind-refusal"));
       if (here && !li.classList.contains("kind-refusal")) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
     }
+    bar.dispatchEvent(new CustomEvent("replay:lines", { detail: els })); // lines drawn: static/analysis.js marks them
   }
   function setOpen(version, open) {
     if (open) opened.add(String(version)); else opened.delete(String(version));
@@ -246,6 +247,7 @@
     cancelAnimationFrame(markLater);
     markLater = requestAnimationFrame(() => setTimeout(() => mark(current), 0));
     bar.dataset.shown = String(v); // the bench and the tests wait for this: the board shows version v
+    bar.dispatchEvent(new CustomEvent("replay:shown", { detail: { version: v } })); // static/analysis.js follows
   }
   function go(v) {
     v = Math.max(1, Math.min(latest, v));

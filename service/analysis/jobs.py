@@ -32,7 +32,6 @@ import time
 from collections import OrderedDict
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import Any
 from uuid import UUID
 
@@ -47,6 +46,7 @@ from service.play.application import Referee
 from service.views.facade import ViewsFacade
 
 from .facade import DEFAULT_SAMPLES, analyse, default_workers, plan
+from .job import Job, JobKey
 from .pool import worker_pool
 
 log = logging.getLogger("arbiter.analysis")
@@ -63,45 +63,6 @@ OWN_SEAT = "a seat may analyse only its own decisions: seat {me} asked for seat 
 HELD_END = ("this game's end is not shown to its seats yet (a duplicate board still being played at another table): "
             "it can be analysed once every table has finished it")
 DELAYED = "spectators follow this game behind: it can be analysed once they have seen its end"
-
-
-@dataclass(frozen=True)
-class JobKey:
-    """What makes two requests the same job."""
-
-    game: UUID
-    version: int
-    seat: int
-    samples: int
-    seed: str
-
-
-@dataclass
-class Job:
-    """One analysis job: its state, its progress and its lines as they come."""
-
-    id: str
-    key: JobKey
-    viewers: set = field(default_factory=set)  # who asked (the stream tells them its progress)
-    callers: set = field(default_factory=set)  # who asked, as counted by the per-caller bound
-    status: str = "running"
-    done: int = 0
-    total: int | None = None
-    lines: list = field(default_factory=list)
-    error: str | None = None
-    started: float = field(default_factory=time.time)
-    finished: float | None = None
-
-    def as_dict(self, with_lines: bool = True) -> dict:
-        out = {"id": self.id, "game": str(self.key.game), "version": self.key.version, "seat": self.key.seat,
-               "samples": self.key.samples, "seed": self.key.seed, "status": self.status,
-               "progress": {"done": self.done, "total": self.total}, "analysed": len(self.lines),
-               "started": _iso(self.started), "finished": _iso(self.finished) if self.finished else None}
-        if self.error is not None:
-            out["error"] = self.error
-        if with_lines and self.status == "done":
-            out["lines"] = list(self.lines)
-        return out
 
 
 class AnalysisJobs:
@@ -175,6 +136,25 @@ class AnalysisJobs:
                            field="job")
         self._may_read(gid, self.app.game(gid), viewer, job.key.seat)
         return job.as_dict()
+
+    def seats(self, game_id: Any, token: str | None) -> list[int]:
+        """The seats whose analysis this caller may ask for now, by the rules of `start` and `job` (the replay page
+        offers these); [] for a game that offers no analysis. Raises 401/403/404 as the access does."""
+        viewer = self.access.viewer(game_id, token)
+        gid = parse_game_id(game_id)
+        game = self.app.game(gid)
+        try:
+            analysis_of(spec_for(game.game))
+        except NotAnalysable:
+            return []
+        offered = []
+        for seat in range(game.setup.n):
+            try:
+                self._may_read(gid, game, viewer, seat)
+            except Forbidden:
+                continue
+            offered.append(seat)
+        return offered
 
     def running(self) -> int:
         """How many jobs run now."""
@@ -294,7 +274,3 @@ def _caller(token: str | None, address: str | None) -> str:
     if token is not None:
         return "token " + hashlib.sha256(token.encode()).hexdigest()
     return f"address {address or 'unknown'}"
-
-
-def _iso(at: float) -> str:
-    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))

@@ -21,7 +21,7 @@ from uuid import UUID
 from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
-from domain.analysis import NotAnalysable
+from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 from domain.records import parse
 from domain.study import Study
@@ -92,6 +92,25 @@ class Studies:
             raise Forbidden(f"seat {viewer.seat}'s token studies seat {viewer.seat}'s knowledge, not seat {seat}'s",
                             field="seat")
         return viewer, game
+
+    def seats(self, game_id: Any, token: str | None) -> list[int]:
+        """The seats this caller may open a study for now, by the rules of `open` (the replay page links these); []
+        for a game that offers no study. Raises 401/403/404 as the access does."""
+        gid = parse_game_id(game_id)
+        self.access.viewer(gid, token)
+        game = self.app.game(gid)
+        try:
+            analysis_of(spec_for(game.game))
+        except NotAnalysable:
+            return []
+        offered = []
+        for seat in range(game.setup.n):
+            try:
+                self._reader(gid, token, seat)
+            except Forbidden:
+                continue
+            offered.append(seat)
+        return offered
 
     def _load(self, sid: UUID) -> Study:
         try:

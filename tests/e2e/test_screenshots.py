@@ -94,3 +94,34 @@ def test_the_replay_viewer_stepped_to_mid_game_with_a_fold_open_fits_a_desktop_a
     assert overflow <= 1, f"the replay at {width} px scrolls sideways by {overflow} px"
     page.wait_for_timeout(300)  # the list's highlight and scroll follow the board's paint
     page.screenshot(path=str(screens_dir() / f"replay-{width}.png"), full_page=width == "390")
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_replay_with_a_computer_analysis_shown_fits_a_desktop_and_a_phone(people, server, width):
+    """The replay of a finished Small Battle game (a record imported), as its seat 0, with that seat's analysis asked
+    from the page: the graph, the marks in the move list and the candidates at a marked decision (or the middle one)."""
+    import json
+
+    from playwright.sync_api import expect
+
+    from tests.e2e.test_browser import Game
+
+    record = Path(__file__).resolve().parent.parent / "records" / "small-battle" / "selfplay-00-2p.json"
+    game = Game(server, server.ok("POST", "/api/v1/records", json.loads(record.read_text())))
+    w, h = WIDTHS[width]
+    page = people.page(game.join_url(0), width=w, height=h)
+    page.goto(f"/games/{game.id}/replay?version=1")
+    expect(page.locator("#replay")).to_have_attribute("data-ready", "true")
+    page.fill("#analysis-samples", "200")
+    page.locator("#analysis-start").click()
+    expect(page.locator("#analysis")).to_have_attribute("data-state", "done", timeout=90_000)
+    job = page.locator("#analysis").get_attribute("data-job")
+    lines = server.ok("GET", f"/api/v1/games/{game.id}/analysis/{job}", token=game.tokens[0])["lines"]
+    target = next((line for line in lines if line["mark"]), lines[len(lines) // 2])
+    page.locator(f"#analysis-svg g.point[data-version='{target['version']}']").click()
+    expect(page.locator("#replay")).to_have_attribute("data-shown", str(target["version"]))
+    expect(page.locator("#analysis-table tr.played")).to_have_count(1)
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the replay with its analysis at {width} px scrolls sideways by {overflow} px"
+    page.wait_for_timeout(300)  # the list's highlight and scroll follow the board's paint
+    page.screenshot(path=str(screens_dir() / f"analysis-{width}.png"), full_page=True)

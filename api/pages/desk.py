@@ -88,7 +88,9 @@ def fairplay_page(tournament_id: str):
         try:
             job = fairplay().start(tournament_id, token)
         except TooBusy as e:  # the page waits its turn: it asks again after Retry-After
-            job, status = {"status": "busy", "error": e.detail, "progress": {"done": 0, "total": None}}, e.status
+            job = {"status": "busy", "error": e.detail, "progress": {"done": 0, "total": None},
+                   "retry_after": e.retry_after}
+            status = e.status
             headers["Retry-After"] = str(e.retry_after)
     except ServiceError as e:
         return render_template("error.html", error=e, game_id=None), e.status
@@ -99,14 +101,12 @@ def fairplay_page(tournament_id: str):
 @desk.get("/tournaments/<tournament_id>/fairplay/progress")
 def fairplay_progress(tournament_id: str):
     """The report job's status and progress as JSON, for the page's poll (the director only; no report in it: the
-    page reloads itself once the job is done). It starts the job too, so that any server process answers it."""
+    page reloads itself once the job is done). It starts no job: `unknown` when this server process has none (the
+    page, reloaded, starts it)."""
     try:
         tournaments().seatings(tournament_id)
-        job = fairplay().start(tournament_id, director_or_refuse(tournament_id))
+        job = fairplay().progress(tournament_id, director_or_refuse(tournament_id))
     except ServiceError as e:
-        headers = {"Cache-Control": "no-store"}
-        if isinstance(e, TooBusy):
-            headers["Retry-After"] = str(e.retry_after)
-        return jsonify({"status": "busy" if isinstance(e, TooBusy) else "refused", "error": e.detail}), e.status, headers
+        return jsonify({"status": "refused", "error": e.detail}), e.status, {"Cache-Control": "no-store"}
     body = {k: v for k, v in job.items() if k != "report"}
     return jsonify(body), 200, {"Cache-Control": "no-store"}

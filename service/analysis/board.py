@@ -104,6 +104,10 @@ class JobBoard:
     def get(self, job_id: str) -> Job | None:
         return self._jobs.get(str(job_id))
 
+    def find(self, key: Hashable) -> Job | None:
+        """The running or done job of `key`, if this process has it (a failed one is forgotten)."""
+        return self._by_key.get(key)
+
     def running(self) -> int:
         """How many jobs run now."""
         return sum(1 for j in list(self._jobs.values()) if j.status == "running")

@@ -11,10 +11,14 @@ report of `screen`: counts and p-values per player, never a move or a card.
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 from uuid import UUID
+
+from domain.analysis import NotAnalysable, analysis_of
+from domain.games import spec_for
 
 from service.analysis.board import Job, JobBoard, caller_of
 from service.errors import BadInput
@@ -22,6 +26,7 @@ from service.errors import BadInput
 from .facade import Settings, screen, tournament_games
 
 WHAT = "fair-play report"
+EMPTY = {"status": "empty", "games": 0, "progress": {"done": 0, "total": 0}}
 
 
 @dataclass(frozen=True)
@@ -38,22 +43,45 @@ class FairplayJobs:
 
     def __init__(self, tournaments: Any, board: JobBoard, settings: Settings = Settings()):
         self.tournaments, self.board, self.settings = tournaments, board, settings
+        self._last: OrderedDict[ReportKey, Job] = OrderedDict()  # the last job of each key, failed ones too
 
     def start(self, tournament_id: Any, token: str | None) -> dict:
-        """Start (or find) the report of the tournament's finished games now; returns the job (`as_dict`). Raises
-        NotFound for an unknown tournament, 401/403 unless `token` is its director's, TooBusy (429) past a bound."""
-        tid, _ = self.tournaments._director(tournament_id, token)
-        finished = self._finished(str(tid))
-        key = ReportKey(str(tid), finished, self.settings)
-        if not finished:
-            return {"status": "empty", "games": 0, "progress": {"done": 0, "total": 0}}
+        """Start (or find) the report of the tournament's finished games now; returns the job (`as_dict`). A failed
+        job is started again. Raises NotFound for an unknown tournament, 401/403 unless `token` is its director's,
+        BadInput for a game without analysis, TooBusy (429) past a bound."""
+        key = self._key(tournament_id, token)
+        if not key.games:
+            return EMPTY
         job, new = self.board.admit(key, caller_of(token, None), WHAT)
         if new:
+            self._last[key] = job
+            while len(self._last) > self.board.kept:
+                self._last.popitem(last=False)
             self.board.run(job, self._work, (BadInput,))
         return as_dict(job)
 
-    def _finished(self, tid: str) -> tuple[str, ...]:
-        ids = [g["game_id"] for g in self.tournaments.seatings(tid)["games"]]
+    def progress(self, tournament_id: Any, token: str | None) -> dict:
+        """The report job of the tournament's finished games now, as `start` answers it, without starting one: status
+        `unknown` when this process has none (another process of the server ran it, or it restarted)."""
+        key = self._key(tournament_id, token)
+        if not key.games:
+            return EMPTY
+        job = self.board.find(key) or self._last.get(key)
+        if job is None:
+            return {"status": "unknown", "games": len(key.games), "progress": {"done": 0, "total": None}}
+        return as_dict(job)
+
+    def _key(self, tournament_id: Any, token: str | None) -> ReportKey:
+        tid, _ = self.tournaments._director(tournament_id, token)
+        info = self.tournaments.seatings(tid)
+        try:
+            analysis_of(spec_for(info["game"]))
+        except NotAnalysable as e:
+            raise BadInput(f"{e}: no fair-play report without it", field="game") from None
+        return ReportKey(str(tid), self._finished(info), self.settings)
+
+    def _finished(self, info: dict) -> tuple[str, ...]:
+        ids = [g["game_id"] for g in info["games"]]
         return tuple(sorted(i for i in ids if self.tournaments.app.game(UUID(i)).outcome.is_over))
 
     def _work(self, job: Job, executor: Executor | None) -> None:

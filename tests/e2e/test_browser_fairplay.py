@@ -1,4 +1,4 @@
-"""The fair-play report in a real browser (docs/fairplay.md): a Small Battle match played out by the heuristic bots;
+"""The fair-play report in a real browser (docs/fairplay.md): a Small Battle round played out by the heuristic bots;
 the director opens the report from the tournament page, sees its progress (the background job, polled by the page)
 and then the per-player table with each player's reason in plain words; a spectator and a seat's link are refused
 with an error page (401), never a traceback, never the report."""
@@ -11,11 +11,15 @@ from tests.e2e.test_browser import chromium, people, server, shot  # noqa: F401 
 from tests.e2e.test_browser_tournament import _seat_bots, _wait_round_over
 
 
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+
+
 def played_match(server, name: str = "Club night") -> tuple[str, str]:
-    """A Small Battle round-robin of Ann and Bob (one game), played to the end by the heuristic bots: (id, director
-    token)."""
+    """The first round of a Small Battle round-robin of six (three games), played to the end by the heuristic bots:
+    (id, director token)."""
     created = server.ok("POST", "/api/v1/tournaments", {"name": name, "game": "small-battle", "format": "round-robin",
-                                                         "players": [{"name": "Ann"}, {"name": "Bob"}]})
+                                                         "players": [{"name": n} for n in PLAYERS],
+                                                         "auto_rounds": False})
     tid, token = created["id"], created["director_token"]
     server.ok("POST", f"/api/v1/tournaments/{tid}/rounds", {}, token=token)
     _seat_bots(server, tid, token, 1)
@@ -35,11 +39,11 @@ def test_the_director_watches_the_report_s_progress_then_reads_it_and_others_are
     expect(director.locator("#fairplay-count")).to_contain_text(re.compile(r"\d+ of \d+ decisions judged"))
     expect(director.locator("table#fairplay")).to_be_visible(timeout=120_000)  # the page reloads itself when done
     rows = director.locator("table#fairplay tbody tr")
-    expect(rows).to_have_count(2)
-    assert {rows.nth(i).get_attribute("data-player") for i in range(2)} == {"Ann", "Bob"}
+    expect(rows).to_have_count(6)
+    assert {rows.nth(i).get_attribute("data-player") for i in range(6)} == set(PLAYERS)
     reasons = director.locator(".fairplay-reasons li")
-    expect(reasons).to_have_count(2)
-    for i in range(2):
+    expect(reasons).to_have_count(6)
+    for i in range(6):
         text = reasons.nth(i).inner_text()
         assert re.search(r"over \d+ decisions.*(Nothing beyond chance|should review)", text, re.S), text
     expect(director.locator("#fairplay-note")).to_contain_text("never a verdict")

@@ -91,9 +91,28 @@ def test_a_busy_server_makes_the_page_wait_with_429_and_retry_after(app, client)
     busy = client.get(f"/tournaments/{second['id']}/fairplay")
     assert busy.status_code == 429 and busy.headers["Retry-After"].isdigit()
     assert "its most at a time" in busy.get_data(as_text=True) and 'id="fairplay-job"' in busy.get_data(as_text=True)
-    polled = client.get(f"/tournaments/{second['id']}/fairplay/progress")
-    assert polled.status_code == 429 and polled.get_json()["status"] == "busy"
+    polled = client.get(f"/tournaments/{second['id']}/fairplay/progress")  # the poll starts nothing
+    assert polled.status_code == 200 and polled.get_json()["status"] == "unknown"
     report_done(client, f"/tournaments/{first['id']}/fairplay")
+    assert client.get(f"/tournaments/{second['id']}/fairplay").status_code == 200  # its turn now
+    report_done(client, f"/tournaments/{second['id']}/fairplay")
+
+
+def test_a_job_that_fails_is_said_by_the_poll_and_the_page_asks_again(app, client):
+    created = played_tournament(app)
+    tid = created["id"]
+    client.get(f"/tournaments/{tid}/director/{created['director_token']}")
+    app.extensions["arbiter"].analysis.close()  # a server stopping: the job stops at its next decision
+    assert client.get(f"/tournaments/{tid}/fairplay").status_code == 200
+    deadline = time.monotonic() + 30
+    while (body := client.get(f"/tournaments/{tid}/fairplay/progress").get_json())["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert body == {**body, "status": "failed", "error": "the server stopped this fair-play report"}
+    page = client.get(f"/tournaments/{tid}/fairplay")  # a new job (the failed one is forgotten): it fails too here
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'id="fairplay"' not in text
+    assert 'id="fairplay-job"' in text or ('id="fairplay-failed"' in text and "Try again" in text)
 
 
 def test_an_unknown_tournament_is_named(client):

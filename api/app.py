@@ -79,6 +79,9 @@ def create_app(config: dict | None = None) -> Flask:
     from api.http.tournaments import tournaments_blp
 
     app.extensions["tournaments"] = Tournaments(app.extensions["arbiter"])
+    from service.fairplay.jobs import FairplayJobs
+
+    app.extensions["fairplay"] = FairplayJobs(app.extensions["tournaments"], app.extensions["arbiter"].analysis.board)
     if app.config.get("DUTIES"):  # a serving process plays the bot seats and tournaments it holds the lease of (service.duty)
         app.extensions["arbiter"].play.duty.start()
     api.register_blueprint(tournaments_blp)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from flask import current_app
 
 from service.facade import Arbiter
+from service.fairplay.jobs import FairplayJobs
 from service.studies.facade import Studies
 from service.tournaments.facade import Tournaments
 
@@ -22,3 +23,8 @@ def tournaments() -> Tournaments:
 def studies() -> Studies:
     """The studies of the facade this app serves (variations and their comments)."""
     return current_app.extensions["studies"]
+
+
+def fairplay() -> FairplayJobs:
+    """The fair-play reports of tournaments, as background jobs (referees only: service.fairplay.jobs)."""
+    return current_app.extensions["fairplay"]

@@ -10,17 +10,18 @@ Filters are query parameters (a bookmarkable address): `game`, `status`, `player
 `disputes` (`open` or `none`), `integrity` (`tampered` or `clean`), `page`. Bad values are named on the page
 (422), which keeps the form as it was.
 
-The one exception to "public facts only" is a tournament's fair-play report (`fairplay_page`), which only the
-tournament's referee (its director) may open: it is computed from every card of the tournament's finished games.
+The one exception to "public facts only" is a tournament's fair-play report (`fairplay_page`, and its progress
+`fairplay_progress`), which only the tournament's referee (its director) may open: it is computed from every card of
+the tournament's finished games, as a background job (service.fairplay.jobs).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, make_response, render_template, request
+from flask import Blueprint, jsonify, render_template, request
 
-from service.errors import BadInput, ServiceError
+from service.errors import BadInput, ServiceError, TooBusy
 
-from api.current import arbiter, tournaments
+from api.current import arbiter, fairplay, tournaments
 
 from .tournaments import director_or_refuse
 
@@ -77,16 +78,35 @@ def desk_page():
 def fairplay_page(tournament_id: str):
     """The fair-play report of a tournament's finished games (docs/fairplay.md): the tournament's referee only (the
     director, whose link this browser keeps; the address lies under /tournaments/ so that its cookie comes along).
-    It reads every card of those games, so it is never shown to a seat or a spectator, and never cached."""
-    from service.fairplay.facade import Settings, screen, tournament_games
-
+    It reads every card of those games, so it is never shown to a seat or a spectator, and never cached. The report
+    is a background job (service.fairplay.jobs): the page starts or finds it, shows its progress (fairplay.js polls
+    `fairplay_progress`; without script, the page refreshes itself) and, once it is done, the report."""
+    status, headers = 200, {"Cache-Control": "no-store"}
     try:
-        tournaments().seatings(tournament_id)  # an unknown tournament is named as such, whoever asks
-        director_or_refuse(tournament_id)
-        info, games = tournament_games(tournaments(), tournament_id)
-        result = screen(games, Settings(), workers=1) if games else None
+        info = tournaments().seatings(tournament_id)  # an unknown tournament is named as such, whoever asks
+        token = director_or_refuse(tournament_id)
+        try:
+            job = fairplay().start(tournament_id, token)
+        except TooBusy as e:  # the page waits its turn: it asks again after Retry-After
+            job = {"status": "busy", "error": e.detail, "progress": {"done": 0, "total": None},
+                   "retry_after": e.retry_after}
+            status = e.status
+            headers["Retry-After"] = str(e.retry_after)
     except ServiceError as e:
         return render_template("error.html", error=e, game_id=None), e.status
-    response = make_response(render_template("desk_fairplay.html", t=info, result=result))
-    response.headers["Cache-Control"] = "no-store"
-    return response
+    info = {k: v for k, v in info.items() if k != "games"}
+    return render_template("desk_fairplay.html", t=info, job=job, result=job.get("report")), status, headers
+
+
+@desk.get("/tournaments/<tournament_id>/fairplay/progress")
+def fairplay_progress(tournament_id: str):
+    """The report job's status and progress as JSON, for the page's poll (the director only; no report in it: the
+    page reloads itself once the job is done). It starts no job: `unknown` when this server process has none (the
+    page, reloaded, starts it)."""
+    try:
+        tournaments().seatings(tournament_id)
+        job = fairplay().progress(tournament_id, director_or_refuse(tournament_id))
+    except ServiceError as e:
+        return jsonify({"status": "refused", "error": e.detail}), e.status, {"Cache-Control": "no-store"}
+    body = {k: v for k, v in job.items() if k != "report"}
+    return jsonify(body), 200, {"Cache-Control": "no-store"}

@@ -10,7 +10,7 @@ records or the store, the desk route asks for the tournament director's token.
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
 from uuid import UUID
@@ -158,11 +158,16 @@ def judge_task(task: tuple) -> tuple[str, dict | None]:
 
 
 def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
-              progress: Callable[[int, int], None] | None = None, only: set[str] | None = None) -> dict[str, list]:
-    """Every judged decision (domain.fairplay.judge's verdicts) by player; `only` judges just the players named."""
+              progress: Callable[[int, int], None] | None = None, only: set[str] | None = None,
+              executor: Executor | None = None) -> dict[str, list]:
+    """Every judged decision (domain.fairplay.judge's verdicts) by player; `only` judges just the players named.
+    `executor`: a pool the caller owns and keeps (the server's background jobs, service.fairplay.jobs), used instead
+    of `workers` processes of this call's own."""
     tasks = _task_list(games, settings, only)
     verdicts: dict[str, list[dict]] = {n: [] for g in games for n in g.names if only is None or n in only}
-    if workers > 1 and len(tasks) > 1:
+    if executor is not None:
+        pool, results = None, executor.map(judge_task, tasks, chunksize=max(1, min(16, len(tasks) // 32)))
+    elif workers > 1 and len(tasks) > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
         results = pool.map(judge_task, tasks, chunksize=max(1, min(16, len(tasks) // (workers * 8))))
     else:
@@ -180,10 +185,11 @@ def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: 
 
 
 def screen(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
-           progress: Callable[[int, int], None] | None = None, only: set[str] | None = None) -> dict:
+           progress: Callable[[int, int], None] | None = None, only: set[str] | None = None,
+           executor: Executor | None = None) -> dict:
     """The report: per player, decisions, informative decisions, matches of each kind, p-values, flag and reason;
-    `only` screens just the players named there."""
-    verdicts = judge_all(games, settings, workers, progress, only)
+    `only` screens just the players named there; `executor` as for `judge_all`."""
+    verdicts = judge_all(games, settings, workers, progress, only, executor)
     played = {n: sum(1 for g in games if n in g.names) for n in verdicts}
     players = report(verdicts, played, settings.alpha)
     return {"games": len(games), "settings": asdict(settings), "players": players}

@@ -125,3 +125,26 @@ def test_the_replay_with_a_computer_analysis_shown_fits_a_desktop_and_a_phone(pe
     assert overflow <= 1, f"the replay with its analysis at {width} px scrolls sideways by {overflow} px"
     page.wait_for_timeout(300)  # the list's highlight and scroll follow the board's paint
     page.screenshot(path=str(screens_dir() / f"analysis-{width}.png"), full_page=True)
+
+
+@pytest.fixture(scope="module")
+def screened_tournament(server):
+    """A Small Battle round-robin of two played out by the bots (tests/e2e/test_browser_fairplay.py)."""
+    from tests.e2e.test_browser_fairplay import played_match
+
+    return played_match(server, "Club night")
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_the_fair_play_report_fits_a_desktop_and_a_phone(people, screened_tournament, width):
+    """The director's fair-play report once its job is done: the per-player table and the reasons in words."""
+    from playwright.sync_api import expect
+
+    tid, token = screened_tournament
+    w, h = WIDTHS[width]
+    page = people.page(f"/tournaments/{tid}/director/{token}", width=w, height=h)
+    page.goto(f"/tournaments/{tid}/fairplay")
+    expect(page.locator("table#fairplay")).to_be_visible(timeout=120_000)
+    overflow = page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the fair-play report at {width} px scrolls sideways by {overflow} px"
+    page.screenshot(path=str(screens_dir() / f"fairplay-{width}.png"), full_page=width == "390")

@@ -4,6 +4,8 @@ another tournament's director is refused, an unknown tournament is named, and no
 
 from __future__ import annotations
 
+import time
+
 from tests.tournament_support import finish
 
 
@@ -35,13 +37,82 @@ def test_the_director_sees_each_player_s_line_and_nobody_else_sees_the_report(ap
                                                  "format": "round-robin"})
     client.set_cookie("arbiter_td_" + tid.replace("-", ""), other["director_token"], path="/tournaments/")
     assert client.get(url).status_code == 403
+    assert client.get(url + "/progress").status_code == 403 and app.extensions["arbiter"].analysis.running() == 0
     client.get(f"/tournaments/{tid}/director/{token}")
+    first = client.get(url)
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-store"
+    report_done(client, url)
     page = client.get(url)
     text = page.get_data(as_text=True)
-    assert page.status_code == 200 and 'id="fairplay"' in text
+    assert page.status_code == 200 and 'id="fairplay"' in text and 'id="fairplay-job"' not in text
     assert 'data-player="Ann"' in text and 'data-player="Bob"' in text and "never a verdict" in text
     assert page.headers["Cache-Control"] == "no-store"
     assert 'id="fairplay-link"' in client.get(f"/tournaments/{tid}").get_data(as_text=True)
+
+
+def report_done(client, url: str, seconds: float = 60) -> dict:
+    """Poll the report's progress as the page's script does, until the job is done; returns its last answer."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        answer = client.get(url + "/progress")
+        assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
+        body = answer.get_json()
+        assert "report" not in body  # counts of decisions only: the report is the page's
+        if body["status"] != "running":
+            assert body["status"] == "done", body
+            return body
+        time.sleep(0.2)
+    raise AssertionError("the fair-play report did not finish")
+
+
+def test_the_report_is_one_background_job_per_set_of_finished_games_with_its_progress(app, client):
+    created = played_tournament(app)
+    tid, token = created["id"], created["director_token"]
+    url = f"/tournaments/{tid}/fairplay"
+    client.get(f"/tournaments/{tid}/director/{token}")
+    page = client.get(url).get_data(as_text=True)
+    assert 'id="fairplay-job"' in page and "fairplay.js" in page and 'http-equiv="refresh"' in page
+    assert app.extensions["arbiter"].analysis.running() == 1
+    client.get(url)  # asked again while running: the same job, no second one
+    assert app.extensions["arbiter"].analysis.running() == 1
+    done = report_done(client, url)
+    assert done["games"] == 1 and done["progress"]["done"] == done["progress"]["total"] > 0
+    assert app.extensions["arbiter"].analysis.running() == 0
+    assert 'data-player="Ann"' in client.get(url).get_data(as_text=True)
+    assert app.extensions["arbiter"].analysis.running() == 0  # the done job answered, nothing started again
+
+
+def test_a_busy_server_makes_the_page_wait_with_429_and_retry_after(app, client):
+    app.extensions["arbiter"].analysis.configure(max_running=1)
+    first, second = played_tournament(app), played_tournament(app)
+    for t in (first, second):
+        client.get(f"/tournaments/{t['id']}/director/{t['director_token']}")
+    assert client.get(f"/tournaments/{first['id']}/fairplay").status_code == 200
+    busy = client.get(f"/tournaments/{second['id']}/fairplay")
+    assert busy.status_code == 429 and busy.headers["Retry-After"].isdigit()
+    assert "its most at a time" in busy.get_data(as_text=True) and 'id="fairplay-job"' in busy.get_data(as_text=True)
+    polled = client.get(f"/tournaments/{second['id']}/fairplay/progress")  # the poll starts nothing
+    assert polled.status_code == 200 and polled.get_json()["status"] == "unknown"
+    report_done(client, f"/tournaments/{first['id']}/fairplay")
+    assert client.get(f"/tournaments/{second['id']}/fairplay").status_code == 200  # its turn now
+    report_done(client, f"/tournaments/{second['id']}/fairplay")
+
+
+def test_a_job_that_fails_is_said_by_the_poll_and_the_page_asks_again(app, client):
+    created = played_tournament(app)
+    tid = created["id"]
+    client.get(f"/tournaments/{tid}/director/{created['director_token']}")
+    app.extensions["arbiter"].analysis.close()  # a server stopping: the job stops at its next decision
+    assert client.get(f"/tournaments/{tid}/fairplay").status_code == 200
+    deadline = time.monotonic() + 30
+    while (body := client.get(f"/tournaments/{tid}/fairplay/progress").get_json())["status"] == "running":
+        assert time.monotonic() < deadline
+        time.sleep(0.1)
+    assert body == {**body, "status": "failed", "error": "the server stopped this fair-play report"}
+    page = client.get(f"/tournaments/{tid}/fairplay")  # a new job (the failed one is forgotten): it fails too here
+    text = page.get_data(as_text=True)
+    assert page.status_code == 200 and 'id="fairplay"' not in text
+    assert 'id="fairplay-job"' in text or ('id="fairplay-failed"' in text and "Try again" in text)
 
 
 def test_an_unknown_tournament_is_named(client):

@@ -169,14 +169,22 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[2]
-    users: dict[str, set[str]] = {"domain.fairplay": set(), "service.fairplay.facade": set()}
+    users: dict[str, set[str]] = {"domain.fairplay": set(), "service.fairplay.facade": set(),
+                                  "service.fairplay.jobs": set()}
     for package in ("api", "service", "projections", "domain", "bots"):
         for path in (root / package).rglob("*.py"):
+            here = list(path.relative_to(root).with_suffix("").parts)
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-                if isinstance(node, ast.ImportFrom) and node.module in users:
-                    users[node.module].add(str(path.relative_to(root)))
+                if isinstance(node, ast.ImportFrom):
+                    base = here[:len(here) - node.level] if node.level else []  # a relative import, resolved
+                    module = ".".join(base + ([node.module] if node.module else []))
+                    names = [module] + [f"{module}.{a.name}" for a in node.names]
+                    for name in names:
+                        if name in users:
+                            users[name].add(str(path.relative_to(root)))
     assert users["domain.fairplay"] == {"service/fairplay/facade.py"}
-    assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "api/pages/desk.py"}
+    assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py"}
+    assert users["service.fairplay.jobs"] == {"api/app.py", "api/current.py"}  # the desk's pages reach it by current
 
 
 def test_a_bad_line_of_an_archive_is_named_by_file_and_line(tmp_path):

@@ -1,0 +1,66 @@
+"""The fair-play report in a real browser (docs/fairplay.md): a Small Battle round played out by the heuristic bots;
+the director opens the report from the tournament page, sees its progress (the background job, polled by the page)
+and then the per-player table with each player's reason in plain words; a spectator and a seat's link are refused
+with an error page (401), never a traceback, never the report."""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.test_browser import chromium, people, server, shot  # noqa: F401 (fixtures)
+from tests.e2e.test_browser_tournament import _seat_bots, _wait_round_over
+
+
+PLAYERS = ["Ann", "Bob", "Cy", "Di", "Eve", "Fay"]
+
+
+def played_match(server, name: str = "Club night") -> tuple[str, str]:
+    """The first round of a Small Battle round-robin of six (three games), played to the end by the heuristic bots:
+    (id, director token)."""
+    created = server.ok("POST", "/api/v1/tournaments", {"name": name, "game": "small-battle", "format": "round-robin",
+                                                         "players": [{"name": n} for n in PLAYERS],
+                                                         "auto_rounds": False})
+    tid, token = created["id"], created["director_token"]
+    server.ok("POST", f"/api/v1/tournaments/{tid}/rounds", {}, token=token)
+    _seat_bots(server, tid, token, 1)
+    _wait_round_over(server, tid, 1)
+    return tid, token
+
+
+def test_the_director_watches_the_report_s_progress_then_reads_it_and_others_are_refused(people, server):
+    from playwright.sync_api import expect
+
+    tid, token = played_match(server)
+    director = people.page(f"/tournaments/{tid}/director/{token}")
+    director.wait_for_url(re.compile(rf"/tournaments/{tid}$"))
+    director.click("#fairplay-link")
+    director.wait_for_url(re.compile(rf"/tournaments/{tid}/fairplay$"))
+    expect(director.locator("#fairplay-job")).to_be_visible()  # the job has just started: its progress first
+    expect(director.locator("#fairplay-count")).to_contain_text(re.compile(r"\d+ of \d+ decisions judged"))
+    expect(director.locator("table#fairplay")).to_be_visible(timeout=120_000)  # the page reloads itself when done
+    rows = director.locator("table#fairplay tbody tr")
+    expect(rows).to_have_count(6)
+    assert {rows.nth(i).get_attribute("data-player") for i in range(6)} == set(PLAYERS)
+    reasons = director.locator(".fairplay-reasons li")
+    expect(reasons).to_have_count(6)
+    for i in range(6):
+        text = reasons.nth(i).inner_text()
+        assert re.search(r"over \d+ decisions.*(Nothing beyond chance|should review)", text, re.S), text
+    expect(director.locator("#fairplay-note")).to_contain_text("never a verdict")
+    shot(director, "fairplay-report")
+
+    spectator = people.page(f"/tournaments/{tid}")
+    answer = spectator.goto(f"/tournaments/{tid}/fairplay")
+    assert answer.status == 401
+    expect(spectator.locator("main")).to_contain_text("director")
+    expect(spectator.locator("table#fairplay, #fairplay-job")).to_have_count(0)
+    assert "Traceback" not in spectator.content()
+
+    link = server.ok("GET", f"/api/v1/tournaments/{tid}/links", token=token)["games"][0]
+    seat = people.page(f"/join/{link['game_id']}/{link['seats'][0]['token']}")  # the browser holds a seat's link
+    answer = seat.goto(f"/tournaments/{tid}/fairplay")
+    assert answer.status == 401
+    expect(seat.locator("table#fairplay, #fairplay-job")).to_have_count(0)
+    assert "Traceback" not in seat.content()
+    progress = seat.request.get(f"/tournaments/{tid}/fairplay/progress")
+    assert progress.status == 401 and "report" not in progress.json()

@@ -39,6 +39,18 @@ def parse_game_id(game_id: Any) -> UUID:
         raise NotFound(f"no game with id {str(game_id)[:60]!r}") from None
 
 
+def permitted_seats(game: Game, check: Callable[[int], Any]) -> list[int]:
+    """The seats of `game` for which `check(seat)` raises no Forbidden: what a page may offer a caller."""
+    offered = []
+    for seat in range(game.setup.n):
+        try:
+            check(seat)
+        except Forbidden:
+            continue
+        offered.append(seat)
+    return offered
+
+
 class Access:
     """The tokens of a store's games checked against what each game stored at its creation."""
 

@@ -35,7 +35,7 @@ from domain.games import spec_for
 from domain.records import parse
 from projections.viewers import SPECTATOR, Viewer
 
-from service.access import Access, parse_game_id
+from service.access import Access, parse_game_id, permitted_seats
 from service.errors import BadInput, Forbidden, NotFound
 from service.play.application import Referee
 from service.views.facade import ViewsFacade
@@ -140,14 +140,7 @@ class AnalysisJobs:
             analysis_of(spec_for(game.game))
         except NotAnalysable:
             return []
-        offered = []
-        for seat in range(game.setup.n):
-            try:
-                self._may_read(gid, game, viewer, seat)
-            except Forbidden:
-                continue
-            offered.append(seat)
-        return offered
+        return permitted_seats(game, lambda seat: self._may_read(gid, game, viewer, seat))
 
     def running(self) -> int:
         """How many background jobs run now (analyses and fair-play reports: they share the board)."""

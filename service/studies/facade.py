@@ -27,7 +27,7 @@ from domain.records import parse
 from domain.study import Study
 from projections.viewers import Viewer
 
-from service.access import Access, parse_game_id
+from service.access import Access, parse_game_id, permitted_seats
 from service.errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound
 from service.play.application import Referee
 
@@ -103,14 +103,7 @@ class Studies:
             analysis_of(spec_for(game.game))
         except NotAnalysable:
             return []
-        offered = []
-        for seat in range(game.setup.n):
-            try:
-                self._reader(gid, token, seat)
-            except Forbidden:
-                continue
-            offered.append(seat)
-        return offered
+        return permitted_seats(game, lambda seat: self._reader(gid, token, seat))
 
     def _load(self, sid: UUID) -> Study:
         try:

@@ -27,6 +27,8 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey,
 ED25519 = 0x01
 COSIGNATURE = 0x04
 DASH = "\u2014"  # the em dash that starts a signature line
+KINDS = {ED25519: "an Ed25519 signing key (algorithm 0x01): a log signs its checkpoints with one",
+         COSIGNATURE: "a cosignature key (algorithm 0x04, C2SP tlog-cosignature): a witness cosigns with one"}
 MAX_SIGNATURES = 100
 MAX_NOTE = 1 << 20
 
@@ -76,8 +78,16 @@ class Verifier:
         return False
 
     @classmethod
-    def parse(cls, text: str) -> "Verifier":
-        """A verifier key from its text form; raises NoteError naming what is wrong."""
+    def parse(cls, text: str, algorithm: int | None = None) -> "Verifier":
+        """A verifier key from its text form, of `algorithm` when one is asked for (ED25519: a log's signing key;
+        COSIGNATURE: a witness's); raises NoteError naming what is wrong."""
+        verifier = cls._parse(text)
+        if algorithm is not None and verifier.algorithm != algorithm:
+            raise NoteError(f"{verifier.name}'s key is not {KINDS[algorithm]}")
+        return verifier
+
+    @classmethod
+    def _parse(cls, text: str) -> "Verifier":
         parts = text.strip().split("+", 2)
         if len(parts) != 3:
             raise NoteError(f"verifier key {text.strip()[:80]!r}: expected <name>+<key id>+<base64 key>")

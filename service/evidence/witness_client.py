@@ -58,12 +58,9 @@ def parse_witnesses(text: str) -> list[Witness]:
         if not url.startswith(("http://", "https://")) or len(url.split("://", 1)[1]) == 0:
             raise WitnessConfigError(f"witness {number}: {url[:80]!r} is not an http:// or https:// URL")
         try:
-            verifier = Verifier.parse(vkey)
+            verifier = Verifier.parse(vkey, COSIGNATURE)
         except NoteError as e:
             raise WitnessConfigError(f"witness {number} ({url}): {e}") from None
-        if verifier.algorithm != COSIGNATURE:
-            raise WitnessConfigError(f"witness {number} ({url}): {verifier.name}'s key is not a cosignature key "
-                                     "(algorithm 0x04, C2SP tlog-cosignature)")
         out.append(Witness(url, verifier))
     return out
 

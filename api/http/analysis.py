@@ -49,7 +49,8 @@ class Analyses(MethodView):
 @analysis_blp.route("/games/<game_id>/analysis/<job_id>")
 class AnalysisJob(MethodView):
     @analysis_blp.response(200, a.AnalysisJob)
-    @_errors(401, 403, 404)
+    @_errors(401, 403, 404, 429)
     def get(self, game_id, job_id):
-        """An analysis job: status, progress (decisions done / total) and, once done, its lines."""
+        """An analysis job: status, progress (decisions done / total) and, once done, its lines. A job another server
+        process started (its id names its request) is started again here, as busy as a POST may be (429)."""
         return arbiter().analysis.job(game_id, bearer(), job_id)

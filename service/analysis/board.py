@@ -81,9 +81,11 @@ class JobBoard:
         self.per_caller = self.per_caller if per_caller is None else max(1, int(per_caller))
         self.kept = self.kept if kept is None else max(1, int(kept))
 
-    def admit(self, key: Hashable, caller: str, what: str, viewer: Any = None) -> tuple[Job, bool]:
+    def admit(self, key: Hashable, caller: str, what: str, viewer: Any = None,
+              job_id: str | None = None) -> tuple[Job, bool]:
         """The job of `key` and whether it is new (the caller then starts it with `run`); raises TooBusy when a new
-        job would pass a bound. `what` names the work in the busy answer ("analysis", "fair-play report")."""
+        job would pass a bound. `what` names the work in the busy answer ("analysis", "fair-play report"); `job_id`: the
+        new job's id when its kind names jobs by their key (else a random one)."""
         with self._lock:
             job = self._by_key.get(key)
             if job is not None:
@@ -97,7 +99,7 @@ class JobBoard:
             if sum(1 for j in running if caller in j.callers) >= self.per_caller:
                 raise TooBusy(f"you have {self.per_caller} {what} running already (at most {self.per_caller} at a "
                               f"time for one caller): try again once it is done", retry_after=RETRY_AFTER)
-            job = Job(secrets.token_hex(8), key, what, {viewer} if viewer is not None else set(), {caller})
+            job = Job(job_id or secrets.token_hex(8), key, what, {viewer} if viewer is not None else set(), {caller})
             self._jobs[job.id], self._by_key[key] = job, job
         return job, True
 

@@ -17,8 +17,10 @@ One job per (game, version, seat, samples, seed): an identical request gets the 
 run on the process's board of background jobs (service.analysis.board, shared with the fair-play report): at most
 `max_running` at a time in this process, `per_caller` of them for one caller (a token; without one, the address it
 came from); beyond that, `TooBusy` (429 with Retry-After). Results are kept in this process's memory (the last
-`kept` finished jobs): another process, or this one after a restart, does not know the job; asked again, it
-analyses again and, from the same seed, gives the same lines.
+`kept` finished jobs), but a job's id is its request (`<version>~<seat>~<samples>~<seed>`, job_id_of): another
+process, another host, or this one after a restart, asked for a job it does not know, starts that same request again
+(for a caller who may read it, the game still at that version) and, from the same seed, gives the same lines. So a
+poll that lands on another worker, or on a host still running after one died, finds the job going on there.
 """
 
 from __future__ import annotations
@@ -82,6 +84,24 @@ def as_dict(job: Job, with_lines: bool = True) -> dict:
     return out
 
 
+def job_id_of(key: JobKey) -> str:
+    """An analysis job's id: its request, so that any process can start it again (`~` is in no seed)."""
+    return f"{key.version}~{key.seat}~{key.samples}~{key.seed}"
+
+
+def key_of_job_id(game: UUID, job_id: str, seats: int) -> JobKey | None:
+    """The request a job id names, or None for an id that names none."""
+    parts = str(job_id).split("~")
+    if len(parts) != 4 or not all(p.isdigit() and len(p) < 16 for p in parts[:3]):
+        return None
+    version, seat, samples, seed = int(parts[0]), int(parts[1]), int(parts[2]), parts[3]
+    try:
+        _check(seat, samples, seed, seats)
+    except BadInput:
+        return None
+    return JobKey(game, version, seat, samples, seed)
+
+
 class AnalysisJobs:
     """The analysis jobs of one process (see the module doc), on the process's board of background jobs."""
 
@@ -109,26 +129,34 @@ class AnalysisJobs:
             raise BadInput(str(e), field="game") from None
         _check(seat, samples, seed, game.setup.n)
         self._may_read(gid, game, viewer, seat)
-        key = JobKey(gid, game.version, seat, samples, seed)
-        job, new = self.board.admit(key, caller_of(token, address), "analysis", viewer)
+        return as_dict(self._admit(game, JobKey(gid, game.version, seat, samples, seed), viewer, token, address),
+                       with_lines=False)
+
+    def _admit(self, game, key: JobKey, viewer: Viewer, token: str | None, address: str | None) -> Job:
+        """The job of `key`, found, or admitted and started (the caller's access already checked)."""
+        job, new = self.board.admit(key, caller_of(token, address), "analysis", viewer, job_id_of(key))
         if not new:
-            return as_dict(job, with_lines=False)
+            return job
         doc, versions = game.to_record(), list(game.move_versions)
         self.board.run(job, lambda job, executor: self._work(job, executor, doc, versions), (NotAnalysable,),
                        self._tell)
-        return as_dict(job, with_lines=False)
+        return job
 
     def job(self, game_id: Any, token: str | None, job_id: str) -> dict:
         """A job's status, progress and (once done) lines, to a viewer that may read that seat's analysis."""
         viewer = self.access.viewer(game_id, token)
         gid = parse_game_id(game_id)
         job = self.board.get(job_id)
-        if job is None or not isinstance(job.key, JobKey) or job.key.game != gid:
-            raise NotFound(f"no analysis job {str(job_id)[:40]!r} of this game in this server process (results are "
-                           "kept in memory: ask again with the same seat, samples and seed, and the same lines come)",
-                           field="job")
-        self._may_read(gid, self.app.game(gid), viewer, job.key.seat)
-        return as_dict(job)
+        if job is not None and isinstance(job.key, JobKey) and job.key.game == gid:
+            self._may_read(gid, self.app.game(gid), viewer, job.key.seat)
+            return as_dict(job)
+        game = self.app.game(gid)
+        key = key_of_job_id(gid, job_id, game.setup.n)
+        if key is None or key.version != game.version:
+            raise NotFound(f"no analysis job {str(job_id)[:40]!r} of this game as it stands (a job is named by the "
+                           "game's version, the seat, the samples and the seed: ask again with POST)", field="job")
+        self._may_read(gid, game, viewer, key.seat)  # a job another process started: started here again
+        return as_dict(self._admit(game, key, viewer, token, None))
 
     def seats(self, game_id: Any, token: str | None) -> list[int]:
         """The seats whose analysis this caller may ask for now, by the rules of `start` and `job` (the replay page

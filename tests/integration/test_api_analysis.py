@@ -204,12 +204,29 @@ def test_beyond_the_server_s_running_jobs_every_new_request_gets_429(make_app):
     assert (stopped["status"], stopped["error"], "lines" in stopped) == ("failed", "the server stopped this analysis", False)
 
 
-def test_an_unknown_job_or_another_game_s_job_is_404(make_app):
+def test_a_job_id_that_names_no_request_of_the_game_as_it_stands_is_404(make_app):
     client = make_app().test_client()
-    game, other = finished(client), finished(client)
-    assert "no analysis job" in assert_problem(client.get(f"{game.url}/0123456789abcdef"), 404)["detail"]
-    job = client.post(game.url, json={"seat": 0, "samples": 2}, headers=game.seats[0]).get_json()
-    assert_problem(client.get(f"{other.url}/{job['id']}", headers=other.referee), 404)
+    game = finished(client)
+    version = client.get(f"{API}/games/{game.id}").get_json()["version"]
+    for job_id in ("0123456789abcdef", f"{version + 1}~0~2~0", f"{version}~9~2~0", f"{version}~0~0~0",
+                   f"{version}~0~2~bad seed", "1~2~3"):
+        assert "no analysis job" in assert_problem(client.get(f"{game.url}/{job_id}", headers=game.referee),
+                                                   404)["detail"], job_id
+
+
+def test_a_job_started_by_one_server_process_is_found_by_another_which_gives_the_same_lines(make_app, tmp_path):
+    """Two apps on one store stand for two workers (or hosts): a poll landing on the other one finds the job going
+    on there, as its id names the request, and the lines are the same."""
+    url = f"sqlite:///{tmp_path / 'games.db'}"
+    first, second = make_app(DATABASE_URL=url).test_client(), make_app(DATABASE_URL=url).test_client()
+    game = finished(first)
+    started = first.post(game.url, json={"seat": 0, "samples": 8, "seed": "w"}, headers=game.seats[0]).get_json()
+    elsewhere = second.get(started["url"], headers=game.seats[0])
+    assert elsewhere.status_code == 200 and elsewhere.get_json()["id"] == started["id"]
+    lines_here = done(first, started["url"], game.seats[0])["lines"]
+    lines_there = done(second, started["url"], game.seats[0])["lines"]
+    assert lines_here == lines_there and lines_here
+    assert_problem(second.get(started["url"], headers=game.seats[1]), 403)  # another seat may not, there either
 
 
 def test_a_game_whose_spec_offers_no_analysis_is_422_naming_why():

@@ -10,7 +10,8 @@ the caller (the rulebooks are the packaged ones).
 Then: every file under api/templates, api/static and every game's rulebook is in the wheel; the installed modules
 are the venv's, not the checkout's; one game of every registered game is created through the JSON API, and every
 page answers 200 (lobby, rules, desk, tournaments, upload, each game's table as a seat and as a spectator, its
-replay, audit, disputes and links), every static file is served, a refusal's problem links its clause in the
+replay (and the viewer's positions and move list), audit, disputes and links, a study of it), the transparency log's
+checkpoint and key, every static file is served, a refusal's problem links its clause in the
 packaged rulebook, and the server's log holds no traceback, no error and no missing template.
 """
 
@@ -226,6 +227,12 @@ def test_every_page_of_every_game_answers_from_the_installed_wheel(served, venv)
             site.page(f"/games/{gid}/disputes", who)
         site.page(f"/games/{gid}/links", judge)
         site.page(f"/games/{gid}/replay?version=1", judge)
+        for data in ("positions.json", "moves.json"):  # what the replay viewer's script steps through
+            status, kind, _text = site.fetch(f"/games/{gid}/replay/{data}", judge)
+            assert (status, kind) == (200, "application/json"), f"{game} {data}: {status} {kind}"
+        study = site.api("POST", f"/games/{gid}/studies", {"version": 1, "seat": 0}, token=referee, expect=201)
+        site.page(f"/studies/{study['id']}", judge)
+        site.page(f"/games/{gid}/studies/new?version=1&seat=0", judge)
     tournament = site.api("POST", "/tournaments", {"name": "Club", "game": "small-battle", "format": "round-robin",
                                                     "players": [{"name": "A"}, {"name": "B"}]}, expect=201)
     site.page("/tournaments")
@@ -233,6 +240,9 @@ def test_every_page_of_every_game_answers_from_the_installed_wheel(served, venv)
     site.page("/desk")
     site.page("/records/upload")
     site.page("/")  # the lobby again, now listing the games
+    for part in ("checkpoint", "key"):  # the transparency log, in the signed-note text formats
+        status, kind, text = site.fetch(f"/api/v1/log/{part}")
+        assert (status, kind) == (200, "text/plain"), f"/api/v1/log/{part}: {status} {kind} {text[:300]}"
     (static,) = venv.glob("lib/python*/site-packages/api/static")
     files = [p.relative_to(static).as_posix() for p in static.rglob("*") if p.is_file()]
     assert files

@@ -113,6 +113,9 @@ class Duty:
             try:
                 self.tick()
             except Exception:  # noqa: BLE001 - the loop must outlive a dropped connection or a damaged game
+                if getattr(self.app, "closed", False):
+                    self.stop()  # the store was closed during this round: its error is the closing, nothing to log
+                    return
                 log.exception("the duty loop met an error; going on in a second")
                 self._stopped.wait(1.0)
             self._wake.wait(ROUND_SECONDS)

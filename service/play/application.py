@@ -125,6 +125,17 @@ class Referee(Application):
 
     # -- loading -----------------------------------------------------------------------------
 
+    def aggregate_of(self, kind: type, aggregate_id: UUID, what: str):
+        """The stored aggregate of class `kind` with this id (a tournament, a study); raises NotFound naming `what`
+        when there is none, or when the id is another kind's."""
+        try:
+            aggregate = self.repository.get(aggregate_id)
+        except AggregateNotFoundError:
+            raise NotFound(f"no {what} with id {aggregate_id}") from None
+        if not isinstance(aggregate, kind):
+            raise NotFound(f"no {what} with id {aggregate_id}")
+        return aggregate
+
     def game(self, game_id: UUID, version: int | None = None) -> Game:
         """A game, at its latest version or as at `version`; raises NotFound."""
         try:

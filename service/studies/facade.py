@@ -18,7 +18,6 @@ from dataclasses import replace
 from typing import Any
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain.analysis import NotAnalysable, analysis_of
@@ -106,13 +105,7 @@ class Studies:
         return permitted_seats(game, lambda seat: self._reader(gid, token, seat))
 
     def _load(self, sid: UUID) -> Study:
-        try:
-            study = self.app.repository.get(sid)
-        except AggregateNotFoundError:
-            raise NotFound(f"no study with id {sid}") from None
-        if not isinstance(study, Study):
-            raise NotFound(f"no study with id {sid}")
-        return study
+        return self.app.aggregate_of(Study, sid, "study")
 
     def _lock(self, sid: UUID) -> threading.Lock:
         with self._guard:

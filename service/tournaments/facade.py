@@ -22,7 +22,6 @@ from collections import defaultdict
 from typing import Any, Iterator
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError
 from eventsourcing.persistence import IntegrityError
 
 from domain.games import spec_for
@@ -70,13 +69,7 @@ class Tournaments:
     # -- loading and access ------------------------------------------------------------------
 
     def _load(self, tid: UUID) -> Tournament:
-        try:
-            t = self.app.repository.get(tid)
-        except AggregateNotFoundError:
-            raise NotFound(f"no tournament with id {tid}") from None
-        if not isinstance(t, Tournament):
-            raise NotFound(f"no tournament with id {tid}")
-        return t
+        return self.app.aggregate_of(Tournament, tid, "tournament")
 
     def _director(self, tournament_id: Any, token: str | None) -> tuple[UUID, str]:
         """The tournament's id and the director token's secret; raises 401/403/404."""

@@ -379,7 +379,7 @@ class Stores:
         Without this, two gunicorn workers booting at once on a fresh PostgreSQL schema can both
         run CREATE SCHEMA IF NOT EXISTS and one fails, which takes the whole server down.
         """
-        from service.play.application import Referee
+        from service.play.referee import Referee
 
         Referee(self.urls()[store]).close()
 

@@ -217,7 +217,7 @@ class Stores:
         return list(self.urls())
 
     def referee(self, store: str):
-        from service.play.application import Referee
+        from service.play.referee import Referee
 
         return Referee(self.urls()[store])
 

@@ -19,7 +19,7 @@ Variants (`VARIANTS`):
           same fast-forward SELECT arbiter's Referee does before every move, with arbiter's two choices around it (its
           projector without the library's per-event Protocol assert, and a copy made as Game.__deepcopy__ makes it:
           with copy.deepcopy's default recursion this variant cost ~0.06 ms more CPU a move), and the saved aggregate
-          put back in the cache (as Referee._command does);
+          put back in the cache (as the store's unit of work does);
   x  pre  the events' payloads computed beforehand (untimed) by the bare decider: the move costs only the library;
      dec  the bare decider step in the move (domain.records.parse_move, decider.step on a state kept in memory, the
           chain hash domain.audit.fields_hash per event), as bench.durable_floor does.
@@ -66,8 +66,8 @@ class LibGame(Aggregate):
 
 
 def _project(aggregate: Any, events: Any) -> Any:
-    """service.play.application's projector (the library's project_aggregate without its per-event Protocol assert)."""
-    from service.play.application import _project as project
+    """service.store.loading's projector (the library's project_aggregate without its per-event Protocol assert)."""
+    from service.store.loading import project
 
     return project(aggregate, events)
 
@@ -216,7 +216,7 @@ def _package(filename: str, name: str) -> str:
 KEY_FUNCTIONS = ("save", "get", "insert_events", "select_events", "collect_events", "to_stored_event",
                  "to_domain_event", "encode", "decode", "deepcopy", "trigger_event", "step", "fields_hash",
                  "event_hash", "getconn", "putconn", "get_connection", "_take_snapshots", "submit_move", "play",
-                 "_command", "answer")
+                 "command", "answer")
 
 
 def profile_shares(run: Any, n_moves: int) -> dict:
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         schema = f"arbiter_bench_{secrets.token_hex(4)}"
         url = (f"sqlite:///{tmp}/arbiter.db" if args.store == "sqlite" else f"{args.postgres}?schema={schema}")
         lib_url = f"sqlite:///{tmp}/libfloor.db" if args.store == "sqlite" else url
-        from service.play.application import Referee
+        from service.play.referee import Referee
 
         ref = Referee(url)
         libs = {"cached": open_app(lib_url, cache=False), "ff": open_app(lib_url, cache=True)}

@@ -223,7 +223,7 @@ def bench_hosts(n: int, base: str, games: list[dict], cfg: dict, tmp: Path, key:
 
     schema = f"arbiter_bench_hosts_{secrets.token_hex(4)}"
     url = f"{base}{'&' if '?' in base else '?'}schema={schema}"
-    from service.play.application import Referee
+    from service.play.referee import Referee
 
     Referee(url).close()  # the tables, before the hosts start (bench.api.Stores.prepare)
     hosts = start_hosts(n, url, tmp, key, cfg)

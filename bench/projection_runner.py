@@ -45,7 +45,7 @@ def _classes(url: str, table: str):
     """A runner application bound to `url`, and a Projection writing the catalogue's fold into `table`."""
     from service.adapters.catalogue_store import CATALOGUE
     from service.adapters.view_stores import PostgresViewStore
-    from service.play.application import Referee
+    from service.play.referee import Referee
 
     class RunnerApp(Referee):  # the runner calls application_class(env): the URL must come from elsewhere
         name = Referee.name  # else the library names it after the class, and reads another events table
@@ -147,7 +147,7 @@ def _subscribes(app) -> str:
 def local(url: str, games: int) -> dict:
     """memory:// and SQLite: can a runner follow the serving application at all?"""
     from service.facade import Arbiter
-    from service.play.application import Referee
+    from service.play.referee import Referee
 
     facade = Arbiter(url)
     for i in range(games):

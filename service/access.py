@@ -23,8 +23,8 @@ from domain.game import Game
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 
 from .errors import Forbidden, NotFound, Unauthorized
-from .play.application import Referee
-from .play.tokens import token_hash
+from .store.application import Store
+from .store.tokens import token_hash
 
 MAX_TOKEN = 200
 HELD = ("this game is a duplicate board still being played at another table: it can be watched once every table has "
@@ -54,7 +54,7 @@ def permitted_seats(game: Game, check: Callable[[int], Any]) -> list[int]:
 class Access:
     """The tokens of a store's games checked against what each game stored at its creation."""
 
-    def __init__(self, app: Referee):
+    def __init__(self, app: Store):
         self.app = app
         self._hashes: dict[UUID, tuple[str, list[str]]] = {}
         self._first_events: dict[UUID, Game.Created] = {}  # each game's first event (it never changes), kept per process

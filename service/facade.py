@@ -27,7 +27,7 @@ from .adapters.stores import DEFAULT_URL
 from .evidence.facade import Evidence
 from .evidence.log_service import publish_seconds
 from .evidence.publish_duty import PublishDuty
-from .play.application import Referee
+from .play.referee import Referee
 from .play.clocks import ClockWatch
 from .play.commands import FileDispute, GiveRuling, NameSeat, PlayMove
 from .play.facade import PlayFacade

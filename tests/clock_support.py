@@ -36,7 +36,7 @@ class FakeClock:
 
 @contextmanager
 def fake_time(start: datetime = START):
-    """Patch the server's clock for the duration (events' timestamps and service.play.clocks.server_ms alike)."""
+    """Patch the server's clock for the duration (events' timestamps and service.store.server_clock.server_ms alike)."""
     clock = FakeClock(start)
     with mock.patch("eventsourcing.domain.datetime_now_with_tzinfo", clock):
         yield clock

@@ -14,7 +14,7 @@ from markupsafe import Markup, escape
 
 from domain.clocks import STARTS
 
-from service.play.clocks import server_ms
+from service.store.server_clock import server_ms
 
 from .blueprint import pages
 

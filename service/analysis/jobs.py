@@ -39,7 +39,7 @@ from projections.viewers import SPECTATOR, Viewer
 
 from service.access import Access, parse_game_id, permitted_seats
 from service.errors import BadInput, Forbidden, NotFound
-from service.play.application import Referee
+from service.store.application import Store
 from service.views.facade import ViewsFacade
 
 from .board import Job, JobBoard, caller_of, iso
@@ -105,7 +105,7 @@ def key_of_job_id(game: UUID, job_id: str, seats: int) -> JobKey | None:
 class AnalysisJobs:
     """The analysis jobs of one process (see the module doc), on the process's board of background jobs."""
 
-    def __init__(self, app: Referee, access: Access, views: ViewsFacade, board: JobBoard | None = None):
+    def __init__(self, app: Store, access: Access, views: ViewsFacade, board: JobBoard | None = None):
         self.app, self.access, self.views = app, access, views
         self.board = board or JobBoard()
 

@@ -23,7 +23,7 @@ from domain.audit import event_hash
 from service.adapters.backup import backup
 from service.adapters.stores import persistence_env
 from service.errors import BadInput
-from service.play.application import Referee
+from service.store.application import Store
 
 from . import keys, receipts
 from .attempts_heads import attempts_finding, stored_head
@@ -61,7 +61,7 @@ def signing_key_problem(database_url: str, key_file: str | None = None) -> str |
     return serving_problem(env, Path(key_file or os.environ.get("ARBITER_KEY_FILE") or default_paths(database_url)[0]))
 
 
-def _close_with(app: Referee, tables) -> None:
+def _close_with(app: Store, tables) -> None:
     """Close the evidence tables' connection when the store's application is closed (its pool with it)."""
     close_app = app.close
 
@@ -75,7 +75,7 @@ def _close_with(app: Referee, tables) -> None:
 class Evidence:
     """The server's signing key and checkpoint log for one store: receipts, checkpoints, and the store's check."""
 
-    def __init__(self, app: Referee, key_file: Path | None, log_file: Path | None, every: int = DEFAULT_EVERY,
+    def __init__(self, app: Store, key_file: Path | None, log_file: Path | None, every: int = DEFAULT_EVERY,
                  storage=None, tables=None, public_key: keys.PublicKey | None = None, log_origin: str | None = None,
                  witnesses: str | None = None):
         """`storage`: the log's storage when not a file (`log_file`) nor memory; `tables`: the PostgreSQL store's
@@ -94,7 +94,7 @@ class Evidence:
         self.transparency = LogService(self, log_origin, witnesses)  # the log's Merkle tree and published checkpoints
 
     @classmethod
-    def configured(cls, app: Referee, database_url: str, key_file: str | None = None, checkpoint_log: str | None = None,
+    def configured(cls, app: Store, database_url: str, key_file: str | None = None, checkpoint_log: str | None = None,
                    every: int | str | None = None, public_key: keys.PublicKey | None = None,
                    log_origin: str | None = None, witnesses: str | None = None) -> "Evidence":
         """The evidence of a store: arguments first, then the environment, then the defaults beside the store (on

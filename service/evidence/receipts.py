@@ -16,7 +16,7 @@ from uuid import UUID
 from domain.audit import verify_chain
 
 from service.errors import BadInput, NotFound, ServiceError
-from service.play.application import Referee
+from service.store.application import Store
 from service.verification.checks import check_chain
 
 from .checkpoints import now
@@ -73,7 +73,7 @@ def parse(doc: Any) -> dict:
     return doc
 
 
-def verify(app: Referee, key: PublicKey | None, doc: Any) -> dict:
+def verify(app: Store, key: PublicKey | None, doc: Any) -> dict:
     """Does the store still hold what the receipt says? Raises BadInput (malformed), ForgedReceipt (bad signature).
 
     Returns {ok, status, detail, receipt, chain}: status `intact`, `truncated` (the store ends before the

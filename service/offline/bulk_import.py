@@ -229,7 +229,7 @@ def build(record: Record, mapper: Any) -> Built | None:
     """The stored rows of a record's game as the service writes them (Game.start, then Game.play for every move),
     decided by the bare decider; None when a move is illegal (that record takes the service's own road). For events
     of the shape WRITES declares (import_files asks written_for first)."""
-    from service.play.tokens import new_token, seat_token, token_hash
+    from service.store.tokens import new_token, seat_token, token_hash
 
     d, setup, chance = record.decider, record.setup, record.chance
     referee = new_token()

@@ -1,1 +1,1 @@
-"""Playing games: the event-sourced application (Referee), the commands it takes, clocks and bot seats."""
+"""Playing games: the referee's use cases on the store (Referee), the commands it takes, clocks and bot seats."""

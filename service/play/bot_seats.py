@@ -16,11 +16,10 @@ every host must be able to open, for no gain: the service needs no token to know
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 
 from bots import BOT_KINDS
 from domain.bot_seats import TAKEN_BACK, BotSeats, bot_seats_id
@@ -28,7 +27,7 @@ from domain.bot_seats import TAKEN_BACK, BotSeats, bot_seats_id
 from service.access import parse_game_id
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
 
-RETRIES = 20
+T = TypeVar("T")
 
 
 class SeatedBots:
@@ -55,20 +54,11 @@ class SeatedBots:
         seats = self.load(game_id)
         return seats.seats if seats is not None else {}
 
-    def change(self, game_id: str, body) -> Any:
-        """Run `body` on the game's bot seats and save what it recorded; again on a concurrent write."""
-        for _ in range(RETRIES):
-            seats = self.load(game_id) or BotSeats(game_id=game_id)
-            before = seats.version
-            result = body(seats)
-            if seats.version == before:
-                return result
-            try:
-                self.app.save(seats)
-            except IntegrityError:
-                continue
-            return result
-        raise Conflict("the game's bot seats are too busy: try again")
+    def change(self, game_id: str, decide: Callable[[BotSeats], T]) -> T:
+        """Run `decide` on the game's bot seats through the store's unit of work (saved if it recorded anything)."""
+        return self.app.command(bot_seats_id(game_id), lambda uow: decide(uow.aggregate),
+                                load=lambda seats_id: self.load_by_id(seats_id) or BotSeats(game_id=game_id),
+                                what="the game's bot seats")
 
     def _own_seat(self, game_id: Any, token: str | None) -> tuple[str, int]:
         viewer = self.play.access.viewer(game_id, token)

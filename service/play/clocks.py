@@ -13,7 +13,7 @@ Who records it, whichever comes first:
   a running clock can run out, so a seat that never moves is flagged too. Several processes may watch: the
   store's version check lets one write, the other finds the flag recorded.
 
-Time is the server's only: `server_ms()` (the library's own clock, the one that stamps events).
+Time is the server's only: `server_ms()` (service.store.server_clock: the library's clock, which stamps events).
 """
 
 from __future__ import annotations
@@ -23,21 +23,15 @@ import threading
 from typing import Any
 from uuid import UUID
 
-import eventsourcing.domain
-
 from domain import clocks
 from domain.game import Game
 
 from service.errors import BadInput
+from service.store.server_clock import server_ms
 
 MAX_SECONDS = 7 * 24 * 3600
 IDLE_SECONDS = 1.0  # the watcher reads the store at least this often
 log = logging.getLogger("arbiter.clocks")
-
-
-def server_ms() -> int:
-    """The server's time now (ms since the epoch), from the clock that stamps the events."""
-    return clocks.ms(eventsourcing.domain.datetime_now_with_tzinfo())
 
 
 def parse_time_control(value: Any) -> dict | None:

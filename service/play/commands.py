@@ -37,7 +37,7 @@ class PlayMove:
     """A seat's move: the record move it plays (`type` and the game's own fields; a `seat`, when named, must be the
     token's), the version the seat decided on (`expected_version`: refused with 409 once the game moved on), and an
     `idempotency_key` (the same move sent again with the same key from the same seat is answered again without
-    playing it twice; service.play.idempotency binds the key to its request)."""
+    playing it twice; service.store.idempotency binds the key to its request)."""
 
     game_id: Any
     move: Any

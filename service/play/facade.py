@@ -20,16 +20,16 @@ from service.access import Access, parse_game_id
 from service.duty import Duty
 from service.errors import Forbidden, IllegalMove, NotFound
 from service.evidence.facade import Evidence
+from service.store.tokens import seat_token, token_hash
 from service.verification.checks import check_evidence
 from service.views.facade import ViewsFacade
 
-from .application import Referee
 from .bot_duty import BotDuty
 from .bot_seats import SeatedBots
 from .clocks import ClockWatch
 from .commands import FileDispute, GiveRuling, NameSeat, PlayMove
+from .referee import Referee
 from .seat_offers import OpenSeats
-from .tokens import seat_token, token_hash
 
 
 class PlayFacade:

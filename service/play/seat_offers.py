@@ -11,21 +11,20 @@ player is there), nor is a seat of a game that is over.
 from __future__ import annotations
 
 import os
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable, TypeVar
 from uuid import UUID
 
 from cryptography.hazmat.primitives import hashes
 from cryptography.hazmat.primitives.ciphers.aead import AESGCM
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
 from eventsourcing.application import AggregateNotFoundError
-from eventsourcing.persistence import IntegrityError
 
 from domain.seat_offers import SeatOffers, offers_id
 
 from service.access import parse_game_id
 from service.errors import BadInput, Conflict, NotFound
 
-RETRIES = 20
+T = TypeVar("T")
 LABEL = "arbiter open seats"
 
 
@@ -61,19 +60,12 @@ class OpenSeats:
             return None
         return offers if isinstance(offers, SeatOffers) else None
 
-    def _change(self, game_id: str, body) -> Any:
-        for _ in range(RETRIES):
-            offers = self._load(game_id) or SeatOffers(game_id=game_id)
-            before = offers.version
-            result = body(offers)
-            if offers.version == before:
-                return result  # nothing changed (a new game's offers are not stored before their first offer)
-            try:
-                self.app.save(offers)
-            except IntegrityError:
-                continue
-            return result
-        raise Conflict("the game's open seats are too busy: try again")
+    def _change(self, game_id: str, decide: Callable[[SeatOffers], T]) -> T:
+        """Run `decide` on the game's offers through the store's unit of work (a new game's offers are not stored
+        before their first offer: nothing changed, nothing written)."""
+        return self.app.command(offers_id(game_id), lambda uow: decide(uow.aggregate),
+                                load=lambda _: self._load(game_id) or SeatOffers(game_id=game_id),
+                                what="the game's open seats")
 
     # -- the referee's side ------------------------------------------------------------------
 

@@ -13,12 +13,9 @@ from __future__ import annotations
 import secrets
 import threading
 import unicodedata
-from collections import defaultdict
 from dataclasses import replace
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
-
-from eventsourcing.persistence import IntegrityError
 
 from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
@@ -28,7 +25,8 @@ from projections.viewers import Viewer
 
 from service.access import Access, parse_game_id, permitted_seats
 from service.errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound
-from service.play.application import Referee
+from service.store.application import Store
+from service.store.unit_of_work import UnitOfWork
 
 from .sandbox import BadVariationMove, Sandbox, bots_answer, knowledge_at, open_sandbox, replay
 
@@ -67,10 +65,9 @@ def clean_comment(text: Any) -> str:
 class Studies:
     """Studies over the games' store."""
 
-    def __init__(self, app: Referee, access: Access):
+    def __init__(self, app: Store, access: Access):
         self.app = app
         self.access = access
-        self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
         self._guard = threading.Lock()
         self._starts: dict[tuple, tuple] = {}  # (game id, version, seat, seed) -> (sandbox, its state's dump)
 
@@ -107,9 +104,9 @@ class Studies:
     def _load(self, sid: UUID) -> Study:
         return self.app.aggregate_of(Study, sid, "study")
 
-    def _lock(self, sid: UUID) -> threading.Lock:
-        with self._guard:
-            return self._locks[sid]
+    def _command(self, sid: UUID, decide: Callable[[UnitOfWork[Study]], dict]) -> dict:
+        """Run `decide` on the study through the store's unit of work."""
+        return self.app.command(sid, decide, load=self._load, what=f"study {sid}")
 
     # -- the sandbox -----------------------------------------------------------------------
 
@@ -183,8 +180,9 @@ class Studies:
         if not isinstance(raw, dict):
             raise BadInput("move: a move is an object with type (and seat, when the study plays every seat)",
                            field="move")
-        with self._lock(sid):
-            study = self._load(sid)
+
+        def decide(uow: UnitOfWork[Study]) -> dict:
+            study = uow.aggregate
             self._reader(study.game_id, token, None)
             sandbox = self._current(study)
             if len(study.moves) >= MAX_VARIATION:
@@ -205,15 +203,17 @@ class Studies:
             if not study.every_seat:
                 for answer in bots_answer(sandbox, len(study.moves)):
                     study.play(answer, "bot")
-            self._save(study)
             return self._shown(study, sandbox)
+
+        return self._command(sid, decide)
 
     def comment(self, study_id: Any, token: str | None, at: Any, text: Any) -> dict:
         """A comment on a position of the variation, by a seat of the game (once it is over) or its referee."""
         sid = parse_study_id(study_id)
         text = clean_comment(text)
-        with self._lock(sid):
-            study = self._load(sid)
+
+        def decide(uow: UnitOfWork[Study]) -> dict:
+            study = uow.aggregate
             if token is None:
                 raise Forbidden("a comment is signed: give a seat's token for this game, or the referee's")
             viewer, _ = self._reader(study.game_id, token, None)
@@ -221,14 +221,9 @@ class Studies:
                 raise BadInput(f"version: this study has positions 0..{len(study.moves)} (0 is its start), got {at!r}",
                                field="version")
             study.comment(at, _author(viewer), text)
-            self._save(study)
             return self._shown(study, self._current(study))
 
-    def _save(self, study: Study) -> None:
-        try:
-            self.app.save(study)
-        except IntegrityError:
-            raise Conflict("the study changed meanwhile (another process): try again") from None
+        return self._command(sid, decide)
 
     # -- what is shown -------------------------------------------------------------------------
 

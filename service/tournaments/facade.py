@@ -10,19 +10,16 @@ of the tournament (anyone's), so nobody has to ask for it; with `auto_rounds` th
 the next round the same way. Each game's referee token is sealed to the director's
 public key (service/tournaments/sealing.py): the director alone can give out a game's links again.
 
-Over 300 lines on purpose: the facade section of one aggregate, whose commands share its load, lock and retry loop
-and the director's check; a round's draw (draw.py) and the bundle's lines (bundles.py) are apart.
+Over 300 lines on purpose: the facade section of one aggregate, whose commands share its load (through the store's
+unit of work) and the director's check; a round's draw (draw.py) and the bundle's lines (bundles.py) are apart.
 """
 
 from __future__ import annotations
 
 import hmac
-import threading
 from collections import defaultdict
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator, TypeVar
 from uuid import UUID
-
-from eventsourcing.persistence import IntegrityError
 
 from domain.games import spec_for
 from domain.randomness import commitment, new_seed
@@ -34,14 +31,14 @@ from projections.standings import doc_crosstable, doc_standings
 from service.adapters.standings_store import Standings
 from service.bounds import bounded
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
-from service.play.tokens import new_token, token_hash
+from service.store.tokens import new_token, token_hash
 
 from . import embargo, sealing
 from .bundles import bundle_lines
 from .draw import draw
 from .duty import TournamentDuty
 
-MAX_RETRIES = 20
+T = TypeVar("T")
 
 
 def parse_tournament_id(value: Any) -> UUID:
@@ -58,8 +55,6 @@ class Tournaments:
         self.arbiter = arbiter
         self.app = arbiter.app
         self._standings: Standings | None = None
-        self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
-        self._guard = threading.Lock()
         arbiter.game_over_listeners.append(self.game_over)
         self.duty = arbiter.play.duty  # the process's duty loop: the lease holder creates what falls due (duty.py)
         self.duty.add(TournamentDuty(self))
@@ -86,21 +81,9 @@ class Tournaments:
             raise Unauthorized("the bearer token is not this tournament's director token")
         return tid, secret
 
-    def _lock(self, tid: UUID) -> threading.Lock:
-        with self._guard:
-            return self._locks[tid]
-
-    def _command(self, tid: UUID, body) -> Any:
-        with self._lock(tid):
-            for _ in range(MAX_RETRIES):
-                t = self._load(tid)
-                result = body(t)
-                try:
-                    self.app.save(t)
-                except IntegrityError:
-                    continue
-                return result
-        raise Conflict(f"tournament {tid} is too busy: try again")
+    def _command(self, tid: UUID, decide: Callable[[Tournament], T]) -> T:
+        """Run `decide` on the tournament through the store's unit of work."""
+        return self.app.command(tid, lambda uow: decide(uow.aggregate), load=self._load, what=f"tournament {tid}")
 
     # -- commands ----------------------------------------------------------------------------
 

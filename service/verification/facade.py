@@ -15,7 +15,7 @@ from service.adapters.catalogue_store import Catalogue
 from service.bounds import position
 from service.errors import NotFound
 from service.evidence.facade import Evidence
-from service.play.application import Referee
+from service.store.application import Store
 
 from .checks import game_ids, reverify
 from .driver import verify_game
@@ -25,7 +25,7 @@ from .report import report_ok
 class VerificationFacade:
     """The checks of a store's games against their rows, the engine, the catalogue and the checkpoint log."""
 
-    def __init__(self, app: Referee, evidence: Evidence, catalogue: Callable[[], Catalogue], access: Access | None = None):
+    def __init__(self, app: Store, evidence: Evidence, catalogue: Callable[[], Catalogue], access: Access | None = None):
         self.app = app
         self.evidence = evidence
         self.catalogue = catalogue  # the catalogue caught up (service.views.lobby.LobbyFacade.caught_up)

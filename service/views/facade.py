@@ -21,8 +21,8 @@ from projections.views import disclosure_ledger, event_log, view, view_at
 from service.access import Access, parse_game_id
 from service.bounds import position
 from service.errors import Forbidden, NotFound
-from service.play.application import Referee
-from service.play.clocks import server_ms
+from service.store.application import Store
+from service.store.server_clock import server_ms
 from service.verification.checks import check_evidence
 
 from .feed import Feed, as_entries
@@ -33,7 +33,7 @@ from .spectator_delay import Cut, spectator_cut
 class ViewsFacade:
     """Views, logs, audits and records of a store's games, each as the token's viewer may see it."""
 
-    def __init__(self, app: Referee, access: Access):
+    def __init__(self, app: Store, access: Access):
         self.app = app
         self.access = access
         self.feed: Feed | None = None  # the process's follower of the notification log, started by the first subscriber

@@ -33,7 +33,7 @@ from domain.game import Game
 from projections.viewers import SPECTATOR, Viewer
 from projections.views import event_log
 
-from service.play.clocks import server_ms
+from service.store.server_clock import server_ms
 
 from .spectator_delay import Held
 from .subscription import Entry, Sink, Subscription, as_entries, news_entry

@@ -13,7 +13,7 @@ from domain.games import DECIDERS, SPECS
 from service.adapters.catalogue_store import Catalogue
 from service.bounds import position
 from service.errors import BadInput
-from service.play.application import Referee
+from service.store.application import Store
 
 from .facade import ViewsFacade
 
@@ -21,7 +21,7 @@ from .facade import ViewsFacade
 class LobbyFacade:
     """The catalogue of a store's games, and what the server offers."""
 
-    def __init__(self, app: Referee, views: ViewsFacade):
+    def __init__(self, app: Store, views: ViewsFacade):
         self.app = app
         self.views = views
         self._catalogue: Catalogue | None = None

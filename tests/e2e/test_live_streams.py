@@ -241,7 +241,7 @@ def test_an_event_written_through_one_server_process_reaches_the_subscribers_of_
             pytest.skip("ARBITER_TEST_POSTGRES_URL is not set")
         schema = f"arbiter_live_{uuid.uuid4().hex[:10]}"
         url = f"{base}{'&' if '?' in base else '?'}schema={schema}"
-        from service.play.application import Referee
+        from service.play.referee import Referee
 
         Referee(url).close()  # the tables exist before two servers boot on them
     else:

@@ -7,7 +7,7 @@ import uuid
 
 import pytest
 
-from service.play.application import Referee
+from service.play.referee import Referee
 
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"
 

@@ -21,7 +21,7 @@ def open_at_once(urls: list[str], threads: int, barrier, results, name: str) -> 
     try:
         from service.adapters.catalogue_store import Catalogue
         from service.adapters.standings_store import Standings
-        from service.play.application import Referee
+        from service.play.referee import Referee
     except BaseException:
         results.put((name, [traceback.format_exc()]))
         barrier.abort()

@@ -20,7 +20,7 @@ def race(url: str, game_id: str, target_moves: int, mode: str, start_lock, barri
     error = None
     try:
         from domain.el_royale import legal_moves
-        from service.play.application import Referee
+        from service.play.referee import Referee
         from service.errors import Conflict, IllegalMove
         from tests.integration.service_support import raw_move
 

@@ -1,4 +1,4 @@
-"""An idempotency key is bound to the request it first came with (service.play.idempotency), over HTTP on SQLite
+"""An idempotency key is bound to the request it first came with (service.store.idempotency), over HTTP on SQLite
 and PostgreSQL: the same move again gets the first answer; another move from the seat is a 422; another seat's same key is its own
 naming the key that changes nothing and tells nothing of the first move; the binding is read from the store, so it
 holds after the app is started again on the same file."""

@@ -21,7 +21,7 @@ from eventsourcing.persistence import IntegrityError
 
 from domain.cards import format_cards
 from domain.el_royale import legal_moves
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.adapters.catalogue_store import Catalogue
 from tests.conftest import RECORDS
 
@@ -386,7 +386,7 @@ def test_a_catalogue_in_a_new_table_starts_from_the_first_notification_beside_th
 
 _WORKER = """
 import sys
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.adapters.catalogue_store import Catalogue
 catalogue = Catalogue.for_app(Referee(sys.argv[1]))
 total = 0

@@ -8,7 +8,7 @@ import sqlite3
 from click.testing import CliRunner
 
 from api.cli.main import main
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.errors import BadInput
 from service.facade import Arbiter
 from tests.integration.service_support import new_game, play, play_to_end

@@ -24,7 +24,7 @@ import pytest
 
 from service.adapters.catalogue_store import Catalogue
 from service.adapters.standings_store import Standings
-from service.play.application import Referee
+from service.play.referee import Referee
 from tests.support import drop_store_schema
 
 POSTGRES_ENV = "ARBITER_TEST_POSTGRES_URL"

@@ -23,7 +23,8 @@ from domain.bot_seats import GAME_OVER
 from service.adapters.leases import leases_for
 from service.errors import Conflict, NotFound
 from service.facade import Arbiter
-from service.play.clocks import ClockWatch, server_ms
+from service.play.clocks import ClockWatch
+from service.store.server_clock import server_ms
 from service.tournaments.facade import Tournaments
 from tests.tournament_support import finish
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.verification.bulk import read_batch
 from service.verification.driver import plain_report as fast_report
 from service.verification.checks import check_chain

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from eventsourcing.application import project_aggregate
 
-from service.play.application import Referee
+from service.play.referee import Referee
 
 from .service_support import new_game, play
 

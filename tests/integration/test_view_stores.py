@@ -15,7 +15,7 @@ from eventsourcing.persistence import IntegrityError
 
 from service.adapters.view_runner import store_for
 from service.adapters.view_table import Column, ViewTable
-from service.play.application import Referee
+from service.play.referee import Referee
 from tests.support import drop_store_schema
 
 

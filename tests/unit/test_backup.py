@@ -11,7 +11,7 @@ import pytest
 from click.testing import CliRunner
 
 from api.cli.main import main
-from service.play.application import Referee
+from service.play.referee import Referee
 
 
 def run(*args: str):

@@ -16,7 +16,7 @@ from domain.game import Game
 from domain.games import DECIDERS, SPECS
 from domain.records import parse
 from service.offline import bulk_import
-from service.play.application import Referee
+from service.play.referee import Referee
 
 GAMES = sorted(DECIDERS)
 BY_TOPIC = {f"domain.game:Game.{cls.__name__}": names for cls, names in bulk_import.WRITES.items()}

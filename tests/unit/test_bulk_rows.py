@@ -16,7 +16,7 @@ from domain.autoplay import game_rng, random_game
 from domain.games import DECIDERS, SPECS
 from domain.records import parse
 from service.offline import bulk_import
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.adapters.canonical_json import plain
 
 GAMES = sorted(DECIDERS)
@@ -30,7 +30,7 @@ def _fixed(monkeypatch) -> None:
     start = datetime(2026, 11, 23, 13, 44, 36, tzinfo=timezone.utc)
     monkeypatch.setattr(bulk_import, "_utc_now", lambda: (start + timedelta(microseconds=7 * next(times))).isoformat())
     tokens = itertools.count()
-    monkeypatch.setattr("service.play.tokens.new_token", lambda: f"token{next(tokens)}")
+    monkeypatch.setattr("service.store.tokens.new_token", lambda: f"token{next(tokens)}")
 
 
 def _builds(mapper, docs: list[dict]) -> list:

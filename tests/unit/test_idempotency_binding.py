@@ -1,4 +1,4 @@
-"""An idempotency key is bound to the request it first came with (service.play.idempotency): the comparison."""
+"""An idempotency key is bound to the request it first came with (service.store.idempotency): the comparison."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from domain.game import Game
 from domain.games import DECIDERS, SPECS
 from domain.records import parse, parse_move
 from service.errors import BadInput
-from service.play.idempotency import DIFFERENT_REQUEST, refuse_different, same_request, stored_key
+from service.store.idempotency import DIFFERENT_REQUEST, refuse_different, same_request, stored_key
 
 
 def test_a_seat_s_key_is_kept_under_the_seat_so_the_two_never_mix():

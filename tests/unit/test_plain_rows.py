@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 from domain.audit import _encode, event_hash
 from domain.autoplay import game_rng, random_game
 from domain.games import DECIDERS, SPECS
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.verification.decoded import NotPlain
 from service.verification.plain_rows import _ISO_UTC, _float_free, decode_game
 

@@ -16,7 +16,7 @@ from domain.cards import PACK, cards_of, format_card, format_cards, parse_card
 from domain.el_royale.state import TAKE
 from domain.game import Game
 from domain.randomness import Chance
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.errors import IllegalMove
 from projections.el_royale import table as er_table
 from projections.viewers import REFEREE, SPECTATOR, Viewer

@@ -14,7 +14,7 @@ import pytest
 from domain.autoplay import game_rng, random_game
 from domain.games import DECIDERS, SPECS
 from service.adapters.catalogue_store import Catalogue
-from service.play.application import Referee
+from service.play.referee import Referee
 from service.verification.bulk import read_batch
 from service.verification.driver import detailed_report, plain_report
 

@@ -1,203 +1,41 @@
-"""The referee's eventsourcing Application: one method per use case, stores chosen by URL.
-
-Concurrency: every command loads the game, decides, and saves; a stale save
-(another writer got there first) re-runs the whole command on fresh state. A
-per-game lock serialises writers inside one process; across processes the
-store's version check decides.
-
-Over 300 lines on purpose: one eventsourcing Application, whose use cases share its loading, its command loop
-(load, decide, save, retry) and its snapshots; the shapes of the commands are checked before (commands.py), the
-tokens are made apart (tokens.py).
+"""The referee's use cases on the store: create and import games, play moves, file and rule disputes, name seats,
+flag seats out of time. Each command runs through the store's unit of work (service.store.unit_of_work): load the
+game, decide, save the game and any refused attempt in one transaction, decide again on a concurrent write. The
+shapes of the commands are checked before (commands.py); the tokens are made in service.store.tokens.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from collections import defaultdict
 from typing import Any, Callable, TypeVar
 from uuid import UUID
 
-from eventsourcing.application import AggregateNotFoundError, Application
-from eventsourcing.persistence import IntegrityError, MapperDeserialisationError, Transcoding
-
 from domain import ENGINE_VERSION
-from domain.attempts import Attempts, attempts_id
+from domain.attempts import Attempts
 from domain.game import Game, seat_actor
-from domain.games import DECIDERS
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 
-from service.adapters.group_commit import GroupCommit, WriteLock
-from service.adapters.store_tables import retried
-from service.adapters.stores import DEFAULT_URL, ensure_schema, persistence_env, startup_lock, write_lock_path
-from service.errors import BadInput, Conflict, Damaged, IllegalMove, NotFound
+from service.errors import BadInput, Conflict, IllegalMove, NotFound
+from service.store.application import Store
+from service.store.idempotency import refuse_different, same_request, stored_key
+from service.store.server_clock import server_ms
+from service.store.tokens import new_token, seat_token, token_hash
+from service.store.unit_of_work import UnitOfWork
 from service.views.spectator_delay import parse_delay
 
-from .clocks import flag_due, parse_time_control, server_ms
-from .idempotency import refuse_different, same_request, stored_key
-from .tokens import new_token, seat_token, token_hash
-
-# what reading a damaged stored game raises: the mapper's decoding, then the aggregate's own folding of bad data
-UNREADABLE = (MapperDeserialisationError, ValueError, KeyError, TypeError, AttributeError, IndexError)
-
-
-def damaged(game_id: UUID, e: Exception) -> Damaged:
-    """The refusal for a stored game that cannot be read: names the game and the kind of damage, never a stored value."""
-    return Damaged(f"the stored events of game {game_id} cannot be read ({type(e).__name__}); nothing was changed. "
-                   f"The referee can locate the damage with `arbiter verify {game_id}`.")
+from .clocks import flag_due, parse_time_control
 
 T = TypeVar("T")
-MAX_RETRIES = 50
-SNAPSHOT_INTERVAL = 100
 
 
-class StateTranscoding(Transcoding):
-    """Snapshots: a decider's State as JSON-safe data."""
-
-    def __init__(self, decider):
-        self.type = decider.State
-        self.name = f"{decider.GAME}/state"
-        self._decider = decider
-
-    def encode(self, obj: Any) -> dict:
-        return self._decider.dump_state(obj)
-
-    def decode(self, data: dict) -> Any:
-        return self._decider.load_state(data)
-
-
-class Referee(Application):
+class Referee(Store):
     """Stores games, runs moves through their deciders, keeps evidence, disputes and rewinds."""
 
-    name = "arbiter"
-    snapshotting_intervals = {Game: SNAPSHOT_INTERVAL}
+    name = "arbiter"  # the library's name for the store's settings (a subclass would otherwise be "Referee")
 
-    def __init__(self, database_url: str = DEFAULT_URL, env: dict | None = None):
-        self.database_url = database_url
-        store_env = persistence_env(database_url)
-        # fast-forwarded from the store on every get; AGGREGATE_CACHE_MAXSIZE=0 in the environment turns it off
-        store_env["AGGREGATE_CACHE_MAXSIZE"] = os.environ.get("AGGREGATE_CACHE_MAXSIZE", "1000")
-        store_env.update(env or {})
-
-        def start() -> None:
-            with startup_lock(store_env):  # workers starting at once would race on CREATE SCHEMA/TABLE/FUNCTION, WAL
-                ensure_schema(store_env)
-                super(Referee, self).__init__(env=store_env)
-
-        retried(start)  # again if a process outside the lock created the same objects at the same moment
-        # moves saved at the same moment by this process's threads share one transaction (service.adapters.group_commit)
-        lock_file = write_lock_path(store_env)
-        across = None if lock_file is None else WriteLock(lock_file)  # a SQLite file's writers queue, not sleep
-        self.recorder.insert_events = self.group_commit = GroupCommit(self.recorder.insert_events, across)
-        self._locks: dict[UUID, threading.Lock] = defaultdict(threading.Lock)
-        self._locks_guard = threading.Lock()
-
-    def _take_snapshots(self, processing_event) -> None:
-        """A snapshot when a command's save crosses a multiple of the interval, taken from the game just saved (the
-        library rebuilds it from the store: the latest snapshot and up to 99 events replayed inside the request).
-        A save that crosses several (an imported record) gets one at each multiple, so that any version loads
-        with at most 99 events replayed."""
-        if not self.snapshots:
-            return
-        for aggregate_id, aggregate in processing_event.aggregates.items():
-            interval = self.snapshotting_intervals.get(type(aggregate))
-            crossed = [e.originator_version for e in processing_event.events
-                       if interval and e.originator_id == aggregate_id and e.originator_version % interval == 0]
-            if len(crossed) == 1:  # a command: the game as saved, a few versions past the multiple at most
-                snapshot_class = getattr(type(aggregate), "Snapshot", type(self).snapshot_class)
-                self.snapshots.put([snapshot_class.take(aggregate)])
-            else:  # an import (many multiples in one save): one at each, as the library takes them
-                for version in crossed:
-                    self.take_snapshot(aggregate_id, version=version)
-
-    closed = False
-
-    def close(self) -> None:
-        """Close the store's connections; the process's duty loop (service.duty) stops when it sees this."""
-        self.closed = True
-        super().close()
-
-    def register_transcodings(self, transcoder) -> None:
-        super().register_transcodings(transcoder)
-        for decider in DECIDERS.values():
-            transcoder.register(StateTranscoding(decider))
-
-    # -- loading -----------------------------------------------------------------------------
-
-    def aggregate_of(self, kind: type, aggregate_id: UUID, what: str):
-        """The stored aggregate of class `kind` with this id (a tournament, a study); raises NotFound naming `what`
-        when there is none, or when the id is another kind's."""
-        try:
-            aggregate = self.repository.get(aggregate_id)
-        except AggregateNotFoundError:
-            raise NotFound(f"no {what} with id {aggregate_id}") from None
-        if not isinstance(aggregate, kind):
-            raise NotFound(f"no {what} with id {aggregate_id}")
-        return aggregate
-
-    def game(self, game_id: UUID, version: int | None = None) -> Game:
-        """A game, at its latest version or as at `version`; raises NotFound."""
-        try:
-            if version is None:
-                return self.repository.get(game_id, projector_func=_project)
-            if version < 1:
-                raise NotFound(f"game {game_id} has no version {version}: versions start at 1", field="version")
-            game = self.repository.get(game_id, version=version, projector_func=_project)
-        except AggregateNotFoundError:
-            raise NotFound(f"no game with id {game_id}") from None
-        except UNREADABLE as e:
-            raise damaged(game_id, e) from None
-        if game.version != version:
-            raise NotFound(f"game {game_id} has no version {version}: it is at version {game.version}", field="version")
-        return game
-
-    def attempts(self, game_id: UUID) -> Attempts | None:
-        """A game's refused attempts (None while there are none)."""
-        try:
-            return self.repository.get(attempts_id(game_id), projector_func=_project)
-        except AggregateNotFoundError:
-            return None
-        except UNREADABLE as e:
-            raise damaged(game_id, e) from None
-
-    def stored_attempts(self, game_id: UUID) -> list:
-        """Every stored event of a game's attempts stream, in order (empty while there are none)."""
-        try:
-            return list(self.events.get(attempts_id(game_id)))
-        except UNREADABLE as e:
-            raise damaged(game_id, e) from None
-
-    def read_events(self, game_id: UUID, gt: int | None = None, lte: int | None = None) -> list:
-        """A game's stored events in (gt, lte], decoded; raises Damaged for a row that cannot be read."""
-        try:
-            return list(self.events.get(game_id, gt=gt, lte=lte))
-        except UNREADABLE as e:
-            raise damaged(game_id, e) from None
-
-    def stored_events(self, game_id: UUID) -> list:
-        """Every stored event of a game, in order (for the audit log and its verification)."""
-        return self.read_events(game_id)
-
-    def _lock(self, game_id: UUID) -> threading.Lock:
-        with self._locks_guard:
-            return self._locks[game_id]
-
-    def _command(self, game_id: UUID, body: Callable[[Game], T]) -> T:
-        """Load, run, save; on a concurrent write re-run the whole command on fresh state."""
-        with self._lock(game_id):
-            for _ in range(MAX_RETRIES):
-                game = self.game(game_id)
-                result = body(game)
-                also = result.pop("_also_save", ()) if isinstance(result, dict) else ()
-                try:
-                    self.save(game, *also)
-                except IntegrityError:
-                    continue
-                if self.repository.cache is not None:  # the next load fast-forwards from here, not re-applying these
-                    self.repository.cache.put(game_id, game)
-                return result
-        raise Conflict(f"game {game_id} is too busy: the move was not applied, try again")
+    def _command(self, game_id: UUID, decide: Callable[[UnitOfWork[Game]], T]) -> T:
+        """One command on a game through the store's unit of work."""
+        return self.command(game_id, decide, load=self.game, what=f"game {game_id}")
 
     # -- use cases ---------------------------------------------------------------------------
 
@@ -253,11 +91,12 @@ class Referee(Application):
         and the `chain_head` after it; raises IllegalMove, Conflict, BadInput.
 
         `raw_move`: the record move (a dict; its seat is this seat), as service.play.commands.PlayMove checked it;
-        `idempotency_key`: the seat's key, bound to the request it first came with (service.play.idempotency: the
+        `idempotency_key`: the seat's key, bound to the request it first came with (service.store.idempotency: the
         same move again gets the first answer, anything else a 422 naming the key)."""
         key = stored_key(seat, idempotency_key)
 
-        def body(game: Game) -> dict:
+        def decide(uow: UnitOfWork[Game]) -> dict:
+            game = uow.aggregate
             attempts = self.attempts(game_id) if key else None  # read only when it can matter
             if key:
                 replayed = self._answer_again(game_id, game, attempts, seat, raw_move, idempotency_key)
@@ -275,13 +114,14 @@ class Referee(Application):
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
                 attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
-                return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
+                uow.add(attempts)  # saved with the game's flags, if any: the refusal is kept, then raised
+                return {"rejected": v, "attempt": attempts.count}
             game.play_forced()  # the table's auto_pass: the passes its rules force now, in the same save
             # the move's events as saved, and the chain's head: the answer needs no second read of the store
             return {"version": game.version, "first_version": first, "replayed": False,
                     "events": list(game.pending_events), "chain_head": game.chain_head}
 
-        result = self._command(game_id, body)
+        result = self._command(game_id, decide)
         if "rejected" in result:
             v = result["rejected"]
             raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"))
@@ -290,7 +130,7 @@ class Referee(Application):
     def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int, raw_move: Any,
                       key: str) -> dict | None:
         """The first answer to a seat's key, when the seat used the key and this is the same request (None: a key the
-        seat has not used yet); raises BadInput when the seat used it for another move (service.play.idempotency).
+        seat has not used yet); raises BadInput when the seat used it for another move (service.store.idempotency).
         Keys are the seat's own: the same key from another seat is another key."""
         refused = attempts.answers if attempts is not None else {}
         mine = stored_key(seat, key)
@@ -325,7 +165,8 @@ class Referee(Application):
     def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
         """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
         attempts (the number its refusal answered); returns the dispute. Its shape is FileDispute's (checked there)."""
-        def body(game: Game) -> dict:
+        def decide(uow: UnitOfWork[Game]) -> dict:
+            game = uow.aggregate
             against = version
             if attempt is not None:
                 against = self._own_refusal(game_id, seat, attempt, version)
@@ -334,21 +175,22 @@ class Referee(Application):
             number = game.file_dispute(seat, against, claim, attempt)
             return dict(game.disputes[number - 1])
 
-        return self._command(game_id, body)
+        return self._command(game_id, decide)
 
     def check_clocks(self, game_id: UUID, now_ms: int) -> list[int]:
         """Record the time flags of a game due at `now_ms` (service.play.clocks); returns their numbers (none: nothing written)."""
-        return self._command(game_id, lambda game: {"flags": flag_due(game, now_ms)})["flags"]
+        return self._command(game_id, lambda uow: flag_due(uow.aggregate, now_ms))
 
     def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:
         """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}."""
-        def body(game: Game) -> dict:
+        def decide(uow: UnitOfWork[Game]) -> dict:
+            game = uow.aggregate
             if game.players[seat]["name"] == name:
                 return {"seat": seat, "name": name, "version": game.version}  # nothing to change, nothing written
             game.name_player(seat, name)
             return {"seat": seat, "name": name, "version": game.version}
 
-        return self._command(game_id, body)
+        return self._command(game_id, decide)
 
     def _own_refusal(self, game_id: UUID, seat: int, attempt: int, version: Any) -> int:
         """The game version a seat's own refused attempt met; raises BadInput for any other number (another seat's
@@ -364,7 +206,8 @@ class Referee(Application):
     def rule_dispute(self, game_id: UUID, number: Any, decision: Any, remedy: Any, note: Any) -> dict:
         """The referee rules `upheld` or `rejected`, remedy `none` or `rewind` (upheld only), as GiveRuling checked it;
         which dispute, and whether the game still allows the remedy, are checked here."""
-        def body(game: Game) -> dict:
+        def decide(uow: UnitOfWork[Game]) -> dict:
+            game = uow.aggregate
             if not isinstance(number, int) or not 1 <= number <= len(game.disputes):
                 raise NotFound(f"game {game_id} has no dispute {number}")
             dispute = game.disputes[number - 1]
@@ -383,16 +226,7 @@ class Referee(Application):
                 game.rewind(number, self.game(game_id, dispute["version"] - 1))
             return dict(game.disputes[number - 1])
 
-        return self._command(game_id, body)
-
-
-def _project(aggregate: Any, events: Any) -> Any:
-    """The library's project_aggregate without its per-event `assert isinstance(event, CanMutateProtocol)`: a
-    runtime Protocol check costs 9 us an event on Python 3.11, and a worker fast-forwards its cached game over every
-    move the other workers played. Every stored event of this application is an eventsourcing event (mutate)."""
-    for event in events:
-        aggregate = event.mutate(aggregate)
-    return aggregate
+        return self._command(game_id, decide)
 
 
 def _validated(doc: Any) -> Record:

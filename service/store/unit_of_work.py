@@ -29,17 +29,19 @@ class UnitOfWork(Generic[A]):
 
     def __init__(self, aggregate: A):
         self.aggregate = aggregate
-        self._registered: list[Any] = [aggregate]
+        self._loaded_at = aggregate.version  # a loader's new aggregate (not stored yet) is saved only if decided on
+        self._added: list[Any] = []
 
     def add(self, *aggregates: Any) -> None:
         """Save these too, in the same transaction as the aggregate."""
         for aggregate in aggregates:
-            if not any(aggregate is kept for kept in self._registered):
-                self._registered.append(aggregate)
+            if aggregate is not self.aggregate and not any(aggregate is kept for kept in self._added):
+                self._added.append(aggregate)
 
     def changed(self) -> list[Any]:
-        """The registered aggregates with events to save."""
-        return [a for a in self._registered if a.pending_events]
+        """What to save: the aggregate if the decision recorded anything on it, and every added one with events."""
+        mine = [self.aggregate] if self.aggregate.version != self._loaded_at else []
+        return mine + [a for a in self._added if a.pending_events]
 
 
 class AggregateLocks:

@@ -141,16 +141,29 @@ _worker: dict = {}
 
 
 def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, log_report: Any = None) -> None:
-    """A worker's own facade (its own connections), catalogue and checkpoint log report (`log_report`: the report
-    the parent made, else the log is checked here)."""
+    """A worker's own store (its own connections), verification facade, catalogue and checkpoint log report
+    (`log_report`: the report the parent made, else the log is checked here). The worker composes only what verifying
+    needs, as the front door (service.facade) composes it: a concern never imports the front door."""
     from service.adapters.catalogue_store import Catalogue
+    from service.evidence.facade import Evidence
+    from service.store.application import Store
 
-    from service.facade import Arbiter
+    from .facade import VerificationFacade
 
-    arbiter = Arbiter(database_url, key_file, checkpoint_log)
-    catalogue = Catalogue.for_app(arbiter.app)  # several workers at once are safe (service.adapters.store_tables)
-    _worker.update(arbiter=arbiter, catalogue=catalogue,
-                   log=arbiter.evidence.log.report() if log_report is None else log_report)
+    app = Store(database_url)
+    evidence = Evidence.configured(app, database_url, key_file, checkpoint_log)
+    catalogue = Catalogue.for_app(app)  # several workers at once are safe (service.adapters.store_tables)
+    checked: list = []  # the catalogue the checks read: opened on first use, caught up at each (as the lobby's)
+
+    def caught_up() -> Catalogue:
+        if not checked:
+            checked.append(Catalogue.for_app(app))
+        checked[0].catch_up()
+        return checked[0]
+
+    verification = VerificationFacade(app, evidence, caught_up)
+    _worker.update(app=app, verification=verification, catalogue=catalogue,
+                   log=evidence.log.report() if log_report is None else log_report)
 
 
 def _worker_batch(ids: list[str]) -> tuple[list[dict], int, float]:
@@ -178,22 +191,22 @@ def _verify_batch(ids: list[str]) -> list[dict]:
 def _batch_reports(ids: list[str]) -> list[dict]:
     from service.access import parse_game_id
 
-    arbiter, log = _worker["arbiter"], _worker["log"]
+    app, verification, log = _worker["app"], _worker["verification"], _worker["log"]
     gids = [parse_game_id(i) for i in ids]
-    batch = read_batch(arbiter.app, gids, _worker["catalogue"])
+    batch = read_batch(app, gids, _worker["catalogue"])
     reports, marks = [], []
     try:
         for gid in gids:
             rows = batch[gid]
             if rows.catalogue is _UNREAD:
                 rows.catalogue = None  # the detailed decoder's report reads the row itself and names its fault
-                reports.append(arbiter.verification.verify(gid, full=True, log_report=log, marks=marks))
+                reports.append(verification.verify(gid, full=True, log_report=log, marks=marks))
             elif not rows.raw:  # deleted: the log knows it, the store not
-                reports.append(arbiter.verification.verify(gid, full=True, log_report=log, marks=marks))
+                reports.append(verification.verify(gid, full=True, log_report=log, marks=marks))
             else:
-                reports.append(arbiter.verification.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
+                reports.append(verification.verify(gid, full=True, rows=rows, log_report=log, marks=marks))
     finally:
-        arbiter.verification.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
+        verification.mark_verified(marks)  # the verdicts kept on the catalogue rows, the batch's in one transaction
     return reports
 
 
@@ -254,8 +267,8 @@ def start_workers() -> Any:
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["service.facade", "service.verification.bulk", "service.verification.driver",
-                                    "service.adapters.catalogue_store"])
+    context.set_forkserver_preload(["service.store.application", "service.evidence.facade", "service.verification.bulk",
+                                    "service.verification.driver", "service.adapters.catalogue_store"])
     forkserver.ensure_running()
     return context
 

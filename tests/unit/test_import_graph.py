@@ -8,6 +8,10 @@ api's lazy `create_app`), so they add no edge worth following.
 
 Layers (docs/architecture.md): api -> service -> projections -> domain; bots/ import nothing of them (a bot sees only
 its seat's view); service/ and api/ may use bots.
+
+Inside service/, floors: 0 `errors`, `bounds`, `adapters`; 1 `store` (the event-sourced store and its one unit of
+work) and `duty`; 2 the concerns (play, views, access, evidence, ...), each importing only the concerns pinned for
+it in CONCERN_IMPORTS; 3 `facade`, the composition root, which only api/ imports.
 """
 
 from __future__ import annotations
@@ -56,23 +60,27 @@ def _known(name: str) -> str | None:
     return name or None
 
 
-def imports_of(module: str, path: Path) -> set[str]:
-    """The arbiter modules `module` imports."""
+def imported_names(module: str, path: Path) -> set[str]:
+    """The dotted names `module` imports, relative ones made absolute, whether or not a module of that name exists."""
     is_package = path.name == "__init__.py"
     found = set()
     for node in _import_nodes(ast.parse(path.read_text(encoding="utf-8"))):
         if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
+            found.update(alias.name for alias in node.names)
+            continue
+        if node.level:
+            base = module.split(".") if is_package else module.split(".")[:-1]
+            base = base[: len(base) - (node.level - 1)]
+            source = ".".join(base + ([node.module] if node.module else []))
         else:
-            if node.level:
-                base = module.split(".") if is_package else module.split(".")[:-1]
-                base = base[: len(base) - (node.level - 1)]
-                source = ".".join(base + ([node.module] if node.module else []))
-            else:
-                source = node.module or ""
-            targets = [f"{source}.{alias.name}" if f"{source}.{alias.name}" in MODULES else source for alias in node.names]
-        found.update(t for t in map(_known, targets) if t is not None and t != module)
+            source = node.module or ""
+        found.update(f"{source}.{alias.name}" if f"{source}.{alias.name}" in MODULES else source for alias in node.names)
     return found
+
+
+def imports_of(module: str, path: Path) -> set[str]:
+    """The arbiter modules `module` imports."""
+    return {t for t in map(_known, imported_names(module, path)) if t is not None and t != module}
 
 
 GRAPH = {module: imports_of(module, path) for module, path in MODULES.items()}
@@ -146,3 +154,87 @@ def test_layers_only_point_down(package):
             if wrong:
                 upward.append(f"{module} -> {target}")
     assert upward == []
+
+
+# -- inside service/: floors, and which concern may import which ---------------------------------------------------
+
+SERVICE_FLOORS = {"service.errors": 0, "service.bounds": 0, "service.adapters": 0,
+                  "service.store": 1, "service.duty": 1,
+                  "service.facade": 3}  # every other part of service/ is a concern, on floor 2
+CONCERN = 2
+
+# what each concern imports today, pinned: a new edge between concerns is a decision to make here, not an accident
+CONCERN_IMPORTS = {
+    "service.access": set(),
+    "service.analysis": {"service.access", "service.views"},
+    "service.evidence": {"service.verification", "service.witness"},
+    "service.fairplay": {"service.analysis"},
+    "service.offline": {"service.evidence", "service.tournaments"},
+    "service.play": {"service.access", "service.evidence", "service.verification", "service.views"},
+    "service.studies": {"service.access"},
+    "service.tournaments": set(),
+    "service.verification": {"service.access", "service.evidence"},
+    "service.views": {"service.access", "service.verification"},
+    "service.witness": {"service.evidence"},
+}
+# the one knot between concerns, a debt: a receipt's check reads the chain with verification's checker, whose facade
+# reads the evidence; the witness server speaks evidence's formats, and evidence's client speaks the witness protocol
+KNOWN_KNOTS = [["service.evidence", "service.verification", "service.witness"]]
+GONE = ("service.play.application", "service.play.tokens", "service.play.idempotency")
+
+
+def part_of(module: str) -> str:
+    """The part of service/ a module belongs to: `service.play.referee` -> `service.play`, `service.access` itself."""
+    return ".".join(module.split(".")[:2])
+
+
+def floor_of(module: str) -> int:
+    return SERVICE_FLOORS.get(part_of(module), CONCERN)
+
+
+SERVICE_EDGES = sorted((m, t) for m, targets in GRAPH.items() if m.startswith("service.") for t in targets
+                       if t.startswith("service.") and part_of(t) != part_of(m))
+
+
+def test_every_part_of_service_has_a_floor_and_every_concern_its_imports():
+    parts = {part_of(m) for m in GRAPH if m.startswith("service.")}
+    assert parts - set(SERVICE_FLOORS) == set(CONCERN_IMPORTS)
+
+
+def test_inside_service_imports_only_point_down_the_floors():
+    upward = [f"{m} -> {t}" for m, t in SERVICE_EDGES if floor_of(t) > floor_of(m)]
+    assert upward == []
+
+
+def test_the_store_imports_no_concern():
+    assert [f"{m} -> {t}" for m, t in SERVICE_EDGES if part_of(m) == "service.store" and floor_of(t) >= CONCERN] == []
+
+
+def test_nothing_but_api_imports_the_front_door():
+    importers = sorted(m for m, targets in GRAPH.items() if "service.facade" in targets)
+    assert [m for m in importers if not m.startswith("api.")] == []
+
+
+def test_a_concern_imports_only_the_concerns_pinned_for_it():
+    unpinned = [f"{m} -> {t}" for m, t in SERVICE_EDGES if floor_of(m) == CONCERN and floor_of(t) == CONCERN
+                and part_of(t) not in CONCERN_IMPORTS[part_of(m)]]
+    assert unpinned == []
+
+
+def test_the_pinned_concern_imports_are_all_still_used():
+    used = {(part_of(m), part_of(t)) for m, t in SERVICE_EDGES}
+    assert [f"{a} -> {b}" for a, targets in CONCERN_IMPORTS.items() for b in sorted(targets) if (a, b) not in used] == []
+
+
+def test_concerns_make_no_circle_but_the_known_knot():
+    assert circles({a: set(b) for a, b in CONCERN_IMPORTS.items()}) == KNOWN_KNOTS
+
+
+@pytest.mark.parametrize("gone", GONE)
+def test_nothing_imports_the_store_s_old_home_in_play(gone):
+    assert gone not in MODULES
+    files = {**MODULES, **{".".join(p.relative_to(ROOT).with_suffix("").parts): p
+                           for d in ("tests", "bench") for p in (ROOT / d).rglob("*.py")}}
+    users = sorted(m for m, path in files.items() if any(n == gone or n.startswith(gone + ".")
+                                                         for n in imported_names(m, path)))
+    assert users == []

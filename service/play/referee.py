@@ -29,7 +29,8 @@ T = TypeVar("T")
 
 
 class Referee(Store):
-    """Stores games, runs moves through their deciders, keeps evidence, disputes and rewinds."""
+    """The referee's use cases on the store: games created and imported, moves run through their deciders, disputes
+    ruled and rewound, seats named and flagged out of time."""
 
     name = "arbiter"  # the library's name for the store's settings (a subclass would otherwise be "Referee")
 

@@ -23,13 +23,15 @@ def create_app(config: dict | None = None) -> Flask:
         STREAM_SECONDS=60,  # a live stream ends after a minute; browsers reconnect with Last-Event-ID
     )
     app.config.update(config or {})
-    app.extensions["arbiter"] = Arbiter(app.config["DATABASE_URL"], app.config.get("KEY_FILE"), app.config.get("CHECKPOINT_LOG"),
-                                        app.config.get("CHECKPOINT_EVERY"), log_origin=app.config.get("LOG_ORIGIN"),
-                                        witnesses=app.config.get("WITNESSES"))
-    app.extensions["arbiter"].public_key()  # the signing key is loaded, or created on first start (with a message)
+    # the one composition root: every route, page and command takes its concern's facade from it (api.current)
+    arbiter = app.extensions["arbiter"] = Arbiter(
+        app.config["DATABASE_URL"], app.config.get("KEY_FILE"), app.config.get("CHECKPOINT_LOG"),
+        app.config.get("CHECKPOINT_EVERY"), log_origin=app.config.get("LOG_ORIGIN"), witnesses=app.config.get("WITNESSES"))
+    arbiter.evidence.public_key()  # the signing key is loaded, or created on first start (with a message)
+    arbiter.tournaments  # built now: the duplicate board's hold on spectators is in place before the first request
     if app.config.get("WATCH_CLOCKS"):  # a serving process flags seats that run out of time (service.play.clocks)
-        app.extensions["arbiter"].watch_clocks()
-    app.extensions["arbiter"].analysis.configure(  # computer analysis jobs (service.analysis.jobs, docs/analysis.md)
+        arbiter.play.watch_clocks()
+    arbiter.analysis.configure(  # computer analysis jobs (service.analysis.jobs, docs/analysis.md)
         app.config.get("ANALYSIS_WORKERS"), app.config.get("ANALYSIS_MAX_JOBS"),
         app.config.get("ANALYSIS_JOBS_PER_CALLER"), app.config.get("ANALYSIS_KEPT"))
     description = "A referee for card battles: moves, views, replays, audits, disputes."
@@ -73,27 +75,17 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.register_blueprint(bots_blp)
 
-    from service.tournaments.facade import Tournaments
-
     from api.pages.tournaments import tournament_pages
     from api.http.tournaments import tournaments_blp
 
-    app.extensions["tournaments"] = Tournaments(app.extensions["arbiter"])
-    from service.fairplay.jobs import FairplayJobs
-
-    app.extensions["fairplay"] = FairplayJobs(app.extensions["tournaments"], app.extensions["arbiter"].analysis.board)
     if app.config.get("DUTIES"):  # a serving process plays the bot seats and tournaments it holds the lease of (service.duty)
-        app.extensions["arbiter"].play.duty.start()
+        arbiter.play.duty.start()
     api.register_blueprint(tournaments_blp)
     app.register_blueprint(tournament_pages)
-
-    from service.studies.facade import Studies
 
     from api.http.studies import studies_blp
     from api.pages.studies import study_pages
 
-    arbiter = app.extensions["arbiter"]
-    app.extensions["studies"] = Studies(arbiter.app, arbiter.access)
     api.register_blueprint(studies_blp)
     app.register_blueprint(study_pages)
 

@@ -1,4 +1,5 @@
-"""The services an app serves, as every route and page reaches them: the Arbiter facade and its tournaments."""
+"""The services an app serves, as every route and page reaches them: the facades of the app's one composition root
+(service.facade.Arbiter, built by the app factory)."""
 
 from __future__ import annotations
 
@@ -17,14 +18,14 @@ def arbiter() -> Arbiter:
 
 def tournaments() -> Tournaments:
     """The tournament section of the facade this app serves."""
-    return current_app.extensions["tournaments"]
+    return arbiter().tournaments
 
 
 def studies() -> Studies:
     """The studies of the facade this app serves (variations and their comments)."""
-    return current_app.extensions["studies"]
+    return arbiter().studies
 
 
 def fairplay() -> FairplayJobs:
     """The fair-play reports of tournaments, as background jobs (referees only: service.fairplay.jobs)."""
-    return current_app.extensions["fairplay"]
+    return arbiter().fairplay

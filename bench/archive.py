@@ -11,7 +11,7 @@ Measured:
                 runs), with 1 worker and with one per core: stored events/s (wall), per CPU-second of the
                 single worker, and the CPU an event costs all processes together (the workers' own CPU, start-up
                 included, reported by each worker; the parent's). Also over a second, smaller store made through the service itself
-                (`Arbiter.import_record`: snapshots, a caught-up catalogue), to show those take the same pass.
+                (`PlayFacade.import_record`: snapshots, a caught-up catalogue), to show those take the same pass.
                 Target >= 100,000 events/s with every core.
   raw read      the reference: the same rows read with one SELECT and decoded with `json.loads`, one process;
                 the floor of the chain check alone (read, decode, hash every event as domain.audit does), one
@@ -60,6 +60,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from service.play.new_games import ImportRecord
 
 # (game, players, options, games at full size, at --quick)
 MIX = [
@@ -350,7 +351,7 @@ def run(cfg: dict) -> dict:
 
         # -- verify --------------------------------------------------------------------------
         arbiter = Arbiter(store, str(tmp / "bench.key"), str(tmp / "import0.checkpoints.jsonl"))
-        ids = arbiter.game_ids()
+        ids = arbiter.verification.game_ids()
         from service.adapters.catalogue_store import Catalogue
 
         # caught up first, as any read of the catalogue leaves it: else the first pass sees no rows (the catalogue
@@ -403,11 +404,11 @@ def run(cfg: dict) -> dict:
             docs = [json.loads(line) for line in f]
         step = max(1, len(docs) // SERVICE_GAMES[1 if quick else 0])
         for doc in docs[::step]:
-            made.import_record(doc)
+            made.play.import_record(ImportRecord.from_body(doc))
         from service.adapters.catalogue_store import Catalogue
 
         Catalogue.for_app(made.app).catch_up()
-        service_ids = made.game_ids()
+        service_ids = made.verification.game_ids()
         from service.verification import driver
 
         counts = {"fast": 0, "detailed": 0}

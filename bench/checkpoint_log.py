@@ -81,7 +81,7 @@ def main() -> None:
                         else:
                             value = -moves(arbiter, sequences)
                         assert arbiter.evidence.log.report().ok
-                        arbiter.app.close()
+                        arbiter.close()
                         key = (log, name)
                         results[key] = min(results.get(key, value), value)
         finally:

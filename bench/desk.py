@@ -19,6 +19,8 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from service.play.commands import FileDispute, PlayMove
+from service.play.new_games import CreateGame
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kim", "Lou", "Max", "Ned", "Ola", "Pia",
          "Quin", "Rosa", "Sven", "Tia", "Uma", "Vic", "Wes", "Xan", "Yves", "Zoe", "Amir", "Bea", "Cato", "Dina",
@@ -41,16 +43,16 @@ def build(url: str, games: int, seed: int):
     created = []
     for i in range(games):
         names = rng.sample(NAMES, rng.randint(2, 6))
-        g = facade.create_game({"game": "el-royale", "options": {"edition": "revised"},
-                                "players": [{"name": n} for n in names], "seed": f"{seed:04x}{i:08x}"})
+        g = facade.play.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"},
+                                "players": [{"name": n} for n in names], "seed": f"{seed:04x}{i:08x}"}))
         created.append(g)
         if i % 20 == 0:
-            seat = next(s for s in g["seats"] if facade.view(g["id"], s["token"])["table"].get("legal_moves"))
-            move = dict(facade.view(g["id"], seat["token"])["table"]["legal_moves"][0])
+            seat = next(s for s in g["seats"] if facade.views.view(g["id"], s["token"])["table"].get("legal_moves"))
+            move = dict(facade.views.view(g["id"], seat["token"])["table"]["legal_moves"][0])
             move.pop("seat", None)
-            version = facade.move(g["id"], seat["token"], move)["events"][0]["version"]
+            version = facade.play.move(seat["token"], PlayMove.from_body(g["id"], move))["events"][0]["version"]
             other = next(s for s in g["seats"] if s["seat"] != seat["seat"])
-            facade.file_dispute(g["id"], other["token"], {"version": version, "claim": "bench"})
+            facade.play.file_dispute(other["token"], FileDispute.from_body(g["id"], {"version": version, "claim": "bench"}))
     return facade, created
 
 
@@ -76,14 +78,14 @@ def main() -> None:
         facade, created = build(url, args.games, 7)
         built = time.perf_counter() - started
         started = time.perf_counter()
-        facade.catalogue(limit=1)  # the first read: the catalogue table is built from every game's events
+        facade.lobby.catalogue(limit=1)  # the first read: the catalogue table is built from every game's events
         catch_up = time.perf_counter() - started
-        verify = [ms for g in created[::10] for ms in timed(lambda g=g: facade.verify(g["id"]), 1)]
+        verify = [ms for g in created[::10] for ms in timed(lambda g=g: facade.verification.verify(g["id"]), 1)]
         results = {}
         for label, filters in FILTERS.items():
-            runs = timed(lambda f=filters: facade.catalogue(limit=50, **f), args.repeat)
+            runs = timed(lambda f=filters: facade.lobby.catalogue(limit=50, **f), args.repeat)
             results[label] = {"median_ms": round(statistics.median(runs), 2), "best_ms": round(min(runs), 2),
-                              "rows": len(facade.catalogue(limit=50, **filters))}
+                              "rows": len(facade.lobby.catalogue(limit=50, **filters))}
         out = {"games": args.games, "build_s": round(built, 1), "catalogue_build_s": round(catch_up, 2),
                "verify_median_ms": round(statistics.median(verify), 1), "verified": len(verify), "filters": results,
                "verify_50_rows_ms": round(statistics.median(verify) * 50)}

@@ -74,6 +74,7 @@ from importlib import metadata
 from typing import Any, Callable
 
 from domain.autoplay import pick_move
+from service.play.new_games import CreateGame, ImportRecord
 
 FULL = {"move_games": 6, "moves_per_game": 200, "move_seed": 2026, "repeat": 3, "ceiling_rows": 2000,
         "load_small": 100, "load_large": 10_000, "load_seed": 2026, "load_early_version": 50, "load_repeat": 7}
@@ -287,7 +288,7 @@ def warm(app) -> None:
 
 
 def create_games(app, corpus: list[dict]) -> list:
-    return [app.create_game(spec_of(g))["game"].id for g in corpus]
+    return [app.create_game(CreateGame.from_body(spec_of(g)))["game"].id for g in corpus]
 
 
 def schedule(ids: list, corpus: list[dict]) -> list[tuple]:
@@ -655,7 +656,7 @@ def _run(cfg: dict, stores: Stores, tmp: str) -> dict:
         load_ids[s] = {}
         for key, g in lgames.items():
             t0 = time.perf_counter()
-            out = apps[s].import_record(record_of(g))
+            out = apps[s].import_record(ImportRecord.from_body(record_of(g)))
             if out["illegal"] is not None or out["game"].version != g["final_version"]:
                 raise SystemExit(f"bench: {s}: the {key} load game did not import cleanly: {out['illegal']}")
             load_ids[s][key] = out["game"].id

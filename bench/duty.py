@@ -18,6 +18,7 @@ import statistics
 import tempfile
 import time
 import uuid
+from service.play.new_games import CreateGame
 
 
 def main() -> None:
@@ -34,7 +35,7 @@ def main() -> None:
     host = lambda: Arbiter(url, f"{folder}/key", f"{folder}/checkpoints.log")  # noqa: E731
     seating = host()
     for _ in range(args.games):
-        created = seating.create_game({"game": "small-battle", "players": [{"name": "P"}, {"name": "B"}]})
+        created = seating.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": "P"}, {"name": "B"}]}))
         seating.play.bot_seats.hand_over(created["id"], created["seats"][1]["token"], "random")
     first = host()
     t0 = time.perf_counter()

@@ -34,6 +34,7 @@ import threading
 import time
 
 from bench import api as bench_api
+from service.play.commands import PlayMove
 
 
 def _sql_counter():
@@ -132,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
                 for k, req in enumerate(share):
                     if args.layer == "facade":
                         gid, token, body, version = req
-                        got = facade.move(gid, token, body)["version"]
+                        got = facade.play.move(token, PlayMove.from_body(gid, body))["version"]
                     else:
                         scope, raw, version = req
                         status, _, answer = bridge._run(build_environ(scope, io.BytesIO(raw)))

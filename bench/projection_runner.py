@@ -32,13 +32,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from eventsourcing.projection import Projection, ProjectionRunner
+from service.play.new_games import CreateGame
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
 
 def _create(facade, i: int) -> None:
-    facade.create_game({"game": "el-royale", "options": {"edition": "revised"},
-                        "players": [{"name": n} for n in NAMES[: 2 + i % 4]], "seed": f"{i:08x}"})
+    facade.play.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"},
+                        "players": [{"name": n} for n in NAMES[: 2 + i % 4]], "seed": f"{i:08x}"}))
 
 
 def _classes(url: str, table: str):

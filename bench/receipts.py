@@ -29,6 +29,8 @@ from service.facade import Arbiter
 from service.evidence.keys import ServerKey
 from service.evidence.receipts import issue
 from tests.integration.service_support import pick, raw_move
+from service.play.commands import PlayMove
+from service.play.new_games import CreateGame
 
 PLAYERS = [{"name": n} for n in ("North", "East", "South", "West")]
 
@@ -42,7 +44,7 @@ def prepare(games: int, moves: int) -> list[list[tuple[int, dict]]]:
     arbiter = Arbiter("memory://")
     out = []
     for i in range(games):
-        created = arbiter.create_game(spec(i))
+        created = arbiter.play.create_game(CreateGame.from_body(spec(i)))
         gid, tokens, rng, seq = UUID(created["id"]), [s["token"] for s in created["seats"]], random.Random(i), []
         for _ in range(moves):
             game = arbiter.app.game(gid)
@@ -50,7 +52,7 @@ def prepare(games: int, moves: int) -> list[list[tuple[int, dict]]]:
                 break
             move = pick(game, rng)
             seq.append((move["seat"], raw_move(move)))
-            arbiter.move(created["id"], tokens[move["seat"]], raw_move(move))
+            arbiter.play.move(tokens[move["seat"]], PlayMove.from_body(created["id"], raw_move(move)))
         out.append(seq)
     return out
 
@@ -59,7 +61,7 @@ def create_tables(arbiter: Arbiter, n: int) -> list[tuple[str, list[str]]]:
     """n new games of `spec`: (id, seat tokens) each."""
     tables = []
     for i in range(n):
-        created = arbiter.create_game(spec(i))
+        created = arbiter.play.create_game(CreateGame.from_body(spec(i)))
         tables.append((created["id"], [s["token"] for s in created["seats"]]))
     return tables
 
@@ -71,7 +73,7 @@ def play_interleaved(arbiter: Arbiter, tables, sequences) -> tuple[int, float]:
         for (gid, tokens), seq in zip(tables, sequences):
             if step < len(seq):
                 seat, move = seq[step]
-                arbiter.move(gid, tokens[seat], move)
+                arbiter.play.move(tokens[seat], PlayMove.from_body(gid, move))
                 count += 1
     return count, time.perf_counter() - start
 
@@ -84,7 +86,7 @@ def run(directory: Path, name: str, sequences, every: int | None, receipts: bool
     tables = create_tables(arbiter, len(sequences))
     gc.collect()
     count, elapsed = play_interleaved(arbiter, tables, sequences)
-    arbiter.app.close()
+    arbiter.close()
     return count / elapsed
 
 

@@ -35,6 +35,7 @@ import tempfile
 import time
 import urllib.request
 from pathlib import Path
+from service.play.new_games import ImportRecord
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
@@ -70,7 +71,7 @@ def build(url: str, events: int) -> tuple:
     while True:
         doc, = run(make_plan("el-royale", 4, 1, ("random",), {"edition": "revised", "battle_limit": 1000},
                              "bench-replay", max_moves=moves), 1)
-        game = facade.play.import_record(doc)
+        game = facade.play.import_record(ImportRecord.from_body(doc))
         version = facade.views.public(game["id"])["version"]
         if version >= events:
             return facade, game, version

@@ -42,7 +42,7 @@ def moves(tmp: Path, sequences, every: int = 10, name: str = "moves") -> dict:
     tree.sync()
     arbiter.evidence.transparency.publish()
     tree_seconds = time.perf_counter() - start
-    arbiter.app.close()
+    arbiter.close()
     return {"moves": count, "moves_per_s": count / elapsed, "leaves": tree.leaves - before,
             "tree_ms_per_move": tree_seconds / count * 1000, "share": tree_seconds / elapsed}
 

@@ -159,7 +159,7 @@ def backup_command(path: str, database_url: str | None, force: bool) -> None:
 
     try:
         source(database_url or DEFAULT_URL)  # refused before the facade opens the store: a backup never creates one
-        done = Arbiter(database_url).backup(path, force)
+        done = Arbiter(database_url).evidence.backup(path, force)
     except (ServiceError, StoreURLError) as e:
         click.echo(f"arbiter backup: {getattr(e, 'detail', e)}", err=True)
         sys.exit(EXIT_INVALID)

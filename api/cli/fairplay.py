@@ -68,7 +68,7 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
         sys.exit(EXIT_BAD_INPUT)
     finally:
         if arbiter is not None:
-            arbiter.app.close()
+            arbiter.close()
     if as_json:
         click.echo(json.dumps(result, sort_keys=True))
     else:
@@ -87,7 +87,6 @@ def _tournament(database_url, tournament_id):
     from service.errors import BadInput
     from service.facade import Arbiter
     from service.fairplay.facade import tournament_games
-    from service.tournaments.facade import Tournaments
 
     url = database_url or DEFAULT_URL
     try:
@@ -98,9 +97,9 @@ def _tournament(database_url, tournament_id):
         raise BadInput(f"{missing}; give --database-url (or ARBITER_DATABASE_URL) naming the store")
     arbiter = Arbiter(url)
     try:
-        tournament, games = tournament_games(Tournaments(arbiter), tournament_id)
+        tournament, games = tournament_games(arbiter.tournaments, tournament_id)
     except BaseException:
-        arbiter.app.close()
+        arbiter.close()
         raise
     return arbiter, tournament, games
 

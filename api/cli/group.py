@@ -143,7 +143,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         try:
             sys.exit(verify_receipts(arbiter, game_id, receipt_file, as_json))
         finally:
-            arbiter.app.close()
+            arbiter.close()
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
     bulk = verify_all and head is None and kept_length is None
@@ -184,7 +184,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
             log_ok = transparency_summary(arbiter, witnesses, quorum, kept, as_json) and log_ok
         sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
     finally:
-        arbiter.app.close()
+        arbiter.close()
 
 
 def _refuse_another_key(database_url: str, key_file: str | None) -> None:

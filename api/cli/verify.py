@@ -14,15 +14,15 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
                        workers: int | None) -> list[dict]:
     """Verify every game the store or the checkpoint log knows; each report printed as a JSON line as soon as it
     is ready with `as_json`. A progress bar (games, stored events, ETA) goes to stderr when stderr is a terminal."""
-    from service.verification.bulk import count_events, stored_events, verify_all
+    from service.verification.bulk import stored_events, verify_all
 
     start_early(workers)  # (if the command has not already)
     ids = arbiter.verification.game_ids()
-    total = count_events(arbiter.app)
+    total = arbiter.verification.count_events()
     reports: list[dict] = []
     started = time.perf_counter()
     with _progress(total, len(ids)) as advance:
-        for report in verify_all(arbiter.app.database_url, ids, key_file, checkpoint_log, workers,
+        for report in verify_all(arbiter.database_url, ids, key_file, checkpoint_log, workers,
                                  log_report=arbiter.evidence.log.report()):  # checked already, to list the games
             if as_json:
                 sys.stdout.write(json.dumps(report) + "\n")

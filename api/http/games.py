@@ -15,6 +15,7 @@ from api.pages.links import with_links
 from . import schemas as s
 from .fast_dump import compile_dump, json_response
 from .positions import Positions, positions_response
+from service.play.new_games import CreateGame, ImportRecord
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
 LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
@@ -63,7 +64,7 @@ class Games(MethodView):
 
         `Location` is the new game's address; `seats[].join_url` and `referee_join_url` are the private links
         that open its table in a browser (GET /join/{id}/{token}), `table_url` the spectators'."""
-        created = with_links(arbiter().play.create_game(spec))
+        created = with_links(arbiter().play.create_game(CreateGame.from_body(spec)))
         return created, 201, {"Location": url_for("games.Game", game_id=created["id"])}
 
 
@@ -192,7 +193,7 @@ class Records(MethodView):
     @_errors(422)
     def post(self, doc):
         """Import and verify a recorded game: its new id (and links, as on POST /games) and the verdict."""
-        imported = with_links(arbiter().play.import_record(doc))
+        imported = with_links(arbiter().play.import_record(ImportRecord.from_body(doc)))
         return imported, 201, {"Location": url_for("games.Game", game_id=imported["id"])}
 
 

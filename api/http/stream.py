@@ -5,7 +5,7 @@ resumes), and a comment is sent as a heartbeat. A stream ends after `STREAM_SECO
 or once it has sent the revealed seed. A caller's own news (`analysis_progress`: service.analysis.jobs) is a named
 message without an id, sent to that caller's streams only.
 
-The view checks the caller, then subscribes (`Arbiter.subscribe`: the backlog after the resume point, then
+The view checks the caller, then subscribes (`ViewsFacade.subscribe`: the backlog after the resume point, then
 each new event from the process's one follower of the store, service.views.feed). Served by `api.http.asgi` (what
 `arbiter serve` runs), the view hands the subscription over in the request's ASGI scope and returns at once:
 the stream goes on as a coroutine on the worker's event loop and holds no thread. Served by a plain WSGI

@@ -7,6 +7,8 @@ from flask import url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.studies.commands import StartStudy
+
 from api.current import studies
 
 from . import study_schemas as ss
@@ -29,7 +31,7 @@ class GameStudies(MethodView):
         """Open a study at `version` for `seat`: a sandbox sampled from what that seat knew (never the real hidden
         cards), where the bots play the other seats (or the user every seat, with `every_seat`). A seat for its own
         seat once the game is over; a spectator once it is over; the referee always."""
-        shown = studies().open(game_id, bearer(), body)
+        shown = studies().open(bearer(), StartStudy.from_body(game_id, body))
         return shown, 201, {"Location": url_for("studies.StudyOne", study_id=shown["id"])}
 
 

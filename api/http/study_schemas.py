@@ -5,7 +5,8 @@ from __future__ import annotations
 from marshmallow import INCLUDE, Schema, fields, validate
 
 from service.bounds import MAX_POSITION
-from service.studies.facade import MAX_COMMENT, MAX_SEED
+from service.studies.commands import MAX_SEED
+from service.studies.facade import MAX_COMMENT
 
 
 class OpenStudy(Schema):

@@ -7,6 +7,8 @@ from flask import Response, url_for
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
+from service.tournaments.commands import CreateTournament
+
 from api.current import tournaments
 
 from . import tournament_schemas as ts
@@ -33,7 +35,7 @@ class TournamentList(MethodView):
     def post(self, spec):
         """Create a tournament; the answer holds the director's token (shown once) and the director's page link."""
         spec["players"] = [{k: v for k, v in p.items() if v is not None} for p in spec.get("players", [])]
-        created = tournaments().create(spec)
+        created = tournaments().create(CreateTournament.from_body(spec, within_bounds=True))  # (the body guard's)
         created["director_url"] = url_for("tournament_pages.director", tournament_id=created["id"],
                                           token=created["director_token"], _external=False)
         return created, 201, {"Location": url_for("tournaments.TournamentOne", tournament_id=created["id"])}

@@ -14,6 +14,7 @@ from .blueprint import held_identities, page_token, pages
 from .forms import clock_start, game_options
 from .links import join_url
 from .qr import qr_svg
+from service.play.new_games import CreateGame
 
 
 def _lobby_page(**extra) -> str:
@@ -44,7 +45,7 @@ def create():
     options = game_options(form, game)
     spec = {"game": game, "options": options, "players": players, "time_control": {"start": clock_start(form)}}
     try:
-        created = arbiter().play.create_game(spec)
+        created = arbiter().play.create_game(CreateGame.from_body(spec))
     except ServiceError as e:
         return _lobby_page(error=e, form=form), e.status
     # POST/redirect/GET: the links get an address of their own; reloading it creates nothing

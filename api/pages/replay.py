@@ -1,7 +1,7 @@
 """The replay viewer (issue 10, part 2): the table at any version beside the game's move list, the record's download,
 and the upload of a record file with its verdict.
 
-The move list is the viewer's own event log (`Arbiter.replay_log`: exactly what GET /events gives that caller, told
+The move list is the viewer's own event log (`ViewsFacade.replay_log`: exactly what GET /events gives that caller, told
 in words), so it shows no card the caller's view does not show: a seat sees its own cards, a spectator the public
 ones, everyone everything once the game is over. Each entry is a link to its version (`?version=N`, no script
 needed) and has an anchor (`#vN`, a refusal `#vN-attemptK`) that the audit and the disputes link to;
@@ -28,6 +28,7 @@ from api.http.positions import positions_response
 
 from . import identities, move_window
 from .blueprint import page_token, page_view, pages
+from service.play.new_games import ImportRecord
 
 UPLOAD_FIELD = "record"
 MAX_FILENAME = 200  # the uploaded file's name, shown on the verdict page (carried in its address)
@@ -156,7 +157,7 @@ def upload():
     except json_limits.LimitError as e:
         return _upload_error(f"{upload_file.filename} is not a record: {e}", 422)
     try:
-        imported = arbiter().play.import_record(doc)
+        imported = arbiter().play.import_record(ImportRecord.from_body(doc))
     except ServiceError as e:
         return _upload_error(f"{upload_file.filename} is not a valid record: {e.detail}", e.status)
     # POST/redirect/GET: the verdict gets an address of its own; reloading it imports nothing again

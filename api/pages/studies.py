@@ -10,6 +10,7 @@ import json
 from flask import Blueprint, redirect, render_template, request, url_for
 
 from service.errors import BadInput, ServiceError
+from service.studies.commands import StartStudy
 
 from api.current import arbiter, studies
 
@@ -71,5 +72,5 @@ def open_study(game_id: str):
         raise BadInput("version and seat: whole numbers", field="version")
     body = {"version": int(version), "seat": int(seat), "seed": request.form.get("seed") or None,
             "every_seat": request.form.get("every_seat") == "on"}
-    shown = studies().open(game_id, identities.current(arbiter(), game_id), body)
+    shown = studies().open(identities.current(arbiter(), game_id), StartStudy.from_body(game_id, body))
     return redirect(url_for("study_pages.study", study_id=shown["id"]), 303)

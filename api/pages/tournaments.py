@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
 from service.errors import Forbidden, ServiceError, Unauthorized
+from service.tournaments.commands import CreateTournament
 
 from api.current import arbiter, tournaments
 
@@ -92,7 +93,7 @@ def create():
             spec.setdefault(unit[0], {})[unit[1]] = value
     spec.setdefault("time_control", {})["start"] = clock_start(form)  # docs/clocks.md: the first move by default
     try:
-        created = tournaments().create(spec)
+        created = tournaments().create(CreateTournament.from_body(spec))
     except ServiceError as e:
         return _index_page(error=e, form=form), e.status
     response = make_response(redirect(url_for("tournament_pages.show", tournament_id=created["id"], created=1), 303))

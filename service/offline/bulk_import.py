@@ -42,6 +42,7 @@ from domain.rules import InvalidSetup, RuleViolation
 
 from service.adapters.canonical_json import chain_hash, plain, stored
 from service.errors import BadInput
+from service.play.new_games import ImportRecord
 
 EXPECTED_SUFFIX = ".expected.json"  # the verdicts kept beside sample records: not records
 ROWS_PER_TRANSACTION = 20_000
@@ -319,7 +320,7 @@ def import_files(arbiter: Any, files: list[str], rows_per_transaction: int = ROW
         built = build(record, mapper) if bulk else None
         if built is None:  # an illegal move (or events build was not written for): the service's own import
             yield from flush()
-            done = arbiter.import_record(doc)
+            done = arbiter.play.import_record(ImportRecord(record))  # the record read once, above
             yield {"source": where, "id": done["id"], "referee_token": done["referee_token"], **done["verdict"]}
             continue
         pending.append((where, built))

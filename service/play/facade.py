@@ -28,6 +28,7 @@ from .bot_duty import BotDuty
 from .bot_seats import SeatedBots
 from .clocks import ClockWatch
 from .commands import FileDispute, GiveRuling, NameSeat, PlayMove
+from .new_games import CreateGame, ImportRecord
 from .referee import Referee
 from .seat_offers import OpenSeats
 
@@ -53,17 +54,17 @@ class PlayFacade:
 
     # -- games come to be --------------------------------------------------------------------
 
-    def create_game(self, spec: Any) -> dict:
+    def create_game(self, command: CreateGame) -> dict:
         """Create a game: its id, each seat's private token, the referee token and the seed's commitment."""
-        started = self.app.create_game(spec)
+        started = self.app.create_game(command)
         created = _created(started)
         game = started["game"]
         created["receipt"] = self.evidence.answer(game.id, 1, game.version, "created", game.chain_head)
         return created
 
-    def import_record(self, doc: Any) -> dict:
+    def import_record(self, command: ImportRecord) -> dict:
         """Import and verify a record: the new game's id and the contract §2 verdict."""
-        started = self.app.import_record(doc)
+        started = self.app.import_record(command)
         game = self.app.game(started["game"].id)
         created = _created({**started, "game": game})
         out = {**created, "verdict": verdict_of(game, started["illegal"])}

@@ -6,13 +6,13 @@ shapes of the commands are checked before (commands.py); the tokens are made in 
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 from uuid import UUID
 
 from domain import ENGINE_VERSION
 from domain.attempts import Attempts
 from domain.game import Game, seat_actor
-from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
+from domain.records import InvalidRecord, Record, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 
 from service.errors import BadInput, Conflict, IllegalMove, NotFound
@@ -21,9 +21,11 @@ from service.store.idempotency import refuse_different, same_request, stored_key
 from service.store.server_clock import server_ms
 from service.store.tokens import new_token, seat_token, token_hash
 from service.store.unit_of_work import UnitOfWork
-from service.views.spectator_delay import parse_delay
 
-from .clocks import flag_due, parse_time_control
+from .clocks import flag_due
+
+if TYPE_CHECKING:  # the commands are built and checked at the edge; the store only reads them
+    from .new_games import CreateGame, ImportRecord
 
 T = TypeVar("T")
 
@@ -40,18 +42,10 @@ class Referee(Store):
 
     # -- use cases ---------------------------------------------------------------------------
 
-    def create_game(self, spec: dict) -> dict:
-        """Create a game from {game, options, players, seed?, deck?, dealer?, starter?, outcomes?}."""
-        if not isinstance(spec, dict):
-            raise BadInput("a game is created from an object with game, options and players")
-        doc = {"format": FORMAT, "moves": []}
-        for key in ("game", "options", "players", "seed", "deck", "dealer", "starter", "outcomes"):
-            if key in spec and spec[key] is not None:
-                doc[key] = spec[key]
-        delay = parse_delay(spec.get("spectator_delay"))
-        control = parse_time_control(spec.get("time_control"))
-        record = _validated(doc)
-        return self._start(record, delay, control)
+    def create_game(self, command: CreateGame) -> dict:
+        """Create a game from its set-up (a record without moves), spectator delay and time control, as the command
+        (service.play.new_games) checked them."""
+        return self._start(command.record, command.spectator_delay, command.time_control)
 
     def _start(self, record: Record, delay: dict | None = None, control: dict | None = None,
                imported: bool = False) -> dict:
@@ -64,9 +58,10 @@ class Referee(Store):
         self.save(game)
         return {"id": str(game.id), "tokens": tokens, "referee_token": referee, "game": game}
 
-    def import_record(self, doc: Any) -> dict:
-        """Import a whole record: create its game and replay its moves; stops at the first illegal move."""
-        record = _validated(doc)
+    def import_record(self, command: ImportRecord) -> dict:
+        """Import a whole record (as the command, service.play.new_games, read it): create its game and replay its
+        moves; stops at the first illegal move."""
+        record = command.record
         started = self._start(record, imported=True)
         game = started["game"]
         illegal = None
@@ -228,14 +223,6 @@ class Referee(Store):
             return dict(game.disputes[number - 1])
 
         return self._command(game_id, decide)
-
-
-def _validated(doc: Any) -> Record:
-    try:
-        return parse(doc)
-    except InvalidRecord as e:
-        field = str(e).split(":", 1)[0] if ":" in str(e) else None
-        raise BadInput(str(e), field=field) from None
 
 
 def _parsed_move(raw: dict, seat: int, game: Game) -> dict:

@@ -10,7 +10,6 @@ sandbox is sampled from the seat's knowledge (service.studies.sandbox).
 
 from __future__ import annotations
 
-import secrets
 import threading
 import unicodedata
 from dataclasses import replace
@@ -28,10 +27,10 @@ from service.errors import BadInput, Conflict, Forbidden, IllegalMove, NotFound
 from service.store.application import Store
 from service.store.unit_of_work import UnitOfWork
 
+from .commands import StartStudy
 from .sandbox import BadVariationMove, Sandbox, bots_answer, knowledge_at, open_sandbox, replay
 
 MAX_COMMENT = 500
-MAX_SEED = 100
 KEPT_STARTS = 256  # study starts kept in memory (each a decider state's dump)
 MAX_VARIATION = 5000  # moves in one variation, bots' included
 LABEL = "Variation: played in a sandbox from what this seat knew; not part of the recorded game"
@@ -139,14 +138,10 @@ class Studies:
 
     # -- use cases ---------------------------------------------------------------------------
 
-    def open(self, game_id: Any, token: str | None, body: dict) -> dict:
-        """Open a study: {version, seat, seed?, every_seat?} -> the study (its id is its permalink)."""
-        version, seat = body.get("version"), body.get("seat")
-        seed = body.get("seed") or secrets.token_hex(8)
-        every_seat = bool(body.get("every_seat", False))
-        if not isinstance(seed, str) or len(seed) > MAX_SEED:
-            raise BadInput(f"seed: a string of at most {MAX_SEED} characters", field="seed")
-        viewer, game = self._reader(game_id, token, seat if isinstance(seat, int) else None)
+    def open(self, token: str | None, command: StartStudy) -> dict:
+        """Open a study (as the command checked it): the study, whose id is its permalink."""
+        version, seat, seed, every_seat = command.version, command.seat, command.seed, command.every_seat
+        viewer, game = self._reader(command.game_id, token, seat if isinstance(seat, int) else None)
         if not isinstance(version, int) or isinstance(version, bool) or not 1 <= version <= game.version:
             raise BadInput(f"version: game {game.id} has versions 1..{game.version}, got {version!r}", field="version")
         if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < game.setup.n:

@@ -29,14 +29,19 @@ from domain.tournament.aggregate import Tournament
 from projections.standings import doc_crosstable, doc_standings
 
 from service.adapters.standings_store import Standings
-from service.bounds import bounded
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
+from service.access import Access
+from service.play.referee import Referee
+from service.play.facade import PlayFacade
 from service.store.tokens import new_token, token_hash
+from service.views.facade import ViewsFacade
 
 from . import embargo, sealing
 from .bundles import bundle_lines
+from .commands import CreateTournament
 from .draw import draw
 from .duty import TournamentDuty
+from service.play.new_games import CreateGame
 
 T = TypeVar("T")
 
@@ -49,17 +54,17 @@ def parse_tournament_id(value: Any) -> UUID:
 
 
 class Tournaments:
-    """Tournament use cases over one Arbiter (its Referee application stores the tournaments too)."""
+    """Tournament use cases over one store (the Referee application stores the tournaments too), built once by the
+    composition root (service.facade.Arbiter.tournaments)."""
 
-    def __init__(self, arbiter: Any):
-        self.arbiter = arbiter
-        self.app = arbiter.app
+    def __init__(self, app: Referee, play: PlayFacade, views: ViewsFacade, access: Access):
+        self.app, self.play, self.views = app, play, views
         self._standings: Standings | None = None
-        arbiter.game_over_listeners.append(self.game_over)
-        self.duty = arbiter.play.duty  # the process's duty loop: the lease holder creates what falls due (duty.py)
+        play.game_over_listeners.append(self.game_over)
+        self.duty = play.duty  # the process's duty loop: the lease holder creates what falls due (duty.py)
         self.duty.add(TournamentDuty(self))
         # a duplicate board's games: no spectators, their end kept from their seats, until every table is over
-        arbiter.access.holds.append(embargo.BoardEmbargo(self._caught_up, arbiter.access.created))
+        access.holds.append(embargo.BoardEmbargo(self._caught_up, access.created))
 
     # -- loading and access ------------------------------------------------------------------
 
@@ -87,19 +92,13 @@ class Tournaments:
 
     # -- commands ----------------------------------------------------------------------------
 
-    def create(self, spec: Any) -> dict:
-        """Create a tournament: its id, the director's token (shown once) and its view."""
-        if isinstance(spec, dict):
-            bounded(spec)
-        try:
-            settings = tspec.validate(spec)
-        except InvalidSetup as e:
-            raise BadInput(str(e), field=e.field) from None
+    def create(self, command: CreateTournament) -> dict:
+        """Create a tournament (as the command checked it): its id, the director's token (shown once) and its view."""
         secret = new_token()
-        t = Tournament(settings={k: v for k, v in settings.items() if k != "players"},
-                       director_token_hash=token_hash(secret), director_public_key=sealing.public_key(secret))
-        for p in settings["players"]:
-            t.enter(p["name"], p.get("team"))
+        t = Tournament(settings=dict(command.settings), director_token_hash=token_hash(secret),
+                       director_public_key=sealing.public_key(secret))
+        for p in command.players:
+            t.enter(p.name, p.team)
         self.app.save(t)
         return {"id": str(t.id), "director_token": f"{t.id.hex}.{secret}", "tournament": self.view(t.id)}
 
@@ -274,7 +273,7 @@ class Tournaments:
         for key in ("spectator_delay", "time_control"):
             if settings.get(key):
                 spec[key] = dict(settings[key])
-        created = self.arbiter.play.create_game(spec)
+        created = self.play.create_game(CreateGame.from_body(spec))
         t.game_started(round=rnd["number"], table=table["table"], index=index, game_id=created["id"], dealer=dealer,
                        starter=starter, clause=clause, reason=reason, board=board,
                        sealed_referee_token=sealing.seal(t.director_public_key, created["id"], created["referee_token"]))
@@ -330,7 +329,7 @@ class Tournaments:
                              "winner": outcome.winner_json(), "scores": list(outcome.scores) if outcome.is_over and outcome.scores else None,
                              "version": game.version, "commitment": game.commitment}
                     if with_clocks:
-                        entry.update(self.arbiter.views.at_a_glance(g["game_id"]))
+                        entry.update(self.views.at_a_glance(g["game_id"]))
                     if g["board"] is not None and not outcome.is_over:
                         board_done[g["board"]] = False
                     games.append(entry)
@@ -376,7 +375,7 @@ class Tournaments:
         out = []
         for g in t.games():
             referee = sealing.open_box(secret, g["game_id"], t.sealed[g["game_id"]])
-            links = self.arbiter.play.links(g["game_id"], referee)
+            links = self.play.links(g["game_id"], referee)
             out.append({"round": g["round"], "table": g["table"], "index": g["index"], "game_id": g["game_id"],
                         "referee_token": links["referee_token"], "seats": links["seats"]})
         return {"id": str(tid), "games": out}
@@ -392,6 +391,6 @@ class Tournaments:
             referee_tokens = {g["game_id"]: g["referee_token"] for g in links["games"]}
         elif view["status"] != "finished":
             raise Forbidden("the bundle is the director's until the tournament is over")
-        records = [self.arbiter.views.record(g["game_id"], referee_tokens.get(g["game_id"]))
+        records = [self.views.record(g["game_id"], referee_tokens.get(g["game_id"]))
                    for r in view["rounds"] for table in r["tables"] for g in table["games"]]
         return bundle_lines(view, records)

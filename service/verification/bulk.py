@@ -1,6 +1,6 @@
 """`arbiter verify --all` at archive speed: the same report for every game, read in bulk, on every core.
 
-Each game's report is the one `Arbiter.verify(game, full=True)` gives (service.verification.driver: rows, hash
+Each game's report is the one `VerificationFacade.verify(game, full=True)` gives (service.verification.driver: rows, hash
 chain, snapshots, refused attempts, deal, evidence, the engine re-deciding every move, catalogue row,
 latest signed checkpoint, provenance). What changes is the reading around it:
 
@@ -277,12 +277,4 @@ def stored_events(report: dict) -> int:
     """How many stored events a report covers (for progress and speed figures)."""
     return (report.get("chain") or {}).get("length") or 0
 
-
-def count_events(app: Any) -> int:
-    """The number of rows in the store's log (events of games and of refused attempts): what a full pass reads."""
-    recorder = app.recorder
-    try:
-        return int(recorder.max_notification_id() or 0)
-    except Exception:  # a recorder without a notification log: progress shows games only
-        return 0
 

@@ -109,6 +109,14 @@ class VerificationFacade:
         known = set(stored)
         return stored + [g for g in self.evidence.logged_games() if g not in known]
 
+    def count_events(self) -> int:
+        """The number of rows in the store's log (events of games and of refused attempts): what a full pass reads
+        (`arbiter verify --all`'s progress bar)."""
+        try:
+            return int(self.app.recorder.max_notification_id() or 0)
+        except Exception:  # noqa: BLE001 - a recorder without a notification log: progress shows games only
+            return 0
+
     def reverify(self, game_id: Any) -> dict:
         """Replay a stored game's moves under the current engine: does its outcome stay the same?"""
         return reverify(self.app, parse_game_id(game_id))

@@ -11,6 +11,8 @@ from click.testing import CliRunner
 from api.cli.main import main
 from service.facade import Arbiter
 from tests.integration.service_support import RawEvents, pick, raw_move
+from service.play.commands import PlayMove
+from service.play.new_games import CreateGame
 
 SHORT = {"edition": "revised", "battle_limit": 3}  # El Royale games that end within a few dozen moves
 
@@ -41,7 +43,7 @@ class Table:
             if game.outcome.is_over:
                 break
             move = pick(game, rng)
-            self.receipts.append(self.arbiter.move(self.id, self.tokens[move["seat"]], raw_move(move))["receipt"])
+            self.receipts.append(self.arbiter.play.move(self.tokens[move["seat"]], PlayMove.from_body(self.id, raw_move(move)))["receipt"])
         return self
 
     def play_to_end(self) -> "Table":
@@ -52,8 +54,8 @@ class Table:
 
 def new_table(arbiter: Arbiter, n: int = 3, options: dict | None = None) -> Table:
     """An El Royale game created through the facade (seed drawn by arbiter)."""
-    created = arbiter.create_game({"game": "el-royale", "options": options or {"edition": "revised"},
-                                   "players": [{"name": f"P{i}"} for i in range(n)]})
+    created = arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "options": options or {"edition": "revised"},
+                                   "players": [{"name": f"P{i}"} for i in range(n)]}))
     return Table(arbiter, created)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import traceback
+from service.play.new_games import CreateGame
 
 
 SPEC = {"game": "el-royale", "options": {"edition": "revised"}, "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}
@@ -44,7 +45,7 @@ def open_at_once(urls: list[str], threads: int, barrier, results, name: str) -> 
             try:
                 inner.wait()
                 models = [model.for_app(app) for model in (Catalogue, Standings)]
-                app.create_game(SPEC)
+                app.create_game(CreateGame.from_body(SPEC))
                 for model in models:
                     model.catch_up()
                 models[0].list()

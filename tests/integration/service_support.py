@@ -10,6 +10,7 @@ from uuid import UUID
 from domain.cards import format_cards
 from domain.el_royale import legal_moves
 from domain.game import Game
+from service.play.new_games import CreateGame
 
 SEED = "5eed0001"
 
@@ -24,7 +25,7 @@ def new_game(app, n: int = 3, seed: str | None = SEED, **spec) -> UUID:
     doc = {"game": "el-royale", "options": {"edition": "revised"}, "players": players(n), **spec}
     if seed is not None:
         doc["seed"] = seed
-    return UUID(app.create_game(doc)["id"])
+    return UUID(app.create_game(CreateGame.from_body(doc))["id"])
 
 
 def raw_move(move: dict) -> dict:

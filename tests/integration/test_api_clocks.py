@@ -39,7 +39,7 @@ def test_a_spectator_two_moves_behind_sees_the_table_and_events_as_they_were_two
     seen = client.get(f"/api/v1/games/{gid}").get_json()
     assert seen["delayed"] is True and seen["spectator_delay"]["moves"] == 2
     assert seen["version"] == before[3]  # before the 4th of 5 moves: moves 4 and 5 are not shown yet
-    assert seen["table"] == app.extensions["arbiter"].public_replay(gid, before[3])["table"]
+    assert seen["table"] == app.extensions["arbiter"].views.public_replay(gid, before[3])["table"]
     events = client.get(f"/api/v1/games/{gid}/events").get_json()
     assert max(e["version"] for e in events) == before[3]
     assert client.get(f"/api/v1/games/{gid}/view", headers=referee).get_json()["version"] > before[3] + 1
@@ -55,9 +55,9 @@ def test_a_spectator_s_replay_stops_at_the_cut(client, app):
     game = create(client, spectator_delay={"moves": 1})
     before = play(client, app, game, 3)
     facade = app.extensions["arbiter"]
-    assert facade.public_replay(game["id"], before[2])["version"] == before[2]
+    assert facade.views.public_replay(game["id"], before[2])["version"] == before[2]
     with pytest.raises(NotFound, match="not shown to spectators yet"):
-        facade.public_replay(game["id"], before[2] + 1)
+        facade.views.public_replay(game["id"], before[2] + 1)
     at_cut = client.get(f"/games/{game['id']}/replay?version={before[2]}")
     past_it = client.get(f"/games/{game['id']}/replay?version={before[2] + 1}")  # the page keeps to what it may show
     import re

@@ -225,7 +225,7 @@ def test_a_rewind_of_the_game_after_a_study_was_opened_does_not_move_the_study(c
     ruled = client.post(f"{table.url}/disputes/1/ruling", headers=table.referee,
                         json={"decision": "upheld", "remedy": "rewind", "note": "replay it"})
     assert ruled.status_code == 200, ruled.get_data(as_text=True)
-    client.application.extensions["studies"].forget_starts()  # read again from the store, not from memory
+    client.application.extensions["arbiter"].studies.forget_starts()  # read again from the store, not from memory
     again = client.get(f"{API}/studies/{study['id']}", headers=table.referee).get_json()
     assert again["view"] == study["view"] and again["positions"] == study["positions"]
 

@@ -18,6 +18,7 @@ from service.offline.bulk_import import build, import_files
 from tests.integration.service_support import RawEvents
 from tests.conftest import RECORDS
 from tests.integration.test_archive_verify import evidence, sample_docs
+from service.play.new_games import ImportRecord
 
 STORES = ["sqlite", "postgres"]
 
@@ -60,14 +61,14 @@ def test_imported_games_keep_replays_verdicts_verify_clean_and_are_served(kind, 
     for line, doc in zip(lines, docs, strict=True):
         assert {k: line[k] for k in ("status", "moves_applied", "result", "winner", "illegal", "final")} == verdict(doc)
     arbiter = facades(url, **evidence(tmp_path))
-    ids = arbiter.game_ids()
+    ids = arbiter.verification.game_ids()
     assert ids == [line["id"] for line in lines]
     reports = list(verify_all(url, ids, workers=2, batch=4, **evidence(tmp_path)))
     assert all(r["ok"] for r in reports), [r for r in reports if not r["ok"]][:1]
     assert all(r["checkpoint"]["finding"] == "intact" and r["engine"]["same"] for r in reports)
     for line in lines[:3]:
-        assert arbiter.view(line["id"], line["referee_token"])["version"] >= 1
-        assert arbiter.public(line["id"])["id"] == line["id"]
+        assert arbiter.views.view(line["id"], line["referee_token"])["version"] >= 1
+        assert arbiter.views.public(line["id"])["id"] == line["id"]
     for line in lines:
         if line["status"] == "illegal":
             assert arbiter.app.attempts(UUID(line["id"])) is not None  # the refusal is kept, as POST /records keeps it
@@ -77,7 +78,7 @@ def test_bulk_rows_are_the_rows_the_service_writes(stores, facades, tmp_path):
     url = stores.url("sqlite")
     arbiter = facades(url, **evidence(tmp_path))
     doc = next(d for d in legal_docs() if verdict(d)["status"] == "finished" and len(d["moves"]) > 20)
-    by_service = UUID(arbiter.import_record(doc)["id"])
+    by_service = UUID(arbiter.play.import_record(ImportRecord.from_body(doc))["id"])
     (line,) = import_files(arbiter, [str(_jsonl(tmp_path, [doc]))])
     by_bulk = UUID(line["id"])
     raw = RawEvents("sqlite", url)
@@ -117,7 +118,7 @@ def test_import_of_a_bad_file_names_every_invalid_record_and_writes_nothing(stor
     assert code == 2
     assert f"{archive}:2: not JSON" in err and f"{not_a_record}: " in err and "nothing imported" in err
     assert "Traceback" not in err and out == ""
-    assert facades(url, **evidence(tmp_path)).game_ids() == []
+    assert facades(url, **evidence(tmp_path)).verification.game_ids() == []
     assert not (tmp_path / "store.checkpoints.jsonl").exists()
 
 

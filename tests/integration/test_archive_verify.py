@@ -19,6 +19,8 @@ from service.verification.bulk import verify_all
 from tests.conftest import sample_records
 from tests.integration.evidence_support import SHORT, new_table, truncate
 from tests.integration.service_support import RawEvents
+from service.play.commands import FileDispute, NameSeat
+from service.play.new_games import ImportRecord
 
 STORES = ["sqlite", "postgres"]
 REPORT_KEYS = {"id", "game", "ok", "chain", "deal", "provenance", "checkpoint", "engine", "catalogue"}
@@ -46,7 +48,7 @@ def season(arbiter, docs: int = 40) -> list[str]:
     """Games made through the service: sample records of every game imported, El Royale games played to their end
     and one left in progress (long ones with snapshots), one with a dispute; the catalogue caught up."""
     for doc in sample_docs()[:docs]:
-        arbiter.import_record(doc)
+        arbiter.play.import_record(ImportRecord.from_body(doc))
     for seed in range(2):
         new_table(arbiter, 3, SHORT).play_to_end()
     long = new_table(arbiter, 4).play(130)
@@ -57,14 +59,14 @@ def season(arbiter, docs: int = 40) -> list[str]:
     assert long.version > 100, "a game long enough to have a snapshot"
     disputed = new_table(arbiter, 3, SHORT).play(6)
     first_move = arbiter.app.game(disputed.gid).move_versions[0]
-    arbiter.file_dispute(disputed.id, disputed.tokens[0], {"version": first_move, "claim": "I object"})
+    arbiter.play.file_dispute(disputed.tokens[0], FileDispute.from_body(disputed.id, {"version": first_move, "claim": "I object"}))
     Catalogue.for_app(arbiter.app).catch_up()
-    return arbiter.game_ids()
+    return arbiter.verification.game_ids()
 
 
 def one_by_one(arbiter, ids: list[str]) -> list[dict]:
     """The detailed decoder: each game read and checked on its own, as `arbiter verify GAME` does."""
-    return [arbiter.verify(gid, full=True) for gid in ids]
+    return [arbiter.verification.verify(gid, full=True) for gid in ids]
 
 
 @pytest.fixture
@@ -134,7 +136,7 @@ def test_parallel_verify_finds_the_same_problems_as_one_by_one_on_a_tampered_sto
     ids = season(arbiter, docs=12)
     _tamper(kind, url, ids)
     fresh = facades(url, **evidence(tmp_path))
-    ids = fresh.game_ids()
+    ids = fresh.verification.game_ids()
     expected = one_by_one(fresh, ids)
     assert sum(not r["ok"] for r in expected) == 6, [r["chain"]["problem"] for r in expected if not r["ok"]]
     assert list(verify_all(url, ids, workers=2, batch=3, **evidence(tmp_path))) == expected
@@ -148,18 +150,18 @@ def test_verify_all_keeps_each_verdict_on_the_catalogue_as_verifying_game_by_gam
     ids = season(arbiter, docs=12)
     _tamper(kind, url, ids)
     fresh = facades(url, **evidence(tmp_path))
-    ids = fresh.game_ids()
+    ids = fresh.verification.game_ids()
     reports = list(verify_all(url, ids, workers=2, batch=4, **evidence(tmp_path)))  # marks kept a batch at a time
-    marked = {row["id"]: row["integrity"] for row in fresh.catalogue(limit=1000)}
+    marked = {row["id"]: row["integrity"] for row in fresh.lobby.catalogue(limit=1000)}
     one_by_one(fresh, ids)  # each game's verdict kept on its own
-    again = {row["id"]: row["integrity"] for row in fresh.catalogue(limit=1000)}
+    again = {row["id"]: row["integrity"] for row in fresh.lobby.catalogue(limit=1000)}
     deleted = {r["id"] for r in reports if r.get("checkpoint", {}).get("finding") == "deleted"}
     assert deleted and all(marked[r["id"]] is None for r in reports if r["id"] in deleted)  # as game by game: unmarked
     for report in reports:
         if report["id"] not in deleted:
             assert marked[report["id"]]["ok"] is report["ok"]
             assert {**marked[report["id"]], "checked_at": None} == {**again[report["id"]], "checked_at": None}
-    assert {row["id"] for row in fresh.catalogue(tampered=True, limit=1000)} == \
+    assert {row["id"] for row in fresh.lobby.catalogue(tampered=True, limit=1000)} == \
         {r["id"] for r in reports if not r["ok"] and r["id"] not in deleted}
 
 
@@ -210,9 +212,9 @@ def test_a_seat_that_named_itself_at_the_table_verifies_clean_on_both_roads(stor
     url = stores.url("sqlite")
     arbiter = facades(url, **evidence(tmp_path))
     table = new_table(arbiter, 3, SHORT)
-    arbiter.name_seat(table.id, table.tokens[0], "Zed")
+    arbiter.play.name_seat(table.tokens[0], NameSeat(table.id, "Zed"))
     table.play(5)
-    arbiter.catalogue()  # caught up: both roads then hold the game against the same catalogue row
+    arbiter.lobby.catalogue()  # caught up: both roads then hold the game against the same catalogue row
     (expected,) = one_by_one(arbiter, [table.id])
     assert expected["ok"] is True, expected["chain"]["problem"]
     assert list(verify_all(url, [table.id], workers=1, **evidence(tmp_path))) == [expected]

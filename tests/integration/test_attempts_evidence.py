@@ -11,6 +11,7 @@ from domain.attempts import attempts_id
 from service.errors import IllegalMove
 from tests.integration.evidence_support import new_table, verify_all
 from tests.integration.service_support import RawEvents
+from service.play.commands import FileDispute, PlayMove
 
 STORES = ["sqlite", "postgres"]
 REFUSALS = 5
@@ -23,7 +24,7 @@ def refuse(arbiter, table, times: int) -> list[int]:
     numbers = []
     for _ in range(times):
         with pytest.raises(IllegalMove) as refused:
-            arbiter.move(table.id, table.tokens[bystander], {"type": "pass"})
+            arbiter.play.move(table.tokens[bystander], PlayMove.from_body(table.id, {"type": "pass"}))
         numbers.append(refused.value.attempt)
     return numbers
 
@@ -63,7 +64,7 @@ def verify_fails(url: str, *words: str) -> str:
 
 def test_a_checkpoint_signs_the_refused_attempts_when_they_reach_a_multiple_of_the_interval(refused):
     kind, url, arbiter, table, _ = refused
-    lines = arbiter.checkpoints(limit=1000, game=table.id)
+    lines = arbiter.evidence.checkpoints(limit=1000, game=table.id)
     signed = [(line["reason"], line["attempts"]) for line in lines if line["reason"] == "refused"]
     assert signed == [("refused", 2), ("refused", 4)]
     head = arbiter.app.stored_attempts(table.gid)[4].__dict__  # the stream entry of refused attempt 4
@@ -80,9 +81,9 @@ def test_deleting_every_refused_attempt_of_a_game_is_detected_naming_the_game(re
     kind, url, arbiter, table, bystander = refused
     delete_attempts(kind, url, table, *range(REFUSALS, -1, -1))
     verify_fails(url, f"{table.id}: store holds 0 refused attempt(s), signed 4", "all its 4 refused attempt(s) are gone")
-    report = arbiter.verify(table.id)
+    report = arbiter.verification.verify(table.id)
     assert report["ok"] is False and report["checkpoint"]["attempts"] == {"stored": 0, "signed": 4}
-    assert arbiter.verify(bystander.id)["ok"] is True
+    assert arbiter.verification.verify(bystander.id)["ok"] is True
 
 
 def test_deleting_the_last_refused_attempts_back_past_the_checkpoint_is_detected_as_a_rollback(refused):
@@ -106,8 +107,8 @@ def test_a_dispute_naming_a_refused_attempt_the_store_no_longer_holds_is_reporte
     seat = arbiter.app.game(table.gid).state.to_act
     bystander = next(s for s in range(3) if s != seat)
     with pytest.raises(IllegalMove) as refusal:
-        arbiter.move(table.id, table.tokens[bystander], {"type": "pass"})
-    arbiter.file_dispute(table.id, table.tokens[bystander], {"attempt": refusal.value.attempt, "claim": "it was my turn"})
+        arbiter.play.move(table.tokens[bystander], PlayMove.from_body(table.id, {"type": "pass"}))
+    arbiter.play.file_dispute(table.tokens[bystander], FileDispute.from_body(table.id, {"attempt": refusal.value.attempt, "claim": "it was my turn"}))
     assert verify_all(url)[0] == 0
     delete_attempts(kind, url, table, 1, 0)
 

@@ -24,6 +24,7 @@ from domain.el_royale import legal_moves
 from service.play.referee import Referee
 from service.adapters.catalogue_store import Catalogue
 from tests.conftest import RECORDS
+from service.play.new_games import CreateGame
 
 ROOT = Path(__file__).resolve().parents[2]
 WIN_RECORD = RECORDS / "el-royale" / "example1-00-classic.json"  # a stacked deck: seat 2 wins in 5 moves
@@ -79,7 +80,7 @@ def durable_store(request, tmp_path):
 
 def new_game(app: Referee, edition: str = "revised", players=("Ann", "Bob", "Cy"), **extra) -> str:
     spec = {"game": "el-royale", "options": {"edition": edition}, "players": [{"name": n} for n in players], **extra}
-    return app.create_game(spec)["id"]
+    return app.create_game(CreateGame.from_body(spec))["id"]
 
 
 def play(app: Referee, game_id: str, moves: int, rng: random.Random) -> int:
@@ -101,7 +102,7 @@ def won_game(app: Referee) -> str:
     """The stacked-deck record: 3 players, classic, seat 2 wins by its 5th move."""
     doc = json.loads(WIN_RECORD.read_text())
     spec = {k: doc[k] for k in ("game", "options", "players", "seed", "deck", "dealer", "starter")}
-    game_id = app.create_game(spec)["id"]
+    game_id = app.create_game(CreateGame.from_body(spec))["id"]
     for move in doc["moves"]:
         move = dict(move)
         app.submit_move(uuid.UUID(game_id), move.pop("seat"), move)

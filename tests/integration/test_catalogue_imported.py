@@ -19,6 +19,8 @@ from service.adapters.catalogue_store import CATALOGUE, Catalogue
 from service.facade import Arbiter
 from service.offline.bulk_import import import_files
 from tests.integration.service_support import pick, raw_move
+from service.play.commands import PlayMove
+from service.play.new_games import CreateGame, ImportRecord
 
 RECORD = "tests/records/el-royale/example1-00-classic.json"  # a stacked deck and a seed: a set-up like a record's
 
@@ -36,20 +38,20 @@ def durable(request, stores, tmp_path):
 
 
 def played(facade: Arbiter, moves: int = 4) -> dict:
-    created = facade.create_game({"game": "el-royale", "options": {"edition": "revised"},
-                                  "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]})
+    created = facade.play.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"},
+                                  "players": [{"name": "Ann"}, {"name": "Bob"}, {"name": "Cy"}]}))
     rng = random.Random(11)
     for _ in range(moves):
         move = pick(facade.app.game(UUID(created["id"])), rng)
-        facade.move(created["id"], created["seats"][move["seat"]]["token"], raw_move(move))
+        facade.play.move(created["seats"][move["seat"]]["token"], PlayMove.from_body(created["id"], raw_move(move)))
     return created
 
 
 def test_an_uploaded_record_is_marked_imported_and_the_game_it_came_from_is_not(facade):
     original = played(facade)
-    record = facade.record(original["id"], original["referee_token"])
-    copy = facade.import_record(record)
-    rows = {r["id"]: r for r in facade.catalogue()}
+    record = facade.views.record(original["id"], original["referee_token"])
+    copy = facade.play.import_record(ImportRecord.from_body(record))
+    rows = {r["id"]: r for r in facade.lobby.catalogue()}
     assert rows[copy["id"]]["imported"] is True
     assert rows[original["id"]]["imported"] is False
     # the same game otherwise: what made the desk show two identical rows
@@ -60,10 +62,10 @@ def test_an_uploaded_record_is_marked_imported_and_the_game_it_came_from_is_not(
 def test_a_created_game_with_a_fixed_deck_shuffles_and_seed_is_not_imported(facade):
     doc = json.loads(open(RECORD).read())
     spec = {k: doc[k] for k in ("game", "options", "players", "seed", "deck", "dealer", "starter")}
-    stacked = facade.create_game(spec)
-    shuffles = facade.create_game({**spec, "deck": None, "outcomes": {"deal": doc["deck"]}})
-    imported = facade.import_record(doc)
-    rows = {r["id"]: r for r in facade.catalogue()}
+    stacked = facade.play.create_game(CreateGame.from_body(spec))
+    shuffles = facade.play.create_game(CreateGame.from_body({**spec, "deck": None, "outcomes": {"deal": doc["deck"]}}))
+    imported = facade.play.import_record(ImportRecord.from_body(doc))
+    rows = {r["id"]: r for r in facade.lobby.catalogue()}
     assert rows[stacked["id"]]["stacked"] is True and rows[stacked["id"]]["imported"] is False
     assert rows[shuffles["id"]]["imported"] is False
     assert rows[imported["id"]]["imported"] is True
@@ -74,17 +76,17 @@ def test_arbiter_imports_bulk_rows_are_marked_imported_and_verify_with_their_cat
     path.write_text(open(RECORD).read())
     [line] = list(import_files(facade, [str(path)]))
     created = played(facade, 1)
-    rows = {r["id"]: r for r in facade.catalogue()}
+    rows = {r["id"]: r for r in facade.lobby.catalogue()}
     assert rows[str(line["id"])]["imported"] is True and rows[created["id"]]["imported"] is False
     for gid in (line["id"], created["id"]):
-        report = facade.verify(gid, full=True)
+        report = facade.verification.verify(gid, full=True)
         assert report["catalogue"]["ok"] is True and report["ok"] is True, report
 
 
 def test_a_catalogue_row_whose_imported_mark_is_wrong_fails_the_catalogue_check(facade):
     from service.verification.report import catalogue_report
 
-    for made in (facade.import_record(json.loads(open(RECORD).read())), played(facade, 1)):
+    for made in (facade.play.import_record(ImportRecord.from_body(json.loads(open(RECORD).read()))), played(facade, 1)):
         row = facade.lobby.caught_up().get(made["id"])
         events = list(facade.app.read_events(UUID(made["id"])))
         assert catalogue_report(row, events)["ok"] is True
@@ -98,7 +100,7 @@ def test_the_catalogue_of_a_store_made_before_the_mark_is_rebuilt_in_a_new_table
     arbiter = Arbiter(durable, key_file=str(tmp_path / "k.key"), checkpoint_log=str(tmp_path / "c.log"))
     stores._apps.append(arbiter.app)
     original = played(arbiter, 2)
-    copy = arbiter.import_record(arbiter.record(original["id"], original["referee_token"]))
+    copy = arbiter.play.import_record(ImportRecord.from_body(arbiter.views.record(original["id"], original["referee_token"])))
 
     def stored3(key, row):
         return {c.name: row[c.name] for c in third.columns if c.name != "names"} | {"names": "\n"}

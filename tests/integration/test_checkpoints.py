@@ -37,12 +37,12 @@ def games(request, stores, facades):
 
 
 def latest_checkpoint(arbiter, table) -> dict:
-    return arbiter.checkpoints(limit=1000, game=table.id)[-1]
+    return arbiter.evidence.checkpoints(limit=1000, game=table.id)[-1]
 
 
 def assert_detected(facades, url, table, finding: str, *words: str) -> dict:
     """The game's verification through a fresh facade names the finding; returns its report."""
-    report = facades(url).verify(table.id)
+    report = facades(url).verification.verify(table.id)
     assert report["chain"]["ok"] is False, report
     assert report["checkpoint"]["ok"] is False and report["checkpoint"]["finding"] == finding, report["checkpoint"]
     for word in words:
@@ -52,7 +52,7 @@ def assert_detected(facades, url, table, finding: str, *words: str) -> dict:
 
 def assert_intact(facades, url, *tables) -> None:
     for table in tables:
-        report = facades(url).verify(table.id)
+        report = facades(url).verification.verify(table.id)
         assert report["chain"]["ok"] is True and report["checkpoint"]["finding"] == "intact", report
 
 
@@ -74,15 +74,15 @@ def test_a_game_is_checkpointed_when_created_every_10_versions_and_when_it_ends(
     arbiter = facades(stores.url("sqlite"))
     running, finished = new_table(arbiter, 4).play(30), new_table(arbiter, 3, SHORT).play_to_end()
 
-    reasons = [(c["reason"], c["version"]) for c in arbiter.checkpoints(limit=1000, game=running.id)]
+    reasons = [(c["reason"], c["version"]) for c in arbiter.evidence.checkpoints(limit=1000, game=running.id)]
     assert reasons[0] == ("created", running.receipts[0]["version"])
     every = [v for reason, v in reasons if reason == "every"]
     assert every and all(b // 10 > a // 10 for a, b in zip(every, every[1:])), reasons
     assert running.version - every[-1] < 10 + 8, "a move writes a few events: the latest is at most one move past N"
     final = latest_checkpoint(arbiter, finished)
     assert final["reason"] == "end" and final["version"] == finished.version and final["head"] == finished.receipts[-1]["head"]
-    log = arbiter.checkpoint_log()
-    assert log["ok"] is True and log["lines"] == len(arbiter.checkpoints(limit=1000))
+    log = arbiter.evidence.log_report()
+    assert log["ok"] is True and log["lines"] == len(arbiter.evidence.checkpoints(limit=1000))
 
 
 def test_an_untampered_store_verifies_against_its_checkpoints_and_exits_0(games, facades):
@@ -135,7 +135,7 @@ def test_deleting_a_whole_game_is_detected_and_the_game_is_still_listed(games, f
     delete_game(kind, url, gone.gid)
 
     fresh = facades(url)
-    assert gone.id in fresh.game_ids(), "verify --all lists a game the checkpoint log knows and the store lost"
+    assert gone.id in fresh.verification.game_ids(), "verify --all lists a game the checkpoint log knows and the store lost"
     assert_detected(facades, url, gone, "deleted", "holds no event of this game")
     assert_intact(facades, url, tables["finished"], tables["bystander"])
     assert_verify_all_fails(url, "deleted", gone.id)
@@ -145,7 +145,7 @@ def _copy_store(kind: str, url: str, tmp_path, facade):
     """An older copy of the store: `arbiter backup` for SQLite; for PostgreSQL the rows themselves, as a dump keeps them."""
     if kind == "sqlite":
         target = tmp_path / "older.db"
-        done = facade.backup(str(target))
+        done = facade.evidence.backup(str(target))
         assert done["games"] == 3
         return target
     raw = RawEvents(kind, url)
@@ -245,18 +245,18 @@ def test_a_tampered_checkpoint_log_is_detected_at_the_line_and_fails_every_game(
     assert len(lines) == 10
     with open(path, "wb") as f:
         f.write(b"".join(line + b"\n" for line in lines))
-    assert facades(url).checkpoint_log()["ok"] is True
+    assert facades(url).evidence.log_report()["ok"] is True
     change, line, words = TAMPERS[tamper]
     change(lines)
     with open(path, "wb") as f:
         f.write(b"".join(line + b"\n" for line in lines))
 
-    log = facades(url).checkpoint_log()
+    log = facades(url).evidence.log_report()
 
     assert log["ok"] is False and log["broken_at"] == line, log
     assert words in log["problem"], log["problem"]
     for table in tables:
-        checkpoint = facades(url).verify(table.id)["checkpoint"]
+        checkpoint = facades(url).verification.verify(table.id)["checkpoint"]
         assert checkpoint["ok"] is False and f"checkpoint log is broken at line {line}" in checkpoint["status"]
     assert_verify_all_fails(url, "BROKEN", f"line {line}")
 

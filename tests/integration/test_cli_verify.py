@@ -13,6 +13,7 @@ from service.errors import BadInput
 from service.facade import Arbiter
 from tests.integration.service_support import new_game, play, play_to_end
 from tests.conftest import sample_records
+from service.play.new_games import ImportRecord
 
 
 def _verify(*args: str):
@@ -91,7 +92,7 @@ def test_verify_all_of_imported_records_reports_their_provenance_and_exits_0(tmp
     imported = 0
     for path in sample_records(shared_too=True):  # the shared ones too, where they are beside the checkout
         try:
-            arbiter.import_record(json.loads(path.read_text()))
+            arbiter.play.import_record(ImportRecord.from_body(json.loads(path.read_text())))
         except BadInput:
             continue  # an invalid record imports nothing
         imported += 1

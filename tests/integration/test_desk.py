@@ -15,6 +15,8 @@ import pytest
 from service.errors import BadInput
 from service.facade import Arbiter
 from tests.integration.service_support import RawEvents, pick, raw_move
+from service.play.commands import FileDispute, GiveRuling, NameSeat, PlayMove
+from service.play.new_games import CreateGame
 
 CARD_CODE = re.compile(r"\b(?:[A2-9TJQK][CDHS]|10[CDHS]|JK)\b")
 
@@ -29,7 +31,7 @@ def facade(request, stores, tmp_path):
 
 def new_game(facade: Arbiter, *names: str, game: str = "el-royale") -> dict:
     options = {"edition": "revised"} if game == "el-royale" else {}
-    return facade.create_game({"game": game, "options": options, "players": [{"name": n} for n in names]})
+    return facade.play.create_game(CreateGame.from_body({"game": game, "options": options, "players": [{"name": n} for n in names]}))
 
 
 def play_moves(facade: Arbiter, created: dict, count: int, seed: int = 3) -> list[int]:
@@ -39,12 +41,12 @@ def play_moves(facade: Arbiter, created: dict, count: int, seed: int = 3) -> lis
     for _ in range(count):
         move = pick(facade.app.game(gid), rng)
         token = created["seats"][move["seat"]]["token"]
-        versions.append(facade.move(created["id"], token, raw_move(move))["events"][0]["version"])
+        versions.append(facade.play.move(token, PlayMove.from_body(created["id"], raw_move(move)))["events"][0]["version"])
     return versions
 
 
 def dispute(facade: Arbiter, created: dict, version: int, seat: int = 1) -> int:
-    return facade.file_dispute(created["id"], created["seats"][seat]["token"], {"version": version, "claim": "not so"})["number"]
+    return facade.play.file_dispute(created["seats"][seat]["token"], FileDispute.from_body(created["id"], {"version": version, "claim": "not so"}))["number"]
 
 
 def retime(raw: RawEvents, gid: UUID, version: int) -> None:
@@ -66,10 +68,10 @@ def test_a_dispute_is_counted_open_until_the_referee_rules_on_it(facade):
     first, second = play_moves(facade, g, 2)
     dispute(facade, g, first)
     dispute(facade, g, second, seat=0)
-    row = facade.catalogue()[0]
+    row = facade.lobby.catalogue()[0]
     assert (row["disputes"], row["open_disputes"]) == (2, 2)
-    facade.rule_dispute(g["id"], g["referee_token"], 1, {"decision": "rejected", "note": "the move was legal"})
-    row = facade.catalogue()[0]
+    facade.play.rule(g["referee_token"], GiveRuling.from_body(g["id"], 1, {"decision": "rejected", "note": "the move was legal"}))
+    row = facade.lobby.catalogue()[0]
     assert (row["disputes"], row["open_disputes"]) == (2, 1)
 
 
@@ -80,39 +82,39 @@ def test_the_desk_order_puts_games_with_open_disputes_first_then_the_newest(faca
     newest = new_game(facade, "Gus", "Hal")
     dispute(facade, disputed, play_moves(facade, disputed, 1)[0])
     dispute(facade, ruled, play_moves(facade, ruled, 1)[0])
-    facade.rule_dispute(ruled["id"], ruled["referee_token"], 1, {"decision": "upheld", "note": "noted"})
-    assert ids(facade.catalogue()) == [old["id"], disputed["id"], ruled["id"], newest["id"]]  # creation order stays
-    assert ids(facade.catalogue(order="desk")) == [disputed["id"], newest["id"], ruled["id"], old["id"]]
-    assert ids(facade.catalogue(open_disputes=True)) == [disputed["id"]]
-    assert ids(facade.catalogue(open_disputes=False, order="desk")) == [newest["id"], ruled["id"], old["id"]]
+    facade.play.rule(ruled["referee_token"], GiveRuling.from_body(ruled["id"], 1, {"decision": "upheld", "note": "noted"}))
+    assert ids(facade.lobby.catalogue()) == [old["id"], disputed["id"], ruled["id"], newest["id"]]  # creation order stays
+    assert ids(facade.lobby.catalogue(order="desk")) == [disputed["id"], newest["id"], ruled["id"], old["id"]]
+    assert ids(facade.lobby.catalogue(open_disputes=True)) == [disputed["id"]]
+    assert ids(facade.lobby.catalogue(open_disputes=False, order="desk")) == [newest["id"], ruled["id"], old["id"]]
 
 
 def test_the_player_filter_finds_part_of_any_name_in_any_case_and_takes_wildcards_literally(facade):
     ann = new_game(facade, "Ann Lee", "Bob_9")
     cy = new_game(facade, "Cy", "Dan%", "ANNA")
-    assert ids(facade.catalogue(player="ann")) == [ann["id"], cy["id"]]
-    assert ids(facade.catalogue(player="lee")) == [ann["id"]]
-    assert ids(facade.catalogue(player="_")) == [ann["id"]]  # not "any character"
-    assert ids(facade.catalogue(player="n%")) == [cy["id"]]  # not "anything"
-    assert ids(facade.catalogue(player="b_9")) == [ann["id"]]
-    assert facade.catalogue(player="zed") == []
+    assert ids(facade.lobby.catalogue(player="ann")) == [ann["id"], cy["id"]]
+    assert ids(facade.lobby.catalogue(player="lee")) == [ann["id"]]
+    assert ids(facade.lobby.catalogue(player="_")) == [ann["id"]]  # not "any character"
+    assert ids(facade.lobby.catalogue(player="n%")) == [cy["id"]]  # not "anything"
+    assert ids(facade.lobby.catalogue(player="b_9")) == [ann["id"]]
+    assert facade.lobby.catalogue(player="zed") == []
 
 
 def test_a_name_given_at_the_table_is_what_the_player_filter_finds(facade):
     g = new_game(facade, "Seat A", "Seat B")
-    facade.name_seat(g["id"], g["seats"][1]["token"], "Mireille")
-    assert ids(facade.catalogue(player="mireille")) == [g["id"]]
-    assert facade.catalogue(player="seat b") == []
-    assert [p["name"] for p in facade.catalogue()[0]["players"]] == ["Seat A", "Mireille"]
+    facade.play.name_seat(g["seats"][1]["token"], NameSeat(g["id"], "Mireille"))
+    assert ids(facade.lobby.catalogue(player="mireille")) == [g["id"]]
+    assert facade.lobby.catalogue(player="seat b") == []
+    assert [p["name"] for p in facade.lobby.catalogue()[0]["players"]] == ["Seat A", "Mireille"]
 
 
 def test_filters_combine(facade):
     royale = new_game(facade, "Ann", "Bob")
     battle = new_game(facade, "Ann", "Cy", game="small-battle")
     dispute(facade, royale, play_moves(facade, royale, 1)[0])
-    assert ids(facade.catalogue(player="ann", game="small-battle")) == [battle["id"]]
-    assert ids(facade.catalogue(player="ann", open_disputes=True, status="in_progress")) == [royale["id"]]
-    assert facade.catalogue(player="ann", open_disputes=True, status="finished") == []
+    assert ids(facade.lobby.catalogue(player="ann", game="small-battle")) == [battle["id"]]
+    assert ids(facade.lobby.catalogue(player="ann", open_disputes=True, status="in_progress")) == [royale["id"]]
+    assert facade.lobby.catalogue(player="ann", open_disputes=True, status="finished") == []
 
 
 @pytest.mark.parametrize("filters, field", [({"player": "x" * 65}, "player"), ({"player": "a\nb"}, "player"),
@@ -121,23 +123,23 @@ def test_filters_combine(facade):
 def test_a_bad_filter_is_refused_naming_it(facade, filters, field):
     new_game(facade, "Ann", "Bob")
     with pytest.raises(BadInput) as refused:
-        facade.catalogue(**filters)
+        facade.lobby.catalogue(**filters)
     assert refused.value.field == field and refused.value.detail.startswith(field)
 
 
 def test_verification_keeps_its_verdict_on_the_row_and_only_verification_changes_it(facade):
     g = new_game(facade, "Ann", "Bob")
-    assert facade.catalogue()[0]["integrity"] is None  # never verified: not "intact"
-    assert ids(facade.catalogue(tampered=False)) == [g["id"]]
+    assert facade.lobby.catalogue()[0]["integrity"] is None  # never verified: not "intact"
+    assert ids(facade.lobby.catalogue(tampered=False)) == [g["id"]]
     play_moves(facade, g, 2)
-    report = facade.verify(g["id"])
-    kept = facade.catalogue()[0]["integrity"]
+    report = facade.verification.verify(g["id"])
+    kept = facade.lobby.catalogue()[0]["integrity"]
     assert report["ok"] is True and kept["ok"] is True and kept["version"] == facade.app.game(UUID(g["id"])).version
     assert kept["problem"] is None and kept["checked_at"]
     play_moves(facade, g, 1, seed=5)  # the fold moves the row on and keeps the verdict (with the version it was for)
-    row = facade.catalogue()[0]
+    row = facade.lobby.catalogue()[0]
     assert row["version"] > kept["version"] and row["integrity"] == kept
-    assert facade.catalogue(tampered=True) == []
+    assert facade.lobby.catalogue(tampered=True) == []
 
 
 # -- tampering (stores whose rows can be edited behind the service's back) --------------------------
@@ -151,20 +153,20 @@ def test_a_verification_that_finds_a_changed_row_marks_the_game_tampered_and_the
     intact, edited = new_game(facade, "Ann", "Bob"), new_game(facade, "Cy", "Dee")
     for g in (intact, edited):
         play_moves(facade, g, 4)
-    facade.catalogue()
+    facade.lobby.catalogue()
     raw = RawEvents(kind, url)
     try:
         retime(raw, UUID(edited["id"]), 3)
     finally:
         raw.close()
-    assert facade.catalogue(tampered=True) == []  # nothing is verified behind the referee's back ...
+    assert facade.lobby.catalogue(tampered=True) == []  # nothing is verified behind the referee's back ...
     checker = Arbiter(url, key_file=str(tmp_path / "k.key"), checkpoint_log=str(tmp_path / "c.log"))  # ... until a run
     stores._apps.append(checker.app)
-    reports = {gid: checker.verify(gid) for gid in (intact["id"], edited["id"])}
+    reports = {gid: checker.verification.verify(gid) for gid in (intact["id"], edited["id"])}
     assert reports[edited["id"]]["ok"] is False and reports[intact["id"]]["ok"] is True
-    assert ids(facade.catalogue(tampered=True)) == [edited["id"]]
-    assert ids(facade.catalogue(tampered=False)) == [intact["id"]]
-    marked = facade.catalogue(tampered=True)[0]["integrity"]
+    assert ids(facade.lobby.catalogue(tampered=True)) == [edited["id"]]
+    assert ids(facade.lobby.catalogue(tampered=False)) == [intact["id"]]
+    marked = facade.lobby.catalogue(tampered=True)[0]["integrity"]
     assert marked["ok"] is False and marked["problem"].startswith("chain")
 
 

@@ -7,12 +7,13 @@ from __future__ import annotations
 import time
 
 from tests.tournament_support import finish
+from service.tournaments.commands import CreateTournament
 
 
 def played_tournament(app) -> dict:
-    desk = app.extensions["tournaments"]
-    created = desk.create({"name": "Screened", "game": "small-battle", "players": ["Ann", "Bob"],
-                           "format": "round-robin"})
+    desk = app.extensions["arbiter"].tournaments
+    created = desk.create(CreateTournament.from_body({"name": "Screened", "game": "small-battle", "players": ["Ann", "Bob"],
+                           "format": "round-robin"}))
     desk.start_round(created["id"], created["director_token"])
     for g in desk.seatings(created["id"])["games"]:
         finish(desk.app, g["game_id"])
@@ -26,15 +27,15 @@ def test_the_director_sees_each_player_s_line_and_nobody_else_sees_the_report(ap
     spectator = client.get(url)
     assert spectator.status_code == 401 and 'id="fairplay"' not in spectator.get_data(as_text=True)
     assert "director" in spectator.get_data(as_text=True)
-    games = app.extensions["tournaments"].links(tid, token)["games"]
+    games = app.extensions["arbiter"].tournaments.links(tid, token)["games"]
     seat_token = games[0]["seats"][0]["token"]
     client.get(f"/join/{games[0]['game_id']}/{seat_token}")  # the browser now holds a seat's link, not the director's
     as_seat = client.get(url)
     assert as_seat.status_code == 401 and 'id="fairplay"' not in as_seat.get_data(as_text=True)
     client.set_cookie("arbiter_td_" + tid.replace("-", ""), seat_token, path="/tournaments/")  # a seat token posing
     assert client.get(url).status_code in (401, 403)
-    other = app.extensions["tournaments"].create({"name": "Other", "game": "small-battle", "players": ["C", "D"],
-                                                 "format": "round-robin"})
+    other = app.extensions["arbiter"].tournaments.create(CreateTournament.from_body({"name": "Other", "game": "small-battle", "players": ["C", "D"],
+                                                 "format": "round-robin"}))
     client.set_cookie("arbiter_td_" + tid.replace("-", ""), other["director_token"], path="/tournaments/")
     assert client.get(url).status_code == 403
     assert client.get(url + "/progress").status_code == 403 and app.extensions["arbiter"].analysis.running() == 0
@@ -129,14 +130,13 @@ def test_the_command_screens_a_stored_tournament_s_finished_games(tmp_path):
 
     from api.cli.group import group
     from service.facade import Arbiter
-    from service.tournaments.facade import Tournaments
 
     url = f"sqlite:///{tmp_path / 'store.db'}"
     arbiter = Arbiter(url)
     try:
-        desk = Tournaments(arbiter)
-        created = desk.create({"name": "Stored", "game": "small-battle", "players": ["Ann", "Bob"],
-                               "format": "round-robin"})
+        desk = arbiter.tournaments
+        created = desk.create(CreateTournament.from_body({"name": "Stored", "game": "small-battle", "players": ["Ann", "Bob"],
+                               "format": "round-robin"}))
         desk.start_round(created["id"], created["director_token"])
         for g in desk.seatings(created["id"])["games"]:
             finish(arbiter.app, g["game_id"])

@@ -20,6 +20,7 @@ from service.evidence.pinning import KeyMismatch
 from service.evidence.keys import ServerKey, load_or_create
 from tests.integration.evidence_support import new_table, truncate
 from tests.integration.service_support import RawEvents
+from service.play.commands import PlayMove
 
 
 @pytest.fixture
@@ -65,7 +66,8 @@ def test_two_hosts_with_the_same_key_file_share_one_log_and_verify_each_other_s_
     a, b = two_hosts
     url, base, schema = store
     table = new_table(a, 3).play(4)
-    moved_on_b = b.move(table.id, *_legal(b, table))["receipt"]
+    token, body = _legal(b, table)
+    moved_on_b = b.play.move(token, PlayMove.from_body(table.id, body))["receipt"]
     table.arbiter = b
     table.play(12)
 
@@ -73,8 +75,8 @@ def test_two_hosts_with_the_same_key_file_share_one_log_and_verify_each_other_s_
     assert a.evidence.verify_receipt(moved_on_b)["status"] == "intact"
     rows = log_rows(base, schema)
     assert [seq for seq, _ in rows] == list(range(1, len(rows) + 1)) and len(rows) >= 2
-    assert a.checkpoint_log()["ok"] is True and b.checkpoint_log()["lines"] == len(rows)
-    assert a.public_key()["key_id"] == b.public_key()["key_id"]
+    assert a.evidence.log_report()["ok"] is True and b.evidence.log_report()["lines"] == len(rows)
+    assert a.evidence.public_key()["key_id"] == b.evidence.public_key()["key_id"]
 
 
 def _legal(arbiter, table):
@@ -88,14 +90,14 @@ def _legal(arbiter, table):
 def test_a_host_with_another_key_refuses_naming_both_key_ids(two_hosts, store, facades, tmp_path):
     a, _ = two_hosts
     new_table(a, 3)
-    pinned = a.public_key()["key_id"]
+    pinned = a.evidence.public_key()["key_id"]
     other = ServerKey.generate()
     (tmp_path / "c").mkdir()
     other_file = tmp_path / "c" / "signing.key"
     other_file.write_bytes(_pem(other))
 
     with pytest.raises(KeyMismatch) as refused:
-        facades(store[0], key_file=str(other_file)).public_key()
+        facades(store[0], key_file=str(other_file)).evidence.public_key()
     assert other.id in str(refused.value) and pinned in str(refused.value)
     from api import create_app
 
@@ -111,10 +113,10 @@ def test_a_host_without_its_key_file_on_a_pinned_store_refuses_and_creates_none(
     missing = tmp_path / "d" / "signing.key"
 
     with pytest.raises(KeyMismatch) as refused:
-        facades(store[0], key_file=str(missing)).public_key()
-    assert a.public_key()["key_id"] in str(refused.value) and not missing.exists()
+        facades(store[0], key_file=str(missing)).evidence.public_key()
+    assert a.evidence.public_key()["key_id"] in str(refused.value) and not missing.exists()
     code, output = serve_refused(store[0], missing)
-    assert code == 2 and a.public_key()["key_id"] in output and not missing.exists()
+    assert code == 2 and a.evidence.public_key()["key_id"] in output and not missing.exists()
 
 
 @pytest.mark.parametrize("statement", ["UPDATE {} SET line = 'x'", "DELETE FROM {}", "TRUNCATE {}"])
@@ -136,9 +138,9 @@ def test_verify_all_with_only_the_url_and_the_public_key_exits_0_then_1_for_each
     tables = [new_table(a, 3).play(25), new_table(b, 3).play(12), new_table(a, 4).play(6)]
     seat = a.app.game(tables[2].gid).state.to_act
     with pytest.raises(IllegalMove):
-        a.move(tables[2].id, tables[2].tokens[(seat + 1) % 4], {"type": "pass"})
+        a.play.move(tables[2].tokens[(seat + 1) % 4], PlayMove.from_body(tables[2].id, {"type": "pass"}))
     tables[2].play(14)  # a checkpoint after the refusal signs it
-    public = a.public_key()["public_key"]
+    public = a.evidence.public_key()["public_key"]
     elsewhere = {"ARBITER_STATE_DIR": str(tmp_path / "fourth"), "ARBITER_KEY_FILE": None}
 
     assert cli("verify", "--all", "--database-url", url, env=elsewhere)[0] == 1  # no key: the log cannot be checked
@@ -165,7 +167,7 @@ def test_an_explicit_checkpoint_log_file_still_serves_a_postgresql_store(store, 
     log = tmp_path / "checkpoints.jsonl"
     arbiter = facades(store[0], key_file=str(tmp_path / "k.key"), checkpoint_log=str(log))
     new_table(arbiter, 3)
-    assert log.read_text().count("\n") == 1 and arbiter.checkpoint_log()["path"] == str(log)
+    assert log.read_text().count("\n") == 1 and arbiter.evidence.log_report()["path"] == str(log)
 
 
 def _pem(key: ServerKey) -> bytes:
@@ -189,7 +191,7 @@ def test_checkpoints_appended_at_once_by_two_hosts_and_their_threads_make_one_un
 
     rows = log_rows(store[1], store[2])
     assert [seq for seq, _ in rows] == list(range(1, 61))
-    assert a.checkpoint_log()["ok"] is True and a.checkpoint_log()["lines"] == 60
+    assert a.evidence.log_report()["ok"] is True and a.evidence.log_report()["lines"] == 60
 
 
 def test_the_checkpoints_route_serves_the_table_log(two_hosts, store, tmp_path):
@@ -220,8 +222,8 @@ def test_the_file_log_a_postgresql_store_kept_before_is_read_and_adopted_by_the_
     new_table(after, 3)
     rows = log_rows(store[1], store[2])
     assert [line.encode() for _, line in rows[:len(old_lines)]] == old_lines and len(rows) == len(old_lines) + 1
-    assert facades(url, key_file=key).checkpoint_log()["ok"] is True
-    assert facades(url, key_file=key).verify(old.id)["checkpoint"]["finding"] == "intact"
+    assert facades(url, key_file=key).evidence.log_report()["ok"] is True
+    assert facades(url, key_file=key).verification.verify(old.id)["checkpoint"]["finding"] == "intact"
 
 
 def test_a_host_whose_login_may_not_make_the_evidence_schema_is_refused_with_the_statements_to_run(store):
@@ -246,7 +248,7 @@ def test_a_restored_store_without_its_evidence_schema_says_so_and_is_checked_aga
     table = new_table(a, 3).play(12)
     live = tmp_path / "live.checkpoints.jsonl"
     live.write_bytes(b"".join(line.encode() + b"\n" for _, line in log_rows(base, schema)))
-    public = a.public_key()["public_key"]
+    public = a.evidence.public_key()["public_key"]
     a.app.close()
     with psycopg.connect(base, autocommit=True) as conn:  # as pg_dump --schema=<store schema> restores it
         conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(f"{schema}_evidence")))

@@ -27,6 +27,9 @@ from service.play.clocks import ClockWatch
 from service.store.server_clock import server_ms
 from service.tournaments.facade import Tournaments
 from tests.tournament_support import finish
+from service.play.commands import PlayMove
+from service.play.new_games import CreateGame
+from service.tournaments.commands import CreateTournament
 
 GAME_CREATED = "domain.game:Game.Created"
 TIME_EXPIRED = "domain.game:Game.TimeExpired"
@@ -35,7 +38,7 @@ TIME_EXPIRED = "domain.game:Game.TimeExpired"
 class Host:
     def __init__(self, arbiter: Arbiter):
         self.arbiter = arbiter
-        self.tournaments = Tournaments(arbiter)
+        self.tournaments = arbiter.tournaments
         self.duty = arbiter.play.duty
         self.bots = arbiter.play.bot_duty
 
@@ -78,12 +81,12 @@ def wait_for(check, seconds: float = 10.0, what: str = "the condition"):
 
 def person_moves(arbiter: Arbiter, gid: str, token: str, bot) -> bool:
     """Seat 0's move through a host when it has one; whether it moved."""
-    view = arbiter.view(gid, token)
+    view = arbiter.views.view(gid, token)
     if view["status"] == "finished" or not view["table"]["legal_moves"]:
         return False
     move = {k: v for k, v in bot.choose(SeatView.from_http(view)).items() if k != "seat"}
     try:
-        arbiter.move(gid, token, {**move, "expected_version": view["version"]})
+        arbiter.play.move(token, PlayMove.from_body(gid, {**move, "expected_version": view["version"]}))
     except Conflict:
         return False  # the bot moved first
     return True
@@ -95,9 +98,9 @@ def bot_moves(arbiter: Arbiter, gid: str, seat: int) -> int:
 
 def test_a_bot_seated_through_host_a_keeps_playing_after_a_dies_and_host_b_finishes_the_game(hosts):
     a, b = hosts(), hosts()
-    created = a.arbiter.create_game({"game": "small-battle", "players": [{"name": "Ann"}, {"name": "Bot"}], "seed": "b0b0"})
+    created = a.arbiter.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": "Ann"}, {"name": "Bot"}], "seed": "b0b0"}))
     gid, person, seat1 = created["id"], created["seats"][0]["token"], created["seats"][1]["token"]
-    a.arbiter.seat_bot(gid, seat1, "random")
+    a.arbiter.play.seat_bot(gid, seat1, "random")
     wait_for(lambda: UUID(gid) in a.duty.leases.held, what="host A taking the game's lease")
     b.duty.start()
     me = make_bot("random", "small-battle", 0, random.Random(7))
@@ -109,7 +112,7 @@ def test_a_bot_seated_through_host_a_keeps_playing_after_a_dies_and_host_b_finis
     wait_for(lambda: UUID(gid) in b.duty.leases.held, what="host B taking the lease")
     handover = time.monotonic() - died
     print(f"\nlease hand-over after host A's death: {handover * 1000:.0f} ms")
-    wait_for(lambda: person_moves(b.arbiter, gid, person, me) and False or b.arbiter.view(gid, person)["status"] == "finished",
+    wait_for(lambda: person_moves(b.arbiter, gid, person, me) and False or b.arbiter.views.view(gid, person)["status"] == "finished",
              seconds=20, what="the game's end")
 
     wait_for(lambda: b.arbiter.play.bot_seats.seats(gid) == {}, what="the bot released at the game's end")
@@ -126,10 +129,10 @@ def test_two_running_hosts_never_hold_one_lease_at_once_and_every_bot_move_is_pl
     games = []
     for i in range(4):
         host = (a, b)[i % 2]
-        created = host.arbiter.create_game({"game": "small-battle", "players": [{"name": "X"}, {"name": "Y"}], "seed": f"c0c{i}"})
+        created = host.arbiter.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": "X"}, {"name": "Y"}], "seed": f"c0c{i}"}))
         games.append(created["id"])
         for seat in (0, 1):
-            (a, b)[(i + seat) % 2].arbiter.seat_bot(created["id"], created["seats"][seat]["token"], "heuristic")
+            (a, b)[(i + seat) % 2].arbiter.play.seat_bot(created["id"], created["seats"][seat]["token"], "heuristic")
     a.duty.start(), b.duty.start()
     overlaps = []
 
@@ -193,8 +196,8 @@ def stored_games(host: Host) -> int:
 
 def test_the_next_round_is_created_once_by_the_lease_holder_and_by_another_host_when_the_holder_dies(hosts):
     a, b = hosts(), hosts()
-    created = a.tournaments.create({"name": "RR", "game": "small-battle", "options": {}, "format": "round-robin",
-                                    "players": ["Ann", "Bob", "Cy", "Di", "Ed"], "auto_rounds": True})
+    created = a.tournaments.create(CreateTournament.from_body({"name": "RR", "game": "small-battle", "options": {}, "format": "round-robin",
+                                    "players": ["Ann", "Bob", "Cy", "Di", "Ed"], "auto_rounds": True}))
     tid, director = created["id"], created["director_token"]
     a.tournaments.start_round(tid, director)
     a.duty.start()
@@ -232,8 +235,8 @@ def test_the_next_round_is_created_once_by_the_lease_holder_and_by_another_host_
 
 def test_a_seat_out_of_time_is_flagged_exactly_once_by_the_hosts_alive(stores, tmp_path, url):
     creator = Arbiter(url, str(tmp_path / "key"), str(tmp_path / "checkpoints.log"))
-    created = creator.create_game({"game": "small-battle", "players": [{"name": "A"}, {"name": "B"}],
-                                   "time_control": {"move_seconds": 1}})
+    created = creator.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": "A"}, {"name": "B"}],
+                                   "time_control": {"move_seconds": 1}}))
     gid = UUID(created["id"])
     creator.app.close()  # the host that created the game is gone
     watchers = []
@@ -270,8 +273,8 @@ def test_reading_an_unknown_tournament_takes_no_lease(hosts):
 
 def test_a_stopped_duty_loop_gives_back_its_leases_and_a_closed_store_ends_its_loop(hosts):
     a, b = hosts(), hosts()
-    created = a.arbiter.create_game({"game": "small-battle", "players": [{"name": "P"}, {"name": "Bot"}]})
-    a.arbiter.seat_bot(created["id"], created["seats"][1]["token"], "random")
+    created = a.arbiter.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": "P"}, {"name": "Bot"}]}))
+    a.arbiter.play.seat_bot(created["id"], created["seats"][1]["token"], "random")
     wait_for(lambda: UUID(created["id"]) in a.duty.leases.held, what="host A taking the lease")
     a.duty.stop()
     assert not a.duty.running and a.duty.leases.held == set()

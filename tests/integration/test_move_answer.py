@@ -11,11 +11,13 @@ import pytest
 from service.facade import Arbiter
 
 from .service_support import pick, players, raw_move
+from service.play.commands import PlayMove
+from service.play.new_games import CreateGame
 
 
 def _game(arbiter: Arbiter, n: int) -> tuple[UUID, list[str]]:
-    created = arbiter.create_game({"game": "el-royale", "options": {"edition": "revised"}, "players": players(n),
-                                   "seed": "5eed00a1"})
+    created = arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"}, "players": players(n),
+                                   "seed": "5eed00a1"}))
     return UUID(created["id"]), [s["token"] for s in created["seats"]]
 
 
@@ -28,9 +30,9 @@ def test_every_move_answer_lists_what_the_store_holds_for_that_seat(stores, kind
         moves = 0
         while not arbiter.app.game(gid).outcome.is_over:
             move = pick(arbiter.app.game(gid), rng)
-            answer = arbiter.move(str(gid), tokens[move["seat"]], raw_move(move))
+            answer = arbiter.play.move(tokens[move["seat"]], PlayMove.from_body(str(gid), raw_move(move)))
             first = answer["events"][0]["version"]
-            stored = [e for e in arbiter.events(str(gid), tokens[move["seat"]], after=first - 1)
+            stored = [e for e in arbiter.views.events(str(gid), tokens[move["seat"]], after=first - 1)
                       if e["version"] <= answer["version"]]
             assert answer["events"] == stored, f"move {moves}"
             moves += 1
@@ -48,8 +50,8 @@ def test_an_answer_replayed_by_idempotency_key_equals_the_first(stores):
         gid, tokens = _game(arbiter, 3)
         move = pick(arbiter.app.game(gid), random.Random(3))
         body = {**raw_move(move), "idempotency_key": "k1"}
-        first = arbiter.move(str(gid), tokens[move["seat"]], body)
-        again = arbiter.move(str(gid), tokens[move["seat"]], body)
+        first = arbiter.play.move(tokens[move["seat"]], PlayMove.from_body(str(gid), body))
+        again = arbiter.play.move(tokens[move["seat"]], PlayMove.from_body(str(gid), body))
         assert again["replayed"] and not first["replayed"]
         assert again["events"] == first["events"] and again["version"] == first["version"]
         assert again["receipt"]["head"] == first["receipt"]["head"]

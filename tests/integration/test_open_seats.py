@@ -9,6 +9,7 @@ import pytest
 
 from service.errors import Forbidden, NotFound, Unauthorized
 from service.facade import Arbiter
+from service.play.new_games import CreateGame
 
 
 @pytest.fixture(params=["sqlite", "postgres", "memory"])
@@ -19,7 +20,7 @@ def arbiter(stores, tmp_path, request):
 
 
 def _game(arbiter: Arbiter) -> dict:
-    return arbiter.play.create_game({"game": "small-battle", "options": {}, "players": [{"name": "Ann"}, {"name": "Guest"}]})
+    return arbiter.play.create_game(CreateGame.from_body({"game": "small-battle", "options": {}, "players": [{"name": "Ann"}, {"name": "Guest"}]}))
 
 
 def _listed(arbiter: Arbiter) -> list[dict]:

@@ -19,10 +19,11 @@ from domain.games import DECIDERS
 from projections.positions import expand, trimmed
 
 from .test_replay_page_leaks import CARD_STRING, cards_in_view, play_randomly, start
+from service.play.new_games import ImportRecord
 
 
 def replays(facade, gid: str, token: str | None, latest: int) -> list[dict]:
-    return [trimmed(facade.replay(gid, token, v) if token else facade.public_replay(gid, v))
+    return [trimmed(facade.views.replay(gid, token, v) if token else facade.views.public_replay(gid, v))
             for v in range(1, latest + 1)]
 
 
@@ -34,8 +35,8 @@ def test_every_viewer_s_positions_are_its_replay_views_and_hold_no_card_it_could
     created = start(facade, game, rng)
     gid = created["id"]
     play_randomly(facade, created, rng, rng.randint(10, 40))
-    latest = facade.public(gid)["version"]
-    assert facade.public(gid)["status"] == "in_progress", "a finished game shows every card: nothing to check"
+    latest = facade.views.public(gid)["version"]
+    assert facade.views.public(gid)["status"] == "in_progress", "a finished game shows every card: nothing to check"
     hidden_somewhere = False
     for token in [s["token"] for s in created["seats"]] + [None, created["referee_token"]]:
         doc = facade.views.positions(gid, token) if token else facade.views.public_positions(gid)
@@ -90,10 +91,10 @@ def test_a_finished_game_s_positions_show_every_card_as_its_replay_does():
     app = create_app({"DATABASE_URL": "memory://"})
     facade = app.extensions["arbiter"]
     doc, = run(make_plan("small-battle", 2, 1, ("random",), {}, "positions"), 1)
-    imported = facade.play.import_record(doc)
+    imported = facade.play.import_record(ImportRecord.from_body(doc))
     gid = imported["id"]
-    latest = facade.public(gid)["version"]
-    assert facade.public(gid)["status"] == "finished"
+    latest = facade.views.public(gid)["version"]
+    assert facade.views.public(gid)["status"] == "finished"
     positions = json.loads(json.dumps(facade.views.public_positions(gid)))
     views = replays(facade, gid, None, latest)
     assert expand(positions) == views

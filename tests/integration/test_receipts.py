@@ -20,6 +20,8 @@ from service.errors import BadInput
 from service.evidence.keys import ServerKey, canonical
 from service.evidence.receipts import ForgedReceipt
 from tests.integration.evidence_support import new_table, truncate
+from service.play.commands import FileDispute, GiveRuling
+from service.play.new_games import CreateGame, ImportRecord
 
 STORES = ["sqlite", "postgres"]
 RECORD = Path(__file__).resolve().parent.parent / "records" / "el-royale" / "example3-06-revised.json"
@@ -41,35 +43,35 @@ def test_every_accepted_command_is_answered_with_a_receipt_of_the_version_it_wro
     assert table.receipts[-1]["version"] == game.version and table.receipts[-1]["head"] == game.chain_head
     move_version = game.move_versions[1]
     seat = int(arbiter.app.stored_events(table.gid)[move_version - 1].actor.split(":")[1])
-    filed = arbiter.file_dispute(table.id, table.tokens[seat], {"version": move_version, "claim": "too fast"})
+    filed = arbiter.play.file_dispute(table.tokens[seat], FileDispute.from_body(table.id, {"version": move_version, "claim": "too fast"}))
     assert filed["receipt"]["version"] == filed["filed_at"]
-    created = arbiter.create_game({"game": "el-royale", "players": [{"name": "A"}, {"name": "B"}]})
+    created = arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "players": [{"name": "A"}, {"name": "B"}]}))
     assert created["receipt"]["version"] == created["version"]
     for receipt in (filed["receipt"], created["receipt"], *table.receipts):
         assert set(receipt) == RECEIPT_FIELDS, "a receipt holds the game, version, head, time and signature only"
-        assert arbiter.verify_receipt(receipt)["status"] == "intact"
+        assert arbiter.evidence.verify_receipt(receipt)["status"] == "intact"
 
 
 def test_a_ruling_and_an_import_are_answered_with_receipts_too(facades, stores):
     arbiter = facades(stores.url("sqlite"))
-    imported = arbiter.import_record(json.loads(RECORD.read_text()))
+    imported = arbiter.play.import_record(ImportRecord.from_body(json.loads(RECORD.read_text())))
     assert imported["receipt"]["version"] == arbiter.app.game(UUID(imported["id"])).version
     table = new_table(arbiter).play(4)
     version = arbiter.app.game(table.gid).move_versions[1]
     seat = int(arbiter.app.stored_events(table.gid)[version - 1].actor.split(":")[1])
-    arbiter.file_dispute(table.id, table.tokens[seat], {"version": version, "claim": "out of turn"})
+    arbiter.play.file_dispute(table.tokens[seat], FileDispute.from_body(table.id, {"version": version, "claim": "out of turn"}))
 
-    ruled = arbiter.rule_dispute(table.id, table.referee_token, 1, {"decision": "upheld", "remedy": "rewind", "note": ""})
+    ruled = arbiter.play.rule(table.referee_token, GiveRuling.from_body(table.id, 1, {"decision": "upheld", "remedy": "rewind", "note": ""}))
 
     assert ruled["receipt"]["version"] == arbiter.app.game(table.gid).version, "a rewind's receipt covers both its events"
     for receipt in (imported["receipt"], ruled["receipt"]):
-        assert arbiter.verify_receipt(receipt)["ok"] is True
+        assert arbiter.evidence.verify_receipt(receipt)["ok"] is True
 
 
 def test_a_receipt_verifies_under_the_published_public_key_with_the_library_alone(facades, stores):
     arbiter = facades(stores.url("sqlite"))
     receipt = new_table(arbiter).play(3).receipts[-1]
-    published = arbiter.public_key()
+    published = arbiter.evidence.public_key()
     assert published["key_id"] == receipt["key"] and published["algorithm"] == "Ed25519"
     body = {k: v for k, v in receipt.items() if k != "signature"}
     message = json.dumps(body, sort_keys=True, separators=(",", ":")).encode()  # the documented canonical form
@@ -84,7 +86,7 @@ def test_a_receipt_with_an_altered_field_is_refused_as_forged(facades, stores, f
     forged = {**receipt, field: value}
     assert forged != receipt
     with pytest.raises(ForgedReceipt, match="signature does not match"):
-        arbiter.verify_receipt(forged)
+        arbiter.evidence.verify_receipt(forged)
 
 
 def test_a_receipt_signed_by_another_key_is_refused_naming_both_keys(facades, stores):
@@ -93,11 +95,11 @@ def test_a_receipt_signed_by_another_key_is_refused_naming_both_keys(facades, st
     other = ServerKey.generate()
     forged = other.sign({k: v for k, v in genuine.items() if k not in ("key", "signature")})
     with pytest.raises(ForgedReceipt) as refused:
-        arbiter.verify_receipt(forged)
+        arbiter.evidence.verify_receipt(forged)
     assert other.id in refused.value.detail and genuine["key"] in refused.value.detail
     impersonating = {**forged, "key": genuine["key"]}  # the server's key id, another key's signature
     with pytest.raises(ForgedReceipt, match="signature does not match"):
-        arbiter.verify_receipt(impersonating)
+        arbiter.evidence.verify_receipt(impersonating)
 
 
 @pytest.mark.parametrize("doc, field", [([], "receipt"), ({"format": "arbiter.receipt/1"}, "game"),
@@ -109,7 +111,7 @@ def test_a_malformed_receipt_is_refused_naming_the_field(facades, stores, doc, f
     if field == "game":
         bad = {k: v for k, v in receipt.items() if k != "game"}
     with pytest.raises(BadInput) as refused:
-        arbiter.verify_receipt(bad)
+        arbiter.evidence.verify_receipt(bad)
     assert refused.value.field == field
 
 
@@ -119,13 +121,13 @@ def test_a_receipt_against_a_truncated_store_reports_the_versions_gone(facades, 
     receipt = table.receipts[-1]
     gone = truncate(kind, url, table.gid, receipt["version"] - 2)
 
-    checked = facades(url).verify_receipt(receipt)
+    checked = facades(url).evidence.verify_receipt(receipt)
 
     assert gone == [receipt["version"] - 1, receipt["version"]]
     assert checked["ok"] is False and checked["status"] == "truncated", checked
     assert f"the store ends at version {receipt['version'] - 2}" in checked["detail"]
     earlier = table.receipts[-4]
-    assert facades(url).verify_receipt(earlier)["status"] == "intact", "what is still stored still verifies"
+    assert facades(url).evidence.verify_receipt(earlier)["status"] == "intact", "what is still stored still verifies"
 
 
 def test_a_receipt_against_a_rewritten_store_reports_the_rewrite(facades, store):
@@ -143,7 +145,7 @@ def test_a_receipt_against_a_rewritten_store_reports_the_rewrite(facades, store)
     finally:
         raw.close()
 
-    checked = facades(url).verify_receipt(receipt)
+    checked = facades(url).evidence.verify_receipt(receipt)
 
     assert checked["ok"] is False and checked["status"] == "rewritten", checked
     assert f"at version {version}" in checked["detail"]
@@ -154,7 +156,7 @@ def test_a_receipt_of_a_deleted_game_reports_the_deletion(facades, store):
     table = new_table(facades(url)).play(5)
     truncate(kind, url, table.gid, 0)
 
-    checked = facades(url).verify_receipt(table.receipts[-1])
+    checked = facades(url).evidence.verify_receipt(table.receipts[-1])
 
     assert checked["ok"] is False and checked["status"] == "deleted" and "holds no event" in checked["detail"]
 

@@ -11,6 +11,7 @@ import pytest
 
 from tests.integration.api_support import API
 from tests.integration.test_replay_page import entries, ex4, finished_record, text_of  # noqa: F401 (ex4: a fixture)
+from service.play.new_games import ImportRecord
 
 
 def post(client, doc: dict, name: str = "game.json"):
@@ -54,7 +55,7 @@ def test_reloading_the_verdict_page_imports_nothing_and_shows_the_upload_s_verdi
         else:
             assert "Every move is legal" in verdict
     facade = app.extensions["arbiter"]
-    imported = facade.play.import_record(doc)  # read back from the store, the verdict is the import's answer
+    imported = facade.play.import_record(ImportRecord.from_body(doc))  # read back from the store, the verdict is the import's answer
     assert facade.play.verdict(imported["id"], imported["referee_token"])["verdict"] == imported["verdict"] == expected
 
 

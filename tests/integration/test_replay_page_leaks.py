@@ -22,6 +22,8 @@ from domain.games import DECIDERS, SPECS
 from service.errors import ServiceError
 
 from .api_support import NAMES, CheckedClient
+from service.play.commands import FileDispute, PlayMove
+from service.play.new_games import CreateGame
 
 CARD_STRING = re.compile(r'"((?:[A2-9TJQK][CDHS])|JK)"')
 LABEL = re.compile(r'(?:aria-label|title)="([^"]+)"')
@@ -41,8 +43,8 @@ def start(facade, game: str, rng: random.Random) -> dict:
     options = rng.choice(SPECS[game].example_options)
     for n in (4, 3, 2, 5, 6):
         try:
-            return facade.create_game({"game": game, "options": options, "seed": f"{rng.getrandbits(32):08x}",
-                                       "players": [{"name": NAMES[i]} for i in range(n)]})
+            return facade.play.create_game(CreateGame.from_body({"game": game, "options": options, "seed": f"{rng.getrandbits(32):08x}",
+                                       "players": [{"name": NAMES[i]} for i in range(n)]}))
         except ServiceError:
             continue
     raise AssertionError(f"no player count between 2 and 6 starts {game}")
@@ -50,10 +52,10 @@ def start(facade, game: str, rng: random.Random) -> dict:
 
 def play_randomly(facade, created: dict, rng: random.Random, steps: int) -> None:
     gid, tokens = created["id"], [s["token"] for s in created["seats"]]
-    bots = [make_bot("random", created["game"] if "game" in created else facade.public(gid)["game"], s, rng)
+    bots = [make_bot("random", created["game"] if "game" in created else facade.views.public(gid)["game"], s, rng)
             for s in range(len(tokens))]
     for _ in range(steps):
-        views = [facade.view(gid, t) for t in tokens]
+        views = [facade.views.view(gid, t) for t in tokens]
         if views[0]["status"] == "finished":
             return
         actors = [s for s, v in enumerate(views) if v["table"].get("legal_moves")]
@@ -64,18 +66,17 @@ def play_randomly(facade, created: dict, rng: random.Random, steps: int) -> None
         roll = rng.random()
         try:
             if roll < 0.15:  # another seat tries the same move: refused (not its turn, not its cards) or malformed
-                facade.move(gid, tokens[rng.randrange(len(tokens))], move)
+                facade.play.move(tokens[rng.randrange(len(tokens))], PlayMove.from_body(gid, move))
                 continue
             if roll < 0.2:
-                facade.move(gid, tokens[rng.randrange(len(tokens))], {"type": "say", "text": "well played"})
+                facade.play.move(tokens[rng.randrange(len(tokens))], PlayMove.from_body(gid, {"type": "say", "text": "well played"}))
                 continue
             if roll < 0.23:
-                facade.file_dispute(gid, tokens[rng.randrange(len(tokens))],
-                                    {"version": views[0]["version"], "claim": "check this"})
+                facade.play.file_dispute(tokens[rng.randrange(len(tokens))], FileDispute.from_body(gid, {"version": views[0]["version"], "claim": "check this"}))
                 continue
         except ServiceError:
             continue
-        facade.move(gid, tokens[seat], move)
+        facade.play.move(tokens[seat], PlayMove.from_body(gid, move))
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -88,7 +89,7 @@ def test_the_move_list_shows_no_viewer_a_card_its_view_did_not_show_at_that_vers
     created = start(facade, game, rng)
     gid = created["id"]
     play_randomly(facade, created, rng, rng.randint(4, 40))
-    latest = facade.public(gid)["version"]
+    latest = facade.views.public(gid)["version"]
     viewers = [s["token"] for s in created["seats"]] + [None]
     shown_in_all = 0
     for token in viewers:
@@ -110,7 +111,7 @@ def test_the_move_list_shows_no_viewer_a_card_its_view_did_not_show_at_that_vers
 
         def seen_at(version: int) -> set[str]:
             if version not in seen:
-                view = facade.replay(gid, token, version) if token else facade.public_replay(gid, version)
+                view = facade.views.replay(gid, token, version) if token else facade.views.public_replay(gid, version)
                 seen[version] = cards_in_view(view)
             return seen[version]
 

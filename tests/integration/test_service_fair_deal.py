@@ -19,6 +19,7 @@ from domain.game import Game
 from service.verification.checks import check_deal
 from service.errors import IllegalMove
 from tests.integration.service_support import RawEvents, log, play, play_to_end, players
+from service.play.new_games import CreateGame
 
 QUICK = {"edition": "revised", "battle_limit": 3}
 STORES = ["memory", "sqlite"]
@@ -30,7 +31,7 @@ def sha256_hex(seed: str) -> str:
 
 
 def create(app, **spec) -> tuple[UUID, dict]:
-    created = app.create_game({"game": "el-royale", "options": QUICK, "players": players(3), **spec})
+    created = app.create_game(CreateGame.from_body({"game": "el-royale", "options": QUICK, "players": players(3), **spec}))
     return UUID(created["id"]), created
 
 

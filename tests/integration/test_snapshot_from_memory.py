@@ -9,6 +9,7 @@ from eventsourcing.application import project_aggregate
 from service.play.referee import Referee
 
 from .service_support import new_game, play
+from service.play.new_games import ImportRecord
 
 
 @pytest.mark.parametrize("kind", ["sqlite", "postgres"])
@@ -36,7 +37,7 @@ def test_an_imported_long_record_has_a_snapshot_at_every_hundred_versions(stores
     app = stores.referee(stores.url("sqlite"))
     doc = random_game("el-royale", {"edition": "revised"}, [{"name": f"P{i}"} for i in range(4)], "5eed00b2",
                       random.Random(4), max_moves=400)
-    gid = app.import_record(doc)["game"].id
+    gid = app.import_record(ImportRecord.from_body(doc))["game"].id
     length = app.game(gid).version
     assert length >= 300
     versions = [s.originator_version for s in app.snapshots.get(gid)]

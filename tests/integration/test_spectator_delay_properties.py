@@ -24,6 +24,8 @@ from service.errors import NotFound
 from tests.clock_support import fake_time, random_move
 from tests.integration.evidence_support import Facades
 from tests.unit.test_registry_properties import tables
+from service.play.commands import PlayMove
+from service.play.new_games import CreateGame
 
 GAMES = sorted(DECIDERS)
 DROP = ("clock", "spectator_delay", "delayed")
@@ -53,13 +55,13 @@ def test_a_delayed_spectator_sees_exactly_the_undelayed_view_at_the_cut(game, de
         try:
             arbiter = facades(f"sqlite:///{tmp_path / f'd{seed}-{rng.random()}.db'}", key_file=str(tmp_path / "key"),
                               checkpoint_log=str(tmp_path / f"log{seed}"))
-            created = arbiter.create_game({"game": game, "options": options, "players": players,
-                                           "spectator_delay": delay})
+            created = arbiter.play.create_game(CreateGame.from_body({"game": game, "options": options, "players": players,
+                                           "spectator_delay": delay}))
             gid, tokens = created["id"], [s["token"] for s in created["seats"]]
             stored_at = {v: clock.ms for v in range(1, created["version"] + 1)}  # version -> server time (ms)
             before_moves: list[int] = []  # the version just before each accepted move
             streamed: list[tuple[int, list]] = []
-            subscription, backlog = arbiter.subscribe(gid, None, 0, lambda entries: streamed.append((clock.ms, entries)))
+            subscription, backlog = arbiter.views.subscribe(gid, None, 0, lambda entries: streamed.append((clock.ms, entries)))
 
             def oracle_cut() -> int:
                 latest = max(stored_at)
@@ -71,13 +73,13 @@ def test_a_delayed_spectator_sees_exactly_the_undelayed_view_at_the_cut(game, de
             def check() -> None:
                 ended = arbiter.app.game(UUID(gid)).seed_revealed
                 cut = max(stored_at) if ended else oracle_cut()
-                seen = arbiter.public(gid)
+                seen = arbiter.views.public(gid)
                 assert comparable(seen) == comparable(view_at(arbiter.app, UUID(gid), cut, SPECTATOR))
                 assert seen.get("delayed", False) is not ended
-                assert arbiter.events(gid, None) == [e for e in undelayed_log(arbiter, gid) if e["version"] <= cut]
+                assert arbiter.views.events(gid, None) == [e for e in undelayed_log(arbiter, gid) if e["version"] <= cut]
                 if not ended and cut < max(stored_at):
                     with pytest.raises(NotFound):
-                        arbiter.public_replay(gid, cut + 1)
+                        arbiter.views.public_replay(gid, cut + 1)
                 for at, entries in list(streamed):
                     assert all(version <= max(stored_at) for version, _, _ in entries)
 
@@ -89,7 +91,7 @@ def test_a_delayed_spectator_sees_exactly_the_undelayed_view_at_the_cut(game, de
                     break
                 clock.advance(rng.choice([0.3, 0.9, 2.5]))
                 before = arbiter.app.game(UUID(gid)).version
-                answer = arbiter.move(gid, tokens[chosen[0]], chosen[1])
+                answer = arbiter.play.move(tokens[chosen[0]], PlayMove.from_body(gid, chosen[1]))
                 before_moves.append(before)
                 stored_at.update({v: clock.ms for v in range(before + 1, answer["version"] + 1)})
                 check()

@@ -7,6 +7,8 @@ import pytest
 
 from service.access import Access
 from service.errors import NotFound
+from service.play.new_games import ImportRecord
+from service.studies.commands import StartStudy
 from service.studies.facade import Studies
 
 from .test_api_studies import FINISHED
@@ -16,10 +18,10 @@ from .test_api_studies import FINISHED
 def test_a_study_is_stored_with_the_games_and_read_back_by_another_process(stores, kind):
     url = stores.url(kind)
     app = stores.referee(url)
-    started = app.import_record(FINISHED)
+    started = app.import_record(ImportRecord.from_body(FINISHED))
     gid = str(started["game"].id)
     studies = Studies(app, Access(app))
-    study = studies.open(gid, None, {"version": 20, "seat": 0, "seed": "store"})
+    study = studies.open(None, StartStudy.from_body(gid, {"version": 20, "seat": 0, "seed": "store"}))
     referee = f"{started['game'].id.hex}.{started['referee_token']}"
     studies.comment(study["id"], referee, 0, "from here")
     other = Studies(stores.referee(url), Access(stores.referee(url)))  # a second process on the same store

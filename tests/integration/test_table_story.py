@@ -15,6 +15,8 @@ from domain.games import DECIDERS
 
 from .api_support import CheckedClient
 from .test_replay_page_leaks import LABEL, LABELS, cards_in_view, play_randomly, start
+from service.play.commands import FileDispute, GiveRuling, PlayMove
+from service.play.new_games import CreateGame
 
 LINE = re.compile(r'<li class="story-line ([^"]*)" data-version="(\d+)">(.*?)</li>', re.S)
 RAW_CARD = re.compile(r"\b(?:[A2-9TJQK][CDHS])\b")
@@ -54,7 +56,7 @@ def test_a_viewers_story_never_shows_a_card_its_own_view_did_not_show_at_that_ve
 
         def seen_at(version: int) -> set[str]:
             if version not in seen:
-                view = facade.replay(gid, token, version) if token else facade.public_replay(gid, version)
+                view = facade.views.replay(gid, token, version) if token else facade.views.public_replay(gid, version)
                 seen[version] = cards_in_view(view)
             return seen[version]
 
@@ -77,19 +79,19 @@ def memory_app():
 
 
 def batallion(facade) -> tuple[str, list[str], str]:
-    created = facade.create_game({"game": "batallion", "options": {"variants": []}, "seed": "5a17",
-                                  "players": [{"name": n} for n in ("North", "East", "South")]})
+    created = facade.play.create_game(CreateGame.from_body({"game": "batallion", "options": {"variants": []}, "seed": "5a17",
+                                  "players": [{"name": n} for n in ("North", "East", "South")]}))
     return created["id"], [s["token"] for s in created["seats"]], created["referee_token"]
 
 
 def test_an_upheld_ruling_with_a_rewind_is_announced_at_every_table_with_its_note_and_told_in_the_story():
     app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
-    seat = facade.view(gid, referee)["table"]["to_act"]
-    played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]
+    seat = facade.views.view(gid, referee)["table"]["to_act"]
+    played = facade.play.move(tokens[seat], PlayMove.from_body(gid, {"type": "draw", "source": "stock"}))["version"]
     other = (seat + 1) % 3
-    dispute = facade.file_dispute(gid, tokens[other], {"version": played, "claim": "the stock was not shuffled"})
-    facade.rule_dispute(gid, referee, dispute["number"], {"decision": "upheld", "remedy": "rewind", "note": "misdeal, draw again"})
+    dispute = facade.play.file_dispute(tokens[other], FileDispute.from_body(gid, {"version": played, "claim": "the stock was not shuffled"}))
+    facade.play.rule(referee, GiveRuling.from_body(gid, dispute["number"], {"decision": "upheld", "remedy": "rewind", "note": "misdeal, draw again"}))
     for token in [*tokens, None]:
         page = panel(app, gid, token)
         assert "draw again" in page and f"went back to version {played - 1}" in page, page[:3000]
@@ -103,17 +105,17 @@ def test_an_upheld_ruling_with_a_rewind_is_announced_at_every_table_with_its_not
 def test_the_seat_whose_dispute_was_rejected_is_told_until_it_plays_again():
     app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
-    seat = facade.view(gid, referee)["table"]["to_act"]
-    played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]
+    seat = facade.views.view(gid, referee)["table"]["to_act"]
+    played = facade.play.move(tokens[seat], PlayMove.from_body(gid, {"type": "draw", "source": "stock"}))["version"]
     disputer = (seat + 2) % 3
-    dispute = facade.file_dispute(gid, tokens[disputer], {"version": played, "claim": "out of turn"})
-    facade.rule_dispute(gid, referee, dispute["number"], {"decision": "rejected", "remedy": "none", "note": "it was their turn"})
+    dispute = facade.play.file_dispute(tokens[disputer], FileDispute.from_body(gid, {"version": played, "claim": "out of turn"}))
+    facade.play.rule(referee, GiveRuling.from_body(gid, dispute["number"], {"decision": "rejected", "remedy": "none", "note": "it was their turn"}))
     mine = panel(app, gid, tokens[disputer])
     assert re.search(r'id="my-ruling"[^>]*>Your dispute 1 .*?<strong>rejected</strong>.*?it was their turn', mine, re.S), mine[:3000]
     assert 'id="my-ruling"' not in panel(app, gid, tokens[seat])
     # a move by another seat: the news of the ruling is over for the others, the disputer is still told
-    view = facade.view(gid, tokens[seat])
-    facade.move(gid, tokens[seat], {"type": "discard", "cards": [view["table"]["hand"][0]]})
+    view = facade.views.view(gid, tokens[seat])
+    facade.play.move(tokens[seat], PlayMove.from_body(gid, {"type": "discard", "cards": [view["table"]["hand"][0]]}))
     assert 'id="ruling-news"' not in panel(app, gid, tokens[seat])
     assert 'id="my-ruling"' in panel(app, gid, tokens[disputer])
 
@@ -123,7 +125,7 @@ def test_refusals_are_numbered_per_seat_on_the_table_and_told_in_place_to_that_s
     story shows its own refusal and not the other's; the referee's shows both."""
     app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
-    to_act = facade.view(gid, referee)["table"]["to_act"]
+    to_act = facade.views.view(gid, referee)["table"]["to_act"]
     idle = [s for s in range(3) if s != to_act]
     for seat in idle:
         client = app.test_client()
@@ -146,9 +148,9 @@ def test_a_seat_disputes_its_refusal_by_its_own_number_and_the_disputes_page_num
     referee "<B>'s attempt 1", A (who may not see B's refusal) "an attempt"; B's attempt 2 does not exist."""
     app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
-    to_act = facade.view(gid, referee)["table"]["to_act"]
+    to_act = facade.views.view(gid, referee)["table"]["to_act"]
     a, b = [s for s in range(3) if s != to_act]
-    names = [p["name"] for p in facade.view(gid, referee)["players"]]
+    names = [p["name"] for p in facade.views.view(gid, referee)["players"]]
     for seat in (a, b):
         status = app.test_client()
         status.get(f"/join/{gid}/{tokens[seat]}")
@@ -159,7 +161,7 @@ def test_a_seat_disputes_its_refusal_by_its_own_number_and_the_disputes_page_num
     assert missing.status_code == 422 and "no refused attempt numbered 2" in missing.get_data(as_text=True)
     filed = client.post(f"/games/{gid}/disputes", data={"attempt": "1", "claim": "I may pass"})
     assert filed.status_code == 303
-    dispute = facade.view(gid, referee)["disputes"][0]
+    dispute = facade.views.view(gid, referee)["disputes"][0]
     assert dispute["attempt"] == 2 and dispute["seat"] == b
     assert "the refusal of your attempt 1" in client.get(f"/games/{gid}/disputes").get_data(as_text=True)
     other = app.test_client()
@@ -176,9 +178,9 @@ def test_a_ruling_the_page_refuses_is_shown_on_the_disputes_page_with_each_dispu
     refusal, and still names the disputed move."""
     app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
-    seat = facade.view(gid, referee)["table"]["to_act"]
-    played = facade.move(gid, tokens[seat], {"type": "draw", "source": "stock"})["version"]
-    facade.file_dispute(gid, tokens[(seat + 1) % 3], {"version": played, "claim": "too quick"})
+    seat = facade.views.view(gid, referee)["table"]["to_act"]
+    played = facade.play.move(tokens[seat], PlayMove.from_body(gid, {"type": "draw", "source": "stock"}))["version"]
+    facade.play.file_dispute(tokens[(seat + 1) % 3], FileDispute.from_body(gid, {"version": played, "claim": "too quick"}))
     judge = app.test_client()
     judge.get(f"/join/{gid}/{referee}")
     answer = judge.post(f"/games/{gid}/disputes/1/ruling", data={"decision": "", "remedy": "none", "note": ""})

@@ -14,18 +14,20 @@ from service.errors import BadInput, Conflict, Forbidden, Unauthorized
 from service.facade import Arbiter
 from service.tournaments.facade import Tournaments
 from tests.tournament_support import _bot_move, finish
+from service.play.commands import PlayMove
+from service.tournaments.commands import CreateTournament
 
 
 @pytest.fixture(params=["sqlite"])
 def desk(stores, tmp_path, request):
     arbiter = Arbiter(stores.url(request.param), str(tmp_path / "key"), str(tmp_path / "checkpoints.log"))
     stores._apps.append(arbiter.app)
-    return Tournaments(arbiter)
+    return arbiter.tournaments
 
 
 def run(desk: Tournaments, spec: dict, watch=None) -> tuple[str, str, dict]:
     """Create a tournament and play it to the end (bots play every game), starting each round when allowed."""
-    created = desk.create(spec)
+    created = desk.create(CreateTournament.from_body(spec))
     tid, token = created["id"], created["director_token"]
     for _ in range(200):
         view = desk.view(tid)
@@ -154,8 +156,8 @@ def test_the_bundle_verifies_in_one_replay_and_a_changed_result_is_caught(desk, 
 
 
 def test_director_only_commands_and_clear_refusals(desk):
-    created = desk.create({"name": "X", "game": "small-battle", "players": ["A", "B"], "format": "round-robin"})
-    other = desk.create({"name": "Y", "game": "small-battle", "players": ["A", "B"], "format": "round-robin"})
+    created = desk.create(CreateTournament.from_body({"name": "X", "game": "small-battle", "players": ["A", "B"], "format": "round-robin"}))
+    other = desk.create(CreateTournament.from_body({"name": "Y", "game": "small-battle", "players": ["A", "B"], "format": "round-robin"}))
     tid, token = created["id"], created["director_token"]
     with pytest.raises(Unauthorized):
         desk.start_round(tid, None)
@@ -167,9 +169,9 @@ def test_director_only_commands_and_clear_refusals(desk):
         desk.enter(tid, token, {"name": "A"})
     assert e.value.field == "player.name"
     with pytest.raises(BadInput) as e:
-        desk.create({"name": "Z", "game": "batallion", "players": ["A", "B"], "format": "round-robin", "rounds": 0})
+        desk.create(CreateTournament.from_body({"name": "Z", "game": "batallion", "players": ["A", "B"], "format": "round-robin", "rounds": 0}))
     assert e.value.field == "rounds"
-    bad = desk.create({"name": "W", "game": "batallion", "players": ["A", "B"], "format": "round-robin"})
+    bad = desk.create(CreateTournament.from_body({"name": "W", "game": "batallion", "players": ["A", "B"], "format": "round-robin"}))
     with pytest.raises(BadInput) as e:  # Batallion is never played by two
         desk.start_round(bad["id"], bad["director_token"])
     assert e.value.field == "players" and "3" in e.value.detail
@@ -182,8 +184,8 @@ def test_director_only_commands_and_clear_refusals(desk):
 
 
 def test_the_public_tournament_view_shows_no_token_and_no_seed_of_a_game_in_progress(desk):
-    created = desk.create({"name": "L", "game": "el-royale", "players": ["A", "B", "C", "D"], "format": "round-robin",
-                           "duplicate": True})
+    created = desk.create(CreateTournament.from_body({"name": "L", "game": "el-royale", "players": ["A", "B", "C", "D"], "format": "round-robin",
+                           "duplicate": True}))
     tid, token = created["id"], created["director_token"]
     desk.start_round(tid, token)
     links = desk.links(tid, token)
@@ -203,8 +205,8 @@ def test_the_move_that_ends_a_game_creates_the_tables_next_game_at_once_without_
     with the dealer and starter its rules give, before any page, API call or standings read of the tournament."""
     import random
 
-    created = desk.create({"name": "SB", "game": "small-battle", "options": {}, "players": ["Ann", "Bob"],
-                           "format": "match", "games_per_table": 2})
+    created = desk.create(CreateTournament.from_body({"name": "SB", "game": "small-battle", "options": {}, "players": ["Ann", "Bob"],
+                           "format": "match", "games_per_table": 2}))
     tid, token = created["id"], created["director_token"]
     desk.start_round(tid, token)
     first = stored_games(desk, tid)
@@ -215,7 +217,7 @@ def test_the_move_that_ends_a_game_creates_the_tables_next_game_at_once_without_
         game = desk.app.game(gid)
         raw = _bot_move(game.game, game.decider, game.state, bots, dict(game.options), game.players, rng)
         seat = raw.pop("seat")
-        answer = desk.arbiter.move(str(gid), seats[seat], raw)
+        answer = desk.play.move(seats[seat], PlayMove.from_body(str(gid), raw))
         if any(e["type"] == "seed_revealed" for e in answer["events"]):
             break
         assert stored_games(desk, tid) == first, "the next game was created before this one ended"
@@ -230,14 +232,14 @@ def test_with_auto_rounds_the_end_of_a_rounds_last_game_starts_the_next_round_an
     the next round to the director."""
     spec = {"name": "RR", "game": "small-battle", "options": {}, "players": ["Ann", "Bob", "Cy"],
             "format": "round-robin"}
-    auto = desk.create(spec | {"auto_rounds": True})
+    auto = desk.create(CreateTournament.from_body(spec | {"auto_rounds": True}))
     desk.start_round(auto["id"], auto["director_token"])
     finish(desk.app, stored_games(desk, auto["id"])[0])
     view = desk.view(auto["id"])
     assert len(view["rounds"]) == 2 and view["between_rounds"] is False and view["can_start_round"] is False
     assert [g["status"] for t in view["rounds"][1]["tables"] for g in t["games"]] == ["in_progress"]
 
-    manual = desk.create(spec)
+    manual = desk.create(CreateTournament.from_body(spec))
     desk.start_round(manual["id"], manual["director_token"])
     assert desk.view(manual["id"])["between_rounds"] is False
     finish(desk.app, stored_games(desk, manual["id"])[0])

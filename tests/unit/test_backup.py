@@ -12,6 +12,7 @@ from click.testing import CliRunner
 
 from api.cli.main import main
 from service.play.referee import Referee
+from service.play.new_games import CreateGame
 
 
 def run(*args: str):
@@ -105,7 +106,7 @@ def store_with_a_game(tmp_path, monkeypatch) -> tuple[str, Path]:
     url = f"sqlite:///{live / 'games.db'}"
     arbiter = Arbiter(url)
     try:
-        arbiter.create_game({"game": "el-royale", "players": [{"name": "N"}, {"name": "S"}]})
+        arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "players": [{"name": "N"}, {"name": "S"}]}))
     finally:
         arbiter.app.close()
     return url, live

@@ -8,6 +8,7 @@ from click.testing import CliRunner
 
 from api.cli.main import main
 from service.facade import Arbiter
+from service.play.new_games import CreateGame
 
 TITLES = ("game", "chain", "checkpoint", "deal", "engine", "provenance")
 
@@ -19,8 +20,8 @@ def stored_game(tmp_path, monkeypatch) -> tuple[str, str]:
     url = f"sqlite:///{tmp_path / 'games.db'}"
     arbiter = Arbiter(url)
     try:
-        created = arbiter.create_game({"game": "el-royale", "options": {"edition": "revised"},
-                                       "players": [{"name": f"P{i}"} for i in range(3)]})
+        created = arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"},
+                                       "players": [{"name": f"P{i}"} for i in range(3)]}))
     finally:
         arbiter.app.close()
     return url, created["id"]

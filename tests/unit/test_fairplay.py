@@ -184,7 +184,8 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
                             users[name].add(str(path.relative_to(root)))
     assert users["domain.fairplay"] == {"service/fairplay/facade.py"}
     assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py"}
-    assert users["service.fairplay.jobs"] == {"api/app.py", "api/current.py"}  # the desk's pages reach it by current
+    # built by the composition root; the desk's pages reach it by current
+    assert users["service.fairplay.jobs"] == {"service/facade.py", "api/current.py"}
 
 
 def test_a_bad_line_of_an_archive_is_named_by_file_and_line(tmp_path):

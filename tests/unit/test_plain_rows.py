@@ -29,6 +29,7 @@ from domain.games import DECIDERS, SPECS
 from service.play.referee import Referee
 from service.verification.decoded import NotPlain
 from service.verification.plain_rows import _ISO_UTC, _float_free, decode_game
+from service.play.new_games import ImportRecord
 
 GAMES = sorted(DECIDERS)
 
@@ -52,7 +53,7 @@ def _stored_games(game: str, count: int, seed: int) -> tuple[Referee, list]:
         players = [{"name": f"P{k} é☃"} for k in range(n)]
         doc = random_game(game, options, players, f"{seed:04x}{i:04x}", game_rng(seed, i),
                           max_moves=rng.choice([8, 60, 400]), chatter=0.1)
-        ids.append(UUID(app.import_record(doc)["id"]))
+        ids.append(UUID(app.import_record(ImportRecord.from_body(doc))["id"]))
     return app, ids
 
 

@@ -22,6 +22,7 @@ from projections.el_royale import table as er_table
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 from projections.views import disclosure_ledger, event_log, view, view_at, who_could_see
 from tests.support import stacked_deck
+from service.play.new_games import CreateGame
 
 CARD = re.compile(r"\b[A2-9TJQK][CDHS]\b")
 EVERY_CARD = frozenset(format_cards(PACK))
@@ -81,9 +82,9 @@ class Played:
 def three() -> Played:
     """The stacked three-seat game of `Played`, in an in-memory store."""
     app = Referee("memory://")
-    created = app.create_game({"game": "el-royale", "options": {"edition": "revised"}, "players": players(3),
+    created = app.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"}, "players": players(3),
                                "seed": SEED, "dealer": 0, "starter": 0,
-                               "deck": stacked_deck(THREE_HANDS, dealer=0, deck_top=["KH", "QH"])})
+                               "deck": stacked_deck(THREE_HANDS, dealer=0, deck_top=["KH", "QH"])}))
     gid = created["game"].id
     attacked_at = move(app, gid, 0, "attack", ["2C"])
     move(app, gid, 2, "pass")
@@ -248,8 +249,8 @@ def finished() -> tuple[Referee, object]:
     """Worked example 1: four nines and nothing else; attack with all four and win at once (ER-4.1)."""
     app = Referee("memory://")
     hands = [["9C", "9D", "9H", "9S"], ["2C", "3C", "4C", "5C"]]
-    created = app.create_game({"game": "el-royale", "options": {}, "players": players(2), "seed": SEED,
-                               "dealer": 0, "starter": 0, "deck": stacked_deck(hands)})
+    created = app.create_game(CreateGame.from_body({"game": "el-royale", "options": {}, "players": players(2), "seed": SEED,
+                               "dealer": 0, "starter": 0, "deck": stacked_deck(hands)}))
     gid = created["game"].id
     with pytest.raises(IllegalMove):
         move(app, gid, 1, "attack", ["2C"])
@@ -428,7 +429,7 @@ class Style:
 
 def play_randomly(app: Referee, spec: dict, rng: random.Random, style: Style, max_moves: int = 400):
     """Create a game and drive it through the app: legal moves, talk, shows, refused attempts, a rare rewind."""
-    gid = app.create_game(spec)["game"].id
+    gid = app.create_game(CreateGame.from_body(spec))["game"].id
     for _ in range(max_moves):
         game = app.game(gid)
         s = game.state

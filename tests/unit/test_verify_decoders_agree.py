@@ -17,6 +17,7 @@ from service.adapters.catalogue_store import Catalogue
 from service.play.referee import Referee
 from service.verification.bulk import read_batch
 from service.verification.driver import detailed_report, plain_report
+from service.play.new_games import ImportRecord
 
 TABLES = [(game, options) for game in sorted(DECIDERS) for options in SPECS[game].example_options]
 
@@ -30,7 +31,7 @@ def test_the_plain_and_the_detailed_decoder_give_the_same_report(game, options):
         for k, moves in enumerate((5, 40, 3000)):
             players = [{"name": f"P{i} é"} for i in range(n)]
             doc = random_game(game, options, players, f"{n:02x}{k:02x}", game_rng(n, k), max_moves=moves, chatter=0.1)
-            ids.append(UUID(app.import_record(doc)["id"]))
+            ids.append(UUID(app.import_record(ImportRecord.from_body(doc))["id"]))
     catalogue = Catalogue.for_app(app)
     catalogue.catch_up()
     seen = {"snapshots": 0, "ended": 0, "pending": 0}

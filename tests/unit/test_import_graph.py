@@ -169,10 +169,10 @@ CONCERN_IMPORTS = {
     "service.analysis": {"service.access", "service.views"},
     "service.evidence": {"service.verification", "service.witness"},
     "service.fairplay": {"service.analysis"},
-    "service.offline": {"service.evidence", "service.tournaments"},
+    "service.offline": {"service.evidence", "service.play", "service.tournaments"},
     "service.play": {"service.access", "service.evidence", "service.verification", "service.views"},
     "service.studies": {"service.access"},
-    "service.tournaments": set(),
+    "service.tournaments": {"service.access", "service.play", "service.views"},  # a round's games are played games
     "service.verification": {"service.access", "service.evidence"},
     "service.views": {"service.access", "service.verification"},
     "service.witness": {"service.evidence"},

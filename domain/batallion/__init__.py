@@ -4,7 +4,8 @@ five variants, as a pure decider."""
 from ..rules import Outcome
 from .codec import (JOKER, MOVE_TYPES, chance_of, check_deck, decode_event, encode_event, format_card, format_move, pack,
                     parse_card, parse_move)
-from .decider import decide, final, legal_moves, start, step
+from .decider import decide, final, start, step
+from .moves import legal_moves
 from .setup import VARIANTS, Setup, configure
 from .state import State, dump_state, evolve, initial_state, load_state
 

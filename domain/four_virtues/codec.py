@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..cards import CardError, format_card, parse_card
+from ..cards import CardError, parse_card
 from ..kit.codec import card_list, check_full_pack, event_codec, full_pack, is_int, move_formatter, say_text
 from ..rules import MalformedMove
 

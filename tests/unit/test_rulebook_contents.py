@@ -122,4 +122,4 @@ def test_the_declared_clause_tables_are_found():
     assert _declared({"dealt": "BA-1.2", "x": ["SB-2.1", ("ER-3.4", 5)], "n": "UTF-8x"}) == {"BA-1.2", "SB-2.1", "ER-3.4"}
     cited = _cited_by_code()
     assert any("domain.el_royale.EVENT_CLAUSES" in where for where in cited["el-royale"].values())
-    assert any("domain.el_royale.decider.PLAY_CLAUSE" in where for where in cited["el-royale"].values())
+    assert any("domain.el_royale.legality.PLAY_CLAUSE" in where for where in cited["el-royale"].values())

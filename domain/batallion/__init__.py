@@ -9,15 +9,6 @@ from .moves import legal_moves
 from .setup import VARIANTS, Setup, configure
 from .state import State, dump_state, evolve, initial_state, load_state
 
-GAME = "batallion"
-TITLE = "Batallion"
-PREFIX = "BA"
-
-__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "JOKER", "VARIANTS", "Setup", "State", "configure", "pack", "check_deck",
-           "parse_card", "format_card", "parse_move", "format_move", "encode_event", "decode_event", "chance_of",
-           "initial_state", "start", "decide", "step", "evolve", "legal_moves", "to_act", "outcome", "final",
-           "move_of", "clause_of", "disclosed", "dump_state", "load_state"]
-
 
 def to_act(state: State) -> tuple[int, ...]:
     """The seats that may make a move now (`say` aside)."""

@@ -52,7 +52,8 @@ def full_pack(setup=None) -> list[int]:
 def check_full_pack(setup, deck: list[int]) -> None:
     """A record's stacked `deck` holds each of the 52 cards exactly once; raises InvalidSetup."""
     if len(deck) != 52 or len(set(deck)) != 52:
-        raise InvalidSetup("deck", f"must hold each of the 52 cards exactly once (got {len(deck)} cards, {len(set(deck))} distinct)")
+        raise InvalidSetup("deck", f"must hold each of the 52 cards exactly once "
+                                   f"(got {len(deck)} cards, {len(set(deck))} distinct)")
 
 
 def event_codec(lists: Iterable[str], singles: Iterable[str] = ("card",), parse: Callable = parse_card,

@@ -24,7 +24,7 @@ from eventsourcing.persistence import IntegrityError, MapperDeserialisationError
 from domain import ENGINE_VERSION
 from domain.attempts import Attempts, attempts_id
 from domain.game import Game, seat_actor
-from domain.games import DECIDERS
+from domain.games import SPECS
 from domain.records import FORMAT, InvalidRecord, Record, parse, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 
@@ -55,16 +55,16 @@ SNAPSHOT_INTERVAL = 100
 class StateTranscoding(Transcoding):
     """Snapshots: a decider's State as JSON-safe data."""
 
-    def __init__(self, decider):
-        self.type = decider.State
-        self.name = f"{decider.GAME}/state"
-        self._decider = decider
+    def __init__(self, spec):
+        self.type = spec.codec.State
+        self.name = f"{spec.id}/state"
+        self._codec = spec.codec
 
     def encode(self, obj: Any) -> dict:
-        return self._decider.dump_state(obj)
+        return self._codec.dump_state(obj)
 
     def decode(self, data: dict) -> Any:
-        return self._decider.load_state(data)
+        return self._codec.load_state(data)
 
 
 class Referee(Application):
@@ -120,8 +120,8 @@ class Referee(Application):
 
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)
-        for decider in DECIDERS.values():
-            transcoder.register(StateTranscoding(decider))
+        for spec in SPECS.values():
+            transcoder.register(StateTranscoding(spec))
 
     # -- loading -----------------------------------------------------------------------------
 
@@ -236,7 +236,7 @@ class Referee(Application):
                 game.play(move)
             except RuleViolation as v:
                 attempts = Attempts.open(game.id)
-                attempts.refuse(seat_actor(move["seat"]), game.decider.format_move(move), v.clause, v.reason, game.version,
+                attempts.refuse(seat_actor(move["seat"]), game.codec.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, record_move=i)
                 self.save(game, attempts)
                 illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
@@ -273,7 +273,7 @@ class Referee(Application):
                 game.play(move, key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
-                attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
+                attempts.refuse(seat_actor(seat), game.codec.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
                 return {"rejected": v, "attempt": attempts.count, "_also_save": [attempts]}
             game.play_forced()  # the table's auto_pass: the passes its rules force now, in the same save
@@ -314,13 +314,13 @@ class Referee(Application):
             if not refused:
                 return None
             try:
-                return parse_move(dict(refused[-1].move), game.setup.n, decider)
+                return parse_move(dict(refused[-1].move), game.setup.n, game.codec)
             except InvalidRecord:
                 return None
         stored = self.read_events(game_id, gt=answer["version"] - 1, lte=answer["version"])
         if not stored or getattr(stored[0], "idempotency_key", None) != key:
             return None
-        return decider.move_of(decider.decode_event(stored[0].data))
+        return decider.move_of(game.codec.decode_event(stored[0].data))
 
     def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
         """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
@@ -407,7 +407,7 @@ def _parsed_move(raw: dict, seat: int, game: Game) -> dict:
     """The move parsed by the game's decider (domain.records.parse_move: seat and type, then the game's own fields),
     its errors named by the move's own fields (`cards`, not `move.cards`)."""
     try:
-        return parse_move({**raw, "seat": seat}, game.setup.n, game.decider)
+        return parse_move({**raw, "seat": seat}, game.setup.n, game.codec)
     except InvalidRecord as e:
         raise BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move.")) from None
 

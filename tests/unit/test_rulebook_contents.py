@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from api.pages.rulebooks import CLAUSE_ID, Rulebook, packaged_rulebook, parse
-from domain.games import DECIDERS, module_name
+from domain.games import DECIDERS, SPECS, module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT.parent / "shared" / "rules"  # ../shared/rules beside the checkout
@@ -78,7 +78,7 @@ def _declared(value) -> set[str]:
 
 def _cited_by_code() -> dict[str, dict[str, set[str]]]:
     """game -> clause id -> where the code names it (files, and module.TABLE for a declared table's value)."""
-    prefixes = {DECIDERS[game].PREFIX: game for game in GAMES}
+    prefixes = {SPECS[game].prefix: game for game in GAMES}
     cited: dict[str, dict[str, set[str]]] = {game: {} for game in GAMES}
 
     def add(code: str, where: str) -> None:

@@ -8,9 +8,9 @@ inside the same decision.
 
 from __future__ import annotations
 
-from ..kit.decider import decide_by, emitter, judged
+from ..kit.decider import decide_by, emitter, judged, opening_outcomes, reshuffled
 from ..randomness import Chance, OutcomeMismatch
-from ..rules import InvalidSetup, RuleViolation
+from ..rules import RuleViolation
 from . import clauses
 from .codec import format_card, pack
 from .legality import refusal
@@ -22,11 +22,9 @@ _emit = emitter(apply)
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """The opening: the dealer (from the seed unless given), the shuffle, the deal and the up-card (BA-1.2, BA-2.1)."""
-    try:
+    with opening_outcomes():
         dealer = setup.dealer if setup.dealer is not None else chance.randbelow("dealer", setup.n)
         order = chance.shuffle("deal", pack(setup))
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
     return [{"type": "dealt", "dealer": dealer, "hand_size": setup.hand_size, "order": order}]
 
 
@@ -125,12 +123,7 @@ def _draw_back(s: Draft, events: list[dict], chance: Chance, seat: int) -> None:
         if not s.stock:
             if s.setup.has("scarcity") or not s.discard:
                 return
-            k = s.reshuffles + 1
-            try:
-                order = chance.shuffle(f"reshuffle:{k}", sorted(s.discard))
-            except OutcomeMismatch as e:
-                raise RuleViolation("BA-4.6", str(e)) from None
-            _emit(s, events, {"type": "reshuffled", "k": k, "order": order})
+            _emit(s, events, reshuffled(chance, s.reshuffles + 1, sorted(s.discard), "BA-4.6"))
         _emit(s, events, {"type": "drew", "seat": seat, "source": "stock", "card": s.stock[0], "refill": True})
 
 

@@ -9,9 +9,8 @@ does not fit the discard pile (an outcome of the record, not a rule of the move)
 from __future__ import annotations
 
 from ..cards import PACK, cards_of, rank_of
-from ..kit.decider import decide_by
-from ..randomness import Chance, OutcomeMismatch
-from ..rules import InvalidSetup, RuleViolation
+from ..kit.decider import decide_by, opening_outcomes, reshuffled
+from ..randomness import Chance
 from . import clauses
 from .legality import refusal
 from .setup import HAND_SIZE, MAX_HOLDING, Setup
@@ -20,12 +19,10 @@ from .state import APPLY, CLAIM, SETTLE, TAKE, State, initial_state, rank_count_
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """The opening (ER-2.1, ER-2.4): dealer and starter, the deal, the first battle; raises InvalidSetup on a bad outcome."""
-    try:
+    with opening_outcomes():
         dealer = setup.dealer if setup.dealer is not None else chance.randbelow("dealer", setup.n)
         starter = setup.starter if setup.starter is not None else chance.randbelow("starter", setup.n)
         order = chance.shuffle("deal", PACK)
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
     s = initial_state(setup)
     events: list[dict] = []
     _emit(s, events, {"type": "dealt", "dealer": dealer, "starter": starter, "order": order})
@@ -153,12 +150,7 @@ def _next_battle(s: State, events: list[dict], chance: Chance) -> None:
             if s.deck_pos == len(s.deck):
                 if not s.discard:
                     break  # ER-2.3 R: both piles empty, drawing stops
-                k = s.reshuffles + 1
-                try:
-                    order = chance.shuffle(f"reshuffle:{k}", cards_of(s.discard))
-                except OutcomeMismatch as e:
-                    raise RuleViolation("ER-2.3", str(e)) from None
-                _emit(s, events, {"type": "reshuffled", "k": k, "order": order})
+                _emit(s, events, reshuffled(chance, s.reshuffles + 1, cards_of(s.discard), "ER-2.3"))
             _emit(s, events, {"type": "drew", "seat": seat, "card": s.deck[s.deck_pos]})
     attacker = clauses.next_attacker(s)
     defender, substitute_for = clauses.defender_for(s, attacker)

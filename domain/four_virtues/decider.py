@@ -7,9 +7,9 @@ same judge `moves.legal_moves` lists by); scoring the round, the next deal and t
 from __future__ import annotations
 
 from ..cards import format_card
-from ..kit.decider import decide_by, emitter, judged
+from ..kit.decider import decide_by, emitter, judged, opening_outcomes
 from ..randomness import Chance, OutcomeMismatch
-from ..rules import InvalidSetup, RuleViolation
+from ..rules import RuleViolation
 from . import clauses
 from .codec import pack
 from .legality import refusal
@@ -24,11 +24,9 @@ def _deal_event(round_: int, dealer: int, chance: Chance) -> dict:
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """FV-1.2, FV-1.3: the first dealer (from the seed unless given) and round 1's deal."""
-    try:
+    with opening_outcomes():
         dealer = setup.dealer if setup.dealer is not None else chance.randbelow("dealer", 2)
         return [_deal_event(1, dealer, chance)]
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
 
 
 _emit = emitter(apply)

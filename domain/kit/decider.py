@@ -3,13 +3,18 @@ one legality judge).
 
 `judged` builds ``step(state, move, chance)``: it raises what the game's `refusal` finds against the move, then plays
 it on a copy, folding each event as it is emitted, so the events and the state after them come out of one pass; `say`
-(table talk, contract §2) is the same in every game. `decide_by` gives ``decide`` from ``step``.
+(table talk, contract §2) is the same in every game. `decide_by` gives ``decide`` from ``step``; `opening_outcomes`
+and `reshuffled` are the chance every game's opening and reshuffles share.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from contextlib import contextmanager
 from typing import Any
+
+from ..randomness import Chance, OutcomeMismatch
+from ..rules import InvalidSetup, RuleViolation
 
 
 def said(move: dict) -> dict:
@@ -59,3 +64,22 @@ def decide_by(step: Callable) -> Callable:
 
     decide.__doc__ = "The events a legal move causes; raises RuleViolation (clause, reason) for an illegal one."
     return decide
+
+
+@contextmanager
+def opening_outcomes():
+    """The opening's random steps (a `start`): a record's fixed outcome that does not fit is an invalid set-up."""
+    try:
+        yield
+    except OutcomeMismatch as e:
+        raise InvalidSetup("outcomes", str(e)) from None
+
+
+def reshuffled(chance: Chance, k: int, cards: list[int], clause: str) -> dict:
+    """The event of the game's k-th reshuffle of `cards` (label `reshuffle:k`); a record's fixed outcome for it that
+    does not fit these cards is refused under `clause`."""
+    try:
+        order = chance.shuffle(f"reshuffle:{k}", cards)
+    except OutcomeMismatch as e:
+        raise RuleViolation(clause, str(e)) from None
+    return {"type": "reshuffled", "k": k, "order": order}

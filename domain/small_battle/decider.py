@@ -12,8 +12,8 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Iterator
 
-from ..kit.decider import decide_by, emitter, judged
-from ..randomness import Chance, OutcomeMismatch
+from ..kit.decider import decide_by, emitter, judged, opening_outcomes
+from ..randomness import Chance
 from ..rules import InvalidSetup, RuleViolation
 from . import clauses
 from .codec import PILE, first_player, formation_card, format_card, pack
@@ -25,7 +25,7 @@ _emit = emitter(apply)
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """SB-1.2 and SB-1.4: the first player by high card (unless `starter` is given), the battle pile shuffled."""
-    try:
+    with opening_outcomes():
         first = None
         if setup.starter is not None:
             starter = setup.starter
@@ -35,8 +35,6 @@ def start(setup: Setup, chance: Chance) -> list[dict]:
             if starter is None:
                 raise InvalidSetup("outcomes", "the high-card draw ties through all 26 pairs (SB-4.3)")
         pile = chance.shuffle("pile", list(PILE))
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
     return [{"type": "started", "starter": starter, "first": first, "pile": pile}]
 
 

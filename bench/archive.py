@@ -196,7 +196,7 @@ def floor(url: str) -> int:
     import orjson
 
     from domain.game import ENGINE
-    from domain.games import DECIDERS
+    from domain.games import DECIDERS, SPECS
     from domain.randomness import Chance
 
     path = url.removeprefix("sqlite:///")
@@ -228,7 +228,7 @@ def floor(url: str) -> int:
             kind, c = events[0]
             if kind != "Game.Created":
                 continue  # a refused attempts' stream: hashed, nothing to decide
-            d = DECIDERS[c["game"]]
+            d, decode = DECIDERS[c["game"]], SPECS[c["game"]].codec.decode_event
             setup = d.configure(dict(c["options"]), [dict(p) for p in c["players"]], c["dealer"], c["starter"])
             chance = Chance(c["seed"], c["outcomes"])
             decisions: list = [[]]
@@ -236,7 +236,7 @@ def floor(url: str) -> int:
                 if kind == "Game.Happened":
                     if f["actor"] != ENGINE:
                         decisions.append([])
-                    decisions[-1].append(d.decode_event(f["data"]))
+                    decisions[-1].append(decode(f["data"]))
             state = d.initial_state(setup)
             for i, stored in enumerate(decisions):
                 if i == 0:

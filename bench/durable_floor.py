@@ -72,13 +72,13 @@ class Floor:
     TOPIC = "domain.game:Game.Happened"
 
     def __init__(self, conn: Any, schema: str, corpus: list[dict], game: str):
-        from domain.games import decider_for
+        from domain.games import decider_for, spec_for
 
         self.conn = conn
         self.cur = conn.cursor()
         self.schema = sql.Identifier(schema)
         self.inserts: dict[int, bytes] = {}  # the call for n events, as service.adapters.pg_recorder sends it
-        self.d = decider_for(game)
+        self.d, self.codec = decider_for(game), spec_for(game).codec
         self.games: dict[uuid.UUID, list] = {}  # id -> [version, state, chance, seats, chain head]
         for g in corpus:
             setup_, state, chance = dealt(self.d, g)
@@ -94,7 +94,7 @@ class Floor:
 
         g = self.games[game_id]
         d = self.d
-        move = parse_move({**raw, "seat": seat}, g[3], d)
+        move = parse_move({**raw, "seat": seat}, g[3], self.codec)
         events, after = d.step(g[1], move, g[2])
         if d.outcome(after).is_over:
             events = [*events, {"type": "seed_revealed"}]  # arbiter's SeedRevealed: one more stored event
@@ -105,7 +105,7 @@ class Floor:
             version += 1
             own = e["type"] != "seed_revealed"
             fields = {"originator_id": str(game_id), "originator_version": version, "timestamp": now,
-                      "kind": e["type"], "data": d.encode_event(e) if own else {},
+                      "kind": e["type"], "data": self.codec.encode_event(e) if own else {},
                       "clause": d.clause_of(e) if own else None,
                       "actor": f"seat {seat}" if i == 0 else "engine", "prev": head}
             head = fields_hash(dict(fields), "Game.Happened")

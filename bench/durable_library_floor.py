@@ -85,10 +85,10 @@ def open_app(url: str, cache: bool) -> LibraryFloorApp:
     return LibraryFloorApp(env=env)
 
 
-def _fields(d: Any, e: dict, seat: int, i: int) -> dict:
+def _fields(d: Any, codec: Any, e: dict, seat: int, i: int) -> dict:
     """What Game.Happened carries for one decider event (or the end-of-game event), minus the library's own fields."""
     own = e["type"] != "seed_revealed"
-    return {"kind": e["type"], "data": d.encode_event(e) if own else {}, "actor": f"seat:{seat}" if i == 0 else "engine",
+    return {"kind": e["type"], "data": codec.encode_event(e) if own else {}, "actor": f"seat:{seat}" if i == 0 else "engine",
             "clause": d.clause_of(e) if own else None, "engine_version": ENGINE_VERSION, "idempotency_key": None,
             "automatic": False}
 
@@ -98,14 +98,14 @@ class LibraryFloor:
 
     def __init__(self, app: LibraryFloorApp, corpus: list[dict], game: str, variant: str):
         from bench.durable_floor import dealt
-        from domain.games import decider_for
+        from domain.games import decider_for, spec_for
         from domain.randomness import Chance
 
         if variant not in VARIANTS:
             raise ValueError(f"variant {variant!r}: one of {VARIANTS}")
         self.app, self.variant = app, variant
         self.reload, self.decide = variant.startswith("ff"), variant.endswith("dec")
-        self.d = decider_for(game)
+        self.d, self.codec = decider_for(game), spec_for(game).codec
         self.games: dict[uuid.UUID, list] = {}  # id -> [aggregate, state, chance, seats, start version offset]
         self.prepared: dict[uuid.UUID, list] = {}  # id -> the payloads of each move, in order (variant "pre")
         for g in corpus:
@@ -128,13 +128,13 @@ class LibraryFloor:
             pass
         head, version = "", 1
         for m in g["moves"]:
-            move = parse_move({**_raw(m), "seat": m["seat"]}, seats, d)
+            move = parse_move({**_raw(m), "seat": m["seat"]}, seats, self.codec)
             events, state = d.step(state, move, chance)
             if d.outcome(state).is_over:
                 events = [*events, {"type": "seed_revealed"}]
             payloads = []
             for i, e in enumerate(events):
-                p = _fields(d, e, m["seat"], i)
+                p = _fields(d, self.codec, e, m["seat"], i)
                 version += 1
                 head = fields_hash({**p, "originator_version": version, "prev": head}, "Game.Happened")
                 payloads.append({**p, "prev": head})  # a chain hash's worth of bytes, computed here, untimed
@@ -159,11 +159,11 @@ class LibraryFloor:
             from domain.records import parse_move
 
             d = self.d
-            move = parse_move({**raw, "seat": seat}, g[3], d)
+            move = parse_move({**raw, "seat": seat}, g[3], self.codec)
             events, after = d.step(g[1], move, g[2])
             if d.outcome(after).is_over:
                 events = [*events, {"type": "seed_revealed"}]
-            payloads = [_fields(d, e, seat, i) for i, e in enumerate(events)]
+            payloads = [_fields(d, self.codec, e, seat, i) for i, e in enumerate(events)]
         else:
             i = self.next_move[game_id]
             payloads, after = self.prepared[game_id][i], None

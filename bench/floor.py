@@ -120,7 +120,7 @@ def create_floor_app(url: str, games: dict):
     """The prototype's Flask app; `games` maps a game id to (spec, seats' tokens)."""
     from flask import Flask, jsonify, request
 
-    from domain.games import decider_for
+    from domain.games import decider_for, spec_for
     from domain.randomness import Chance
     from domain.records import parse_move
 
@@ -155,7 +155,7 @@ def create_floor_app(url: str, games: dict):
             for _ in range(50):
                 for _, stored in store.since(game, copy[0]):  # the other worker's moves
                     play(copy, json.loads(stored))
-                parsed = parse_move({**raw, "seat": seat}, copy[4], d)
+                parsed = parse_move({**raw, "seat": seat}, copy[4], spec_for(bench_api.GAME).codec)
                 version = play(copy, parsed)
                 try:
                     store.insert(game, version, json.dumps(parsed))

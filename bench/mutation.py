@@ -39,10 +39,16 @@ import time
 import tomllib
 from pathlib import Path
 
+from domain.games import GAMES as REGISTRY, module_name
+
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "build" / "mutation"
 RESULTS = ROOT / "bench" / "results"
-GAMES = ("small-battle", "four-virtues", "batallion", "el-royale")  # smallest first
+def _package_lines(game: str) -> int:
+    return sum(len(p.read_text(encoding="utf-8").splitlines()) for p in (ROOT / "domain" / module_name(game)).glob("*.py"))
+
+
+GAMES = tuple(sorted(REGISTRY, key=_package_lines))  # every registered game (domain/games.py), smallest package first
 REGISTRY_TESTS = ("test_every_game_folds_round_trips_and_cites_its_own_clauses",
                   "test_a_record_corrupted_at_a_move_is_refused_at_that_move")
 EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py"]}
@@ -55,7 +61,7 @@ STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 2: "check was 
 
 
 def package(game: str) -> str:
-    return game.replace("-", "_")
+    return module_name(game)
 
 
 def tests_of(game: str, registry: bool = False) -> list[str]:

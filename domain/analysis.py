@@ -127,7 +127,7 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
         j = batch.stop
         if j >= MIN_SAMPLES:
             active = _still_moving(stats, active, tol)
-    return _report(a, d, moves, stats, chosen)
+    return _report(a, spec.codec.format_move, moves, stats, chosen)
 
 
 def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
@@ -161,11 +161,11 @@ def mark_of(a, loss: float) -> str | None:
     return mark
 
 
-def _report(a, d, moves: list[dict], stats: list[_Stats], chosen: dict) -> dict:
+def _report(a, format_move, moves: list[dict], stats: list[_Stats], chosen: dict) -> dict:
     rows = []
     for m, st in zip(moves, stats):
         hw = st.half_width()
-        rows.append({"move": {k: v for k, v in d.format_move(m).items() if k != "seat"}, "value": _points(a, st.mean),
+        rows.append({"move": {k: v for k, v in format_move(m).items() if k != "seat"}, "value": _points(a, st.mean),
                      "low": _points(a, st.mean - hw), "high": _points(a, st.mean + hw), "samples": st.n})
     order = sorted(range(len(rows)), key=lambda i: (-rows[i]["value"], i))
     rows = [rows[i] for i in order]

@@ -55,7 +55,7 @@ def perfect_information_decision(spec: GameSpec, state: Any, seat: int, chosen: 
         for i, m in enumerate(moves):  # candidate of this sample, with the same rollout stream (common random numbers)
             after = d.step(state, m, chance)[1]
             totals[i] += a.playout(after, seat, random.Random(f"{base}|play|{k}"), chance)
-    return [{"move": {k: v for k, v in d.format_move(m).items() if k != "seat"},
+    return [{"move": {k: v for k, v in spec.codec.format_move(m).items() if k != "seat"},
              "value": round(t / samples * a.scale, 2), "samples": samples} for m, t in zip(moves, totals)]
 
 
@@ -86,7 +86,7 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     values (0 when every state gives the same advantage: such a decision tells nothing). A player who sees hidden
     cards picks moves that do better in the true state than in the others, and ranks high."""
     a = analysis_of(spec)
-    played = {k: v for k, v in spec.decider.format_move(chosen).items() if k != "seat"}
+    played = {k: v for k, v in spec.codec.format_move(chosen).items() if k != "seat"}
     values = [advantage(true_rows, played)]
     for w in range(worlds):
         world = a.sample(setup, seat, seen, random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))

@@ -6,12 +6,16 @@ with cards written as strings so the stored log reads like the table. Every
 stored event carries ``prev``, the hash of its predecessor (domain.audit), who
 acted and, for game events, the clause and rules-engine version that decided it.
 The seed's reveal, disputes and rewinds are events too; refused attempts are kept in a
-stream of their own (domain.attempts), so that they never change the game's version.
+stream of their own (domain.attempts), so that they never change the game's version. The line of play (the moves,
+the answers to idempotency keys, the outcomes of chance, the record) is domain.move_log's.
+
+Over 300 lines: the aggregate and its stored event classes are one room. Each event class is nested in `Game`
+because its topic (``domain.game:Game.Happened``, ...) is written in every stored event and snapshot: moving one out
+would change what every store holds.
 """
 
 from __future__ import annotations
 
-import json
 from datetime import timezone
 
 from eventsourcing.domain import Aggregate
@@ -20,8 +24,9 @@ from . import ENGINE_VERSION
 from . import clocks
 from .audit import GENESIS, event_hash
 from .games import decider_for, spec_for
+from .move_log import MoveLog
 from .randomness import Chance, commitment
-from .records import Record, to_document
+from .records import Record
 
 ENGINE = "engine"
 REFEREE = "referee"
@@ -35,16 +40,6 @@ def seat_actor(seat: int) -> str:
 def _utc(timestamp) -> str:
     """An event's server time as ISO 8601 in UTC (what views show beside its version)."""
     return timestamp.astimezone(timezone.utc).isoformat()
-
-
-def pack_move(move: dict, version: int) -> str:
-    """One move of the log as "<version> <move JSON>" (JSON escapes newlines, so lines join with "\\n")."""
-    return f"{version} {json.dumps(move, separators=(',', ':'), ensure_ascii=False)}"
-
-
-def _unpack_move(line: str) -> tuple[int, dict]:
-    version, text = line.split(" ", 1)
-    return int(version), json.loads(text)
 
 
 class Chained(Aggregate.Event):
@@ -62,7 +57,7 @@ class Chained(Aggregate.Event):
         pass
 
 
-class Game(Aggregate):
+class Game(MoveLog, Aggregate):
     """A game of any registered kind, played through its decider."""
 
     # games stored (or snapshotted) before delays and clocks existed have none of these in their state
@@ -111,7 +106,7 @@ class Game(Aggregate):
         def apply_to(self, game: "Game") -> None:
             """The library's road (`mutate`): the opening, and every event of a game rebuilt from the store, is
             decoded and folded into the state."""
-            event = game.decider.decode_event(self.data)
+            event = game.codec.decode_event(self.data)
             move = self._mark(game, event)
             if self.actor != ENGINE or game._batch is None:  # a new batch: the opening, or a seat's move
                 game._settle_clock()
@@ -202,8 +197,7 @@ class Game(Aggregate):
         move_versions: list
 
         def apply_to(self, game: "Game") -> None:
-            decider = game.decider
-            game.state = decider.load_state(self.state)
+            game.state = game.codec.load_state(self.state)
             game.move_log = []
             for move, version in zip(self.moves, self.move_versions):
                 game._log_move(move, version)
@@ -303,6 +297,11 @@ class Game(Aggregate):
         return decider_for(self.game)
 
     @property
+    def codec(self):
+        """The game's codec (its spec's): stored events, snapshots, record moves and cards."""
+        return spec_for(self.game).codec
+
+    @property
     def chance(self) -> Chance:
         """The game's randomness: its seed and any fixed outcomes of its record."""
         return Chance(self.seed, self.outcomes)
@@ -384,7 +383,7 @@ class Game(Aggregate):
     def rewind(self, number: int, earlier: "Game") -> None:
         """Return to `earlier` (this game loaded as at an earlier version) by a new event."""
         self.trigger_event(Game.Rewound, number=number, to_version=earlier.version, from_version=self.version,
-                           state=self.decider.dump_state(earlier.state), moves=[dict(m) for m in earlier.moves],
+                           state=self.codec.dump_state(earlier.state), moves=[dict(m) for m in earlier.moves],
                            move_versions=list(earlier.move_versions), prev=self.chain_head)
 
     # -- the clock ---------------------------------------------------------------------------
@@ -407,7 +406,7 @@ class Game(Aggregate):
 
     def _record_opening(self, events: list[dict]) -> None:
         """The opening's events (the engine's), by the library's trigger_event: each is folded as it is applied."""
-        trigger, happened, clause_of, encode = self.trigger_event, Game.Happened, self.decider.clause_of, self.decider.encode_event
+        trigger, happened, clause_of, encode = self.trigger_event, Game.Happened, self.decider.clause_of, self.codec.encode_event
         for e in events:
             trigger(happened, kind=e["type"], data=encode(e), actor=ENGINE, clause=clause_of(e),
                     engine_version=ENGINE_VERSION, idempotency_key=None, automatic=False, prev=self.chain_head)
@@ -416,7 +415,7 @@ class Game(Aggregate):
         """A move's events, made as the library's trigger_event makes them (the next version, a new timestamp, the
         same fields) and applied by Happened.apply_decided instead of its `mutate`: the state after them is the
         step's, so none is decoded and folded again. A game rebuilt from the store folds each (Happened.apply_to)."""
-        happened, clause_of, encode = Game.Happened, self.decider.clause_of, self.decider.encode_event
+        happened, clause_of, encode = Game.Happened, self.decider.clause_of, self.codec.encode_event
         pending = self._pending_events
         for i, e in enumerate(events):
             first = i == 0
@@ -435,63 +434,3 @@ class Game(Aggregate):
             move = self.decider.move_of(event)
             if move is not None:
                 self._note_move(move, version, idempotency_key, actor)
-
-    def _move_lines(self) -> list[str]:
-        return [line for chunk in self.move_log for line in chunk.split("\n")]
-
-    @property
-    def moves(self) -> list[dict]:
-        """The moves of the current line of play, in order (cards as ints)."""
-        return [_unpack_move(line)[1] for line in self._move_lines()]
-
-    @property
-    def move_versions(self) -> list[int]:
-        """The version of each move's first event, for the current line of play."""
-        return [int(line.split(" ", 1)[0]) for line in self._move_lines()]
-
-    @property
-    def move_count(self) -> int:
-        """How many moves the current line of play holds."""
-        return sum(chunk.count("\n") + 1 for chunk in self.move_log)
-
-    def _log_move(self, move: dict, version: int) -> None:
-        line = pack_move(move, version)
-        if self.move_log and self.move_log[-1].count("\n") < 99:
-            self.move_log[-1] += "\n" + line
-        else:
-            self.move_log.append(line)
-
-    def _note_move(self, move: dict, version: int, idempotency_key: str | None, actor: str) -> None:
-        self._log_move(move, version)
-        if idempotency_key:
-            self.answers[idempotency_key] = {"version": version, "rejected": False, "actor": actor}
-
-    def to_record(self, reveal_seed: bool | None = None) -> dict:
-        """The game as an `arbiter.record/1` document: replaying it gives this game's state.
-
-        Until the seed is revealed the record carries no seed: instead it fixes the outcome of
-        every shuffle that has happened (contract §2 `outcomes`), which replays exactly to now
-        without telling anyone the shuffles still to come.
-        """
-        if reveal_seed is None:
-            reveal_seed = self.seed_revealed
-        if reveal_seed:
-            doc = to_document(self.game, self.setup, self.seed, self.outcomes, self.moves)
-        else:
-            doc = to_document(self.game, self.setup, None, self._outcomes_so_far(), self.moves)
-        for player, current in zip(doc["players"], self.players):  # names given at the table (PlayerNamed)
-            player["name"] = current["name"]
-        return doc
-
-    def _outcomes_so_far(self) -> dict:
-        """The record's fixed outcomes plus the result of every random step so far (cards as ints)."""
-        fixed = dict(self.outcomes)
-        fixed.update(self.chance_results)
-        return fixed
-
-    def _remember_chance(self, event: dict) -> None:
-        """Keep the outcome of each random step (the deal, each reshuffle, each roll) the set-up did not fix."""
-        for label, value in self.decider.chance_of(event).items():
-            if (label == "dealer" and self.dealer is not None) or (label == "starter" and self.starter is not None):
-                continue
-            self.chance_results[label] = value

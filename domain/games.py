@@ -33,7 +33,7 @@ class _Specs(MutableMapping):
         spec = self._specs.get(game)
         if spec is None:
             spec = load(self._locations[game])
-            if spec.id != game or spec.decider.GAME != game:
+            if spec.id != game:
                 raise RuntimeError(f"the spec at {self._locations[game]} is {spec.id!r}, registered as {game!r}")
             self._specs[game] = spec
         return spec

@@ -14,7 +14,7 @@ from typing import Any
 
 from . import json_limits
 from .cards import CardError
-from .games import decider_for, spec_for
+from .games import spec_for
 from .randomness import Chance, new_seed
 from .rules import InvalidSetup, MalformedMove, RuleViolation
 
@@ -45,6 +45,11 @@ class Record:
         """The game's randomness: the seed, with the record's fixed outcomes."""
         return Chance(self.seed, self.outcomes)
 
+    @property
+    def codec(self):
+        """The game's codec (domain.kit.codec.Codec, declared in its spec)."""
+        return spec_for(self.game).codec
+
 
 def load(path: str) -> Record:
     """Read and validate a record file; raises InvalidRecord with one clear line."""
@@ -66,17 +71,17 @@ def load(path: str) -> Record:
     return parse(doc, checked=True)  # within the bounds either way
 
 
-def _card(decider: Any, value: Any, where: str) -> int:
+def _card(codec: Any, value: Any, where: str) -> int:
     try:
-        return decider.parse_card(value)
+        return codec.parse_card(value)
     except CardError as e:
         raise InvalidRecord(f"{where}: {e}") from None
 
 
-def _cards(decider: Any, value: Any, where: str) -> list[int]:
+def _cards(codec: Any, value: Any, where: str) -> list[int]:
     if not isinstance(value, list):
         raise InvalidRecord(f"{where}: must be a list of card strings")
-    return [_card(decider, v, f"{where}[{i}]") for i, v in enumerate(value)]
+    return [_card(codec, v, f"{where}[{i}]") for i, v in enumerate(value)]
 
 
 def _is_int(value: Any) -> bool:
@@ -97,14 +102,14 @@ def parse(doc: Any, checked: bool = False) -> Record:
         raise InvalidRecord(f"format: expected {FORMAT!r}, got {doc.get('format')!r}")
     game = doc.get("game")
     try:
-        decider = decider_for(game if isinstance(game, str) else repr(game))
+        spec = spec_for(game if isinstance(game, str) else repr(game))
     except KeyError as e:
         raise InvalidRecord(f"game: {e.args[0]}") from None
     players = doc.get("players")
     dealer, starter = doc.get("dealer"), doc.get("starter")
     options = doc.get("options", {})
     try:
-        setup = decider.configure(options, players, dealer, starter)
+        setup = spec.decider.configure(options, players, dealer, starter)
     except InvalidSetup as e:
         raise InvalidRecord(str(e)) from None
     n = setup.n
@@ -117,28 +122,29 @@ def parse(doc: Any, checked: bool = False) -> Record:
             raise InvalidRecord(f"seed: {seed[:40]!r} is not a hex string (an even number of 0-9a-f digits)")
     else:
         seed = new_seed()
-    outcomes = _outcomes(decider, doc.get("outcomes"))
+    codec = spec.codec
+    outcomes = _outcomes(codec, doc.get("outcomes"))
     stacked = "deck" in doc
     if stacked:
-        deck = _cards(decider, doc["deck"], "deck")
+        deck = _cards(codec, doc["deck"], "deck")
         try:
-            decider.check_deck(setup, deck)
+            codec.check_deck(setup, deck)
         except InvalidSetup as e:
             raise InvalidRecord(str(e)) from None
-        label = spec_for(game).deck_label  # the label of the game's first shuffle
+        label = spec.deck_label  # the label of the game's first shuffle
         if label in outcomes and outcomes[label] != deck:
             raise InvalidRecord(f"deck and outcomes.{label} are both given and differ")
         outcomes[label] = deck
     moves = doc.get("moves", [])
     if not isinstance(moves, list):
         raise InvalidRecord("moves: must be a list")
-    return Record(game, decider, setup, seed, seed_given, outcomes, stacked, _parse_moves(moves, n, decider), options)
+    return Record(game, spec.decider, setup, seed, seed_given, outcomes, stacked, _parse_moves(moves, n, codec), options)
 
 
-def _parse_moves(moves: list, n: int, decider: Any) -> list[dict]:
+def _parse_moves(moves: list, n: int, codec: Any) -> list[dict]:
     """parse_move of every move: a move whose seat and type are plainly right goes straight to the game's codec; any
     other, or one the codec refuses, through parse_move, which names what is wrong."""
-    parse_own, types = decider.parse_move, decider.MOVE_TYPES
+    parse_own, types = codec.parse_move, codec.move_types
     parsed = []
     for i, m in enumerate(moves):
         if type(m) is dict:
@@ -149,11 +155,11 @@ def _parse_moves(moves: list, n: int, decider: Any) -> list[dict]:
                     continue
                 except (MalformedMove, RecursionError):
                     pass
-        parsed.append(parse_move(m, n, decider, f"moves[{i}]", index=i))  # raises InvalidRecord, or parses as above
+        parsed.append(parse_move(m, n, codec, f"moves[{i}]", index=i))  # raises InvalidRecord, or parses as above
     return parsed
 
 
-def _outcomes(decider: Any, value: Any) -> dict:
+def _outcomes(codec: Any, value: Any) -> dict:
     if value is None:
         return {}
     if not isinstance(value, dict):
@@ -161,7 +167,7 @@ def _outcomes(decider: Any, value: Any) -> dict:
     out = {}
     for label, v in value.items():
         if isinstance(v, list):
-            out[label] = _cards(decider, v, f"outcomes.{label}")
+            out[label] = _cards(codec, v, f"outcomes.{label}")
         elif _is_int(v):
             out[label] = v
         else:
@@ -169,18 +175,19 @@ def _outcomes(decider: Any, value: Any) -> dict:
     return out
 
 
-def parse_move(m: Any, n: int, decider: Any, where: str = "move", index: int | None = None) -> dict:
-    """Validate one move's seat and type, then its own fields through the game's codec; raises InvalidRecord."""
+def parse_move(m: Any, n: int, codec: Any, where: str = "move", index: int | None = None) -> dict:
+    """Validate one move's seat and type, then its own fields through the game's codec (its spec's); raises
+    InvalidRecord."""
     if not isinstance(m, dict):
         raise InvalidRecord(f"{where}: must be an object with seat and type")
     seat = m.get("seat")
     if not _is_int(seat) or not 0 <= seat < n:
         raise InvalidRecord(f"{where}.seat: must be a seat number from 0 to {n - 1}, got {seat!r}")
     kind = m.get("type")
-    if not isinstance(kind, str) or kind not in decider.MOVE_TYPES:
-        raise InvalidRecord(f"{where}.type: unknown move type {kind!r}; expected one of {', '.join(sorted(decider.MOVE_TYPES))}")
+    if not isinstance(kind, str) or kind not in codec.move_types:
+        raise InvalidRecord(f"{where}.type: unknown move type {kind!r}; expected one of {', '.join(sorted(codec.move_types))}")
     try:
-        return decider.parse_move(m, n)
+        return codec.parse_move(m, n)
     except MalformedMove as e:
         if not e.field:  # a move whose whole shape is wrong: "move 3: <what it needs>"
             raise InvalidRecord(f"move {index}: {e.reason}" if index is not None else e.reason) from None
@@ -268,12 +275,13 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
 
 def to_document(game: str, setup: Any, seed: str | None, outcomes: dict, moves: list[dict]) -> dict:
     """An `arbiter.record/1` document from a set-up and moves with int cards (the inverse of parse)."""
-    d = decider_for(game)
+    spec = spec_for(game)
+    d = spec.codec
     doc: dict = {"format": FORMAT, "game": game, "options": setup.options(), "players": setup.players()}
     if seed is not None:
         doc["seed"] = seed
     fixed = dict(outcomes)
-    label = spec_for(game).deck_label
+    label = spec.deck_label
     if label in fixed:
         doc["deck"] = [d.format_card(c) for c in fixed.pop(label)]
     if setup.dealer is not None:

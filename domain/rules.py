@@ -73,33 +73,19 @@ class NextDeal:
 
 
 class Decider(Protocol):
-    """The contract every game's decider package offers (docs/architecture.md, "Adding a game").
+    """The rules every game's decider package offers (docs/architecture.md, "Adding a game").
 
     Cards, moves and events are the decider's own: moves and events are JSON-safe dicts with
-    a ``type`` key whose cards are ints in the game's own coding; strings appear only through
-    the codec functions. Generic code (the aggregate, records, service, views) reads this and
+    a ``type`` key whose cards are ints in the game's own coding. Everything else about a game is
+    declared once in its GameSpec (domain/spec.py): who it is (id, title, clause prefix), its codec
+    (move types, card strings, stored events, snapshots, the pack: domain.kit.codec.Codec) and what it
+    can do beyond these rules. Generic code (the aggregate, records, service, views) reads both and
     never asks which game it is.
     """
 
-    GAME: str  # the contract's game id
-    TITLE: str  # how people name it
-    PREFIX: str  # the rulebook's clause prefix, e.g. "ER"
-    MOVE_TYPES: frozenset[str]  # every record move type, `say` included
-    State: type  # registered with the store for snapshots
-
     # set-up and chance
     def configure(self, options: Any, players: Any, dealer: Any, starter: Any) -> Any: ...  # raises InvalidSetup
-    def pack(self, setup: Any) -> list[int]: ...  # the unshuffled pack the `deal` label shuffles
-    def check_deck(self, setup: Any, deck: list[int]) -> None: ...  # a record's stacked deck; raises InvalidSetup
     def chance_of(self, event: dict) -> dict: ...  # label -> outcome of each random step an event carries
-
-    # the codec: cards, record moves, stored events
-    def parse_card(self, text: Any) -> int: ...  # raises domain.cards.CardError
-    def format_card(self, card: int) -> str: ...
-    def parse_move(self, raw: dict, n: int) -> dict: ...  # seat and type checked already; raises MalformedMove
-    def format_move(self, move: dict) -> dict: ...
-    def encode_event(self, event: dict) -> dict: ...
-    def decode_event(self, data: dict) -> dict: ...
 
     # the rules
     def initial_state(self, setup: Any) -> Any: ...
@@ -116,8 +102,6 @@ class Decider(Protocol):
     def move_of(self, event: dict) -> dict | None: ...  # the move an event records, None for automatic steps
     def clause_of(self, event: dict) -> str: ...
     def disclosed(self, state: Any, event: dict) -> tuple[dict[int, list[int]], list[int]]: ...  # (private, public)
-    def dump_state(self, state: Any) -> dict: ...
-    def load_state(self, data: dict) -> Any: ...
 
     # What a game can do beyond this contract (matches, fast replay, forced passes, its own evidence check) is
     # declared in its GameSpec (domain/spec.py), never found by probing the decider.

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any
 
+from .kit.codec import Codec
+
 OPTION_KINDS = ("choice", "flags", "int", "bool")
 
 
@@ -202,7 +204,8 @@ class GameSpec:
     id: str  # the contract's game id
     title: str  # how people name it
     prefix: str  # its rulebook's clause prefix ("ER")
-    decider: Any  # the Decider package (domain/rules.py)
+    decider: Any  # the Decider package (domain/rules.py): the rules
+    codec: Codec  # the game at its edges: move types, cards, moves, stored events, snapshots, the pack
     # the table
     seats: tuple[Seats, ...]  # the first is the base range; a later one applies when its option says so
     teams: str | None = None  # the clause that lets players form teams; None: individuals only

@@ -39,7 +39,7 @@ from typing import Any
 
 from domain.audit import event_hash
 from domain.game import Chained, Game
-from domain.games import decider_for
+from domain.games import spec_for
 
 log = logging.getLogger("arbiter.catalogue")
 COLUMNS = ("id", "game", "options", "players", "status", "result", "winner", "scores", "created_at", "finished_at",
@@ -93,8 +93,8 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
         players[event.seat]["name"] = event.name
         new["players"] = players
     elif isinstance(event, Game.Rewound):
-        decider = decider_for(row["game"])
-        outcome = decider.outcome(decider.load_state(event.state))
+        spec = spec_for(row["game"])
+        outcome = spec.decider.outcome(spec.codec.load_state(event.state))
         if outcome.is_over:
             new.update(status="finished", result=outcome.result, winner=outcome.winner_json(),
                        scores=None if outcome.scores is None else list(outcome.scores),

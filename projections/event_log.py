@@ -34,7 +34,7 @@ from typing import Any, Iterable
 
 from domain.attempts import Attempts
 from domain.game import Game
-from domain.games import decider_for
+from domain.games import spec_for
 
 from .registry import GameProjection, projection_for
 from .viewers import REFEREE, Viewer
@@ -159,7 +159,7 @@ class _Reader:
                 "stacked": c.stacked, "spectator_delay": getattr(c, "spectator_delay", None),
                 "time_control": getattr(c, "time_control", None), "imported": getattr(c, "imported", False) is True}
         if self.viewer.is_referee:
-            fmt = decider_for(c.game).format_card
+            fmt = spec_for(c.game).codec.format_card
             data["outcomes"] = {k: [fmt(x) for x in v] if isinstance(v, list) else v for k, v in c.outcomes.items()}
         if self.ended:
             data["seed"] = c.seed
@@ -168,9 +168,9 @@ class _Reader:
     def _rewound(self, e) -> dict:
         data = {"dispute": e.number, "to_version": e.to_version, "from_version": e.from_version}
         if self.viewer.is_referee:
-            decider = decider_for(self.created.game)
-            state = decider.load_state(e.state)
+            codec = spec_for(self.created.game).codec
+            state = codec.load_state(e.state)
             data["table"] = self.projection.table(state, REFEREE, True)
-            data["moves"] = [decider.format_move(m) for m in e.moves]
+            data["moves"] = [codec.format_move(m) for m in e.moves]
             data["move_versions"] = list(e.move_versions)
         return data

@@ -13,6 +13,7 @@ from domain.four_virtues import legal_moves
 from domain.four_virtues.clauses import HEARTS, SPADES, meld_lines, meld_points
 from domain.four_virtues.state import State
 
+from .kit import redactor, with_hands, without
 from .viewers import Viewer
 
 
@@ -70,35 +71,30 @@ def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
         "seats": [{"seat": seat, "hand_size": len(state.hands[seat]), "score": state.scores[seat]} for seat in range(2)],
         "outcome": None if o is None else {"result": o.result, "winner": o.winner_json(), "scores": list(o.scores)},
     }
-    if viewer.is_referee or disclose_all:
-        out["stock"] = _cards(state.stock)
-        for entry in out["seats"]:
-            entry["hand"] = _cards(state.hands[entry["seat"]])
-    if viewer.role == "seat":
-        out["hand"] = _cards(state.hands[viewer.seat])
-        out["legal_moves"] = moves_of(state, viewer.seat)
-    return out
+    return with_hands(out, viewer, viewer.is_referee or disclose_all, lambda seat: _cards(state.hands[seat]),
+                      lambda seat: moves_of(state, seat), lambda: {"stock": _cards(state.stock)})
 
 
 PUBLIC_KINDS = frozenset({"melded", "added", "forced_discarded", "discarded", "done", "round_ended", "won", "said"})
 
 
-def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
-    """A stored event's data as `viewer` may see it before the end: the deal shows each seat its own hand and the
-    up-card; a stock draw shows its cards to the drawer only."""
-    if viewer.is_referee or kind in PUBLIC_KINDS:
+def _dealt(data: dict, viewer: Viewer, n: int) -> dict:
+    """FV-1.3: the deal shows each seat its own hand, and everyone the up-card and the stock's size."""
+    order, dealer = data["order"], data["dealer"]
+    out = {"round": data["round"], "dealer": dealer, "up_card": order[20], "stock_count": len(order) - 21}
+    if viewer.role == "seat":
+        out["hand"] = order[0:20:2] if viewer.seat != dealer else order[1:20:2]
+    return out
+
+
+def _drew(data: dict, viewer: Viewer, n: int) -> dict:
+    """FV-2.2: a draw from the discard pile is seen by all; a stock draw's cards by the drawer only (others: how many)."""
+    if data["source"] == "discard" or viewer.is_seat(data["seat"]):
         return dict(data)
-    if kind == "dealt":
-        order, dealer = data["order"], data["dealer"]
-        out = {"round": data["round"], "dealer": dealer, "up_card": order[20], "stock_count": len(order) - 21}
-        if viewer.role == "seat":
-            out["hand"] = order[0:20:2] if viewer.seat != dealer else order[1:20:2]
-        return out
-    if kind == "drew":
-        if data["source"] == "discard" or viewer.is_seat(data["seat"]):
-            return dict(data)
-        return {k: v for k, v in data.items() if k != "cards"} | {"count": len(data["cards"])}
-    return {}
+    return without(data, "cards") | {"count": len(data["cards"])}
+
+
+redact = redactor(PUBLIC_KINDS, {"dealt": _dealt, "drew": _drew})
 
 
 def _line(line: dict, names: list[str]) -> str:

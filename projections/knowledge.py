@@ -34,7 +34,7 @@ def seat_knowledge(record: Any, seat: int) -> tuple[list[dict], list[Decision]]:
     domain.records.Record; a move the rules refuse ends the replay there (a record cut short by its illegal move)."""
     from domain.rules import RuleViolation
 
-    d = record.decider
+    d, codec = record.decider, record.codec
     n = record.setup.n
     redact = projection_for(record.game).redact
     viewer = Viewer.of_seat(seat)
@@ -46,8 +46,8 @@ def seat_knowledge(record: Any, seat: int) -> tuple[list[dict], list[Decision]]:
         nonlocal state
         for e in events:
             private, public = d.disclosed(state, e)
-            shown = [d.format_card(c) for c in list(private.get(seat, ())) + list(public)]
-            stored = d.encode_event(e)
+            shown = [codec.format_card(c) for c in list(private.get(seat, ())) + list(public)]
+            stored = codec.encode_event(e)
             data = {k: v for k, v in stored.items() if k != "type"}
             seen.append({"kind": e["type"], "data": redact(e["type"], data, viewer, n), "shown": shown})
             state = d.evolve(state, e)

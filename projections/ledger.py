@@ -15,7 +15,7 @@ from typing import Any, Iterable
 
 from domain.cards import CardError
 from domain.game import Game
-from domain.games import decider_for
+from domain.games import spec_for
 
 
 def disclosure_ledger(stored_events: Iterable[Any], withheld: bool = False) -> list[dict]:
@@ -25,21 +25,22 @@ def disclosure_ledger(stored_events: Iterable[Any], withheld: bool = False) -> l
     if not events or not isinstance(events[0], Game.Created):
         raise ValueError("a game's event log starts with its Created event")
     created = events[0]
-    decider = decider_for(created.game)
+    spec = spec_for(created.game)
+    decider, codec = spec.decider, spec.codec
     setup = decider.configure(created.options, created.players, created.dealer, created.starter)
     state = decider.initial_state(setup)
-    every_card = [decider.format_card(c) for c in sorted(set(decider.pack(setup)))]
-    fmt = decider.format_card
+    every_card = [codec.format_card(c) for c in sorted(set(codec.pack(setup)))]
+    fmt = codec.format_card
     out: list[dict] = []
     for e in events[1:]:
         version = e.originator_version
         if isinstance(e, Game.Rewound):
-            state = decider.load_state(e.state)
+            state = codec.load_state(e.state)
         elif isinstance(e, Game.SeedRevealed) and not withheld:
             out.append({"version": version, "kind": "seed_revealed", "to": "all",
                         "cards": list(every_card)})
         elif isinstance(e, Game.Happened):
-            event = decider.decode_event(e.data)
+            event = codec.decode_event(e.data)
             private, public = decider.disclosed(state, event)
             for seat in sorted(private):
                 if private[seat]:
@@ -67,8 +68,8 @@ def who_could_see(ledger: list[dict], card: str, game: str) -> dict:
 
 def _canonical(card: str, game: str) -> str:
     """`10d` -> `TD`; a string that is not a card of the game is compared as it is."""
-    decider = decider_for(game)
+    codec = spec_for(game).codec
     try:
-        return decider.format_card(decider.parse_card(card))
+        return codec.format_card(codec.parse_card(card))
     except CardError:
         return card

@@ -21,6 +21,7 @@ from __future__ import annotations
 from domain.small_battle import format_card, formation_card, legal_moves
 from domain.small_battle.state import State
 
+from .kit import redactor, without
 from .viewers import Viewer
 
 
@@ -69,24 +70,24 @@ def moves_of(state: State, seat: int) -> list[dict]:
     return [{"type": "strike", "position": m["position"]} for m in legal_moves(state)]
 
 
-def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
-    """A stored event's data as `viewer` may see it before the end.
+def _started(data: dict, viewer: Viewer, n: int) -> dict:
+    """SB-1.2, SB-1.4: the starter; the high-card pack and the pile's order are the referee's."""
+    return {"starter": data["starter"], "pile_count": len(data["pile"])}
 
-    - `started`: the starter; the high-card pack and the pile's order are the referee's.
-    - `arranged`: the seat and its commitments; the formation only to its owner.
-    - `struck`: the named card's rank only to its owner, or to all when an Ace revealed it.
-    """
-    if viewer.is_referee or kind in ("drew", "won", "said"):
+
+def _arranged(data: dict, viewer: Viewer, n: int) -> dict:
+    """SB-1.3: the seat and its commitments; the formation only to its owner."""
+    return dict(data) if viewer.is_seat(data["seat"]) else without(data, "formation")
+
+
+def _struck(data: dict, viewer: Viewer, n: int) -> dict:
+    """SB-2.2, SB-2.3: the named card's rank only to its owner, or to all when an Ace revealed it."""
+    if data["result"] == "revealed" or viewer.is_seat(1 - data["seat"]):
         return dict(data)
-    if kind == "started":
-        return {"starter": data["starter"], "pile_count": len(data["pile"])}
-    if kind == "arranged":
-        return dict(data) if viewer.is_seat(data["seat"]) else {k: v for k, v in data.items() if k != "formation"}
-    if kind == "struck":
-        if data["result"] == "revealed" or viewer.is_seat(1 - data["seat"]):
-            return dict(data)
-        return {k: v for k, v in data.items() if k != "rank"}
-    return {}
+    return without(data, "rank")
+
+
+redact = redactor(("drew", "won", "said"), {"started": _started, "arranged": _arranged, "struck": _struck})
 
 
 def describe(e: dict, names: list[str]) -> str | None:

@@ -21,7 +21,7 @@ import logging
 from typing import Any, Callable, Sequence
 
 from domain.game import Game
-from domain.games import decider_for
+from domain.games import spec_for
 from domain.tournament.aggregate import Tournament
 from domain.tournament.crosstable import crosstable
 from domain.tournament.standings import rank_by_of, standings
@@ -72,8 +72,8 @@ def evolve(load: Callable[[str], Doc | None], event: Any, seq: int) -> dict[str,
             doc["outcomes"][gid] = {"status": "finished", "result": event.result, "winner": copy.deepcopy(event.winner),
                                     "scores": None if event.scores is None else list(event.scores)}
         else:
-            decider = decider_for(doc["settings"]["game"])
-            outcome = decider.outcome(decider.load_state(event.state))
+            spec = spec_for(doc["settings"]["game"])
+            outcome = spec.decider.outcome(spec.codec.load_state(event.state))
             if outcome.is_over:
                 doc["outcomes"][gid] = {"status": "finished", "result": outcome.result, "winner": outcome.winner_json(),
                                         "scores": None if outcome.scores is None else list(outcome.scores)}

@@ -21,6 +21,7 @@ import copy
 from typing import Any
 
 from domain.game import Game
+from domain.games import spec_for
 
 from .clocks import clock_view
 from .event_log import event_log
@@ -39,7 +40,7 @@ def view(game: Game, viewer: Viewer, disclose_all: bool = False, withheld: bool 
     out = {
         "id": str(game.id),
         "game": game.game,
-        "title": game.decider.TITLE,
+        "title": spec_for(game.game).title,
         "options": dict(game.options),
         "players": [{"seat": seat, "name": p["name"], "team": p.get("team")} for seat, p in enumerate(game.players)],
         "viewer": viewer.as_dict(),

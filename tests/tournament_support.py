@@ -22,8 +22,9 @@ def _bot_move(game: str, decider, state, bots: dict, options: dict, players: lis
     return bots[seat].choose(view)
 
 
-def played(decider, setup, seed: str, rng: random.Random, limit: int = 5000):
+def played(game: str, setup, seed: str, rng: random.Random, limit: int = 5000):
     """The final state of a game played by heuristic bots from a seed (pure: no store)."""
+    decider, codec = spec_for(game).decider, spec_for(game).codec
     chance = Chance(seed)
     state = decider.initial_state(setup)
     for event in decider.start(setup, chance):
@@ -32,8 +33,8 @@ def played(decider, setup, seed: str, rng: random.Random, limit: int = 5000):
     for _ in range(limit):
         if decider.outcome(state).is_over:
             return state
-        raw = _bot_move(decider.GAME, decider, state, bots, setup.options(), setup.players(), rng)
-        _, state = decider.step(state, parse_move(raw, setup.n, decider, "move"), chance)
+        raw = _bot_move(game, decider, state, bots, setup.options(), setup.players(), rng)
+        _, state = decider.step(state, parse_move(raw, setup.n, codec, "move"), chance)
     raise AssertionError("the game did not end")
 
 

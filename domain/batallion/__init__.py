@@ -4,18 +4,10 @@ five variants, as a pure decider."""
 from ..rules import Outcome
 from .codec import (JOKER, MOVE_TYPES, chance_of, check_deck, decode_event, encode_event, format_card, format_move, pack,
                     parse_card, parse_move)
-from .decider import decide, final, legal_moves, start, step
+from .decider import decide, final, start, step
+from .moves import legal_moves
 from .setup import VARIANTS, Setup, configure
 from .state import State, dump_state, evolve, initial_state, load_state
-
-GAME = "batallion"
-TITLE = "Batallion"
-PREFIX = "BA"
-
-__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "JOKER", "VARIANTS", "Setup", "State", "configure", "pack", "check_deck",
-           "parse_card", "format_card", "parse_move", "format_move", "encode_event", "decode_event", "chance_of",
-           "initial_state", "start", "decide", "step", "evolve", "legal_moves", "to_act", "outcome", "final",
-           "move_of", "clause_of", "disclosed", "dump_state", "load_state"]
 
 
 def to_act(state: State) -> tuple[int, ...]:

@@ -8,12 +8,11 @@ multiset (a sorted tuple of ints).
 from __future__ import annotations
 
 from .. import cards as pack_cards
-from ..cards import CardError, convert_cards
+from ..kit.codec import card_list, event_codec, is_int, move_formatter, say_text
 from ..rules import InvalidSetup, MalformedMove
 
 JOKER = 52
 MOVE_TYPES = frozenset({"draw", "discard", "bid", "pass", "attack", "defend", "say"})
-_CARD_LISTS = ("cards", "order", "hand")
 
 
 def parse_card(text) -> int:
@@ -48,22 +47,6 @@ def check_deck(setup, deck: list[int]) -> None:
                            + (" and the 4 jokers" if setup.jokers else "") + f" ({len(want)} cards), got {len(deck)} cards")
 
 
-def _cards(value, field: str) -> list[int]:
-    if not isinstance(value, list):
-        raise MalformedMove(field, "must be a list of card strings")
-    out = []
-    for i, text in enumerate(value):
-        try:
-            out.append(parse_card(text))
-        except CardError as e:
-            raise MalformedMove(f"{field}[{i}]", str(e)) from None
-    return out
-
-
-def _is_int(value) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool)
-
-
 def parse_move(raw: dict, n: int) -> dict:
     """A record move's own fields (seat and type already checked); raises MalformedMove (BA-6.4)."""
     kind = raw["type"]
@@ -75,37 +58,24 @@ def parse_move(raw: dict, n: int) -> dict:
     elif kind in ("discard", "attack", "defend"):
         if "cards" not in raw:
             raise MalformedMove("cards", f"a {kind} needs a cards list")
-        move["cards"] = _cards(raw["cards"], "cards")
+        move["cards"] = card_list(raw["cards"], "cards", parse_card)
         if kind == "attack":
             target = raw.get("target")
-            if not _is_int(target) or not 0 <= target < n:
+            if not is_int(target) or not 0 <= target < n:
                 raise MalformedMove("target", f"an attack names the seat attacked, a number from 0 to {n - 1} (BA-6.4)")
             move["target"] = target
     elif kind == "bid":
         amount = raw.get("amount")
-        if not _is_int(amount):  # any integer is well formed: a bid out of BA-3.2's range is illegal, not invalid
+        if not is_int(amount):  # any integer is well formed: a bid out of BA-3.2's range is illegal, not invalid
             raise MalformedMove("amount", "a bid needs an integer amount (BA-6.4)")
         move["amount"] = amount
     elif kind == "say":
-        if not isinstance(raw.get("text"), str):
-            raise MalformedMove("text", "a say needs a text string")
-        move["text"] = raw["text"]
+        move["text"] = say_text(raw)
     return move
 
 
-def format_move(move: dict) -> dict:
-    """The record form of a move: cards as strings."""
-    return {k: ([format_card(c) for c in v] if k == "cards" else v) for k, v in move.items()}
-
-
-def encode_event(e: dict) -> dict:
-    """A domain event with its cards as strings (how it is stored)."""
-    return convert_cards(e, format_card, _CARD_LISTS)
-
-
-def decode_event(e: dict) -> dict:
-    """The inverse of encode_event."""
-    return convert_cards(e, parse_card, _CARD_LISTS)
+format_move = move_formatter(format_card)
+encode_event, decode_event = event_codec(("cards", "order", "hand"), parse=parse_card, format=format_card)
 
 
 def chance_of(event: dict) -> dict:

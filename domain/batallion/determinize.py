@@ -24,7 +24,8 @@ from ..randomness import Chance
 from ..rules import RuleViolation
 from .clauses import best_attack_value
 from .codec import JOKER, pack, parse_card, suit_of
-from .decider import legal_moves, step
+from .decider import step
+from .moves import legal_moves
 from .setup import Setup
 from .state import ACQUISITION, BATTLES, BIDDING, State, apply, draft, initial_state
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..kit.setup import Seated, options_object, seat_numbers
 from ..players import individual_names
 from ..rules import InvalidSetup
 
@@ -12,7 +13,7 @@ CHIP_CHOICES = (15, 20)  # BA-1.1, five_six only
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Seated):
     """A validated Batallion table."""
 
     names: tuple[str, ...]
@@ -20,11 +21,6 @@ class Setup:
     chips: int = 10
     dealer: int | None = None
     starter: None = None
-
-    @property
-    def n(self) -> int:
-        """Number of seats."""
-        return len(self.names)
 
     def has(self, variant: str) -> bool:
         """Whether a variant is in play."""
@@ -62,19 +58,10 @@ class Setup:
             out["chips"] = self.chips
         return out
 
-    def players(self) -> list[dict]:
-        """The players list of a record for this set-up."""
-        return [{"name": n} for n in self.names]
-
 
 def configure(options, players, dealer=None, starter=None) -> Setup:
     """Validate options and players (BA-1.1, BA-6.4); raises InvalidSetup naming the field."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidSetup("options", "must be an object")
-    unknown = set(options) - {"variants", "chips"}
-    if unknown:
-        raise InvalidSetup("options", f"unknown Batallion option(s): {', '.join(sorted(unknown))}; known: variants, chips")
+    options = options_object(options, ("variants", "chips"), "Batallion")
     variants = options.get("variants", [])
     if not isinstance(variants, list) or not all(isinstance(v, str) for v in variants):
         raise InvalidSetup("options.variants", f"must be a list of variant names from {', '.join(VARIANTS)}")
@@ -98,9 +85,7 @@ def configure(options, players, dealer=None, starter=None) -> Setup:
         raise InvalidSetup("players", f"Batallion needs a list of {low} or {high} players"
                            + (" with five_six (BA-1.1)" if five_six else " (five_six: 5 or 6) (BA-1.1)"))
     names = individual_names(players, "Batallion is played by individuals: no teams (BA-6.4)")
-    n = len(names)
-    if dealer is not None and (not isinstance(dealer, int) or isinstance(dealer, bool) or not 0 <= dealer < n):
-        raise InvalidSetup("dealer", f"must be a seat number from 0 to {n - 1}")
+    seat_numbers(len(names), {"dealer": dealer})
     if starter is not None:  # invalid, not ignored: a record naming a first attacker claims what BA-3/BA-4.1 decide
         raise InvalidSetup("starter", "Batallion has no starter: the high bidder (or the dealer, BA-3.3) attacks first (BA-4.1)")
     return Setup(tuple(names), tuple(variants), chips, dealer, None)

@@ -6,6 +6,8 @@ discard pile a tuple, bottom first. A State is never mutated once returned.
 
 from __future__ import annotations
 
+from ..kit.state import (evolver, folder, nested_lists, nested_tuples, replaced, restore, setup_dump, setup_load,
+                         snapshot, unchanged)
 from ..rules import Outcome
 from .codec import suit_of
 from .setup import Setup
@@ -74,17 +76,6 @@ def initial_state(setup: Setup) -> State:
     return s.freeze()
 
 
-def evolve(state: State, event: dict) -> State:
-    """The pure fold: the state after one event (the input state is left unchanged)."""
-    new = draft(state)
-    apply(new, event)
-    return new.freeze()
-
-
-def _with(t: tuple, i: int, value) -> tuple:
-    return t[:i] + (value,) + t[i + 1:]
-
-
 def without(hand: tuple, cards) -> tuple:
     """A hand with some cards taken out (one copy each)."""
     rest = list(hand)
@@ -111,14 +102,14 @@ def _drew(s: Draft, e: dict) -> None:
         s.stock = s.stock[1:]
     else:
         s.discard = s.discard[:-1]
-    s.hands = _with(s.hands, seat, tuple(sorted(s.hands[seat] + (card,))))
+    s.hands = replaced(s.hands, seat, tuple(sorted(s.hands[seat] + (card,))))
     if s.phase == ACQUISITION:
         s.drawn = True
 
 
 def _discarded(s: Draft, e: dict) -> None:
     seat = e["seat"]
-    s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
+    s.hands = replaced(s.hands, seat, without(s.hands[seat], e["cards"]))
     s.discard = s.discard + tuple(e["cards"])
     s.drawn, s.turns = False, s.turns + 1
     if s.turns == 3 * s.n:  # BA-2.2: three rounds, then bidding from the dealer's left (BA-3.1)
@@ -151,7 +142,7 @@ def _attack_turn(s: Draft, e: dict) -> None:
 
 def _attacked(s: Draft, e: dict) -> None:
     seat = e["seat"]
-    s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
+    s.hands = replaced(s.hands, seat, without(s.hands[seat], e["cards"]))
     s.battle = (seat, e["target"], tuple(e["cards"]))
     s.to_act = e["target"]
 
@@ -159,21 +150,21 @@ def _attacked(s: Draft, e: dict) -> None:
 def _defended(s: Draft, e: dict) -> None:
     seat = e["seat"]
     attacker, _, attack = s.battle
-    s.hands = _with(s.hands, seat, without(s.hands[seat], e["cards"]))
+    s.hands = replaced(s.hands, seat, without(s.hands[seat], e["cards"]))
     s.discard = s.discard + attack + tuple(e["cards"])  # BA-4.6: the attacker's, then the defender's, as played
     s.prev_suit = next(suit_of(c) for c in attack if suit_of(c) is not None)
     s.last_attacker, s.battle, s.first_attack, s.minimum, s.to_act = attacker, None, False, None, None
 
 
 def _chips_lost(s: Draft, e: dict) -> None:
-    s.chips = _with(s.chips, e["seat"], s.chips[e["seat"]] - e["amount"])
+    s.chips = replaced(s.chips, e["seat"], s.chips[e["seat"]] - e["amount"])
     s.chips_out += e["amount"]
 
 
 def _chips_paid(s: Draft, e: dict) -> None:
     payer, to, amount = e["seat"], e["to"], e["amount"]
-    s.chips = _with(s.chips, payer, s.chips[payer] - amount)
-    s.chips = _with(s.chips, to, s.chips[to] + amount)
+    s.chips = replaced(s.chips, payer, s.chips[payer] - amount)
+    s.chips = replaced(s.chips, to, s.chips[to] + amount)
 
 
 def _reshuffled(s: Draft, e: dict) -> None:
@@ -185,64 +176,34 @@ def _ended(s: Draft, e: dict) -> None:
     s.phase, s.to_act = END, None
 
 
-def _said(s: Draft, e: dict) -> None:
-    pass
-
-
 # One small function per event kind: what that event changes.
 APPLY = {
     "dealt": _dealt, "drew": _drew, "discarded": _discarded, "bid": _bid, "passed": _passed,
     "attack_turn": _attack_turn, "attacked": _attacked, "defended": _defended, "chips_lost": _chips_lost,
-    "chips_paid": _chips_paid, "reshuffled": _reshuffled, "ended": _ended, "said": _said,
+    "chips_paid": _chips_paid, "reshuffled": _reshuffled, "ended": _ended, "said": unchanged,
 }
 
 
-def apply(s: Draft, e: dict) -> None:
-    """Apply one event to a draft in place (the body of evolve; decide folds its events the same way)."""
-    try:
-        change = APPLY[e["type"]]
-    except KeyError:
-        raise ValueError(f"unknown Batallion event type {e['type']!r}") from None
-    change(s, e)
+apply = folder("Batallion", APPLY)  # decide folds its events on a Draft the same way
+evolve = evolver(apply, thaw=draft, freeze=Draft.freeze)
+_OUTCOME = ("result", "seats", "team", "scores")
 
 
-_TUPLES = ("hands", "stock", "discard", "chips", "bids", "battle")
+def _battle_dump(battle):
+    return None if battle is None else [battle[0], battle[1], list(battle[2])]
+
+
+def _battle_load(battle):
+    return None if battle is None else (battle[0], battle[1], tuple(battle[2]))
 
 
 def dump_state(s: State) -> dict:
     """The state as JSON-safe data (snapshots)."""
-    out = {}
-    for key, value in s.__dict__.items():
-        if key == "setup":
-            value = {f: (list(v) if isinstance(v, tuple) else v) for f, v in
-                     ((f, getattr(value, f)) for f in value.__dataclass_fields__)}
-        elif key == "outcome":
-            value = None if value is None else [value.result, list(value.seats), value.team, list(value.scores)]
-        elif key in ("hands", "bids"):
-            value = [list(x) for x in value]
-        elif key == "battle":
-            value = None if value is None else [value[0], value[1], list(value[2])]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[key] = value
-    return out
+    return snapshot(s, setup_dump, _OUTCOME, {"hands": nested_lists, "bids": nested_lists, "battle": _battle_dump})
 
 
 def load_state(data: dict) -> State:
-    """The inverse of dump_state."""
-    s = object.__new__(Draft)
-    d = dict(data)
-    setup = {k: v for k, v in d["setup"].items() if k in Setup.__dataclass_fields__}  # older snapshots: extra keys
-    setup["names"], setup["variants"] = tuple(setup["names"]), tuple(setup["variants"])
-    d["setup"] = Setup(**setup)
-    d["hands"] = tuple(tuple(h) for h in d["hands"])
-    d["bids"] = tuple(tuple(b) for b in d["bids"])
-    for key in ("stock", "discard", "chips"):
-        d[key] = tuple(d[key])
-    if d["battle"] is not None:
-        d["battle"] = (d["battle"][0], d["battle"][1], tuple(d["battle"][2]))
-    if d["outcome"] is not None:
-        result, seats, team, scores = d["outcome"]
-        d["outcome"] = Outcome(result, tuple(seats), team, tuple(scores))
-    s.__dict__ = d
-    return s.freeze()
+    """The inverse of dump_state (older snapshots' set-ups may hold keys no longer kept)."""
+    return restore(Draft, data, lambda d: setup_load(Setup, d, ("names", "variants")), _OUTCOME,
+                   {"hands": nested_tuples, "bids": nested_tuples, "battle": _battle_load},
+                   tuples=("stock", "discard", "chips")).freeze()

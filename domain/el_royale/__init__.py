@@ -9,10 +9,6 @@ from .replay_fast import fold_moves
 from .setup import Setup, configure
 from .state import State, evolve, initial_state
 
-GAME = "el-royale"
-TITLE = "El Royale"
-PREFIX = "ER"
-
 
 def to_act(state: State) -> tuple[int, ...]:
     """The seats that may make a move now (say and show aside): one seat, or none once over."""
@@ -25,11 +21,6 @@ def outcome(state: State):
 
     return state.outcome or Outcome(None)
 
-
-__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "CARD_MOVES", "OPTIONAL_CARD_MOVES", "chance_of", "check_deck",
-           "decode_event", "encode_event", "format_card", "format_move", "pack", "parse_card", "parse_move", "to_act",
-           "clause_of", "disclosed", "move_of", "Setup", "State", "configure", "decide", "dump_state", "evolve", "final", "load_state",
-           "initial_state", "legal_moves", "outcome", "start", "step", "fold_step", "fold_moves", "forced_pass"]
 
 # The move each move-event records (export turns events back into a record).
 _MOVE_EVENTS = {"attacked": "attack", "threw_in": "throw_in", "beat": "beat", "passed": "pass", "conceded": "concede",

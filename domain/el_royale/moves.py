@@ -32,7 +32,7 @@ from typing import Callable, Iterator
 
 from ..cards import PACK, RANK_MASKS, cards_of, rank_of
 from . import clauses
-from .decider import PHASES, take_count_refusal, takeable_refusal
+from .legality import PHASES, take_count_refusal, takeable_refusal
 from .state import State
 
 

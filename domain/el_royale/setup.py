@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..kit.setup import Seated, options_object, seat_numbers
 from ..players import player_name
 from ..rules import InvalidSetup
 
@@ -13,7 +14,7 @@ HAND_SIZE = 4  # ER-2.1, ER-3.9
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Seated):
     """A validated El Royale table: seat names, team of each seat (index into team_names) and options."""
 
     names: tuple[str, ...]
@@ -24,11 +25,6 @@ class Setup:
     dealer: int | None = None
     starter: int | None = None
     auto_pass: bool = False  # the service passes for a seat whose pass is forced in public view (auto_pass.py)
-
-    @property
-    def n(self) -> int:
-        """Number of seats."""
-        return len(self.names)
 
     @property
     def revised(self) -> bool:
@@ -53,13 +49,7 @@ class Setup:
 
 def configure(options: dict | None, players: list, dealer=None, starter=None) -> Setup:
     """Validate options and players (ER-1.1, ER-1.2 R, ER-4.4 R); raises InvalidSetup naming the field."""
-    options = {} if options is None else options
-    if not isinstance(options, dict):
-        raise InvalidSetup("options", "must be an object")
-    unknown = set(options) - {"edition", "battle_limit", "auto_pass"}
-    if unknown:
-        raise InvalidSetup("options", f"unknown El Royale option(s): {', '.join(sorted(unknown))}; "
-                                      "known: edition, battle_limit, auto_pass")
+    options = options_object(options, ("edition", "battle_limit", "auto_pass"), "El Royale")
     auto_pass = options.get("auto_pass", False)
     if not isinstance(auto_pass, bool):
         raise InvalidSetup("options.auto_pass", "must be true or false")
@@ -80,10 +70,7 @@ def configure(options: dict | None, players: list, dealer=None, starter=None) ->
         names.append(name)
         teams.append(team)
     team_names, team_of = _teams(teams)
-    n = len(names)
-    for field, value in (("dealer", dealer), ("starter", starter)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < n):
-            raise InvalidSetup(field, f"must be a seat number from 0 to {n - 1}")
+    seat_numbers(len(names), {"dealer": dealer, "starter": starter})
     return Setup(tuple(names), team_names, team_of, edition, limit, dealer, starter, auto_pass)
 
 

@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from .. import el_royale as rules
+from ..kit.codec import Codec
 from ..spec import Analysis, Choice, FastReplay, GameSpec, Length, OptionSpec, Seats
-from . import determinize
+from . import codec, determinize, state
 from .replay_fast import WRITTEN_FOR
 
 SPEC = GameSpec(
-    id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
+    id="el-royale", title="El Royale", prefix="ER", decider=rules,
+    codec=Codec(codec.MOVE_TYPES, codec.parse_move, codec.format_move, codec.encode_event, codec.decode_event,
+                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck),
     seats=(Seats(2, 8, "ER-1.1"),),
     teams="ER-1.2",
     options=(

@@ -9,6 +9,7 @@ fold; replay's ``fold_step`` applies to the one state the replay owns.
 from __future__ import annotations
 
 from ..cards import RANK_MASKS
+from ..kit.state import Folded, evolver, folder, replaced, restore, setup_dump, setup_load, snapshot, unchanged
 from ..rules import Outcome
 from . import clauses
 from .setup import HAND_SIZE, Setup
@@ -18,7 +19,7 @@ ATTACK, JOIN, DEFENCE, REINFORCE, CLAIM, TAKE, SETTLE, OVER = (
     "attack", "join", "defence", "reinforce", "claim", "take", "settle", "over")
 
 
-class State:
+class State(Folded):
     """Everything the referee knows at one moment of an El Royale game.
 
     Fields: setup, revised, n; hands and shown (a card mask per seat); deck (tuple) and deck_pos;
@@ -28,15 +29,6 @@ class State:
     (ER-3.6 revised); added_after_beat (ER-3.8 classic); queue (claim or take offers); ended_by
     ('beat' or 'concede'); outcome.
     """
-
-    def clone(self) -> "State":
-        """A shallow copy: every field is immutable, so the copy is independent."""
-        new = object.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        return new
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.__dict__ == other.__dict__
 
     def __repr__(self) -> str:
         return f"<El Royale state phase={self.phase} to_act={self.to_act} battles={self.battles}>"
@@ -71,32 +63,21 @@ def initial_state(setup: Setup) -> State:
     return s
 
 
-def evolve(state: State, event: dict) -> State:
-    """The pure fold: the state after one event (the input state is left unchanged)."""
-    new = state.clone()
-    apply(new, event)
-    return new
-
-
 def _play(s: State, seat: int, cards: list[int]) -> None:
     """Move cards from a seat's hand onto the battle pile, in the order given."""
     mask = 0
     for c in cards:
         mask |= 1 << c
-    s.hands = _with(s.hands, seat, s.hands[seat] & ~mask)
+    s.hands = replaced(s.hands, seat, s.hands[seat] & ~mask)
     if s.shown[seat] & mask:
-        s.shown = _with(s.shown, seat, s.shown[seat] & ~mask)
+        s.shown = replaced(s.shown, seat, s.shown[seat] & ~mask)
     s.pile = s.pile + tuple(cards)
     s.pile_mask |= mask
     s.last_player = seat
 
 
-def _with(t: tuple, i: int, value) -> tuple:
-    return t[:i] + (value,) + t[i + 1:]
-
-
 def _take_pile(s: State, seat: int) -> None:
-    s.hands = _with(s.hands, seat, s.hands[seat] | s.pile_mask)
+    s.hands = replaced(s.hands, seat, s.hands[seat] | s.pile_mask)
     s.pile, s.pile_mask = (), 0
 
 
@@ -166,7 +147,7 @@ def _threw_in(s: State, e: dict) -> None:
 
 def _drew(s: State, e: dict) -> None:
     seat = e["seat"]
-    s.hands = _with(s.hands, seat, s.hands[seat] | (1 << e["card"]))
+    s.hands = replaced(s.hands, seat, s.hands[seat] | (1 << e["card"]))
     s.deck_pos += 1
 
 
@@ -210,11 +191,7 @@ def _reshuffled(s: State, e: dict) -> None:
 
 def _showed(s: State, e: dict) -> None:
     seat = e["seat"]
-    s.shown = _with(s.shown, seat, s.shown[seat] | _mask(e["cards"]))
-
-
-def _said(s: State, e: dict) -> None:
-    pass
+    s.shown = replaced(s.shown, seat, s.shown[seat] | _mask(e["cards"]))
 
 
 def _dealt(s: State, e: dict) -> None:
@@ -224,8 +201,8 @@ def _dealt(s: State, e: dict) -> None:
 def _eliminated(s: State, e: dict) -> None:
     seat = e["seat"]
     s.laid_out, s.laid_seat = s.hands[seat], seat
-    s.hands = _with(s.hands, seat, 0)
-    s.shown = _with(s.shown, seat, 0)
+    s.hands = replaced(s.hands, seat, 0)
+    s.shown = replaced(s.shown, seat, 0)
     s.eliminated |= 1 << seat
     s.phase = TAKE
     s.queue = tuple(x for x in clauses.clockwise_from(s, s.attacker) if s.surviving(x))
@@ -235,7 +212,7 @@ def _eliminated(s: State, e: dict) -> None:
 def _took(s: State, e: dict) -> None:
     mask = _mask(e["cards"])
     seat = e["seat"]
-    s.hands = _with(s.hands, seat, s.hands[seat] | mask)
+    s.hands = replaced(s.hands, seat, s.hands[seat] | mask)
     s.laid_out &= ~mask
     s.queue = s.queue[1:]
     s.to_act = s.queue[0] if s.queue else None
@@ -261,18 +238,13 @@ def _drawn(s: State, e: dict) -> None:
 APPLY = {
     "passed": _passed, "threw_in": _threw_in, "drew": _drew, "attacked": _attacked, "beat": _beat,
     "battle_started": _battle_started, "conceded": _conceded, "claimed": _claimed, "pile_discarded": _pile_discarded,
-    "reshuffled": _reshuffled, "showed": _showed, "said": _said, "dealt": _dealt, "eliminated": _eliminated,
+    "reshuffled": _reshuffled, "showed": _showed, "said": unchanged, "dealt": _dealt, "eliminated": _eliminated,
     "took": _took, "laid_out_discarded": _laid_out_discarded, "won": _won, "drawn": _drawn,
 }
 
 
-def apply(s: State, e: dict) -> None:
-    """Apply one event to a state in place (the body of evolve)."""
-    try:
-        change = APPLY[e["type"]]
-    except KeyError:
-        raise ValueError(f"unknown El Royale event type {e['type']!r}") from None
-    change(s, e)
+apply = folder("El Royale", APPLY)
+evolve = evolver(apply)
 
 
 def _deal(s: State, dealer: int, order: list[int]) -> None:
@@ -290,33 +262,15 @@ def rank_count_in_pile(s: State, rank: int) -> int:
     return (s.pile_mask & RANK_MASKS[rank]).bit_count()
 
 
+_OUTCOME = ("result", "seats", "team")
+
+
 def dump_state(s: State) -> dict:
     """The state as JSON-safe data (snapshots): tuples become lists, the set-up a dict."""
-    out = {}
-    for key, value in s.__dict__.items():
-        if key == "setup":
-            value = {f: getattr(value, f) for f in value.__dataclass_fields__}
-        elif key == "outcome":
-            value = None if value is None else [value.result, list(value.seats), value.team]
-        elif isinstance(value, tuple):
-            value = list(value)
-        out[key] = value
-    return out
+    return snapshot(s, lambda setup: setup_dump(setup, lists=False), _OUTCOME)
 
 
 def load_state(data: dict) -> State:
     """The inverse of dump_state."""
-    s = object.__new__(State)
-    d = dict(data)
-    setup = dict(d["setup"])
-    for key in ("names", "team_names", "team_of"):
-        if setup.get(key) is not None:
-            setup[key] = tuple(setup[key])
-    d["setup"] = Setup(**setup)
-    for key in ("hands", "shown", "deck", "pile", "queue"):
-        d[key] = tuple(d[key])
-    if d["outcome"] is not None:
-        result, seats, team = d["outcome"]
-        d["outcome"] = Outcome(result, tuple(seats), team)
-    s.__dict__ = d
-    return s
+    return restore(State, data, lambda d: setup_load(Setup, d, ("names", "team_names", "team_of")), _OUTCOME,
+                   tuples=("hands", "shown", "deck", "pile", "queue"))

@@ -9,10 +9,6 @@ from .moves import legal_moves
 from .setup import Setup, configure
 from .state import State, dump_state, evolve, initial_state, load_state
 
-GAME = "four-virtues"
-TITLE = "The Four Virtues of Royalty"
-PREFIX = "FV"
-
 
 def to_act(state: State) -> tuple[int, ...]:
     if state.outcome is not None:

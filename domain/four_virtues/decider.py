@@ -7,8 +7,9 @@ same judge `moves.legal_moves` lists by); scoring the round, the next deal and t
 from __future__ import annotations
 
 from ..cards import format_card
+from ..kit.decider import decide_by, emitter, judged, opening_outcomes
 from ..randomness import Chance, OutcomeMismatch
-from ..rules import InvalidSetup, RuleViolation
+from ..rules import RuleViolation
 from . import clauses
 from .codec import pack
 from .legality import refusal
@@ -23,34 +24,18 @@ def _deal_event(round_: int, dealer: int, chance: Chance) -> dict:
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """FV-1.2, FV-1.3: the first dealer (from the seed unless given) and round 1's deal."""
-    try:
+    with opening_outcomes():
         dealer = setup.dealer if setup.dealer is not None else chance.randbelow("dealer", 2)
         return [_deal_event(1, dealer, chance)]
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
 
 
-def decide(state: State, move: dict, chance: Chance) -> list[dict]:
-    """The events a legal move causes; raises RuleViolation (clause, reason) for an illegal one."""
-    return step(state, move, chance)[0]
+_emit = emitter(apply)
 
 
-def _emit(s: State, events: list[dict], event: dict) -> None:
-    events.append(event)
-    apply(s, event)
-
-
-def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
-    """decide and evolve in one pass: the events and the state after them; raises what `refusal` finds."""
-    refused = refusal(state, move)
-    if refused is not None:
-        raise refused
-    s = state.clone()
-    events: list[dict] = []
+def _play(s: State, events: list[dict], move: dict, chance: Chance) -> None:
+    """What a legal move makes happen: its own events, then the end of the round where it ends it (FV-4.1)."""
     kind, seat = move["type"], move["seat"]
-    if kind == "say":
-        _emit(s, events, {"type": "said", "seat": seat, "text": move["text"]})
-    elif kind == "forced_discard":
+    if kind == "forced_discard":
         _emit(s, events, {"type": "forced_discarded", "seat": seat, "cards": list(move["cards"])})
     elif kind == "draw":
         _draw(s, events, seat, move)
@@ -69,7 +54,10 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
             _add(s, events, seat, move)
         if not s.hands[seat]:  # FV-4.1: emptying the hand by melding or adding ends the round at once
             _end_round(s, events, chance, "empty")
-    return events, s
+
+
+step = judged(refusal, _play, apply)
+decide = decide_by(step)
 
 
 def _draw(s: State, events: list[dict], seat: int, move: dict) -> None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ..kit.state import (Folded, evolver, folder, nested_lists, nested_tuples, replaced, restore, setup_dump,
+                         setup_load, snapshot, unchanged)
 from ..rules import Outcome
 from .clauses import Meld
 from .setup import Setup
@@ -9,7 +11,7 @@ from .setup import Setup
 DRAW, PLAY, FINAL, OVER = "draw", "play", "final", "over"
 
 
-class State:
+class State(Folded):
     """Everything the referee knows at one moment of a Four Virtues game.
 
     Fields: setup, n; round; dealer; turn (the seat whose turn it is); phase (draw, play, final —
@@ -17,14 +19,6 @@ class State:
     hands (sorted tuples); stock (next card first); discard (bottom first); melds (`clauses.Meld`); scores (totals of finished rounds); rounds (each finished
     round's points per seat, in order); outcome.
     """
-
-    def clone(self) -> "State":
-        new = object.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        return new
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.__dict__ == other.__dict__
 
     def __repr__(self) -> str:
         return f"<Four Virtues state round={self.round} turn={self.turn} phase={self.phase}>"
@@ -39,23 +33,13 @@ def initial_state(setup: Setup) -> State:
     return s
 
 
-def evolve(state: State, event: dict) -> State:
-    new = state.clone()
-    apply(new, event)
-    return new
-
-
-def _with(t: tuple, i: int, value) -> tuple:
-    return t[:i] + (value,) + t[i + 1:]
-
-
 def _take(s: State, seat: int, cards) -> None:
     gone = set(cards)
-    s.hands = _with(s.hands, seat, tuple(c for c in s.hands[seat] if c not in gone))
+    s.hands = replaced(s.hands, seat, tuple(c for c in s.hands[seat] if c not in gone))
 
 
 def _give(s: State, seat: int, cards) -> None:
-    s.hands = _with(s.hands, seat, tuple(sorted(s.hands[seat] + tuple(cards))))
+    s.hands = replaced(s.hands, seat, tuple(sorted(s.hands[seat] + tuple(cards))))
 
 
 def _dealt(s: State, e: dict) -> None:
@@ -92,7 +76,7 @@ def _added(s: State, e: dict) -> None:
     seat, cards, k = e["seat"], tuple(e["cards"]), e["meld"]
     _take(s, seat, cards)
     m = s.melds[k]
-    s.melds = _with(s.melds, k, m._replace(cards=m.cards + cards, contributors=m.contributors + (seat,) * len(cards)))
+    s.melds = replaced(s.melds, k, m._replace(cards=m.cards + cards, contributors=m.contributors + (seat,) * len(cards)))
 
 
 def _forced_discarded(s: State, e: dict) -> None:
@@ -107,10 +91,6 @@ def _discarded(s: State, e: dict) -> None:
     s.turn, s.phase = 1 - seat, DRAW
 
 
-def _done(s: State, e: dict) -> None:
-    pass
-
-
 def _round_ended(s: State, e: dict) -> None:
     s.scores, s.owed = tuple(e["scores"]), None
     s.rounds = s.rounds + (tuple(e["points"]),)
@@ -121,46 +101,31 @@ def _won(s: State, e: dict) -> None:
     s.phase = OVER
 
 
-def _said(s: State, e: dict) -> None:
-    pass
-
-
 APPLY = {"dealt": _dealt, "drew": _drew, "melded": _melded, "added": _added, "forced_discarded": _forced_discarded,
-         "discarded": _discarded, "done": _done, "round_ended": _round_ended, "won": _won, "said": _said}
+         "discarded": _discarded, "done": unchanged, "round_ended": _round_ended, "won": _won, "said": unchanged}
 
 
-def apply(s: State, e: dict) -> None:
-    try:
-        change = APPLY[e["type"]]
-    except KeyError:
-        raise ValueError(f"unknown Four Virtues event type {e['type']!r}") from None
-    change(s, e)
+apply = folder("Four Virtues", APPLY)
+evolve = evolver(apply)
+_OUTCOME = ("result", "seats", "scores")
+
+
+def _melds_dump(melds: tuple) -> list:
+    return [[list(m.cards), m.face, m.owner, list(m.contributors), None if m.lowered is None else list(m.lowered), m.laid]
+            for m in melds]
+
+
+def _melds_load(melds: list) -> tuple:
+    return tuple(Meld(tuple(m[0]), m[1], m[2], tuple(m[3]), None if m[4] is None else tuple(m[4]), m[5]) for m in melds)
 
 
 def dump_state(s: State) -> dict:
-    out = dict(s.__dict__)
-    out["setup"] = {"names": list(s.setup.names), "target": s.setup.target, "dealer": s.setup.dealer, "starter": s.setup.starter}
-    out["hands"] = [list(h) for h in s.hands]
-    out["stock"], out["discard"], out["scores"] = list(s.stock), list(s.discard), list(s.scores)
-    out["owed"] = None if s.owed is None else list(s.owed)
-    out["melds"] = [[list(m.cards), m.face, m.owner, list(m.contributors), None if m.lowered is None else list(m.lowered), m.laid]
-                    for m in s.melds]
-    out["rounds"] = [list(r) for r in s.rounds]
-    out["outcome"] = None if s.outcome is None else [s.outcome.result, list(s.outcome.seats), list(s.outcome.scores)]
-    return out
+    """The state as JSON-safe data (snapshots)."""
+    return snapshot(s, setup_dump, _OUTCOME, {"hands": nested_lists, "melds": _melds_dump, "rounds": nested_lists})
 
 
 def load_state(data: dict) -> State:
-    s = object.__new__(State)
-    d = dict(data)
-    st = d["setup"]
-    d["setup"] = Setup(tuple(st["names"]), st["target"], st["dealer"], st["starter"])
-    d["hands"] = tuple(tuple(h) for h in d["hands"])
-    d["stock"], d["discard"], d["scores"] = tuple(d["stock"]), tuple(d["discard"]), tuple(d["scores"])
-    d["owed"] = None if d["owed"] is None else tuple(d["owed"])
-    d["melds"] = tuple(Meld(tuple(m[0]), m[1], m[2], tuple(m[3]), None if m[4] is None else tuple(m[4]), m[5]) for m in d["melds"])
-    d["rounds"] = tuple(tuple(r) for r in d["rounds"])
-    if d["outcome"] is not None:
-        d["outcome"] = Outcome(d["outcome"][0], tuple(d["outcome"][1]), None, tuple(d["outcome"][2]))
-    s.__dict__ = d
-    return s
+    """The inverse of dump_state."""
+    return restore(State, data, lambda d: setup_load(Setup, d), _OUTCOME,
+                   {"hands": nested_tuples, "melds": _melds_load, "rounds": nested_tuples,
+                    "owed": lambda owed: None if owed is None else tuple(owed)}, tuples=("stock", "discard", "scores"))

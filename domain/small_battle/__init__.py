@@ -9,15 +9,6 @@ from .decider import decide, final, legal_moves, start, step
 from .setup import Setup, configure
 from .state import State, dump_state, evolve, initial_state, load_state
 
-GAME = "small-battle"
-TITLE = "Small Battle"
-PREFIX = "SB"
-
-__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "Setup", "State", "configure", "pack", "check_deck",
-           "parse_card", "format_card", "parse_move", "format_move", "encode_event", "decode_event", "chance_of",
-           "initial_state", "start", "decide", "step", "evolve", "legal_moves", "to_act", "outcome", "final",
-           "move_of", "clause_of", "disclosed", "dump_state", "load_state", "honesty"]
-
 
 def to_act(state: State) -> tuple[int, ...]:
     """The seats that may make a move now: both may arrange until they have; then the striker."""

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from ..cards import PACK, convert_cards, format_card, parse_card
+from ..cards import format_card, parse_card
+from ..kit.codec import check_full_pack, event_codec, full_pack, is_int, move_formatter, say_text
 from ..rules import InvalidSetup, MalformedMove
 
 MOVE_TYPES = frozenset({"arrange", "strike", "say"})
@@ -10,7 +11,6 @@ RANKS = tuple(range(2, 10))  # a formation is one each of 2..9 (SB-1.3)
 SUIT_OF_SEAT = (0, 3)  # seat 0 plays the clubs, seat 1 the spades (SB-1.4)
 # SB-1.4: A and 3..T of diamonds, then of hearts, in unshuffled-pack order (label `pile`)
 PILE = tuple(s * 13 + r for s in (1, 2) for r in (0, 2, 3, 4, 5, 6, 7, 8, 9))
-_CARD_LISTS = ("order", "pile", "first")
 
 __all__ = ["MOVE_TYPES", "PILE", "parse_card", "format_card", "pack", "check_deck", "parse_move", "format_move",
            "encode_event", "decode_event", "chance_of", "formation_card"]
@@ -21,15 +21,12 @@ def formation_card(seat: int, rank: int) -> int:
     return SUIT_OF_SEAT[seat] * 13 + rank - 1
 
 
-def pack(setup=None) -> list[int]:
-    """The 52-card pack of the high-card draw (label `first`, contract §4)."""
-    return list(PACK)
+pack = full_pack  # the 52-card pack of the high-card draw (label `first`, contract §4)
 
 
 def check_deck(setup, deck: list[int]) -> None:
     """A stacked `deck` is the high-card pack: each card once, and its pairs must not tie all the way (SB-4.3)."""
-    if len(deck) != 52 or len(set(deck)) != 52:
-        raise InvalidSetup("deck", f"must hold each of the 52 cards exactly once (got {len(deck)} cards, {len(set(deck))} distinct)")
+    check_full_pack(setup, deck)
     if setup.starter is None and first_player(deck) is None:
         raise InvalidSetup("deck", "the high-card draw ties through all 26 pairs (SB-4.3)")
 
@@ -62,31 +59,18 @@ def parse_move(raw: dict, n: int) -> dict:
         move["formation"] = list(formation)  # checked by the rules (SB-1.3): an illegal move, not an invalid record
     elif kind == "strike":
         position = raw.get("position")
-        if not isinstance(position, int) or isinstance(position, bool):
+        if not is_int(position):
             raise MalformedMove("position", "a strike names a position: an integer (SB-4.3)")
         if abs(position) > 10**6:
             raise MalformedMove("position", "a position is a small integer")
         move["position"] = position
     elif kind == "say":
-        if not isinstance(raw.get("text"), str):
-            raise MalformedMove("text", "a say needs a text string")
-        move["text"] = raw["text"]
+        move["text"] = say_text(raw)
     return move
 
 
-def format_move(move: dict) -> dict:
-    """The record form of a move (it holds no card)."""
-    return {k: (list(v) if isinstance(v, list) else v) for k, v in move.items()}
-
-
-def encode_event(e: dict) -> dict:
-    """A domain event with its cards as strings (how it is stored)."""
-    return convert_cards(e, format_card, _CARD_LISTS)
-
-
-def decode_event(e: dict) -> dict:
-    """The inverse of encode_event."""
-    return convert_cards(e, parse_card, _CARD_LISTS)
+format_move = move_formatter(lists=())  # a move holds no card
+encode_event, decode_event = event_codec(("order", "pile", "first"))
 
 
 def chance_of(event: dict) -> dict:

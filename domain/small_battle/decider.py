@@ -12,17 +12,20 @@ from __future__ import annotations
 from itertools import permutations
 from typing import Iterator
 
-from ..randomness import Chance, OutcomeMismatch
+from ..kit.decider import decide_by, emitter, judged, opening_outcomes
+from ..randomness import Chance
 from ..rules import InvalidSetup, RuleViolation
 from . import clauses
 from .codec import PILE, first_player, formation_card, format_card, pack
 from .setup import Setup
 from .state import State, apply
 
+_emit = emitter(apply)
+
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """SB-1.2 and SB-1.4: the first player by high card (unless `starter` is given), the battle pile shuffled."""
-    try:
+    with opening_outcomes():
         first = None
         if setup.starter is not None:
             starter = setup.starter
@@ -32,32 +35,13 @@ def start(setup: Setup, chance: Chance) -> list[dict]:
             if starter is None:
                 raise InvalidSetup("outcomes", "the high-card draw ties through all 26 pairs (SB-4.3)")
         pile = chance.shuffle("pile", list(PILE))
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
     return [{"type": "started", "starter": starter, "first": first, "pile": pile}]
 
 
-def decide(state: State, move: dict, chance: Chance) -> list[dict]:
-    """The events a legal move causes; raises RuleViolation (clause, reason) for an illegal one."""
-    return step(state, move, chance)[0]
-
-
-def _emit(s: State, events: list[dict], event: dict) -> None:
-    events.append(event)
-    apply(s, event)
-
-
-def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
-    """decide and evolve in one pass: the events and the state after them; raises RuleViolation."""
-    refused = refusal(state, move)
-    if refused is not None:
-        raise refused
-    s = state.clone()
-    events: list[dict] = []
-    kind, seat = move["type"], move["seat"]
-    if kind == "say":
-        _emit(s, events, {"type": "said", "seat": seat, "text": move["text"]})
-    elif kind == "arrange":
+def _play(s: State, events: list[dict], move: dict, chance: Chance) -> None:
+    """What a legal arrangement or strike makes happen (SB-1.3, SB-2)."""
+    seat = move["seat"]
+    if move["type"] == "arrange":
         formation = tuple(int(r) for r in move["formation"])
         _emit(s, events, {"type": "arranged", "seat": seat, "formation": list(formation),
                           "commitment": clauses.commitments(chance, seat, formation)})
@@ -65,7 +49,6 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
             _emit(s, events, {"type": "drew", "seat": s.to_act, "card": s.pile[0]})
     else:
         _strike(s, events, seat, move["position"])
-    return events, s
 
 
 def refusal(s: State, move: dict) -> RuleViolation | None:
@@ -95,6 +78,10 @@ def _strike_refusal(s: State, seat: int, position: int) -> RuleViolation | None:
     if position in s.removed[1 - seat]:
         return RuleViolation("SB-2.1", f"position {position} was removed already: name a remaining one")
     return None
+
+
+step = judged(refusal, _play, apply)
+decide = decide_by(step)
 
 
 def _strike(s: State, events: list[dict], seat: int, position: int) -> None:

@@ -4,30 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..kit.setup import Seated, seat_numbers
 from ..players import individual_names
 from ..rules import InvalidSetup
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Seated):
     """A validated Small Battle table."""
 
     names: tuple[str, ...]
     dealer: int | None = None  # SB-4.3: means nothing here, kept as given
     starter: int | None = None
 
-    @property
-    def n(self) -> int:
-        """Number of seats (always 2)."""
-        return len(self.names)
-
     def options(self) -> dict:
         """The options object of a record for this set-up (none)."""
         return {}
-
-    def players(self) -> list[dict]:
-        """The players list of a record for this set-up."""
-        return [{"name": n} for n in self.names]
 
 
 def configure(options, players, dealer=None, starter=None) -> Setup:
@@ -39,7 +31,5 @@ def configure(options, players, dealer=None, starter=None) -> Setup:
     if not isinstance(players, list) or len(players) != 2:
         raise InvalidSetup("players", "Small Battle needs a list of exactly 2 players (SB-1.1)")
     names = individual_names(players, "Small Battle is played by two individuals: no teams (SB-4.3)")
-    for field, value in (("dealer", dealer), ("starter", starter)):
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 2):
-            raise InvalidSetup(field, "must be a seat number, 0 or 1")
+    seat_numbers(2, {"dealer": dealer, "starter": starter}, listed=True)
     return Setup(tuple(names), dealer, starter)

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from ..kit.state import (Folded, evolver, folder, nested_lists, nested_tuples, replaced, restore, setup_dump,
+                         setup_load, snapshot, unchanged)
 from ..rules import Outcome
 from .setup import Setup
 
 
-class State:
+class State(Folded):
     """Everything the referee knows at one moment of a Small Battle game.
 
     Fields: setup, n; starter; to_act; formations (per seat: a tuple of 8 ranks by position, or None);
@@ -14,15 +16,6 @@ class State:
     tuples of positions); pile (top first) and drawn (the card drawn for the pending strike, or None);
     outcome.
     """
-
-    def clone(self) -> "State":
-        """A shallow copy: every field is immutable, so the copy is independent."""
-        new = object.__new__(State)
-        new.__dict__ = self.__dict__.copy()
-        return new
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, State) and self.__dict__ == other.__dict__
 
     def __repr__(self) -> str:
         return f"<Small Battle state to_act={self.to_act} drawn={self.drawn} removed={self.removed}>"
@@ -50,25 +43,14 @@ def initial_state(setup: Setup) -> State:
     return s
 
 
-def evolve(state: State, event: dict) -> State:
-    """The pure fold: the state after one event (the input state is left unchanged)."""
-    new = state.clone()
-    apply(new, event)
-    return new
-
-
-def _with(t: tuple, i: int, value) -> tuple:
-    return t[:i] + (value,) + t[i + 1:]
-
-
 def _started(s: State, e: dict) -> None:
     s.starter, s.to_act, s.pile = e["starter"], e["starter"], tuple(e["pile"])
 
 
 def _arranged(s: State, e: dict) -> None:
     seat = e["seat"]
-    s.formations = _with(s.formations, seat, tuple(e["formation"]))
-    s.commitments = _with(s.commitments, seat, tuple(e["commitment"]))
+    s.formations = replaced(s.formations, seat, tuple(e["formation"]))
+    s.commitments = replaced(s.commitments, seat, tuple(e["commitment"]))
 
 
 def _drew(s: State, e: dict) -> None:
@@ -79,9 +61,9 @@ def _struck(s: State, e: dict) -> None:
     seat, position, result = e["seat"], e["position"], e["result"]
     owner = 1 - seat
     if result == "removed":
-        s.removed = _with(s.removed, owner, tuple(sorted(s.removed[owner] + (position,))))
+        s.removed = replaced(s.removed, owner, tuple(sorted(s.removed[owner] + (position,))))
     elif result == "revealed" and position not in s.revealed[owner]:
-        s.revealed = _with(s.revealed, owner, tuple(sorted(s.revealed[owner] + (position,))))
+        s.revealed = replaced(s.revealed, owner, tuple(sorted(s.revealed[owner] + (position,))))
     s.pile, s.drawn = s.pile + (s.drawn,), None  # SB-2.2: the drawn card goes to the bottom
     s.to_act = seat if result == "removed" else owner
 
@@ -91,42 +73,21 @@ def _won(s: State, e: dict) -> None:
     s.to_act = None
 
 
-def _said(s: State, e: dict) -> None:
-    pass
+APPLY = {"started": _started, "arranged": _arranged, "drew": _drew, "struck": _struck, "won": _won, "said": unchanged}
+apply = folder("Small Battle", APPLY)
+evolve = evolver(apply)
 
 
-APPLY = {"started": _started, "arranged": _arranged, "drew": _drew, "struck": _struck, "won": _won, "said": _said}
-
-
-def apply(s: State, e: dict) -> None:
-    """Apply one event to a state in place (the body of evolve)."""
-    try:
-        change = APPLY[e["type"]]
-    except KeyError:
-        raise ValueError(f"unknown Small Battle event type {e['type']!r}") from None
-    change(s, e)
+_NESTED = ("formations", "commitments", "removed", "revealed")  # per seat: a tuple, or None
+_OUTCOME = ("result", "seats")
 
 
 def dump_state(s: State) -> dict:
     """The state as JSON-safe data (snapshots)."""
-    out = dict(s.__dict__)
-    out["setup"] = {"names": list(s.setup.names), "dealer": s.setup.dealer, "starter": s.setup.starter}
-    for key in ("formations", "commitments", "removed", "revealed"):
-        out[key] = [None if x is None else list(x) for x in getattr(s, key)]
-    out["pile"] = list(s.pile)
-    out["outcome"] = None if s.outcome is None else [s.outcome.result, list(s.outcome.seats)]
-    return out
+    return snapshot(s, setup_dump, _OUTCOME, dict.fromkeys(_NESTED, nested_lists))
 
 
 def load_state(data: dict) -> State:
     """The inverse of dump_state."""
-    s = object.__new__(State)
-    d = dict(data)
-    d["setup"] = Setup(tuple(d["setup"]["names"]), d["setup"]["dealer"], d["setup"]["starter"])
-    for key in ("formations", "commitments", "removed", "revealed"):
-        d[key] = tuple(None if x is None else tuple(x) for x in d[key])
-    d["pile"] = tuple(d["pile"])
-    if d["outcome"] is not None:
-        d["outcome"] = Outcome(d["outcome"][0], tuple(d["outcome"][1]), None)
-    s.__dict__ = d
-    return s
+    return restore(State, data, lambda d: setup_load(Setup, d), _OUTCOME, dict.fromkeys(_NESTED, nested_tuples),
+                   tuples=("pile",))

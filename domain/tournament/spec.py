@@ -88,7 +88,7 @@ def validate(spec: Any) -> dict:
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME or not name.strip().isprintable():
         raise InvalidSetup("name", f"must be 1 to {MAX_NAME} printable characters")
     try:
-        decider = decider_for(spec.get("game"))
+        game = spec_for(spec.get("game")).id
     except (KeyError, TypeError) as e:
         raise InvalidSetup("game", str(e).strip('"')) from None
     options = spec.get("options") or {}
@@ -103,7 +103,7 @@ def validate(spec: Any) -> dict:
     auto_rounds = spec.get("auto_rounds", False)
     if not isinstance(auto_rounds, bool):
         raise InvalidSetup("auto_rounds", "must be true or false")
-    out = {"name": name.strip(), "game": decider.GAME, "options": dict(options), "format": fmt, "duplicate": duplicate,
+    out = {"name": name.strip(), "game": game, "options": dict(options), "format": fmt, "duplicate": duplicate,
            "spectator_delay": delay(spec.get("spectator_delay")), "time_control": time_control(spec.get("time_control")),
            "games_per_table": None, "rounds": None}
     if auto_rounds:  # stored only when asked for: a tournament's settings read as before otherwise

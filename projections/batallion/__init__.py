@@ -29,6 +29,7 @@ from domain.batallion import clauses, format_card, legal_moves
 from domain.batallion.state import BIDDING, State
 
 from .events import redact  # noqa: F401  (the plug-in's event redaction)
+from ..kit import with_hands
 from ..viewers import Viewer
 
 SUITS = "CDHS"
@@ -41,15 +42,9 @@ def _cards(cards) -> list[str]:
 def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
     """The table as `viewer` may see it; the referee's table with `disclose_all` (projections.views passes it once
     the game is over, unless the end is withheld from this viewer)."""
-    out = public_table(state)
-    if viewer.is_referee or disclose_all:
-        out["stock"] = _cards(state.stock)
-        for entry in out["seats"]:
-            entry["hand"] = _cards(state.hands[entry["seat"]])
-    if viewer.role == "seat":
-        out["hand"] = _cards(state.hands[viewer.seat])
-        out["legal_moves"] = moves_of(state, viewer.seat)
-    return out
+    return with_hands(public_table(state), viewer, viewer.is_referee or disclose_all,
+                      lambda seat: _cards(state.hands[seat]), lambda seat: moves_of(state, seat),
+                      lambda: {"stock": _cards(state.stock)})
 
 
 def public_table(state: State) -> dict:

@@ -18,6 +18,7 @@ game is over the event log shows everything to everyone (projections.event_log d
 
 from __future__ import annotations
 
+from ..kit import redactor, reshuffle_size, without
 from ..viewers import Viewer
 
 PUBLIC_KINDS = frozenset({
@@ -25,19 +26,11 @@ PUBLIC_KINDS = frozenset({
 })
 
 
-def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
-    """The data of one Batallion event as `viewer` may see it before the end of the game (n: seats)."""
-    if viewer.is_referee or kind in PUBLIC_KINDS:
+def drew_for(data: dict, viewer: Viewer, n: int) -> dict:
+    """BA-2.2: a card drawn from the discard pile is seen by all; from the stock, by the drawer only."""
+    if data["source"] == "discard" or viewer.is_seat(data["seat"]):
         return dict(data)
-    if kind == "dealt":
-        return dealt_for(data, viewer, n)
-    if kind == "drew":
-        if data["source"] == "discard" or viewer.is_seat(data["seat"]):
-            return dict(data)
-        return {k: v for k, v in data.items() if k != "card"}
-    if kind == "reshuffled":
-        return {"k": data["k"], "count": len(data["order"])}
-    return {}
+    return without(data, "card")
 
 
 def dealt_for(data: dict, viewer: Viewer, n: int) -> dict:
@@ -49,3 +42,6 @@ def dealt_for(data: dict, viewer: Viewer, n: int) -> dict:
     if viewer.role == "seat":
         out["hand"] = [order[i] for i in range(dealt) if (dealer + 1 + i) % n == viewer.seat]
     return out
+
+
+redact = redactor(PUBLIC_KINDS, {"dealt": dealt_for, "drew": drew_for, "reshuffled": reshuffle_size})

@@ -30,21 +30,15 @@ from domain.el_royale import clauses, legal_moves
 from domain.el_royale.state import TAKE, State
 
 from .events import redact  # noqa: F401  (the plug-in's event redaction)
+from ..kit import with_hands
 from ..viewers import Viewer
 
 
 def table(state: State, viewer: Viewer, disclose_all: bool = False) -> dict:
     """The table as `viewer` may see it; the referee's table with `disclose_all` (projections.views passes it once
     the game is over, unless the end is withheld from this viewer)."""
-    out = public_table(state)
-    if viewer.is_referee or disclose_all:
-        out.update(hidden_piles(state))
-        for entry in out["seats"]:
-            entry["hand"] = _hand(state, entry["seat"])
-    if viewer.role == "seat":
-        out["hand"] = _hand(state, viewer.seat)
-        out["legal_moves"] = moves_of(state, viewer.seat)
-    return out
+    return with_hands(public_table(state), viewer, viewer.is_referee or disclose_all, lambda seat: _hand(state, seat),
+                      lambda seat: moves_of(state, seat), lambda: hidden_piles(state))
 
 
 def public_table(state: State) -> dict:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from domain.el_royale.setup import HAND_SIZE
 
+from ..kit import redactor, reshuffle_size
 from ..viewers import Viewer
 
 PUBLIC_KINDS = frozenset({
@@ -25,17 +26,9 @@ PUBLIC_KINDS = frozenset({
 })
 
 
-def redact(kind: str, data: dict, viewer: Viewer, n: int) -> dict:
-    """The data of one El Royale event as `viewer` may see it before the end of the game (n: seats)."""
-    if viewer.is_referee or kind in PUBLIC_KINDS:
-        return dict(data)
-    if kind == "dealt":
-        return dealt_for(data, viewer, n)
-    if kind == "drew":
-        return dict(data) if viewer.is_seat(data["seat"]) else {"seat": data["seat"]}
-    if kind == "reshuffled":
-        return {"k": data["k"], "count": len(data["order"])}
-    return {}
+def drew_for(data: dict, viewer: Viewer, n: int) -> dict:
+    """ER-3.9: a drawn card is seen by the drawer only; the others see who drew."""
+    return dict(data) if viewer.is_seat(data["seat"]) else {"seat": data["seat"]}
 
 
 def dealt_for(data: dict, viewer: Viewer, n: int) -> dict:
@@ -46,3 +39,6 @@ def dealt_for(data: dict, viewer: Viewer, n: int) -> dict:
     if viewer.role == "seat":
         out["hand"] = [order[i] for i in range(dealt) if (dealer + i) % n == viewer.seat]
     return out
+
+
+redact = redactor(PUBLIC_KINDS, {"dealt": dealt_for, "drew": drew_for, "reshuffled": reshuffle_size})

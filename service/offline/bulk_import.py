@@ -247,7 +247,7 @@ def build(record: Record, mapper: Any) -> Built | None:
         "referee_token_hash": token_hash(referee), "prev": GENESIS, "spectator_delay": None, "time_control": None,
         "imported": True})
     version = 1
-    happened, encode, clause_of, add = Game.Happened, d.encode_event, d.clause_of, out.add
+    happened, encode, clause_of, add = Game.Happened, record.codec.encode_event, d.clause_of, out.add
 
     def record_events(events: list, actor: str | None) -> None:
         nonlocal version

@@ -5,6 +5,7 @@ The CLI calls these; they answer in simple types (verdict dicts, lines of text, 
 
 from __future__ import annotations
 
+from domain.games import spec_for
 from domain.records import InvalidRecord, Record, load, replay
 from domain.rules import InvalidSetup, RuleViolation
 
@@ -42,13 +43,13 @@ def _account(record: Record, events: list[dict], verdict: dict) -> dict:
         is_move = d.move_of(e) is not None
         if is_move:
             move_no += 1
-        lines.append({"move": move_no if is_move else None, "text": describe(record.game, d.encode_event(e), names)})
+        lines.append({"move": move_no if is_move else None, "text": describe(record.game, record.codec.encode_event(e), names)})
     illegal = None
     if verdict["illegal"]:
-        bad = d.format_move(record.moves[verdict["illegal"]["move_index"]])
+        bad = record.codec.format_move(record.moves[verdict["illegal"]["move_index"]])
         fields = " ".join(f"{k}={v}" for k, v in bad.items() if k not in ("seat", "type"))
         illegal = {**verdict["illegal"], "text": f"{names[bad['seat']]} {bad['type']} {fields}".strip()}
-    return {"game": record.game, "title": d.TITLE, "options": dict(record.raw_options or record.setup.options()),
+    return {"game": record.game, "title": spec_for(record.game).title, "options": dict(record.raw_options or record.setup.options()),
             "players": names, "stacked": record.stacked, "lines": lines, "illegal": illegal}
 
 

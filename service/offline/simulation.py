@@ -133,7 +133,7 @@ def play(plan: Plan, index: int, watch: Watch | None = None) -> dict:
     `watch` (tests) is called with the referee's state, the seat, the view the bot was given and
     the move it made, before the move is played.
     """
-    d = decider_for(plan.game)
+    d, codec = decider_for(plan.game), spec_for(plan.game).codec
     table = projection_for(plan.game).table
     players = plan.players_of(index)
     setup = d.configure(plan.options, players, None, None)
@@ -153,7 +153,7 @@ def play(plan: Plan, index: int, watch: Watch | None = None) -> dict:
         if watch is not None:
             watch(state, seat, view, raw)
         try:
-            move = parse_move(raw, setup.n, d, "move")
+            move = parse_move(raw, setup.n, codec, "move")
             _, state = d.step(state, move, chance)
         except (InvalidRecord, RuleViolation) as e:
             raise BotMoveError(f"game {index} (seed {seed}): the {lineup[seat]} bot at seat {seat} "

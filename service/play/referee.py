@@ -70,7 +70,7 @@ class Referee(Store):
                 game.play(move)
             except RuleViolation as v:
                 attempts = Attempts.open(game.id)
-                attempts.refuse(seat_actor(move["seat"]), game.decider.format_move(move), v.clause, v.reason, game.version,
+                attempts.refuse(seat_actor(move["seat"]), game.codec.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, record_move=i)
                 self.save(game, attempts)
                 illegal = {"move_index": i, "rule": v.clause, "reason": v.reason}
@@ -108,7 +108,7 @@ class Referee(Store):
                 game.play(move, key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
-                attempts.refuse(seat_actor(seat), game.decider.format_move(move), v.clause, v.reason, game.version,
+                attempts.refuse(seat_actor(seat), game.codec.format_move(move), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
                 uow.add(attempts)  # saved with the game's flags, if any: the refusal is kept, then raised
                 return {"rejected": v, "attempt": attempts.count}
@@ -150,13 +150,13 @@ class Referee(Store):
             if not refused:
                 return None
             try:
-                return parse_move(dict(refused[-1].move), game.setup.n, decider)
+                return parse_move(dict(refused[-1].move), game.setup.n, game.codec)
             except InvalidRecord:
                 return None
         stored = self.read_events(game_id, gt=answer["version"] - 1, lte=answer["version"])
         if not stored or getattr(stored[0], "idempotency_key", None) != key:
             return None
-        return decider.move_of(decider.decode_event(stored[0].data))
+        return decider.move_of(game.codec.decode_event(stored[0].data))
 
     def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
         """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
@@ -229,7 +229,7 @@ def _parsed_move(raw: dict, seat: int, game: Game) -> dict:
     """The move parsed by the game's decider (domain.records.parse_move: seat and type, then the game's own fields),
     its errors named by the move's own fields (`cards`, not `move.cards`)."""
     try:
-        return parse_move({**raw, "seat": seat}, game.setup.n, game.decider)
+        return parse_move({**raw, "seat": seat}, game.setup.n, game.codec)
     except InvalidRecord as e:
         raise BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move.")) from None
 

@@ -16,7 +16,7 @@ from eventsourcing.application import AggregateNotFoundError, Application
 
 from domain.attempts import Attempts, attempts_id
 from domain.game import Game
-from domain.games import DECIDERS
+from domain.games import SPECS
 
 from service.adapters.group_commit import GroupCommit, WriteLock
 from service.adapters.store_tables import retried
@@ -68,8 +68,8 @@ class Store(Application):
 
     def register_transcodings(self, transcoder) -> None:
         super().register_transcodings(transcoder)
-        for decider in DECIDERS.values():
-            transcoder.register(StateTranscoding(decider))
+        for spec in SPECS.values():
+            transcoder.register(StateTranscoding(spec))
 
     # -- the unit of work --------------------------------------------------------------------
 

@@ -10,18 +10,18 @@ SNAPSHOT_INTERVAL = 100
 
 
 class StateTranscoding(Transcoding):
-    """Snapshots: a decider's State as JSON-safe data."""
+    """Snapshots: a game's State as JSON-safe data, by the codec its spec declares."""
 
-    def __init__(self, decider):
-        self.type = decider.State
-        self.name = f"{decider.GAME}/state"
-        self._decider = decider
+    def __init__(self, spec):
+        self.type = spec.codec.State
+        self.name = f"{spec.id}/state"
+        self._codec = spec.codec
 
     def encode(self, obj: Any) -> dict:
-        return self._decider.dump_state(obj)
+        return self._codec.dump_state(obj)
 
     def decode(self, data: dict) -> Any:
-        return self._decider.load_state(data)
+        return self._codec.load_state(data)
 
 
 def take_snapshots(app: Any, processing_event: Any) -> None:

@@ -121,12 +121,12 @@ class Studies:
             record = parse(game.to_record(reveal_seed=True))
             sandbox = open_sandbox(record.game, record.setup, seat, knowledge_at(record, seat), seed)
             with self._guard:
-                self._starts[key] = (sandbox, sandbox.decider.dump_state(sandbox.state))
+                self._starts[key] = (sandbox, spec_for(record.game).codec.dump_state(sandbox.state))
                 while len(self._starts) > KEPT_STARTS:
                     self._starts.pop(next(iter(self._starts)))
             return sandbox
         sandbox, dump = kept
-        return replace(sandbox, state=sandbox.decider.load_state(dump))
+        return replace(sandbox, state=spec_for(sandbox.game).codec.load_state(dump))
 
     def forget_starts(self) -> None:
         """Drop the study starts kept in memory (the next read samples from the store again)."""

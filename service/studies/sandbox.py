@@ -67,7 +67,7 @@ class Sandbox:
         if isinstance(raw, dict) and "seat" not in raw and seat is not None:
             raw = {**raw, "seat": seat}
         try:
-            move = parse_move(raw, self.setup.n, d, "move")
+            move = parse_move(raw, self.setup.n, spec_for(self.game).codec, "move")
         except InvalidRecord as e:
             raise BadVariationMove(str(e)) from None
         if move["type"] == "say":
@@ -76,7 +76,7 @@ class Sandbox:
             _, self.state = d.step(self.state, move, self.chance)
         except RuleViolation as v:
             raise BadVariationMove(f"{v.clause}: {v.reason}", v.clause) from None
-        return d.format_move(move)
+        return spec_for(self.game).codec.format_move(move)
 
     def bot_move(self, ply: int) -> dict:
         """The move the game's heuristic bot (the random bot where the game has none) makes for the seat to act."""

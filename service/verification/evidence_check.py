@@ -3,7 +3,6 @@ checked against the revealed seed)."""
 
 from __future__ import annotations
 
-from typing import Any
 
 
 from .decoded import DecodedGame
@@ -17,7 +16,7 @@ class EvidenceCheck:
 
     def __init__(self, decoded: DecodedGame):
         created = decoded.rows[0].event
-        self.decider = decider_for(created.game)
+        self.game, self.decider = created.game, decider_for(created.game)
         self.declared = spec_for(created.game).honesty is not None
         self.revealed = decoded.revealed_seed if self.declared else None
 
@@ -31,13 +30,13 @@ class EvidenceCheck:
             return None
         if decode_error is not None and self.revealed is not None:
             raise decode_error
-        return evidence_report(self.decider, decoded if self.revealed is not None else [], self.revealed)
+        return evidence_report(self.game, decoded if self.revealed is not None else [], self.revealed)
 
 
-def evidence_report(decider: Any, decoded: list, revealed: str | None) -> dict | None:
+def evidence_report(game: str, decoded: list, revealed: str | None) -> dict | None:
     """The evidence report from the game's Happened events decoded already (`decoded`, in order) and its revealed seed
     (None while the game goes on)."""
-    check = spec_for(decider.GAME).honesty
+    check = spec_for(game).honesty
     if check is None:
         return None
     if revealed is None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from domain.game import ENGINE, Game
+from domain.games import spec_for
 from domain.randomness import Chance
 
 
@@ -57,7 +58,7 @@ def cut(decider: Any, rows: list) -> Cut:
     decisions: list[Decision] = [_decision(Decision, (None, [], ()))]
     decoded: list = []
     out = Cut(decisions, decoded)
-    decode, move_of = decider.decode_event, decider.move_of
+    decode, move_of = spec_for(rows[0].event.game).codec.decode_event, decider.move_of
     happened_kind, rewound, revealed = Game.Happened, Game.Rewound, Game.SeedRevealed
     error = None
     for row in rows[1:]:
@@ -150,11 +151,12 @@ def redecide(decider: Any, created: Any, cutting: Cut, revealed: str | None, dea
         raise cutting.error
     own = Chance(created.seed, created.outcomes) if lines else None
     start, step, evolve, chance_of = decider.start, decider.step, decider.evolve, decider.chance_of
+    load_state = spec_for(created.game).codec.load_state
     rewound = Game.Rewound
     for number, decision in enumerate(cutting.decisions):
         move, happened, _ = decision
         if move.__class__ is rewound:
-            before, state = state, decider.load_state(move.state)
+            before, state = state, load_state(move.state)
             for line in lines:
                 line.decided(number, decision, None, None, None, before, state)
             continue

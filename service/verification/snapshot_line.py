@@ -19,7 +19,8 @@ from datetime import datetime
 from typing import Any
 
 from domain import clocks
-from domain.game import ENGINE, pack_move
+from domain.game import ENGINE
+from domain.move_log import pack_move
 
 from .decoded import NotPlain
 from .fold import settled_fields

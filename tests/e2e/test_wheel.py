@@ -32,7 +32,7 @@ from pathlib import Path
 
 import pytest
 
-from domain.games import DECIDERS, module_name
+from domain.games import DECIDERS, SPECS, module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 BOOT_TIMEOUT = 60.0   # seconds for `arbiter serve` to bind and answer /api/v1/health
@@ -206,13 +206,14 @@ def test_every_page_of_every_game_answers_from_the_installed_wheel(served, venv)
     assert "not installed" not in site.page("/rules")
     for game, spec in GAMES.items():
         book = site.page(f"/rules/{game}")
-        assert f'id="{DECIDERS[game].PREFIX}-1"' in book, f"/rules/{game} shows no section {DECIDERS[game].PREFIX}-1"
+        prefix = SPECS[game].prefix
+        assert f'id="{prefix}-1"' in book, f"/rules/{game} shows no section {prefix}-1"
         players = [{"name": f"Player {i}"} for i in range(spec["players"])]
         created = site.api("POST", "/games", {"game": game, "options": spec["options"], "players": players}, expect=201)
         gid, seat, referee = created["id"], created["seats"][-1]["token"], created["referee_token"]
         # a refusal: its problem links its clause in the packaged rulebook
         problem = site.api("POST", f"/games/{gid}/moves", spec["refused"], token=seat, expect=422)
-        assert problem["rule"].startswith(DECIDERS[game].PREFIX + "-"), problem
+        assert problem["rule"].startswith(prefix + "-"), problem
         assert problem.get("rule_url"), f"{game}: the refusal's clause {problem['rule']} has no rule_url"
         path, anchor = problem["rule_url"].split(site.base, 1)[1].split("#")
         assert f'id="{anchor}"' in site.page(path)

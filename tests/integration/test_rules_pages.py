@@ -13,7 +13,7 @@ import pytest
 from api import create_app
 from api.pages.errors import page_error
 from api.pages.rulebooks import packaged_rulebook
-from domain.games import DECIDERS
+from domain.games import DECIDERS, SPECS
 
 from .api_support import API, CheckedClient, assert_problem, create, to_act
 
@@ -73,14 +73,14 @@ def test_every_game_s_rulebook_page_has_an_anchor_for_each_clause_it_defines(cli
     ids = anchors(html)
     for code in defined:
         assert ids.count(code) == 1, code
-    assert DECIDERS[game].TITLE in html
+    assert SPECS[game].title in html
 
 
 def test_the_rules_index_lists_every_game_with_a_link_and_every_page_links_to_it(client):
     html = client.get("/rules").get_data(as_text=True)
     assert "not installed" not in html  # by default, every game's rulebook from its package
-    for game, decider in DECIDERS.items():
-        assert f'href="/rules/{game}"' in html and decider.TITLE in html
+    for game, spec in SPECS.items():
+        assert f'href="/rules/{game}"' in html and spec.title in html
     assert 'class="site-rules" href="/rules"' in client.get("/").get_data(as_text=True)
 
 

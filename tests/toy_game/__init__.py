@@ -6,22 +6,15 @@ from __future__ import annotations
 
 from contextlib import contextmanager
 
-from domain.cards import PACK, convert_cards, format_card, parse_card
-from domain.rules import InvalidSetup, MalformedMove
+from domain.kit.codec import card_list, event_codec, move_formatter, say_text
+from domain.rules import MalformedMove
 
 from .decider import (Setup, State, configure, decide, dump_state, evolve, final, initial_state, legal_moves,
                       load_state, outcome, start, step, to_act)
 
 GAME = "high-card"
-TITLE = "High Card"
-PREFIX = "HC"
 MOVE_TYPES = frozenset({"play", "say"})
 LOCATION = "tests.toy_game.spec:SPEC"
-
-__all__ = ["GAME", "TITLE", "PREFIX", "MOVE_TYPES", "Setup", "State", "configure", "pack", "check_deck", "parse_card",
-           "format_card", "parse_move", "format_move", "encode_event", "decode_event", "chance_of", "initial_state",
-           "start", "decide", "step", "evolve", "legal_moves", "to_act", "outcome", "final", "move_of", "clause_of",
-           "disclosed", "dump_state", "load_state", "register"]
 
 
 @contextmanager
@@ -33,48 +26,21 @@ def register():
         yield spec
 
 
-def pack(setup=None) -> list[int]:
-    """The 52-card pack the `deal` label shuffles."""
-    return list(PACK)
-
-
-def check_deck(setup, deck: list[int]) -> None:
-    """A stacked deck is the whole pack, each card once (HC-1.2)."""
-    if len(deck) != 52 or len(set(deck)) != 52:
-        raise InvalidSetup("deck", "must hold each of the 52 cards exactly once (HC-1.2)")
-
-
 def parse_move(raw: dict, n: int) -> dict:
     """A record move's own fields (seat and type checked already); raises MalformedMove."""
     move: dict = {"seat": raw["seat"], "type": raw["type"]}
     if raw["type"] == "say":
-        if not isinstance(raw.get("text"), str):
-            raise MalformedMove("text", "a say needs a text string")
-        move["text"] = raw["text"]
+        move["text"] = say_text(raw)
         return move
     cards = raw.get("cards")
     if not isinstance(cards, list) or not 1 <= len(cards) <= 2:
         raise MalformedMove("cards", "a play names its card: a list of one card string")
-    try:
-        move["cards"] = [parse_card(c) for c in cards]
-    except ValueError as e:
-        raise MalformedMove("cards", str(e)) from None
+    move["cards"] = card_list(cards, "cards")
     return move
 
 
-def format_move(move: dict) -> dict:
-    """The record form of a move: cards as strings."""
-    return convert_cards(move, format_card, ("cards",))
-
-
-def encode_event(e: dict) -> dict:
-    """A domain event as stored (cards as strings)."""
-    return convert_cards(e, format_card, ("order", "cards"))
-
-
-def decode_event(e: dict) -> dict:
-    """The inverse of encode_event."""
-    return convert_cards(e, parse_card, ("order", "cards"))
+format_move = move_formatter()
+encode_event, decode_event = event_codec(("order", "cards"))
 
 
 def chance_of(event: dict) -> dict:

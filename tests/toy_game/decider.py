@@ -7,13 +7,15 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from domain.cards import PACK, format_card, rank_of
+from domain.kit.decider import decide_by, opening_outcomes
+from domain.kit.setup import Seated
 from domain.players import individual_names
-from domain.randomness import Chance, OutcomeMismatch
+from domain.randomness import Chance
 from domain.rules import InvalidSetup, Outcome, RuleViolation
 
 
 @dataclass(frozen=True)
-class Setup:
+class Setup(Seated):
     """A validated High Card table."""
 
     names: tuple[str, ...]
@@ -21,18 +23,9 @@ class Setup:
     dealer: int | None = None
     starter: int | None = None
 
-    @property
-    def n(self) -> int:
-        """Number of seats (always 2)."""
-        return len(self.names)
-
     def options(self) -> dict:
         """The options object of a record for this set-up."""
         return {"rounds": self.rounds}
-
-    def players(self) -> list[dict]:
-        """The players list of a record for this set-up."""
-        return [{"name": n} for n in self.names]
 
 
 def configure(options, players, dealer=None, starter=None) -> Setup:
@@ -76,10 +69,8 @@ def initial_state(setup: Setup) -> State:
 
 def start(setup: Setup, chance: Chance) -> list[dict]:
     """HC-1.2: the shuffle and the deal."""
-    try:
+    with opening_outcomes():
         order = chance.shuffle("deal", list(PACK))
-    except OutcomeMismatch as e:
-        raise InvalidSetup("outcomes", str(e)) from None
     return [{"type": "dealt", "rounds": setup.rounds, "order": order}]
 
 
@@ -144,9 +135,7 @@ def step(state: State, move: dict, chance: Chance) -> tuple[list[dict], State]:
     return events, s
 
 
-def decide(state: State, move: dict, chance: Chance) -> list[dict]:
-    """The events a legal move causes; raises RuleViolation (clause, reason) for an illegal one."""
-    return step(state, move, chance)[0]
+decide = decide_by(step)
 
 
 def evolve(s: State, e: dict) -> State:

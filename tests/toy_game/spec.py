@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from domain.kit.codec import Codec
 from domain.spec import GameSpec, Length, OptionSpec, Seats
 
 from .. import toy_game as rules
 
 SPEC = GameSpec(
-    id=rules.GAME, title=rules.TITLE, prefix=rules.PREFIX, decider=rules,
+    id=rules.GAME, title="High Card", prefix="HC", decider=rules,
+    codec=Codec(rules.MOVE_TYPES, rules.parse_move, rules.format_move, rules.encode_event, rules.decode_event,
+                rules.State, rules.dump_state, rules.load_state),
     seats=(Seats(2, 2, "HC-1.1"),),
     options=(OptionSpec("rounds", "int", "Rounds", "HC-1.2", default=3, low=1, high=10),),
     example_options=({}, {"rounds": 1}, {"rounds": 10}),

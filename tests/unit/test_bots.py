@@ -110,7 +110,7 @@ def test_bots_make_only_moves_that_decide_accepts_and_never_see_a_hidden_card(ki
     def watch(state, seat, view, move):
         assert seat in d.to_act(state)
         assert_sees_only_its_own(game, state, seat, view)
-        d.decide(state, parse_move(move, players, d), chance)  # raises RuleViolation on an illegal move
+        d.decide(state, parse_move(move, players, spec_for(game).codec), chance)  # raises RuleViolation on an illegal move
 
     doc = play(plan, 0, watch)
     assert doc["moves"], "the bots played"

@@ -17,7 +17,10 @@ def test_the_registry_lists_every_game_and_each_spec_and_decider_is_its_own():
     assert list(SPECS) == list(DECIDERS) == list(GAMES) == ["el-royale", "batallion", "small-battle", "four-virtues"]
     for game, spec in SPECS.items():
         assert isinstance(spec, GameSpec) and spec.id == game and spec_for(game) is spec
-        assert spec.decider.GAME == game and spec.decider.TITLE == spec.title and spec.decider.PREFIX == spec.prefix
+        # who a game is, and its codec, are declared once, in its spec: the decider holds the rules alone
+        assert not any(hasattr(spec.decider, name) for name in ("GAME", "TITLE", "PREFIX"))
+        assert "say" in spec.codec.move_types and spec.codec.State is type(spec.decider.initial_state(
+            spec.decider.configure(spec.example_options[0], [{"name": f"P{i}"} for i in range(spec.min_players)], None, None)))
         assert decider_for(game) is spec.decider is DECIDERS[game] and game in DECIDERS
     assert "chess" not in DECIDERS and DECIDERS.get("chess") is None
     with pytest.raises(KeyError, match="unknown game 'chess': expected one of el-royale, batallion"):

@@ -55,11 +55,11 @@ def test_a_stored_move_reads_back_as_the_parsed_request_in_every_game(game):
     record = parse(random_game(game, options, [{"name": f"P{i}"} for i in range(n)], "0b1d", game_rng(game, 7),
                    max_moves=80, chatter=0.2))
     live = Game.start(record, ["h"] * n, "r")
-    decider = live.decider
+    decider, codec = live.decider, live.codec
     for i, move in enumerate(record.moves):
         done = len(live._pending_events)
         live.play(move, idempotency_key=stored_key(move["seat"], f"k{i}"))
         first = live._pending_events[done]
         assert first.idempotency_key == stored_key(move["seat"], f"k{i}")
-        request = parse_move(decider.format_move(move), n, decider)  # what a client sends, parsed
-        assert same_request(decider.move_of(decider.decode_event(first.data)), request), f"{game} move {i}: {move}"
+        request = parse_move(codec.format_move(move), n, codec)  # what a client sends, parsed
+        assert same_request(decider.move_of(codec.decode_event(first.data)), request), f"{game} move {i}: {move}"

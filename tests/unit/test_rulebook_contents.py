@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from api.pages.rulebooks import CLAUSE_ID, Rulebook, packaged_rulebook, parse
-from domain.games import DECIDERS, module_name
+from domain.games import DECIDERS, SPECS, module_name
 
 ROOT = Path(__file__).resolve().parents[2]
 REFERENCE = ROOT.parent / "shared" / "rules"  # ../shared/rules beside the checkout
@@ -78,7 +78,7 @@ def _declared(value) -> set[str]:
 
 def _cited_by_code() -> dict[str, dict[str, set[str]]]:
     """game -> clause id -> where the code names it (files, and module.TABLE for a declared table's value)."""
-    prefixes = {DECIDERS[game].PREFIX: game for game in GAMES}
+    prefixes = {SPECS[game].prefix: game for game in GAMES}
     cited: dict[str, dict[str, set[str]]] = {game: {} for game in GAMES}
 
     def add(code: str, where: str) -> None:
@@ -122,4 +122,4 @@ def test_the_declared_clause_tables_are_found():
     assert _declared({"dealt": "BA-1.2", "x": ["SB-2.1", ("ER-3.4", 5)], "n": "UTF-8x"}) == {"BA-1.2", "SB-2.1", "ER-3.4"}
     cited = _cited_by_code()
     assert any("domain.el_royale.EVENT_CLAUSES" in where for where in cited["el-royale"].values())
-    assert any("domain.el_royale.decider.PLAY_CLAUSE" in where for where in cited["el-royale"].values())
+    assert any("domain.el_royale.legality.PLAY_CLAUSE" in where for where in cited["el-royale"].values())

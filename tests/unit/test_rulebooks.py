@@ -86,7 +86,7 @@ def test_a_clause_id_the_engine_cites_resolves_to_a_rule_of_its_own_game():
     root = Path(__file__).resolve().parents[2] / "domain"
     for game, decider in DECIDERS.items():
         package = root / game.replace("-", "_")
-        cited = {m for f in package.glob("*.py") for m in re.findall(rf'"({decider.PREFIX}-\d+(?:\.\d+)*)"', f.read_text())}
+        cited = {m for f in package.glob("*.py") for m in re.findall(rf'"({SPECS[game].prefix}-\d+(?:\.\d+)*)"', f.read_text())}
         assert cited, game
         for code in cited:
             target = shelf.locate(code)

@@ -7,12 +7,13 @@ import random
 import pytest
 
 from domain import batallion, el_royale
+from domain.games import DECIDERS
 from domain.rules import NextDeal
 from tests.tournament_support import played
 
 
 def _played(decider, setup, seed: str, rng: random.Random):
-    return played(decider, setup, seed, rng)
+    return played(next(game for game, d in DECIDERS.items() if d is decider), setup, seed, rng)
 
 
 def test_the_first_game_of_an_el_royale_match_is_dealt_from_its_seed():

@@ -218,7 +218,7 @@ def test_the_file_log_a_postgresql_store_kept_before_is_read_and_adopted_by_the_
     old_lines = old_log.read_bytes().splitlines()
 
     after = facades(url, key_file=key)
-    assert after.checkpoint_log()["lines"] == len(old_lines) and after.verify(old.id)["checkpoint"]["finding"] == "intact"
+    assert after.evidence.log_report()["lines"] == len(old_lines) and after.verification.verify(old.id)["checkpoint"]["finding"] == "intact"
     new_table(after, 3)
     rows = log_rows(store[1], store[2])
     assert [line.encode() for _, line in rows[:len(old_lines)]] == old_lines and len(rows) == len(old_lines) + 1

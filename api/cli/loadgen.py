@@ -31,7 +31,7 @@ from rich.table import Table
 
 from bots import SeatView, make_bot
 
-from service.play.commands import PlayMove
+from service.play.commands import PlayMove, RecordMove
 
 from .progress import games_progress
 
@@ -179,7 +179,7 @@ def play_remote(client: Client, plan, index: int) -> str:
                 continue
             idle = 0
             move = bots[seat].choose(SeatView.from_http(view))
-            command = PlayMove(gid, {k: v for k, v in move.items() if k != "seat"}, expected_version=view["version"])
+            command = PlayMove(gid, RecordMove({k: v for k, v in move.items() if k != "seat"}), expected_version=view["version"])
             answer = client.call("move", "POST", f"/games/{gid}/moves", command.as_body(), tokens[seat])
             answered[answer["version"]] = time.perf_counter()
             moves += 1

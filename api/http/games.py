@@ -93,7 +93,7 @@ class Moves(MethodView):
     @_errors(401, 403, 404, 409, 422)
     def post(self, body, game_id):
         """Play a move for the token's seat (record shape minus seat)."""
-        command = PlayMove.from_body(game_id, body, request.headers.get("Idempotency-Key"))
+        command = PlayMove.from_body(game_id, body, request.headers.get("Idempotency-Key"), within_bounds=True)  # api.http.limits
         return json_response(MOVE_RESULT(arbiter().play.move(bearer(), command)))
 
 
@@ -154,7 +154,7 @@ class Disputes(MethodView):
     @_errors(401, 403, 404, 422)
     def post(self, body, game_id):
         """A seat disputes the move at a version."""
-        return arbiter().play.file_dispute(bearer(), FileDispute.from_body(game_id, body))
+        return arbiter().play.file_dispute(bearer(), FileDispute.from_body(game_id, body, within_bounds=True))
 
 
 @blp.route("/games/<game_id>/name")
@@ -164,7 +164,7 @@ class SeatName(MethodView):
     @_errors(401, 403, 404, 422)
     def post(self, body, game_id):
         """A seat gives the name it plays under (shown in every view, log and record from then on)."""
-        return arbiter().play.name_seat(bearer(), NameSeat(game_id, body["name"]))
+        return arbiter().play.name_seat(bearer(), NameSeat.from_body(game_id, body))
 
 
 @blp.route("/games/<game_id>/disputes/<int:number>/ruling")

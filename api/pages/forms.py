@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from domain import json_limits
 
-from service.play.commands import FileDispute, GiveRuling, PlayMove
+from service.play.commands import Asked, FileDispute, GiveRuling, PlayMove
 
 
 def scalar(value: str):
@@ -49,7 +49,7 @@ def numeric(value: str):
     return int(value) if value.isdigit() and len(value) <= 16 else value
 
 
-def move_command(game_id: str, form) -> PlayMove:
+def move_command(game_id: str, form) -> Asked[PlayMove]:
     """The move a table form stands for: the JSON body POST /api/v1/games/{id}/moves would carry, made a command by
     the route's own constructor (PlayMove.from_body), so that the page and the API split and check it one way.
 
@@ -86,13 +86,13 @@ def move_command(game_id: str, form) -> PlayMove:
     return PlayMove.from_body(game_id, body)
 
 
-def dispute_command(game_id: str, form) -> FileDispute:
+def dispute_command(game_id: str, form) -> Asked[FileDispute]:
     """The dispute the disputes page's form stands for: `claim`, and `version` or `attempt` (numbers)."""
     numbers = {field: numeric(form.get(field, "")) for field in ("version", "attempt")}
     return FileDispute.from_body(game_id, {"claim": form.get("claim", ""), **numbers})
 
 
-def ruling_command(game_id: str, number: int, form) -> GiveRuling:
+def ruling_command(game_id: str, number: int, form) -> Asked[GiveRuling]:
     """The referee's ruling a dispute's form stands for: `decision`, `remedy`, `note`."""
     return GiveRuling.from_body(game_id, number, {field: form[field] for field in ("decision", "remedy", "note")
                                                   if field in form})

@@ -81,7 +81,8 @@ def act(game_id: str):
 def rename(game_id: str):
     """A seat gives the name it plays under; every table shows it from the next event on."""
     facade, token, viewer, view = page_view(game_id)
-    facade.play.name_seat(token, NameSeat(game_id, request.form.get("name", "")))  # an error is the error page, with a way back
+    named = NameSeat.from_body(game_id, {"name": request.form.get("name", "")})
+    facade.play.name_seat(token, named)  # an error is the error page, with a way back
     return redirect(url_for("pages.table", game_id=game_id), 303)
 
 

@@ -159,7 +159,8 @@ class BotDuty:
             rng = random.Random(f"arbiter-live-bot|{gid}|{seat}")
             kind_and_bot = self.bots[key] = kind, make_bot(kind, view["game"], seat, rng, spec_for(view["game"]).bot)
         move = kind_and_bot[1].choose(SeatView.from_http(view))
-        command = PlayMove(str(gid), {k: v for k, v in move.items() if k != "seat"}, expected_version=view["version"])
+        body = {**{k: v for k, v in move.items() if k != "seat"}, "expected_version": view["version"]}
+        command = PlayMove.from_body(str(gid), body)  # checked once, bounds too, as on every road but the JSON API
         try:
             self.play.as_seat(gid, seat).move(command)
             self.failures.pop(key, None)

@@ -27,6 +27,7 @@ from service.views.facade import ViewsFacade
 from .bot_duty import BotDuty
 from .bot_seats import SeatedBots
 from .clocks import ClockWatch
+from .asked import Asked
 from .commands import FileDispute, GiveRuling, NameSeat, PlayMove
 from .new_games import CreateGame, ImportRecord
 from .referee import Referee
@@ -104,19 +105,19 @@ class PlayFacade:
 
     # -- commands ----------------------------------------------------------------------------
 
-    def move(self, token: str | None, command: PlayMove) -> dict:
+    def move(self, token: str | None, asked: Asked[PlayMove]) -> dict:
         """A seat's move: the version after it, its events as the seat may see them, whether it was an earlier
         answer given again (`replayed`: the same idempotency key), and the receipt."""
-        gid, seat = self.access.seat(command.game_id, token)
-        return self.move_as_seat(gid, seat, command)
+        gid, seat = self.access.seat(asked.game_id, token)
+        return self.move_as_seat(gid, seat, asked)
 
     def as_seat(self, gid: UUID, seat: int) -> "SeatActor":
         """Act as a seat without its token: the service's own road for the bots seated there (service.play.bot_duty),
         whose seat's token was checked when the seat was handed over. The HTTP layer never calls it (a test holds that)."""
         return SeatActor(self, gid, seat)
 
-    def move_as_seat(self, gid: UUID, seat: int, command: PlayMove) -> dict:
-        command = command.checked(seat)
+    def move_as_seat(self, gid: UUID, seat: int, asked: Asked[PlayMove]) -> dict:
+        command = asked.checked(seat)  # the move's one check (service.play.moves)
         try:
             result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
         except IllegalMove as refusal:  # kept in the attempts stream: checkpointed every `every` refusals
@@ -153,26 +154,26 @@ class PlayFacade:
             last = e.originator_version
         return last
 
-    def file_dispute(self, token: str | None, command: FileDispute) -> dict:
+    def file_dispute(self, token: str | None, asked: Asked[FileDispute]) -> dict:
         """A seat disputes the move at a version, or the refusal of its own attempt: the dispute and the receipt."""
-        gid, seat = self.access.seat(command.game_id, token)
-        command = command.checked()
+        gid, seat = self.access.seat(asked.game_id, token)
+        command = asked.checked()
         dispute = self.app.file_dispute(gid, seat, command.version, command.claim, command.attempt)
         return {**dispute, "receipt": self.evidence.answer(gid, dispute["filed_at"], dispute["filed_at"])}
 
-    def rule(self, token: str | None, command: GiveRuling) -> dict:
+    def rule(self, token: str | None, asked: Asked[GiveRuling]) -> dict:
         """The referee's ruling on a dispute: the dispute ruled and the receipt."""
-        gid = self.access.referee(command.game_id, token)
-        command = command.checked()
+        gid = self.access.referee(asked.game_id, token)
+        command = asked.checked()
         dispute = self.app.rule_dispute(gid, command.number, command.decision, command.remedy, command.note)
         ruled_at = dispute["ruling"]["ruled_at"]
         last = ruled_at + (1 if dispute["ruling"].get("remedy") == "rewind" else 0)  # a rewind is one more event
         return {**dispute, "receipt": self.evidence.answer(gid, ruled_at, last, "ruling")}
 
-    def name_seat(self, token: str | None, command: NameSeat) -> dict:
+    def name_seat(self, token: str | None, asked: Asked[NameSeat]) -> dict:
         """A seat gives the name it plays under: {seat, name, version}."""
-        gid, seat = self.access.seat(command.game_id, token)
-        return self.app.name_player(gid, seat, command.checked().name)
+        gid, seat = self.access.seat(asked.game_id, token)
+        return self.app.name_player(gid, seat, asked.checked().name)
 
     # -- seats played by the server ----------------------------------------------------------
 
@@ -207,9 +208,9 @@ class SeatActor:
         """The seat's view now, as its token would get it (its legal moves included)."""
         return view_of(self.play.app.game(self.gid), Viewer.of_seat(self.seat))
 
-    def move(self, command: PlayMove) -> dict:
+    def move(self, asked: Asked[PlayMove]) -> dict:
         """The seat's move, answered as PlayFacade.move answers it."""
-        return self.play.move_as_seat(self.gid, self.seat, command)
+        return self.play.move_as_seat(self.gid, self.seat, asked)
 
 
 def _created(started: dict) -> dict:

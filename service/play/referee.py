@@ -6,7 +6,7 @@ shapes of the commands are checked before (commands.py); the tokens are made in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 from uuid import UUID
 
 from domain import ENGINE_VERSION
@@ -23,8 +23,10 @@ from service.store.tokens import new_token, seat_token, token_hash
 from service.store.unit_of_work import UnitOfWork
 
 from .clocks import flag_due
+from .moves import GameMove, RecordMove
 
 if TYPE_CHECKING:  # the commands are built and checked at the edge; the store only reads them
+    from .commands import Decision, Remedy
     from .new_games import CreateGame, ImportRecord
 
 T = TypeVar("T")
@@ -81,34 +83,39 @@ class Referee(Store):
         started["moves_applied"] = len(game.moves)
         return started
 
-    def submit_move(self, game_id: UUID, seat: int, raw_move: Any, expected_version: int | None = None,
-                    idempotency_key: str | None = None) -> dict:
+    def submit_move(self, game_id: UUID, seat: int, move: RecordMove | Mapping[str, Any],
+                    expected_version: int | None = None, idempotency_key: str | None = None) -> dict:
         """Play one move for a seat; returns {version, first_version, replayed} and, for a new move, its saved `events`
         and the `chain_head` after it; raises IllegalMove, Conflict, BadInput.
 
-        `raw_move`: the record move (a dict; its seat is this seat), as service.play.commands.PlayMove checked it;
-        `idempotency_key`: the seat's key, bound to the request it first came with (service.store.idempotency: the
-        same move again gets the first answer, anything else a 422 naming the key)."""
+        `move`: the record move (its seat is this seat), as service.play.moves.PlayMove checked it (a plain mapping:
+        the same, from a test or bench that plays the store directly); `idempotency_key`: the seat's key, bound to the
+        request it first came with (service.store.idempotency: the same move again gets the first answer, anything
+        else a 422 naming the key). The move is parsed by the game's codec once per attempt, and that parse is what
+        the key's request is compared with and what the game plays."""
+        record = move if isinstance(move, RecordMove) else RecordMove(move)
         key = stored_key(seat, idempotency_key)
 
         def decide(uow: UnitOfWork[Game]) -> dict:
             game = uow.aggregate
+            parsed = _parsed_move(record, seat, game)  # a GameMove, or the refusal due once key and version are heard
             attempts = self.attempts(game_id) if key else None  # read only when it can matter
             if key:
-                replayed = self._answer_again(game_id, game, attempts, seat, raw_move, idempotency_key)
+                replayed = self._answer_again(game_id, game, attempts, seat, parsed, idempotency_key)
                 if replayed is not None:
                     return replayed
             if expected_version is not None and not game.current_for(expected_version):
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
-            move = _parsed_move(raw_move, seat, game)
+            if isinstance(parsed, BadInput):
+                raise parsed
             flag_due(game, server_ms())  # a late move: its flag is recorded first, in the same save
             first = game.version + 1
             try:
-                game.play(move, key)
+                game.play(parsed, key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
-                attempts.refuse(seat_actor(seat), game.codec.format_move(move), v.clause, v.reason, game.version,
+                attempts.refuse(seat_actor(seat), game.codec.format_move(parsed), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
                 uow.add(attempts)  # saved with the game's flags, if any: the refusal is kept, then raised
                 return {"rejected": v, "attempt": attempts.count}
@@ -123,21 +130,18 @@ class Referee(Store):
             raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"))
         return result
 
-    def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int, raw_move: Any,
-                      key: str) -> dict | None:
+    def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int,
+                      move: GameMove | BadInput, key: str) -> dict | None:
         """The first answer to a seat's key, when the seat used the key and this is the same request (None: a key the
         seat has not used yet); raises BadInput when the seat used it for another move (service.store.idempotency).
-        Keys are the seat's own: the same key from another seat is another key."""
+        `move`: this request's move as the game parsed it (a refusal: unparsable, never the same). Keys are the
+        seat's own: the same key from another seat is another key."""
         refused = attempts.answers if attempts is not None else {}
         mine = stored_key(seat, key)
         answer = game.answers.get(mine) or refused.get(mine)
         if answer is None:
             return None
-        try:
-            move = _parsed_move(raw_move, seat, game)
-        except BadInput:
-            move = None
-        if not same_request(self._first_move(game_id, game, answer, mine), move):
+        if not same_request(self._first_move(game_id, game, answer, mine), None if isinstance(move, BadInput) else move):
             raise refuse_different()
         return _replayed(answer, seat)
 
@@ -158,7 +162,7 @@ class Referee(Store):
             return None
         return decider.move_of(game.codec.decode_event(stored[0].data))
 
-    def file_dispute(self, game_id: UUID, seat: int, version: Any, claim: Any, attempt: Any = None) -> dict:
+    def file_dispute(self, game_id: UUID, seat: int, version: int | None, claim: str, attempt: int | None = None) -> dict:
         """A seat disputes the move at a version of the active line, or (`attempt`) the refusal of one of its own
         attempts (the number its refusal answered); returns the dispute. Its shape is FileDispute's (checked there)."""
         def decide(uow: UnitOfWork[Game]) -> dict:
@@ -177,7 +181,7 @@ class Referee(Store):
         """Record the time flags of a game due at `now_ms` (service.play.clocks); returns their numbers (none: nothing written)."""
         return self._command(game_id, lambda uow: flag_due(uow.aggregate, now_ms))
 
-    def name_player(self, game_id: UUID, seat: int, name: Any) -> dict:
+    def name_player(self, game_id: UUID, seat: int, name: str) -> dict:
         """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}."""
         def decide(uow: UnitOfWork[Game]) -> dict:
             game = uow.aggregate
@@ -188,7 +192,7 @@ class Referee(Store):
 
         return self._command(game_id, decide)
 
-    def _own_refusal(self, game_id: UUID, seat: int, attempt: int, version: Any) -> int:
+    def _own_refusal(self, game_id: UUID, seat: int, attempt: int, version: int | None) -> int:
         """The game version a seat's own refused attempt met; raises BadInput for any other number (another seat's
         refusals stay secret: they answer exactly as a number never used)."""
         attempts = self.attempts(game_id)
@@ -199,12 +203,12 @@ class Referee(Store):
             raise BadInput(f"version: your attempt {attempt} met version {refused['at_version']}, not {version}", field="version")
         return refused["at_version"]
 
-    def rule_dispute(self, game_id: UUID, number: Any, decision: Any, remedy: Any, note: Any) -> dict:
+    def rule_dispute(self, game_id: UUID, number: int, decision: Decision, remedy: Remedy, note: str) -> dict:
         """The referee rules `upheld` or `rejected`, remedy `none` or `rewind` (upheld only), as GiveRuling checked it;
         which dispute, and whether the game still allows the remedy, are checked here."""
         def decide(uow: UnitOfWork[Game]) -> dict:
             game = uow.aggregate
-            if not isinstance(number, int) or not 1 <= number <= len(game.disputes):
+            if not 1 <= number <= len(game.disputes):  # an integer: GiveRuling checked it
                 raise NotFound(f"game {game_id} has no dispute {number}")
             dispute = game.disputes[number - 1]
             if dispute["ruling"] is not None:
@@ -225,13 +229,14 @@ class Referee(Store):
         return self._command(game_id, decide)
 
 
-def _parsed_move(raw: dict, seat: int, game: Game) -> dict:
-    """The move parsed by the game's decider (domain.records.parse_move: seat and type, then the game's own fields),
-    its errors named by the move's own fields (`cards`, not `move.cards`)."""
+def _parsed_move(move: RecordMove, seat: int, game: Game) -> GameMove | BadInput:
+    """The move parsed by the game's codec (domain.records.parse_move: seat and type, then the game's own fields and
+    cards), or the refusal of it, named by the move's own fields (`cards`, not `move.cards`): the refusal is raised
+    only after the idempotency key and the expected version were heard, as the game answers them first."""
     try:
-        return parse_move({**raw, "seat": seat}, game.setup.n, game.codec)
+        return GameMove(parse_move(move.of_seat(seat), game.setup.n, game.codec))
     except InvalidRecord as e:
-        raise BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move.")) from None
+        return BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move."))
 
 
 def _replayed(answer: dict, seat: int) -> dict:

@@ -212,7 +212,7 @@ def test_a_seat_that_named_itself_at_the_table_verifies_clean_on_both_roads(stor
     url = stores.url("sqlite")
     arbiter = facades(url, **evidence(tmp_path))
     table = new_table(arbiter, 3, SHORT)
-    arbiter.play.name_seat(table.tokens[0], NameSeat(table.id, "Zed"))
+    arbiter.play.name_seat(table.tokens[0], NameSeat.from_body(table.id, {"name": "Zed"}))
     table.play(5)
     arbiter.lobby.catalogue()  # caught up: both roads then hold the game against the same catalogue row
     (expected,) = one_by_one(arbiter, [table.id])

@@ -102,7 +102,7 @@ def test_the_player_filter_finds_part_of_any_name_in_any_case_and_takes_wildcard
 
 def test_a_name_given_at_the_table_is_what_the_player_filter_finds(facade):
     g = new_game(facade, "Seat A", "Seat B")
-    facade.play.name_seat(g["seats"][1]["token"], NameSeat(g["id"], "Mireille"))
+    facade.play.name_seat(g["seats"][1]["token"], NameSeat.from_body(g["id"], {"name": "Mireille"}))
     assert ids(facade.lobby.catalogue(player="mireille")) == [g["id"]]
     assert facade.lobby.catalogue(player="seat b") == []
     assert [p["name"] for p in facade.lobby.catalogue()[0]["players"]] == ["Seat A", "Mireille"]

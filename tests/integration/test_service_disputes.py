@@ -212,7 +212,7 @@ def test_rewinding_a_move_an_earlier_rewind_already_undid_is_a_conflict(referee,
     assert snapshot(referee.game(game_id)) == snapshot(before)
 
 
-@pytest.mark.parametrize("number", [0, 2, "1", None])
+@pytest.mark.parametrize("number", [0, 2])
 def test_ruling_a_dispute_that_does_not_exist_is_not_found(referee, game_id, number):
     version, _ = disputed_move(referee, game_id)
     referee.file_dispute(game_id, 0, version, "x")
@@ -220,11 +220,17 @@ def test_ruling_a_dispute_that_does_not_exist_is_not_found(referee, game_id, num
         referee.rule_dispute(game_id, number, "rejected", "none", "")
 
 
+@pytest.mark.parametrize("number", ["1", None])
+def test_a_dispute_number_that_is_no_integer_is_not_found_by_the_ruling_s_command(game_id, number):
+    with pytest.raises(NotFound):  # the command's check: the Referee is given an integer number
+        GiveRuling.from_body(game_id, number, {"decision": "rejected"}).checked()
+
+
 def test_a_rewind_needs_the_dispute_upheld(referee, game_id):
     version, _ = disputed_move(referee, game_id)
     number = referee.file_dispute(game_id, 0, version, "x")["number"]
     with pytest.raises(BadInput) as refused:  # the ruling's shape is the command's, checked before the Referee runs it
-        GiveRuling(game_id, number, "rejected", "rewind", "").checked()
+        GiveRuling.from_body(game_id, number, {"decision": "rejected", "remedy": "rewind", "note": ""}).checked()
     assert refused.value.field == "remedy"
     assert referee.game(game_id).disputes[number - 1]["ruling"] is None
 

@@ -9,7 +9,7 @@ import pytest
 from werkzeug.datastructures import MultiDict
 
 from service.errors import BadInput
-from service.play.commands import FileDispute, GiveRuling, PlayMove
+from service.play.commands import FileDispute, GiveRuling, PlayMove, RecordMove
 
 from api.pages.forms import dispute_command, move_command, numeric, ruling_command
 
@@ -22,7 +22,8 @@ def test_the_table_s_controls_are_the_command_of_the_json_body_they_stand_for():
     body = {"type": "attack", "cards": ["8H", "8D"], "target": 2, "expected_version": 7}
     command = move_command(GAME, form)
     assert command == PlayMove.from_body(GAME, body)
-    assert command == PlayMove(GAME, {"type": "attack", "cards": ["8H", "8D"], "target": 2}, expected_version=7)
+    assert command.checked(0) == PlayMove(GAME, RecordMove({"type": "attack", "cards": ["8H", "8D"], "target": 2}),
+                                          expected_version=7)
 
 
 def test_a_move_field_is_sent_as_the_api_body_it_holds():
@@ -44,9 +45,9 @@ def test_what_the_form_cannot_mean_is_refused_by_the_command_as_over_the_api(for
 
 
 def test_a_dispute_and_a_ruling_form_are_the_commands_of_their_json_bodies():
-    assert dispute_command(GAME, MultiDict({"version": " 4 ", "attempt": "", "claim": "early"})) == \
-        FileDispute.from_body(GAME, {"version": 4, "claim": "early"})
-    assert dispute_command(GAME, MultiDict({"attempt": "2", "claim": "mine"})) == FileDispute(GAME, "mine", None, 2)
+    assert dispute_command(GAME, MultiDict({"version": " 4 ", "attempt": "", "claim": "early"})).checked() == \
+        FileDispute.from_body(GAME, {"version": 4, "claim": "early"}).checked()
+    assert dispute_command(GAME, MultiDict({"attempt": "2", "claim": "mine"})).checked() == FileDispute(GAME, "mine", None, 2)
     assert ruling_command(GAME, 3, MultiDict({"decision": "upheld", "remedy": "rewind", "note": "again"})) == \
         GiveRuling.from_body(GAME, 3, {"decision": "upheld", "remedy": "rewind", "note": "again"})
     assert ruling_command(GAME, 3, MultiDict({"decision": "rejected"})).checked() == GiveRuling(GAME, 3, "rejected", "none", "")

@@ -6,10 +6,9 @@ taken from the discard pile (face up); every discard, attack and defence. The di
 reshuffle makes its cards unseen again, in one pool (domain.hidden). Unseen: the other hands' cards no one saw them
 get, and the stock. Public fields (chips, bids, turns, the battle, ...) are folded from the same events with the
 hidden cards left blank; hands and stock are then set from one deal of the unseen cards, uniform among the deals in
-which every bid its bidder has not attacked with yet is backed by its best suit (BA-3.2 tells everyone that much):
-each bidder's hand is drawn in turn, up to `REDEALS` times, until it backs its bid (`Hidden.deal_where`: uniform
-for one bid, each hand uniform given those drawn before it for several); the bidder of the first attack, once it
-is laid, no longer holds the hand it bid with. Two copies of one card
+which every bidder still holding the hand it bid with (no attack, defence or draw since) is backed by its best suit
+(BA-3.2 tells everyone that much): each such bidder's hand is drawn in turn, up to `REDEALS` times, until it backs
+its bid (`Hidden.deal_where`: uniform for one bid, each hand uniform given those drawn before it for several). Two copies of one card
 (two packs) are told apart by the pool they came from where the seat could tell; where it could not, the first pool.
 
 `playout`: draw from the stock and throw the card of the suit held fewest of; pass every bid; attack with every card
@@ -28,7 +27,7 @@ from .clauses import best_attack_value
 from .codec import JOKER, pack, parse_card, suit_of
 from .decider import legal_moves, step
 from .setup import Setup
-from .state import ACQUISITION, BATTLES, BIDDING, State, apply, draft, initial_state
+from .state import ACQUISITION, BIDDING, State, apply, draft, initial_state
 
 STOCK = "stock"
 MAX_PLAYOUT = 2000
@@ -43,10 +42,13 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
     """One full state consistent with everything `seat` saw, and nothing else."""
     hidden, shadow = Hidden(), draft(initial_state(setup))
     discard: list[int] = []
+    changed: set[int] = set()  # seats whose hand changed since the bidding: an attack, a defence, a draw-back
     for item in seen:
         kind, data = item["kind"], item["data"]
         event = {"type": kind, **data}
         who = data.get("seat")
+        if shadow.bids and kind in ("drew", "attacked", "defended"):
+            changed.add(who)
         if kind == "dealt":
             hand, up = _cards(data["hand"]), parse_card(data["up_card"])
             hidden.add_known(seat, hand)
@@ -89,9 +91,7 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
             event = {"type": kind, "k": data["k"], "order": [0] * len(discard)}
             discard = []
         apply(shadow, event)
-    attacker = shadow.battle[0] if shadow.battle is not None else None  # its hand is the bid's less the attack
-    pending = [(b, amount) for b, amount in shadow.bids if amount is not None and b not in (seat, attacker)
-               and (shadow.phase == BIDDING or (shadow.phase == BATTLES and shadow.first_attack))]
+    pending = [(b, amount) for b, amount in shadow.bids if amount is not None and b != seat and b not in changed]
     dealt = None
     if pending:  # BA-3.2: a bid still to be backed shows its bidder holds a suit worth it
         bids = dict(pending)

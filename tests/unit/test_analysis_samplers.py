@@ -22,6 +22,7 @@ the registry properties play. Nothing here names a game's fields: a state is rea
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
 from collections import Counter
@@ -30,14 +31,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from domain.autoplay import pick_move
 from domain.games import SPECS
+from domain.randomness import Chance
 from domain.records import parse, to_document
 from domain.rules import RuleViolation
 from projections.knowledge import seat_knowledge
 from projections.registry import projection_for
 from projections.viewers import REFEREE, Viewer
 from tests.conftest import examples
-from tests.unit.test_registry_properties import play, tables
+from tests.unit.test_registry_properties import tables
 
 GAMES = [g for g in SPECS if SPECS[g].analysis is not None]
 
@@ -52,9 +55,20 @@ def draws(spec, setup, seat: int, seen: list[dict]):
 
 
 def random_record(game: str, options: dict, players: list[dict], seed: str, rng: random.Random, limit: int = 250):
-    """A random game of the decider: (record, the state before each move and after the last)."""
+    """A random game of the decider: (record, the state before each move and after the last). Moves are drawn from
+    the first 300 the decider lists (an El Royale take lists up to 2^16)."""
     d = SPECS[game].decider
-    setup, _, moves, states, _ = play(d, options, players, seed, rng, limit=limit)
+    setup = d.configure(options, players, None, None)
+    chance = Chance(seed)
+    state = d.initial_state(setup)
+    for e in d.start(setup, chance):
+        state = d.evolve(state, e)
+    moves, states = [], [state]
+    while len(moves) < limit and not d.outcome(state).is_over:
+        move = pick_move(list(itertools.islice(d.legal_moves(state), 300)), rng)
+        state = d.step(state, move, chance)[1]
+        moves.append(move)
+        states.append(state)
     return parse(to_document(game, setup, seed, {}, moves)), states
 
 
@@ -87,20 +101,24 @@ def analysed(spec, state, seat: int) -> bool:
 
 
 def _bids_backed(setup, seat, seen, real: dict, sampled: dict) -> None:
-    """BA-3.2: a bid says its bidder's best attack is worth at least the amount; until the first battle is over (the
-    bidding, the first attack's turn and its defence) each bidder but the attacker still holds the hand it bid with."""
+    """BA-3.2: a bid says its bidder's best attack is worth at least the amount; each bidder whose hand has not
+    changed since (no attack, defence or draw of its own after the bidding began) still holds that hand."""
     from domain.batallion.clauses import best_attack_value
     from domain.batallion.codec import parse_card
 
-    if not (real["phase"] == "bidding" or (real["phase"] == "battles" and real["first_attack"])):
-        return
-    attacker = real["battle"]["attacker"] if real["battle"] else None
-    for bid in real["bids"]:
-        if bid["amount"] is None or bid["seat"] in (seat, attacker):
+    bids, changed = {}, set()
+    for item in seen:
+        kind, data = item["kind"], item["data"]
+        if kind == "bid":
+            bids[data["seat"]] = data["amount"]
+        elif bids and kind in ("drew", "attacked", "defended"):  # (no card moves between the bids)
+            changed.add(data["seat"])
+    for bidder, amount in bids.items():
+        if bidder == seat or bidder in changed:
             continue
-        hand = tuple(sorted(parse_card(c) for c in sampled["seats"][bid["seat"]]["hand"]))
-        assert best_attack_value(hand, setup.max_group) >= bid["amount"], (
-            f"seat {bid['seat']} bid {bid['amount']} but its sampled hand {sampled['seats'][bid['seat']]['hand']} "
+        hand = tuple(sorted(parse_card(c) for c in sampled["seats"][bidder]["hand"]))
+        assert best_attack_value(hand, setup.max_group) >= amount, (
+            f"seat {bidder} bid {amount} but its sampled hand {sampled['seats'][bidder]['hand']} "
             f"is worth {best_attack_value(hand, setup.max_group)}")
 
 
@@ -143,6 +161,91 @@ def _played_on(d, state, chance, rng: random.Random, moves: int = 60) -> None:
         s = d.step(s, rng.choice(legal[:300]), chance)[1]
 
 
+def _check_samples(game: str, record, states, seat: int, seen: list[dict], k, tag: str, samples: int = 3) -> None:
+    """Each of `samples` states sampled at decision `k` of `seat` agrees with what the seat saw (see the module doc)."""
+    spec = SPECS[game]
+    project = projection_for(game).table
+    real = states[k.move_index]
+    draw = draws(spec, record.setup, seat, seen[:k.index])
+    mine = project(real, Viewer.of_seat(seat))
+    whole = project(real, REFEREE)
+    for i in range(samples):
+        sampled = draw(random.Random(f"{tag}|{k.index}|{i}"))
+        assert project(sampled, Viewer.of_seat(seat)) == mine, (
+            f"decision at move {k.move_index}: the sample shows seat {seat} another table than the game did")
+        other = project(sampled, REFEREE)
+        assert cards_in(game, record.setup, other) == cards_in(game, record.setup, whole), (
+            "the sampled state holds other cards than the real one")
+        if game in SAID:
+            SAID[game](record.setup, seat, seen[:k.index], mine, other)
+        _played_on(spec.decider, sampled, record.chance, random.Random(i))
+
+
+# the kinds of event the seeded games below must reach, where a game has them: what a sampler reads besides the deal
+AFTER = {"batallion": {"bid", "attacked", "reshuffled"}, "el-royale": {"showed", "reshuffled", "eliminated", "took"},
+         "four-virtues": {"melded", "forced_discarded", "round_ended"}, "small-battle": {"struck"}}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_sampled_state_agrees_with_what_the_seat_saw_after_every_kind_of_event(game):
+    """Seeded games of every table the registry properties play (up to 700 moves: far enough for a reshuffle, an
+    elimination, a new round, with a show now and then): for each kind of event the games hold, the first analysed
+    decision after its first occurrence is sampled and checked as above, so every branch of a sampler's reading of
+    the knowledge runs on every run (the random games of the property above are few under mutation testing)."""
+    spec = SPECS[game]
+    d = spec.decider
+    covered: set[str] = set()
+    for i, (options, players) in enumerate(tables(d)):
+        record, states = random_record(game, options, players, f"{i + 7:04x}", random.Random(i), limit=700)
+        record = parse(to_document(game, record.setup, record.seed, {}, _with_shows(d, record, states)))
+        states = _states(d, record)
+        knowledge: dict[int, tuple] = {}
+        firsts: dict[str, int] = {e["type"]: 0 for e in d.start(record.setup, record.chance)}
+        for index, move in enumerate(record.moves):  # event kind -> the index of the first move after it
+            for e in d.step(states[index], move, record.chance)[0]:
+                firsts.setdefault(e["type"], index + 1)
+        for kind, after in sorted(firsts.items(), key=lambda kv: kv[1]):
+            if kind in covered:
+                continue
+            j = next((j for j in range(after, len(record.moves)) if record.moves[j]["type"] not in ("say", "show")
+                      and analysed(spec, states[j], record.moves[j]["seat"])), None)
+            if j is None:
+                continue
+            seat = record.moves[j]["seat"]
+            if seat not in knowledge:
+                knowledge[seat] = seat_knowledge(record, seat)
+            seen, decisions = knowledge[seat]
+            k = next(k for k in decisions if k.move_index == j)
+            _check_samples(game, record, states, seat, seen, k, f"{game}|{kind}")
+            covered.add(kind)
+    assert AFTER.get(game, set()) <= covered, f"{game}: no decision sampled after {sorted(AFTER[game] - covered)}"
+
+
+def _with_shows(d, record, states) -> list[dict]:
+    """The record's moves with, where the game has a `show` move, a seat showing a card of its hand now and then."""
+    if "show" not in d.MOVE_TYPES:
+        return list(record.moves)
+    project = projection_for(record.game).table
+    out = []
+    for index, move in enumerate(record.moves):
+        hand = project(states[index], Viewer.of_seat(move["seat"])).get("hand") or []
+        if index % 37 == 5 and hand:
+            out.append(d.parse_move({"seat": move["seat"], "type": "show", "cards": hand[:1]}, record.setup.n))
+        out.append(move)
+    return out
+
+
+def _states(d, record) -> list:
+    state = d.initial_state(record.setup)
+    for e in d.start(record.setup, record.chance):
+        state = d.evolve(state, e)
+    out = [state]
+    for move in record.moves:
+        state = d.step(state, move, record.chance)[1]
+        out.append(state)
+    return out
+
+
 @pytest.mark.parametrize("game", GAMES)
 @settings(max_examples=examples(8, under_mutation=3), deadline=None)
 @given(seed=st.binary(min_size=2, max_size=8).map(bytes.hex), rng=st.randoms(use_true_random=False), data=st.data())
@@ -156,20 +259,7 @@ def test_a_sampled_state_agrees_with_everything_the_seat_saw(game, seed, rng, da
     seen, decisions = seat_knowledge(record, seat)
     decisions = [k for k in decisions if analysed(spec, states[k.move_index], seat)]
     for k in rng.sample(decisions, min(4, len(decisions))):
-        real = states[k.move_index]
-        draw = draws(spec, record.setup, seat, seen[:k.index])
-        mine = project(real, Viewer.of_seat(seat))
-        whole = project(real, REFEREE)
-        for i in range(3):
-            sampled = draw(random.Random(f"{seed}|{k.index}|{i}"))
-            assert project(sampled, Viewer.of_seat(seat)) == mine, (
-                f"decision at move {k.move_index}: the sample shows seat {seat} another table than the game did")
-            other = project(sampled, REFEREE)
-            assert cards_in(game, record.setup, other) == cards_in(game, record.setup, whole), (
-                "the sampled state holds other cards than the real one")
-            if game in SAID:
-                SAID[game](record.setup, seat, seen[:k.index], mine, other)
-            _played_on(d, sampled, record.chance, random.Random(i))
+        _check_samples(game, record, states, seat, seen, k, seed)
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -6,7 +6,7 @@ taken from the discard pile (face up); every discard, attack and defence. The di
 reshuffle makes its cards unseen again, in one pool (domain.hidden). Unseen: the other hands' cards no one saw them
 get, and the stock. Public fields (chips, bids, turns, the battle, ...) are folded from the same events with the
 hidden cards left blank; hands and stock are then set from one deal of the unseen cards, uniform among the deals in
-which every bidder still holding the hand it bid with (no attack, defence or draw since) is backed by its best suit
+which every bidder still holding the hand it bid with (no attack or defence with cards since) is backed by its best suit
 (BA-3.2 tells everyone that much): each such bidder's hand is drawn in turn, up to `REDEALS` times, until it backs
 its bid (`Hidden.deal_where`: uniform for one bid, each hand uniform given those drawn before it for several). Two copies of one card
 (two packs) are told apart by the pool they came from where the seat could tell; where it could not, the first pool.
@@ -42,12 +42,13 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
     """One full state consistent with everything `seat` saw, and nothing else."""
     hidden, shadow = Hidden(), draft(initial_state(setup))
     discard: list[int] = []
-    changed: set[int] = set()  # seats whose hand changed since the bidding: an attack, a defence, a draw-back
+    changed: set[int] = set()  # seats whose hand changed since the bidding: an attack, a defence with cards (only
+    # those who played draw back, BA-4.6; a surrender changes nothing)
     for item in seen:
         kind, data = item["kind"], item["data"]
         event = {"type": kind, **data}
         who = data.get("seat")
-        if shadow.bids and kind in ("drew", "attacked", "defended"):
+        if shadow.bids and (kind == "attacked" or kind == "defended" and data["cards"]):
             changed.add(who)
         if kind == "dealt":
             hand, up = _cards(data["hand"]), parse_card(data["up_card"])

@@ -102,7 +102,8 @@ def analysed(spec, state, seat: int) -> bool:
 
 def _bids_backed(setup, seat, seen, real: dict, sampled: dict) -> None:
     """BA-3.2: a bid says its bidder's best attack is worth at least the amount; each bidder whose hand has not
-    changed since (no attack, defence or draw of its own after the bidding began) still holds that hand."""
+    changed since (no attack or defence with cards of its own after the bidding began: only those who played draw
+    back, BA-4.6) still holds that hand."""
     from domain.batallion.clauses import best_attack_value
     from domain.batallion.codec import parse_card
 
@@ -111,7 +112,7 @@ def _bids_backed(setup, seat, seen, real: dict, sampled: dict) -> None:
         kind, data = item["kind"], item["data"]
         if kind == "bid":
             bids[data["seat"]] = data["amount"]
-        elif bids and kind in ("drew", "attacked", "defended"):  # (no card moves between the bids)
+        elif bids and (kind == "attacked" or kind == "defended" and data["cards"]):  # no card moves between bids
             changed.add(data["seat"])
     for bidder, amount in bids.items():
         if bidder == seat or bidder in changed:

@@ -123,9 +123,13 @@ def test_the_rollout_player_defends_with_every_card_of_the_attacks_suit():
 
 
 def test_a_playout_is_the_game_played_to_its_end_worth_the_seats_chips():
-    t = _later_attack()
+    for t in (_first_attack(), _later_attack()):  # at the first attack the player's clubs miss the bid: any legal move
+        _playouts(t)
+
+
+def _playouts(t: Table) -> None:
     for seat in range(3):
-        for k in range(3):
+        for k in range(4):
             value = ANALYSIS.playout(t.state, seat, random.Random(k), t.chance)
             s, rng = t.state, random.Random(k)
             while s.outcome is None:  # the same player, the same stream: every move of the rollout

@@ -1,8 +1,8 @@
 """Batallion's analysis sampler keeps what a bid says (BA-3.2): a bidder's best suit is worth at least its bid, for as
 long as it holds the hand it bid with (until it attacks, defends or draws). Every sample, at every decision of a
 stacked game from the bidding to the battles after the first (tests/unit/test_batallion_rules.py's table: seat 1
-bids 5 holding 9C 9C TC, seat 2 bids 6 holding AS KS QS QS), backs each such bid; and a bid no longer constrains a
-hand that has changed (its samples are then as free as any)."""
+bids 5 holding 9C 9C TC, seat 2 bids 6 holding AS KS QS QS), backs each such bid (a surrender changes no hand); and
+a bid no longer constrains a hand that has changed (its samples are then as free as any)."""
 
 from __future__ import annotations
 
@@ -42,6 +42,7 @@ def _game() -> Recorded:
     t.play(2, "attack", cards="AS KS QS QS", target=0)
     t.play(0, "defend", cards="2S")
     t.play(0, "attack", cards="AC", target=2)  # seat 0 attacks next: seat 1 still holds its bidding hand
+    t.play(2, "defend", cards="")  # seat 2 surrenders: it keeps the rest of its hand, draws nothing
     return t
 
 
@@ -69,7 +70,8 @@ def test_every_sample_backs_each_bid_whose_bidder_still_holds_its_hand():
               (0, first_bid + 2, {1: 5, 2: 6}),  # seat 0 passes after both bids
               (2, first_bid + 3, {1: 5}),  # seat 2's first attack: its own bid is its own business
               (0, first_bid + 4, {1: 5}),  # seat 0 defends: the attacker no longer holds its bidding hand
-              (0, first_bid + 5, {1: 5})]  # seat 0 attacks next: seat 1 has neither attacked nor drawn
+              (0, first_bid + 5, {1: 5}),  # seat 0 attacks next: seat 1 has neither attacked nor defended
+              (2, first_bid + 6, {1: 5})]  # seat 2 defends (and will surrender)
     for seat, k, backed in checks:
         assert t.moves[k]["seat"] == seat
         for hands in _hands(record, seat, k):

@@ -86,3 +86,47 @@ def test_a_bid_no_longer_constrains_a_hand_that_changed():
     record = parse(to_document("batallion", t.setup, SEED, {"deal": t.deck}, t.moves))
     k = next(i for i, m in enumerate(t.moves) if m["type"] == "defend")
     assert any(_worth(hands[2]) < 6 for hands in _hands(record, 0, k))
+
+
+def test_a_bid_is_backed_by_hands_worth_exactly_the_bid_as_often_as_by_better_ones():
+    """Uniform among the hands that back the bid: those worth exactly 5, the commonest, are among the samples."""
+    t = _game()
+    record = parse(to_document("batallion", t.setup, SEED, {"deal": t.deck}, t.moves))
+    first_bid = next(i for i, m in enumerate(t.moves) if m["type"] == "bid")
+    assert any(_worth(hands[1]) == 5 for hands in _hands(record, 2, first_bid + 1))
+
+
+def test_a_defence_with_cards_releases_the_defenders_bid():
+    """Seat 1 bid 5 and defends seat 2's spades with its own 2S JS JS, then draws back: at seat 0's attack next its
+    hand is no longer the one it bid with, and some samples are worth less than 5."""
+    t = Recorded([H0, H1, H2])
+    t.acquire().bids(5, 6, None)
+    t.play(2, "attack", cards="AS KS QS QS", target=1)
+    t.play(1, "defend", cards="2S JS JS")
+    t.play(0, "attack", cards="AC", target=2)
+    record = parse(to_document("batallion", t.setup, SEED, {"deal": t.deck}, t.moves))
+    k = len(t.moves) - 1
+    assert t.moves[k]["seat"] == 0
+    assert any(_worth(hands[1]) < 5 for hands in _hands(record, 0, k))
+
+
+def test_a_decision_with_an_empty_stock_is_sampled():
+    """The stock runs out (BA-4.6: a new stock is formed only when a card has to be drawn; under `scarcity`, never):
+    seeded random games of every table are played until a decision with an empty stock, whose samples agree with
+    what the seat saw."""
+    from tests.unit.test_analysis_samplers import _check_samples, analysed, random_record
+    from tests.unit.test_registry_properties import tables
+
+    found = None
+    for i, (options, players) in enumerate(tables(SPECS["batallion"].decider) * 3):
+        record, states = random_record("batallion", options, players, f"{i:04x}", random.Random(i), limit=700)
+        j = next((j for j, m in enumerate(record.moves) if not states[j].stock and m["type"] != "say"
+                  and analysed(SPECS["batallion"], states[j], m["seat"])), None)
+        if j is not None:
+            found = record, states, j
+            break
+    assert found, "no decision with an empty stock"
+    record, states, j = found
+    seat = record.moves[j]["seat"]
+    seen, decisions = seat_knowledge(record, seat)
+    _check_samples("batallion", record, states, seat, seen, next(k for k in decisions if k.move_index == j), "empty")

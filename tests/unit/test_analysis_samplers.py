@@ -18,6 +18,8 @@ the registry properties play. Nothing here names a game's fields: a state is rea
   compared with the uniform share by a chi-square goodness-of-fit test at p < 1e-6.
 - that the answer does not depend on the cards the seat had not seen is tests/unit/test_analysis_hidden.py's
   (an analysis byte-identical when two of them trade places); here: the samples themselves are the same.
+- `test_the_analysis_of_fixed_decisions_is_pinned`: the lines a player reads for six decisions of a seeded game,
+  pinned by digest, so that a sampler or rollout player that deals, plays or draws its stream otherwise is seen.
 """
 
 from __future__ import annotations
@@ -461,3 +463,46 @@ def test_each_unseen_card_gets_a_fair_chance(game):
     assert df > 0 and tested >= 2, f"{game}: nothing to test at its first analysed decision"
     p = chi_square_sf(statistic, df)
     assert p >= P_FAIL, f"{game}: chi-square {statistic:.1f} on {df} degrees of freedom, p = {p:.2e}: unfair deal"
+
+
+# -- the analysis itself, pinned ---------------------------------------------------------------------------------------
+
+# sha256 of the analysis lines below, per game. A change to a game's sampler or rollout player that changes its
+# analyses changes this on purpose: check the new lines (the failure prints them), then pin the new digest.
+GOLDEN = {
+    "el-royale": "521c8b822b7e7c1e660d53a8ee118afbf87a6aeebe5fb6273feb7f7d39c4a3ac",
+    "batallion": "f574d340bc85f07be0e4556c70c6b4477919aa2d1f1a4589471270e4f2d67c90",
+    "small-battle": "0037e95d35d6e9cfac019bbc92e0ea46d4a3b8a976c40863078de02bab05eda2",
+    "four-virtues": "2e58ca087eaffa021f001d0ba75e283740a2bf21754eff2140fafe06310e0d8e",
+}
+
+
+def _golden_lines(game: str) -> list:
+    """The analysis (domain.analysis.analyse_decision, few samples) of six decisions of a seeded random game."""
+    from domain.analysis import analyse_decision
+
+    spec = SPECS[game]
+    options, players = tables(spec.decider)[0]
+    record, states = random_record(game, options, players, "601d", random.Random(34), limit=160)
+    seat = 1
+    seen, decisions = seat_knowledge(record, seat)
+    decisions = [k for k in decisions if analysed(spec, states[k.move_index], seat)]
+    picked = decisions[:: max(1, len(decisions) // 6)][:6]
+    return [analyse_decision(spec, record.setup, seat, seen[:k.index], k.move, "golden", n, samples=8)
+            for n, k in enumerate(picked)]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_analysis_of_fixed_decisions_is_pinned(game):
+    """What a player reads (each candidate's value and interval, the best move, the mark) is made of the sampler and
+    the rollout player: six decisions of a seeded game, analysed with a fixed seed, give the same lines on every run
+    (the sampler and the player are deterministic for a seed: test_analysis_hidden.py). A sampler that deals another
+    way, or a player that plays another move or draws its stream otherwise, changes them."""
+    import hashlib
+    import json
+
+    lines = _golden_lines(game)
+    assert any(line is not None for line in lines)
+    text = json.dumps(lines, sort_keys=True)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    assert digest == GOLDEN.get(game), f"{game}: analysis lines changed, digest {digest}:\n{text[:3000]}"

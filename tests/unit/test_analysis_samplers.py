@@ -265,6 +265,22 @@ def test_a_sampled_state_agrees_with_everything_the_seat_saw(game, seed, rng, da
         _check_samples(game, record, states, seat, seen, k, seed)
 
 
+@pytest.mark.parametrize("game", [g for g in GAMES if SPECS[g].analysis.fold is not None])
+def test_a_sample_is_the_deal_of_the_knowledge_read_once(game):
+    """A game that splits its sampler (`fold` once a decision, `deal` per sample, as domain.analysis draws) still offers
+    `sample` (domain/spec.py `Analysis`): the same state from the same stream."""
+    spec = SPECS[game]
+    a = spec.analysis
+    options, players = tables(spec.decider)[0]
+    record, states = random_record(game, options, players, "5a3e", random.Random(5), limit=120)
+    for seat in range(record.setup.n):
+        seen, decisions = seat_knowledge(record, seat)
+        for k in decisions[:: max(1, len(decisions) // 4)]:
+            one = a.sample(record.setup, seat, seen[:k.index], random.Random(k.index))
+            two = a.deal(a.fold(record.setup, seat, seen[:k.index]), random.Random(k.index))
+            assert spec.decider.dump_state(one) == spec.decider.dump_state(two)
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_the_samples_are_the_same_whatever_the_cards_the_seat_had_not_seen(game):
     """Two games with the same moves from deals that differ only in cards the seat never saw (tests/unit/

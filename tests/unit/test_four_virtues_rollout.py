@@ -122,3 +122,24 @@ def test_a_playout_is_the_round_played_out_worth_the_seats_margin_in_it():
             values.add(value)
     assert len(values) > 2  # the rollouts differ with their stream
     assert det.value(before, 0, before.round) == 0.0  # a round still on is worth nothing yet
+
+
+def test_an_owed_discard_of_twelve_ways_is_compared_and_of_thirteen_is_not():
+    state, chance = _melding()
+    _, owed = fv.step(state, {"seat": 0, "type": "meld", "cards": cs("5H 6H 7H"), "face": cs("QH")[0], "force": 1}, chance)
+    twelve, thirteen = owed.clone(), owed.clone()
+    twelve.hands = (owed.hands[0], tuple(cs("AD 3D 5D 6D 7D 8D 9D TD 7S KS 2C 4C")))
+    thirteen.hands = (owed.hands[0], tuple(cs("AD 3D 5D 6D 7D 8D 9D TD 7S KS 2C 4C 5C")))
+    assert len(ANALYSIS.candidates(twelve, 1)) == 12
+    assert ANALYSIS.candidates(thirteen, 1) == []
+
+
+def test_a_clubs_face_is_compared_without_its_lowerings():
+    """FV-3.3's lowerings are left out of the comparison; the clubs face's meld without one is in it."""
+    state, chance = deal("4H 6H 9H 7S 8S 9S 2D 3C JC KD", "AD 3D 5D 6D 7D 8D 9D TD 7C KS", "KC", stock="2S 5C 2C")
+    _, state = fv.step(state, {"seat": 0, "type": "draw", "source": "stock", "count": 1}, chance)
+    assert any("lowered" in m for m in fv.legal_moves(state))  # 4H 6H 9H with 9H lowered to a 5, ...
+    assert _listed(ANALYSIS.candidates(state, 0)) == [
+        ("meld", ["7S", "8S", "9S"], {}), ("meld", ["7S", "8S", "9S"], {"face": "JC"}),
+        ("meld", ["7S", "8S", "9S"], {"face": "KD"})] + [
+        ("discard", [c], {}) for c in ["3C", "JC", "2D", "KD", "4H", "6H", "9H", "2S", "7S", "8S", "9S"]]

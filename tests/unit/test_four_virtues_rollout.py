@@ -143,3 +143,23 @@ def test_a_clubs_face_is_compared_without_its_lowerings():
         ("meld", ["7S", "8S", "9S"], {}), ("meld", ["7S", "8S", "9S"], {"face": "JC"}),
         ("meld", ["7S", "8S", "9S"], {"face": "KD"})] + [
         ("discard", [c], {}) for c in ["3C", "JC", "2D", "KD", "4H", "6H", "9H", "2S", "7S", "8S", "9S"]]
+
+
+def test_a_decision_in_the_final_melding_is_sampled():
+    """FV-2.2: once the stock is out the turn is a last melding; seeded random games are played to such a decision,
+    whose samples (an empty stock dealt) agree with what the seat saw."""
+    from projections.knowledge import seat_knowledge
+    from tests.unit.test_analysis_samplers import _check_samples, analysed, random_record
+
+    for i in range(30):
+        record, states = random_record("four-virtues", {}, [{"name": "N"}, {"name": "S"}], f"{i:04x}",
+                                       random.Random(i), limit=400)
+        j = next((j for j, s in enumerate(states[:-1]) if not s.stock and s.outcome is None and s.round
+                  and analysed(SPECS["four-virtues"], s, record.moves[j]["seat"])), None)
+        if j is not None:
+            break
+    else:
+        raise AssertionError("no decision with an empty stock in 30 games")
+    seat = record.moves[j]["seat"]
+    seen, decisions = seat_knowledge(record, seat)
+    _check_samples("four-virtues", record, states, seat, seen, next(k for k in decisions if k.move_index == j), "final")

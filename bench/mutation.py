@@ -69,8 +69,9 @@ def tests_of(game: str, registry: bool = False) -> list[str]:
     files = sorted(os.path.relpath(p, ROOT) for p in glob.glob(str(ROOT / "tests" / "unit" / f"test_{package(game)}_*.py")))
     files += EXTRA_TESTS.get(game, [])
     # the game's analysis sampler and rollout player live in its package too (determinize.py, the rollout's moves):
-    # the analysis tests are what can kill their mutants
-    files += ["tests/unit/test_analysis_hidden.py"]
+    # the analysis tests are what can kill their mutants: the analysis ignores unseen cards, and each sampled state
+    # agrees with what the seat saw and deals the unseen cards fairly
+    files += ["tests/unit/test_analysis_hidden.py", "tests/unit/test_analysis_samplers.py"]
     if registry:
         files += [f"tests/unit/test_registry_properties.py::{name}[{game}]" for name in REGISTRY_TESTS]
     return files

@@ -8,6 +8,7 @@ an `illegal` verdict (exit 1).
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -224,9 +225,15 @@ class Replay:
         }
 
 
+FAST_ROAD_SETTING = "ARBITER_FAST_ROAD"  # "0": every replay takes the decider's step (`arbiter replay --no-fast-road`)
+
+
 def fast_road(record: Record) -> Any:
-    """The game's second road for this record (domain.spec.FastReplay), or None when it has none or was not written
-    for the record's set-up: then every move takes the decider's `step`."""
+    """The game's second road for this record (domain.spec.FastReplay), or None when it has none, was not written
+    for the record's set-up, or is switched off (the environment's ARBITER_FAST_ROAD=0: a replay then judges exactly
+    as live play does, docs/cli.md): then every move takes the decider's `step`."""
+    if os.environ.get(FAST_ROAD_SETTING) == "0":
+        return None
     fast = spec_for(record.game).fast_replay
     return fast if fast is not None and fast.takes(record.setup) else None
 

@@ -6,6 +6,7 @@ The console entry point is api/cli/main.py's `main`, which runs the plain `arbit
 from __future__ import annotations
 
 import json
+import os
 import sys
 
 import click
@@ -45,11 +46,16 @@ def group() -> None:
 @group.command("replay")
 @click.argument("records", nargs=-1, required=True, type=click.Path(dir_okay=False))
 @click.option("--json", "as_json", is_flag=True, help="Print verdict JSON (one line per record) instead of an account.")
-def replay_command(records: tuple[str, ...], as_json: bool) -> None:
+@click.option("--no-fast-road", is_flag=True,
+              help="Judge every move by the game's decider, as live play does (no second replay road; the same as "
+                   "ARBITER_FAST_ROAD=0).")
+def replay_command(records: tuple[str, ...], as_json: bool, no_fast_road: bool) -> None:
     """Verify recorded games: exit 0 all legal, 1 an illegal move, 2 an invalid record (the highest wins).
 
     Files ending in .expected.json (the verdicts kept beside sample records) are skipped, so that
     `arbiter replay dir/*.json` verifies the records of a directory; a `.jsonl` file is an archive of records."""
+    if no_fast_road:
+        os.environ["ARBITER_FAST_ROAD"] = "0"  # read by domain.records.fast_road for every record of this run
     if all(path.endswith(EXPECTED_SUFFIX) for path in records):
         for path in records:
             click.echo(f"{path}: skipped (an expected verdict beside a record, not a record)", err=True)

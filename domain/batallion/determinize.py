@@ -5,9 +5,10 @@ What the seat knows (BA-1.2, BA-2.1, BA-2.2, BA-4.6): its own deal and stock dra
 taken from the discard pile (face up); every discard, attack and defence. The discard pile is public in order; a
 reshuffle makes its cards unseen again, in one pool (domain.hidden). Unseen: the other hands' cards no one saw them
 get, and the stock. Public fields (chips, bids, turns, the battle, ...) are folded from the same events with the
-hidden cards left blank; hands and stock are then set from one deal of the unseen cards (dealt again, up to
-`REDEALS` times, while a bid not yet attacked with is worth more than its bidder's best suit: BA-3.2 tells everyone
-that much). Two copies of one card
+hidden cards left blank; hands and stock are then set from one deal of the unseen cards, uniform among the deals in
+which every bidder still holding the hand it bid with (no attack or defence with cards since) is backed by its best suit
+(BA-3.2 tells everyone that much): each such bidder's hand is drawn in turn, up to `REDEALS` times, until it backs
+its bid (`Hidden.deal_where`: uniform for one bid, each hand uniform given those drawn before it for several). Two copies of one card
 (two packs) are told apart by the pool they came from where the seat could tell; where it could not, the first pool.
 
 `playout`: draw from the stock and throw the card of the suit held fewest of; pass every bid; attack with every card
@@ -27,11 +28,11 @@ from .codec import JOKER, pack, parse_card, suit_of
 from .decider import step
 from .moves import legal_moves
 from .setup import Setup
-from .state import ACQUISITION, BATTLES, BIDDING, State, apply, draft, initial_state
+from .state import ACQUISITION, BIDDING, State, apply, draft, initial_state
 
 STOCK = "stock"
 MAX_PLAYOUT = 2000
-REDEALS = 200  # deals tried for hands that back the bids still to be attacked with (BA-3.2)
+REDEALS = 5000  # draws tried for a bidder's hand that backs its bid (BA-3.2); each draws that hand only
 
 
 def _cards(values) -> list[int]:
@@ -42,10 +43,14 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
     """One full state consistent with everything `seat` saw, and nothing else."""
     hidden, shadow = Hidden(), draft(initial_state(setup))
     discard: list[int] = []
+    changed: set[int] = set()  # seats whose hand changed since the bidding: an attack, a defence with cards (only
+    # those who played draw back, BA-4.6; a surrender changes nothing)
     for item in seen:
         kind, data = item["kind"], item["data"]
         event = {"type": kind, **data}
         who = data.get("seat")
+        if shadow.bids and (kind == "attacked" or kind == "defended" and data["cards"]):
+            changed.add(who)
         if kind == "dealt":
             hand, up = _cards(data["hand"]), parse_card(data["up_card"])
             hidden.add_known(seat, hand)
@@ -88,12 +93,16 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
             event = {"type": kind, "k": data["k"], "order": [0] * len(discard)}
             discard = []
         apply(shadow, event)
-    pending = [(b, amount) for b, amount in shadow.bids if amount is not None and b != seat
-               and (shadow.phase == BIDDING or (shadow.phase == BATTLES and shadow.first_attack))]
-    for _ in range(REDEALS):  # BA-3.2: a bid still to be backed shows its bidder holds a suit worth it
+    pending = [(b, amount) for b, amount in shadow.bids if amount is not None and b != seat and b not in changed]
+    dealt = None
+    if pending:  # BA-3.2: a bid still to be backed shows its bidder holds a suit worth it
+        bids = dict(pending)
+
+        def backed(bidder: int, hand: list[int]) -> bool:
+            return best_attack_value(tuple(hand), setup.max_group) >= bids[bidder]
+        dealt = hidden.deal_where(rng, list(bids), backed, REDEALS)
+    if dealt is None:
         dealt = hidden.deal(rng)
-        if all(best_attack_value(tuple(dealt.get(b, ())), setup.max_group) >= amount for b, amount in pending):
-            break
     shadow.hands = tuple(tuple(sorted(dealt.get(s, ()))) for s in range(setup.n))
     shadow.stock = tuple(dealt.get(STOCK, ()))
     shadow.discard = tuple(discard)

@@ -15,7 +15,7 @@ from domain.cards import RANK_MASKS, cards_of
 from domain.randomness import Chance
 from domain.records import parse, replay, to_document
 from domain.rules import RuleViolation
-from tests.unit.test_el_royale_properties import candidate_moves, play, tables
+from tests.unit.test_el_royale_properties import candidate_moves, choose, play, tables, team_layouts
 from tests.conftest import examples
 
 
@@ -102,3 +102,83 @@ def test_replay_gives_the_deciders_verdict_and_final_state_with_the_loop(table):
     slow = replay(parse(doc), keep_events=True)  # step for every move
     assert fast.verdict() == slow.verdict()
     assert fast.state == slow.state
+
+
+# -- every ending, both roads --------------------------------------------------------------------------------------
+
+# The endings the rulebook has, by edition: a win by play (ER-4.1), a win by elimination (ER-4.3 R; eliminations are
+# the revised edition's, ER-5), a draw at the battle limit (ER-4.4). The verdict's `result` names each.
+ENDINGS = {"classic": {"win", "draw"}, "revised": {"win", "elimination", "draw"}}
+MAX_GAMES = 120
+
+
+def _option_grid() -> list[tuple[dict, list[dict]]]:
+    """Every option of the game with each of its values (edition, a battle limit or none, auto-pass on or off), over
+    2 to 8 seats and every team layout, interleaved so that any prefix mixes them."""
+    out = []
+    layouts = [(n, teams) for n in (2, 3, 4, 5, 6, 8) for teams in team_layouts(n)]
+    for i, (n, teams) in enumerate(layouts * 2):
+        for edition in ("revised", "classic"):
+            options = {"edition": edition}
+            if i % 3 == 1:
+                options["battle_limit"] = 6 + 7 * (i % 4)
+            if i % 2:
+                options["auto_pass"] = True
+            players = [{"name": f"P{k}"} if teams is None else {"name": f"P{k}", "team": teams[k]} for k in range(n)]
+            out.append((options, players))
+    return out
+
+
+def _to_the_end(setup, chance, rng: random.Random, passive: float, max_moves: int = 2500) -> list[dict]:
+    """A game the decider plays to its end (or `max_moves`): random legal moves, passive seats conceding and passing
+    more (eliminations), and a seat holding few cards taking a play that ends the game when it has one (a win by play
+    is otherwise rare in random games); a say or a show now and then."""
+    state = er.initial_state(setup)
+    for e in er.start(setup, chance):
+        state = er.evolve(state, e)
+    moves = []
+    while not er.outcome(state).is_over and len(moves) < max_moves:
+        legal = list(er.legal_moves(state))
+        seat = legal[0]["seat"]
+        move = None
+        if state.hands[seat].bit_count() <= 4:
+            move = next((m for m in legal if len(m.get("cards", ())) == state.hands[seat].bit_count()
+                         and er.outcome(er.step(state, m, chance)[1]).is_over), None)
+        if move is None:
+            move = choose(legal, rng, passive)
+        if rng.random() < 0.01:
+            moves.append({"seat": rng.randrange(setup.n), "type": "say", "text": "x"})
+        moves.append(move)
+        state = er.step(state, move, chance)[1]
+    return moves
+
+
+def test_the_fast_road_gives_the_deciders_verdict_at_every_ending_of_every_option(monkeypatch):
+    """Random games of every option played to their end by the decider, until each ending of each edition has been
+    reached (at most MAX_GAMES): `arbiter replay --json`'s road (the verdict-only loop) gives the verdict and the
+    final state of the decider's `step` alone (ARBITER_FAST_ROAD=0) and of the step of live play (with events). The
+    test fails, rather than stop covering an ending, when one is never reached."""
+    grid = _option_grid()
+    reached: dict[str, set] = {edition: set() for edition in ENDINGS}
+    games = 0
+    while games < len(grid) // 2 or any(reached[e] != ENDINGS[e] for e in ENDINGS):
+        assert games < MAX_GAMES, f"endings never reached in {MAX_GAMES} games: " + ", ".join(
+            f"{e} {sorted(ENDINGS[e] - reached[e])}" for e in ENDINGS if reached[e] != ENDINGS[e])
+        options, players = grid[games % len(grid)]
+        rng = random.Random(f"endings:{games}")
+        setup = er.configure(options, players)
+        chance = Chance(f"{games:04x}")
+        doc = to_document("el-royale", setup, chance.seed, {}, _to_the_end(setup, chance, rng, rng.random() * 0.6))
+        games += 1
+        monkeypatch.delenv("ARBITER_FAST_ROAD", raising=False)
+        fast = replay(parse(doc))
+        live = replay(parse(doc), keep_events=True)
+        monkeypatch.setenv("ARBITER_FAST_ROAD", "0")
+        decider = replay(parse(doc))
+        monkeypatch.delenv("ARBITER_FAST_ROAD")
+        assert fast.verdict() == decider.verdict() == live.verdict(), (options, len(players), games - 1)
+        assert fast.state == decider.state == live.state
+        verdict = decider.verdict()
+        if verdict["status"] == "finished":
+            assert verdict["result"] in ENDINGS[options["edition"]]
+            reached[options["edition"]].add(verdict["result"])

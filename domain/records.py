@@ -8,7 +8,6 @@ an `illegal` verdict (exit 1).
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -225,21 +224,17 @@ class Replay:
         }
 
 
-FAST_ROAD_SETTING = "ARBITER_FAST_ROAD"  # "0": every replay takes the decider's step (`arbiter replay --no-fast-road`)
-
-
-def fast_road(record: Record) -> Any:
+def fast_road(record: Record, allowed: bool = True) -> Any:
     """The game's second road for this record (domain.spec.FastReplay), or None when it has none, was not written
-    for the record's set-up, or is switched off (the environment's ARBITER_FAST_ROAD=0: a replay then judges exactly
-    as live play does, docs/cli.md): then every move takes the decider's `step`."""
-    if os.environ.get(FAST_ROAD_SETTING) == "0":
-        return None
-    fast = spec_for(record.game).fast_replay
+    for the record's set-up, or is not `allowed` (`arbiter replay --no-fast-road`, ARBITER_FAST_ROAD=0, read at the
+    edge by service.fast_road: a replay then judges exactly as live play does): then every move takes `step`."""
+    fast = spec_for(record.game).fast_replay if allowed else None
     return fast if fast is not None and fast.takes(record.setup) else None
 
 
-def replay(record: Record, keep_events: bool = False) -> Replay:
-    """Replay a validated record through its bare decider (fast path, no store)."""
+def replay(record: Record, keep_events: bool = False, fast_road_allowed: bool = True) -> Replay:
+    """Replay a validated record through its bare decider (no store), on the game's fast road where it has one for
+    the record and it is allowed."""
     d = record.decider
     chance = record.chance
     state = d.initial_state(record.setup)
@@ -252,7 +247,7 @@ def replay(record: Record, keep_events: bool = False) -> Replay:
         state = d.evolve(state, e)
     if keep_events:
         events.extend(opening)
-    fast = fast_road(record)
+    fast = fast_road(record, fast_road_allowed)
     step = (fast.fold_step or d.step) if fast else d.step  # no state before a move is kept: in place where it can
     fold = fast.fold_moves if fast else None  # a verdict-only loop over the ordinary moves (domain/spec.py)
     illegal = None

@@ -37,6 +37,9 @@ LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_co
         "fairplay": ".fairplay:fairplay_command"}
 
 
+FAST_ROAD_SETTING = "ARBITER_FAST_ROAD"  # service.fast_road.SETTING (the CLI's start-up imports no service module)
+
+
 @click.group(cls=_LazyGroup)
 @click.version_option(package_name="arbiter")
 def group() -> None:
@@ -55,7 +58,7 @@ def replay_command(records: tuple[str, ...], as_json: bool, no_fast_road: bool) 
     Files ending in .expected.json (the verdicts kept beside sample records) are skipped, so that
     `arbiter replay dir/*.json` verifies the records of a directory; a `.jsonl` file is an archive of records."""
     if no_fast_road:
-        os.environ["ARBITER_FAST_ROAD"] = "0"  # read by domain.records.fast_road for every record of this run
+        os.environ[FAST_ROAD_SETTING] = "0"  # read by service.fast_road in this process and those it starts
     if all(path.endswith(EXPECTED_SUFFIX) for path in records):
         for path in records:
             click.echo(f"{path}: skipped (an expected verdict beside a record, not a record)", err=True)

@@ -22,6 +22,7 @@ from domain.records import InvalidRecord, load, parse, replay
 from projections.knowledge import seat_knowledge
 
 from service.errors import BadInput
+from service import fast_road
 
 OWN_SAMPLES = 16  # screening precision (docs/fairplay.md): the own-information analysis, at most this many a move
 PERFECT_SAMPLES = 4  # rollouts a move from a full state (the true one, or each world of the honest baseline)
@@ -58,7 +59,7 @@ class GameInput:
 
 
 def _finished(record: Any, label: str) -> None:
-    verdict = replay(record).verdict()
+    verdict = replay(record, fast_road_allowed=fast_road.allowed()).verdict()
     if verdict["status"] != "finished":
         raise BadInput(f"{label}: not a finished game ({verdict['status']}): only finished games are screened")
 

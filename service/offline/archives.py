@@ -13,6 +13,7 @@ from domain import json_limits
 from domain.records import InvalidRecord, parse, replay
 
 from service.tournaments.bundles import is_bundle_header, verify_bundle
+from service import fast_road
 
 
 def is_archive(path: str) -> bool:
@@ -42,7 +43,8 @@ def verify_archive(path: str) -> Iterator[dict]:
             continue
         try:
             checked, doc = json_limits.read_screened(line)  # orjson where it answers as json.loads
-            yield replay(parse(doc if checked else json.loads(line), checked=checked)).verdict()
+            yield replay(parse(doc if checked else json.loads(line), checked=checked),
+                         fast_road_allowed=fast_road.allowed()).verdict()
         except json.JSONDecodeError as e:
             yield {"status": "invalid", "error": f"line {number}: not JSON: {e}"}
         except InvalidRecord as e:

@@ -33,6 +33,7 @@ from typing import Any, Iterable, Iterator
 
 from domain.games import spec_for
 from domain.records import InvalidRecord, parse, replay
+from service import fast_road
 
 Z95 = 1.959963984540054
 UNFINISHED = "unfinished"  # the simulation's move cap came first (status in_progress)
@@ -117,7 +118,7 @@ def result_of(source: str, doc: Any) -> GameResult:
         record = parse(doc)
     except InvalidRecord as e:
         raise ReportError(f"{source}: invalid record: {e}") from None
-    played = replay(record, keep_events=True)
+    played = replay(record, keep_events=True, fast_road_allowed=fast_road.allowed())
     verdict = played.verdict()
     if verdict["status"] == "illegal":
         bad = verdict["illegal"]

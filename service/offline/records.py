@@ -8,6 +8,7 @@ from __future__ import annotations
 from domain.games import spec_for
 from domain.records import InvalidRecord, Record, load, replay
 from domain.rules import InvalidSetup, RuleViolation
+from service import fast_road
 
 # domain.game (eventsourcing) and projections.narration are imported where they are needed: `arbiter replay --json`
 # verifies records with the bare decider alone, and starts faster without them
@@ -22,7 +23,7 @@ def verify_file(path: str, with_account: bool = False) -> tuple[dict, dict | Non
     """
     try:
         record = load(path)
-        result = replay(record, keep_events=with_account)
+        result = replay(record, keep_events=with_account, fast_road_allowed=fast_road.allowed())
         verdict = result.verdict()
     except InvalidRecord as e:
         return {"status": "invalid", "error": str(e)}, None

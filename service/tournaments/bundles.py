@@ -12,6 +12,7 @@ import json
 from typing import Iterator
 
 from domain.records import InvalidRecord, parse, replay
+from service import fast_road
 
 # domain.tournament.standings (fractions, decimal) is imported when a bundle is verified: `arbiter replay` of an
 # archive that is no bundle starts without it
@@ -52,7 +53,7 @@ def verify_bundle(header: dict, lines: list[tuple[int, str]]) -> Iterator[dict]:
     for (number, table, game), (line_no, line) in zip(listed, lines):
         scores = None
         try:
-            played = replay(parse(json.loads(line)))
+            played = replay(parse(json.loads(line)), fast_road_allowed=fast_road.allowed())
             verdict = played.verdict()
             outcome = played.record.decider.outcome(played.state)
             scores = list(outcome.scores) if outcome.is_over and outcome.scores else None

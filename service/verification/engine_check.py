@@ -18,6 +18,7 @@ from domain import ENGINE_VERSION
 from domain.game import Game
 from domain.randomness import commitment
 from domain.records import parse, replay
+from service import fast_road
 
 from .decoded import NotPlain
 from .redecision import SeedCheck
@@ -78,7 +79,7 @@ def reverify(app: Any, game_id: UUID, game: Game | None = None) -> dict:
     game = app.game(game_id) if game is None else game
     doc = game.to_record(reveal_seed=True)
     doc["players"] = game.setup.players()  # as set up: a name given at the table (PlayerNamed) is no move to re-decide
-    result = replay(parse(doc))
+    result = replay(parse(doc), fast_road_allowed=fast_road.allowed())
     now = result.state
     same_state = now == game.state
     differs = []

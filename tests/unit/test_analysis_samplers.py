@@ -198,7 +198,7 @@ def test_a_sampled_state_agrees_with_what_the_seat_saw_after_every_kind_of_event
     spec = SPECS[game]
     d = spec.decider
     covered: set[str] = set()
-    for i, (options, players) in enumerate(tables(d)):
+    for i, (options, players) in enumerate(tables(game)):
         record, states = random_record(game, options, players, f"{i + 7:04x}", random.Random(i), limit=700)
         record = parse(to_document(game, record.setup, record.seed, {}, _with_shows(d, record, states)))
         states = _states(d, record)
@@ -255,7 +255,7 @@ def _states(d, record) -> list:
 def test_a_sampled_state_agrees_with_everything_the_seat_saw(game, seed, rng, data):
     spec = SPECS[game]
     d = spec.decider
-    options, players = data.draw(st.sampled_from(tables(d)))
+    options, players = data.draw(st.sampled_from(tables(game)))
     record, states = random_record(game, options, players, seed, rng)
     project = projection_for(game).table
     seat = rng.randrange(record.setup.n)
@@ -271,14 +271,14 @@ def test_a_sample_is_the_deal_of_the_knowledge_read_once(game):
     `sample` (domain/spec.py `Analysis`): the same state from the same stream."""
     spec = SPECS[game]
     a = spec.analysis
-    options, players = tables(spec.decider)[0]
+    options, players = tables(game)[0]
     record, states = random_record(game, options, players, "5a3e", random.Random(5), limit=120)
     for seat in range(record.setup.n):
         seen, decisions = seat_knowledge(record, seat)
         for k in decisions[:: max(1, len(decisions) // 4)]:
             one = a.sample(record.setup, seat, seen[:k.index], random.Random(k.index))
             two = a.deal(a.fold(record.setup, seat, seen[:k.index]), random.Random(k.index))
-            assert spec.decider.dump_state(one) == spec.decider.dump_state(two)
+            assert spec.codec.dump_state(one) == spec.codec.dump_state(two)
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -303,7 +303,7 @@ def test_the_samples_are_the_same_whatever_the_cards_the_seat_had_not_seen(game)
         a = draws(spec, record.setup, seat, seen[:k.index])
         b = draws(spec, altered.setup, seat, theirs[:k.index])
         for i in range(3):
-            assert spec.decider.dump_state(a(random.Random(i))) == spec.decider.dump_state(b(random.Random(i)))
+            assert spec.codec.dump_state(a(random.Random(i))) == spec.codec.dump_state(b(random.Random(i)))
         checked += 1
         if checked == 3:
             break
@@ -400,7 +400,7 @@ def _first_analysed_decision(game: str):
     compares moves at, by whichever seat makes it: (record, seat, the seat's knowledge before it, the real state)."""
     spec = SPECS[game]
     d = spec.decider
-    options, players = tables(d)[0]
+    options, players = tables(game)[0]
     for attempt in range(20):
         record, states = random_record(game, options, players, f"{attempt:04x}", random.Random(attempt), limit=60)
         first = None
@@ -498,7 +498,7 @@ def _golden_lines(game: str) -> list:
     from domain.analysis import analyse_decision
 
     spec = SPECS[game]
-    options, players = tables(spec.decider)[0]
+    options, players = tables(game)[0]
     record, states = random_record(game, options, players, "601d", random.Random(34), limit=160)
     seat = 1
     seen, decisions = seat_knowledge(record, seat)

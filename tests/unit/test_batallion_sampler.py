@@ -118,7 +118,7 @@ def test_a_decision_with_an_empty_stock_is_sampled():
     from tests.unit.test_registry_properties import tables
 
     found = None
-    for i, (options, players) in enumerate(tables(SPECS["batallion"].decider) * 3):
+    for i, (options, players) in enumerate(tables("batallion") * 3):
         record, states = random_record("batallion", options, players, f"{i:04x}", random.Random(i), limit=700)
         j = next((j for j, m in enumerate(record.moves) if not states[j].stock and m["type"] != "say"
                   and analysed(SPECS["batallion"], states[j], m["seat"])), None)

@@ -18,6 +18,7 @@ from click.testing import CliRunner
 from api.cli.main import main
 from domain.games import SPECS, registered
 from domain.records import fast_road, parse, replay
+from service import fast_road as setting
 from tests.support import record
 from tests.unit.test_el_royale_winning import HANDS, TEAMS, _moves
 from tests.unit.test_fast_roads import _Spied, random_record, slow_replay
@@ -34,17 +35,18 @@ def test_the_setting_sends_every_move_to_the_decider(game, monkeypatch):
     spied = _spied(game)
     records = [random_record(game, {}, SPECS[game].seats[0].low + 1, i) for i in range(3)]
     with registered(game, dataclasses.replace(SPECS[game], fast_replay=spied.road)):
-        assert all(fast_road(r) is spied.road for r in records)
+        assert setting.allowed() and all(fast_road(r, setting.allowed()) is spied.road for r in records)
         monkeypatch.setenv("ARBITER_FAST_ROAD", "0")
+        assert not setting.allowed()
         for r in records:
-            assert fast_road(r) is None
+            assert fast_road(r, setting.allowed()) is None
             slow = slow_replay(r)
-            for got in (replay(r), replay(r, keep_events=True)):
+            for got in (replay(r, fast_road_allowed=False), replay(r, keep_events=True, fast_road_allowed=False)):
                 assert got.verdict() == slow.verdict() and got.state == slow.state
         assert spied.calls == 0, "the fast road was used with ARBITER_FAST_ROAD=0"
         monkeypatch.setenv("ARBITER_FAST_ROAD", "1")
         for r in records:
-            replay(r)
+            replay(r, fast_road_allowed=setting.allowed())
     assert spied.calls, "the spy can see the road (any value but 0 leaves it on)"
 
 

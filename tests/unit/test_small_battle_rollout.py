@@ -30,7 +30,7 @@ SAMPLES = 1200
 
 def _game(seed: int):
     d = SPECS[GAME].decider
-    options, players = tables(d)[0]
+    options, players = tables(GAME)[0]
     setup, chance, moves, states, _ = play(d, options, players, f"{seed:04x}", random.Random(seed))
     return parse(to_document(GAME, setup, f"{seed:04x}", {}, moves)), states, chance
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 import bisect
 import random
 from collections import Counter
-from typing import Hashable
+from typing import Any, Hashable
 
 
 class Inconsistent(ValueError):
@@ -130,9 +130,14 @@ class Hidden:
         """One uniform deal of every pool's unseen cards to the places that hold them unseen: holder -> its known
         cards followed by its dealt ones (a deck's dealt cards in draw order). Deterministic for a given rng state:
         holders and pools are taken in a fixed order."""
-        out = {h: list(cards) for h, cards in self.known.items()}
-        for pool, cards in self.pools.items():
-            places = [(h, c[pool]) for h, c in sorted(self.unseen.items(), key=lambda kv: repr(kv[0])) if c.get(pool)]
+        return self._dealt(self.pools, {h: list(cards) for h, cards in self.known.items()}, rng)
+
+    def _dealt(self, pools: dict, out: dict, rng: random.Random, skip: Any = ()) -> dict:
+        """`out` with each pool's cards shuffled and dealt, in a fixed order, to the places that hold that pool's
+        cards unseen (those in `skip` aside: already dealt)."""
+        for pool, cards in pools.items():
+            places = [(h, c[pool]) for h, c in sorted(self.unseen.items(), key=lambda kv: repr(kv[0]))
+                      if c.get(pool) and h not in skip]
             if sum(k for _, k in places) != len(cards):
                 raise Inconsistent(f"pool {pool!r}: {len(cards)} cards for {sum(k for _, k in places)} places")
             shuffled = list(cards)
@@ -167,15 +172,4 @@ class Hidden:
             for pool, picked in picks.items():
                 taken = set(picked)
                 rest[pool] = [c for i, c in enumerate(rest[pool]) if i not in taken]
-        out = {h: list(cards) for h, cards in self.known.items() if h not in mine} | mine
-        for pool, cards in rest.items():
-            places = [(h, c[pool]) for h, c in sorted(self.unseen.items(), key=lambda kv: repr(kv[0]))
-                      if c.get(pool) and h not in mine]
-            if sum(k for _, k in places) != len(cards):
-                raise Inconsistent(f"pool {pool!r}: {len(cards)} cards for {sum(k for _, k in places)} places")
-            rng.shuffle(cards)
-            at = 0
-            for holder, k in places:
-                out.setdefault(holder, []).extend(cards[at:at + k])
-                at += k
-        return out
+        return self._dealt(rest, {h: list(cards) for h, cards in self.known.items() if h not in mine} | mine, rng, mine)

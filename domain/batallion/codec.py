@@ -9,10 +9,31 @@ from __future__ import annotations
 
 from .. import cards as pack_cards
 from ..kit.codec import card_list, event_codec, is_int, move_formatter, say_text
+from ..kit.moves import Field, MoveShape, cards, say
 from ..rules import InvalidSetup, MalformedMove
 
 JOKER = 52
 MOVE_TYPES = frozenset({"draw", "discard", "bid", "pass", "attack", "defend", "say"})
+
+# the moves declared for generic code (domain/kit/moves.py: the OpenAPI document types each from here)
+MOVES = (
+    MoveShape("draw", "acquisition: take the stock's or the discard pile's top card", "BA-2.2",
+              (Field("source", "choice", "where the card is taken from", "BA-2.2", choices=("stock", "discard")),)),
+    MoveShape("discard", "acquisition: throw one card face up onto the discard pile", "BA-2.2",
+              (cards("the one card discarded", "BA-2.2"),)),
+    MoveShape("bid", "bidding: bid for the first attack", "BA-3.2",
+              (Field("amount", "int", "the bid: 4 or more (5 under five_six), above the high bid, at most the value "
+                                      "of the bidder's strongest suit", "BA-3.2"),),
+              (Field("min", "int", "the lowest bid allowed now", "BA-3.2"),
+               Field("max", "int", "the highest bid allowed now", "BA-3.2"))),
+    MoveShape("pass", "bidding: decline to bid", "BA-3.1"),
+    MoveShape("attack", "battles: attack another seat with cards of one suit", "BA-4.2",
+              (cards("the attacking cards, all of one suit (a joker where BA-1.4 permits)", "BA-4.2"),
+               Field("target", "int", "the seat attacked (anyone but the attacker)", "BA-4.1"))),
+    MoveShape("defend", "battles: answer an attack with cards of its suit (none: a surrender)", "BA-4.4",
+              (cards("the defending cards, of the attack's suit (empty: a surrender)", "BA-4.4"),)),
+    say("BA-6.3"),
+)
 
 
 def parse_card(text) -> int:

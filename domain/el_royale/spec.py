@@ -11,7 +11,7 @@ from .replay_fast import WRITTEN_FOR
 SPEC = GameSpec(
     id="el-royale", title="El Royale", prefix="ER", decider=rules,
     codec=Codec(codec.MOVE_TYPES, codec.parse_move, codec.format_move, codec.encode_event, codec.decode_event,
-                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck),
+                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck, moves=codec.MOVES),
     seats=(Seats(2, 8, "ER-1.1"),),
     teams="ER-1.2",
     options=(

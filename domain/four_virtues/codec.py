@@ -4,12 +4,47 @@ from __future__ import annotations
 
 from ..cards import CardError, parse_card
 from ..kit.codec import card_list, check_full_pack, event_codec, full_pack, is_int, move_formatter, say_text
+from ..kit.moves import Field, MoveShape, cards, say
 from ..rules import MalformedMove
 
 MOVE_TYPES = frozenset({"draw", "meld", "forced_discard", "add", "discard", "done", "say"})
 RANK_NAMES = "A23456789T"  # the number cards' ranks (index = rank index)
 pack = full_pack  # each round's `deal:r` label shuffles the 52-card pack
 check_deck = check_full_pack  # a stacked `deck` fixes round 1 (FV-5.3)
+
+# the moves declared for generic code (domain/kit/moves.py: the OpenAPI document types each from here)
+_LOWERED = (Field("card", "card", "the meld's card whose rank is lowered", "FV-3.3"),
+            Field("rank", "text", "its new rank (A, 2..9, T or 10)", "FV-3.3"))
+MOVES = (
+    MoveShape("draw", "the turn's draw: one or two cards from the stock, or the discard pile's top card", "FV-2.2",
+              (Field("source", "choice", "where the cards are taken from", "FV-2.2", choices=("stock", "discard")),
+               Field("count", "int", "how many from the stock, 1 or 2 (required for the stock; none or 1 for the "
+                                     "discard pile)", "FV-5.2", required=False))),
+    MoveShape("meld", "lay down a new meld: three or more number cards forming a set or a run, and at most one face "
+              "card", "FV-2.3",
+              (cards("the meld's number cards", "FV-2.3"),
+               Field("face", "card", "the one face card (J, Q or K) put into the meld: its virtue", "FV-3.1",
+                     required=False),
+               Field("lowered", "object", "clubs: one card of the meld lowered to a rank so that it fits", "FV-3.3",
+                     required=False, fields=_LOWERED),
+               Field("force", "int", "hearts: how many cards the opponent must discard", "FV-3.4", required=False),
+               Field("draw", "int", "spades: how many cards the melder draws from the stock", "FV-3.5",
+                     required=False)),
+              (Field("force_max", "int", "hearts: the most cards `force` may name", "FV-3.4"),
+               Field("draw_max", "int", "spades: the most cards `draw` may name", "FV-3.5"))),
+    MoveShape("forced_discard", "the opponent's answer to a hearts meld: discard the cards owed", "FV-3.4",
+              (cards("the cards discarded, in the order they go onto the pile", "FV-3.4"),),
+              (Field("count", "int", "how many cards of the hand are owed", "FV-3.4"),)),
+    MoveShape("add", "add number cards to a meld on the table, whoever made it", "FV-2.4",
+              (Field("meld", "int", "the meld's number: 0-based, in the order melds were laid down this round",
+                     "FV-5.4"),
+               cards("the number cards added, judged as one", "FV-5.2"))),
+    MoveShape("discard", "end the turn: one card onto the discard pile", "FV-2.1",
+              (cards("the one card discarded", "FV-2.1"),)),
+    MoveShape("done", "end the turn and the round without a discard: only after the stock ran out this turn",
+              "FV-4.1"),
+    say("FV-5.4"),
+)
 
 
 def _card(text) -> int:

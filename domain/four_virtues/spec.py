@@ -10,7 +10,7 @@ from . import codec, determinize, state
 SPEC = GameSpec(
     id="four-virtues", title="The Four Virtues of Royalty", prefix="FV", decider=rules,
     codec=Codec(codec.MOVE_TYPES, codec.parse_move, codec.format_move, codec.encode_event, codec.decode_event,
-                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck),
+                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck, moves=codec.MOVES),
     seats=(Seats(2, 2, "FV-1.1"),),
     options=(OptionSpec("target", "int", "Target score", "FV-1.2", default=300, low=100, high=1000),),
     deck_label="deal:1",  # a record's `deck` fixes round 1 only (FV-5.3)

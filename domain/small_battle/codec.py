@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ..cards import format_card, parse_card
 from ..kit.codec import check_full_pack, event_codec, full_pack, is_int, move_formatter, say_text
+from ..kit.moves import Field, MoveShape, say
 from ..rules import InvalidSetup, MalformedMove
 
 MOVE_TYPES = frozenset({"arrange", "strike", "say"})
@@ -11,6 +12,15 @@ RANKS = tuple(range(2, 10))  # a formation is one each of 2..9 (SB-1.3)
 SUIT_OF_SEAT = (0, 3)  # seat 0 plays the clubs, seat 1 the spades (SB-1.4)
 # SB-1.4: A and 3..T of diamonds, then of hearts, in unshuffled-pack order (label `pile`)
 PILE = tuple(s * 13 + r for s in (1, 2) for r in (0, 2, 3, 4, 5, 6, 7, 8, 9))
+# the moves declared for generic code (domain/kit/moves.py: the OpenAPI document types each from here)
+MOVES = (
+    MoveShape("arrange", "set the seat's formation face down, once, before the first strike", "SB-1.3",
+              (Field("formation", "ranks", "the ranks 2..9, each once, as rank strings, for positions 0..7", "SB-1.3"),),
+              (Field("ranks", "ranks", "the ranks to arrange, in any order", "SB-1.3"),)),
+    MoveShape("strike", "name one of the opponent's remaining positions for the card drawn", "SB-2.1",
+              (Field("position", "int", "the opponent's position struck (0..7, not removed)", "SB-2.1"),)),
+    say("SB-4.2"),
+)
 
 __all__ = ["MOVE_TYPES", "PILE", "parse_card", "format_card", "pack", "check_deck", "parse_move", "format_move",
            "encode_event", "decode_event", "chance_of", "formation_card"]

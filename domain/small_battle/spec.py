@@ -10,7 +10,7 @@ from ..spec import Analysis, GameSpec, Length, Seats
 SPEC = GameSpec(
     id="small-battle", title="Small Battle", prefix="SB", decider=rules,
     codec=Codec(codec.MOVE_TYPES, codec.parse_move, codec.format_move, codec.encode_event, codec.decode_event,
-                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck),
+                state.State, state.dump_state, state.load_state, pack=codec.pack, check_deck=codec.check_deck, moves=codec.MOVES),
     seats=(Seats(2, 2, "SB-1.1"),),
     deck_label="first",  # a record's `deck` fixes the high-card pack (SB-1.2)
     honesty=rules.honesty,  # SB-1.3, SB-3.2: formations against their commitments, strikes against the formation

@@ -7,6 +7,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 
 from domain.kit.codec import card_list, event_codec, move_formatter, say_text
+from domain.kit.moves import MoveShape, cards, say
 from domain.rules import MalformedMove
 
 from .decider import (Setup, State, configure, decide, dump_state, evolve, final, initial_state, legal_moves,
@@ -15,6 +16,9 @@ from .decider import (Setup, State, configure, decide, dump_state, evolve, final
 GAME = "high-card"
 MOVE_TYPES = frozenset({"play", "say"})
 LOCATION = "tests.toy_game.spec:SPEC"
+MOVES = (MoveShape("play", "play one card of the hand, shown to everybody", "HC-2.2",
+                   (cards("the one card played", "HC-2.2"),)),
+         say("HC-4.1"))
 
 
 @contextmanager

@@ -10,7 +10,7 @@ from .. import toy_game as rules
 SPEC = GameSpec(
     id=rules.GAME, title="High Card", prefix="HC", decider=rules,
     codec=Codec(rules.MOVE_TYPES, rules.parse_move, rules.format_move, rules.encode_event, rules.decode_event,
-                rules.State, rules.dump_state, rules.load_state),
+                rules.State, rules.dump_state, rules.load_state, moves=rules.MOVES),
     seats=(Seats(2, 2, "HC-1.1"),),
     options=(OptionSpec("rounds", "int", "Rounds", "HC-1.2", default=3, low=1, high=10),),
     example_options=({}, {"rounds": 1}, {"rounds": 10}),

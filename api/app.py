@@ -7,6 +7,7 @@ import os
 from flask import Flask
 
 from .http import limits, problems
+from .http.openapi import ContractPlugin, typed
 
 
 def create_app(config: dict | None = None) -> Flask:
@@ -35,7 +36,7 @@ def create_app(config: dict | None = None) -> Flask:
         app.config.get("ANALYSIS_WORKERS"), app.config.get("ANALYSIS_MAX_JOBS"),
         app.config.get("ANALYSIS_JOBS_PER_CALLER"), app.config.get("ANALYSIS_KEPT"))
     description = "A referee for card battles: moves, views, replays, audits, disputes."
-    api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}})
+    api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}, "extra_plugins": [ContractPlugin()]})
     problems.install(app, api)
     limits.install(app)
 
@@ -88,5 +89,5 @@ def create_app(config: dict | None = None) -> Flask:
 
     api.register_blueprint(studies_blp)
     app.register_blueprint(study_pages)
-
+    typed(api.spec)  # every game's moves and legal moves typed in the document (api/http/openapi.py)
     return app

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from marshmallow import INCLUDE, Schema, fields, validate
 
+from .declared import DeclaredInteger, DeclaredString
+
 
 class Receipt(Schema):
     """The server's signed word that the store held `head` at `version` of `game` at time `at`."""
@@ -18,10 +20,20 @@ class Receipt(Schema):
 
 
 class ReceiptToCheck(Schema):
-    """A receipt as kept by its holder: checked field by field by the service (a malformed one is a 422 naming the field)."""
+    """A receipt as kept by its holder (the `Receipt` fields): the service checks it field by field (a malformed one is a
+    422 naming the field, a forged one refused), so the fields are declared here and parsed there."""
 
     class Meta:
         unknown = INCLUDE
+
+    format = DeclaredString(required=True, metadata={"example": "arbiter.receipt/1"})
+    game = DeclaredString(required=True, metadata={"description": "the game's id"})
+    version = DeclaredInteger(required=True, metadata={"description": "the game's version the receipt was signed at"})
+    head = DeclaredString(required=True, metadata={"description": "the game's chain head at that version"})
+    at = DeclaredString(required=True, metadata={"description": "when it was signed (UTC, ISO 8601)"})
+    key = DeclaredString(required=True, metadata={"description": "the signing key's id (GET /api/v1/keys)"})
+    signature = DeclaredString(required=True, metadata={"description": "Ed25519, hex, over the canonical JSON of the "
+                                                                        "other fields"})
 
 
 class ReceiptCheck(Schema):

@@ -22,27 +22,12 @@ from domain.players import MAX_NAME
 from service.bounds import MAX_POSITION
 from service.play.commands import DECISIONS, MAX_CLAIM, MAX_IDEMPOTENCY_KEY, REMEDIES
 
+from .declared import DeclaredInteger, DeclaredString
 from .evidence_schemas import Receipt
 
 JSON_INT = validate.Range(min=-MAX_INT, max=MAX_INT)  # every JSON integer (domain.json_limits)
 POSITION = validate.Range(min=0, max=MAX_POSITION)  # a version, offset or `after` in a query
 CARD = fields.String(validate=validate.Length(min=2, max=3), metadata={"example": "TD"})
-
-
-class Declared:
-    """A body field the OpenAPI document declares (its type from the field class, its bounds from `metadata`) whose
-    value reaches the command as it came: the command checks it, once, and its refusal is the one a client gets."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        return value
-
-
-class DeclaredInteger(Declared, fields.Integer):
-    pass
-
-
-class DeclaredString(Declared, fields.String):
-    pass
 
 
 class Problem(Schema):

@@ -29,12 +29,35 @@ from . import schemas as s
 from .games import bearer, errors_of
 
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1", description="Live updates (server-sent events)")
-SSE = {"200": {"description": "server-sent events: one message per event the caller may see (`id` its version, `event` its "
-                              "type, `data` the event-log entry as JSON), heartbeats as comments",
-               "content": {"text/event-stream": {"schema": {  # each message (OpenAPI 3.0: `schema` describes one event)
-                   "type": "object", "properties": {"id": {"type": "string", "description": "the event's version"},
-                                                    "event": {"type": "string", "description": "the event's type"},
-                                                    "data": {"type": "string", "description": "the event-log entry, JSON"}}}}}}}
+EVENT_KINDS = (  # the `event:` of each message (docs/api.md, "Live updates"); `data` is that event-log entry
+    ("created", "the game was set up (players, options, commitment)"),
+    ("<the game's own kinds>", "each move and engine step, as the game names it (El Royale's `attacked`, ...), its "
+                               "`data` redacted for the caller"),
+    ("player_named", "a seat gave its name"),
+    ("dispute_filed", "a seat disputed a move or a refused attempt"),
+    ("dispute_ruled", "the referee ruled on a dispute"),
+    ("rewound", "an upheld dispute rewound the game"),
+    ("time_expired", "a seat ran out of time (recorded for the referee)"),
+    ("move_rejected", "a refused attempt (the seat's own, or any for the referee)"),
+    ("seed_revealed", "the game is over and its seed revealed: the stream's last message"),
+    ("analysis_progress", "the caller's own computer analysis progressed: no `id`, never resumed from"),
+)
+SSE = {200: {"description": "server-sent events (text/event-stream): one message per event the caller may see, "
+                              "`id:` its version (what Last-Event-ID resumes after), `event:` its kind, `data:` the "
+                              "event-log entry as JSON (the `Event` schema); a comment line `: heartbeat` every few "
+                              "seconds; the stream ends after a minute or after `seed_revealed` (reconnect with "
+                              "Last-Event-ID). Event kinds:\n\n"
+                              + "\n".join(f"- `{kind}`: {what}" for kind, what in EVENT_KINDS),
+               # OpenAPI 3.0 cannot say "a stream of these messages": `schema` is read as the stream's text by a generated
+               # client (a string) and as one message by schemathesis (OpenAPI 3.2's itemSchema): both are declared
+               "content": {"text/event-stream": {"schema": {"anyOf": [
+                   {"type": "string", "description": "the stream's text, message after message",
+                    "example": "retry: 1000\n\nid: 3\nevent: attacked\ndata: {\"version\": 3, ...}\n\n"},
+                   {"$ref": "#/components/schemas/StreamMessage"}]}}}}}
+STREAM_MESSAGE = {"type": "object", "required": ["data"], "description": "one message of the stream", "properties": {
+    "id": {"type": "string", "description": "the event's version (absent on the caller's own news)"},
+    "event": {"type": "string", "description": "the event's kind (the catalogue: the stream's 200 answer)"},
+    "data": {"type": "string", "description": "the event-log entry as JSON (the `Event` schema)"}}}
 
 HEARTBEAT_SECONDS = 2.0  # WSGI: a closed page is noticed (and its thread freed) within seconds
 LIVE_SLOT = "arbiter.live"  # the key of api.http.asgi's hand-over slot in the request's ASGI scope

@@ -102,6 +102,8 @@ class TournamentLinks(MethodView):
 class TournamentBundle(MethodView):
     @tournaments_blp.response(200, content_type="application/jsonl",
                               description="JSON Lines: a header (arbiter.tournament/1), then one arbiter.record/1 per game")
+    @tournaments_blp.doc(responses={200: {"content": {"application/jsonl": {"schema": {
+        "type": "string", "description": "one JSON document a line"}}}}})
     @_errors(401, 403, 404)
     def get(self, tournament_id):
         """The whole tournament as JSON Lines, verified in one call by `arbiter replay X.jsonl`: the director's at

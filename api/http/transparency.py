@@ -32,6 +32,9 @@ def _problems(*statuses: int):
     return wrap
 
 
+TEXT = {200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}  # the document says what is served
+
+
 def _text(body: str) -> Response:
     return Response(body, mimetype="text/plain", headers={"Cache-Control": "no-cache"})
 
@@ -40,6 +43,7 @@ def _text(body: str) -> Response:
 class Checkpoint(MethodView):
     @log_blp.response(200, content_type="text/plain",
                       description="A C2SP tlog-checkpoint in the signed-note format, with any witness cosignatures")
+    @log_blp.doc(responses=TEXT)
     @_problems(404)
     def get(self):
         """The latest published checkpoint (one is published first when there is none yet)."""
@@ -49,6 +53,7 @@ class Checkpoint(MethodView):
 @log_blp.route("/key")
 class Key(MethodView):
     @log_blp.response(200, content_type="text/plain", description="`<origin>+<key id, 8 hex>+<base64 key>`")
+    @log_blp.doc(responses=TEXT)
     @_problems(404)
     def get(self):
         """The log's verifier key in the signed-note text form (the same Ed25519 key as GET /api/v1/keys)."""

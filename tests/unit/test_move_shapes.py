@@ -91,3 +91,30 @@ def test_a_seats_legal_move_entries_hold_only_declared_fields_and_summary_keys(s
                         assert set(entry) <= allowed, (entry, allowed)
                         seen.add(entry["type"])
     assert seen, "no legal move listed"
+
+
+def summary_keys_declared() -> dict[str, set[str]]:
+    out: dict[str, set[str]] = {}
+    for spec in SPEC_LIST:
+        for shape in spec.codec.moves:
+            if shape.summary:
+                out.setdefault(shape.type, set()).update(f.name for f in shape.summary)
+    return out
+
+
+def test_the_bots_summary_keys_are_the_declared_ones():
+    """bots/ imports nothing of the engine, so bots/base.py keeps its own copy of the summary keys: held here to the
+    games' declarations (a game that adds a summary must tell the bots)."""
+    from bots.base import SUMMARY_KEYS
+
+    assert {kind: set(keys) for kind, keys in SUMMARY_KEYS.items()} == summary_keys_declared()
+
+
+def test_the_example_bots_summary_keys_are_the_declared_ones():
+    """docs/examples/bot.py, written from the document alone, fills exactly the declared summaries."""
+    import runpy
+    from pathlib import Path
+
+    example = runpy.run_path(str(Path(__file__).resolve().parents[2] / "docs" / "examples" / "bot.py"))
+    assert {kind: set(keys) for kind, keys in example["SUMMARY_KEYS"].items()} == summary_keys_declared()
+    assert set(example["SUMMARIES"]) == set(summary_keys_declared())

@@ -42,11 +42,12 @@ def pascal(text: str) -> str:
     return "".join(part.capitalize() for part in text.replace("-", "_").split("_"))
 
 
-def typed_move(client, game: str, move: dict):
-    """A record move (`seat` dropped: the token says it) as the generated class of that game's move type."""
+def typed_move(client, game: str, move: dict, kind: str = "Move"):
+    """A record move as the generated class of that game's move type: `Move` (`seat` dropped: the token says it) or
+    `StudyMove` (`seat` kept: a study played at every seat names it)."""
     models = importlib.import_module(f"{client.__name__}.models")
-    cls = getattr(models, f"{pascal(game)}{pascal(move['type'])}Move")
-    return cls.from_dict({k: v for k, v in move.items() if k != "seat"})
+    cls = getattr(models, f"{pascal(game)}{pascal(move['type'])}{kind}")
+    return cls.from_dict({k: v for k, v in move.items() if k != "seat" or kind == "StudyMove"})
 
 
 def sse_messages(text: str) -> list[dict]:

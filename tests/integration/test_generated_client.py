@@ -3,6 +3,9 @@
 included, with every seat, through that client alone: typed views, typed legal moves, typed moves sent with an
 idempotency key, the stream read, a dispute filed and ruled. The bots choose the moves from the typed view.
 
+Measured (2 cores under a load of 13): generating the client 15.6 s, the five games 8 s (311 moves, 1,005 calls of
+the generated client: El Royale 100 moves, Batallion 37, Small Battle 20, The Four Virtues 148, High Card 6).
+
 The client talks to the app in process (httpx's WSGI transport, given to the generated client as an httpx argument);
 tests/e2e/test_example_bot.py runs the documented example bot on the same kind of client against a live server.
 """
@@ -17,6 +20,7 @@ import httpx
 import pytest
 
 from bots import SeatView, make_bot
+from bots.summaries import random_move
 from domain.games import SPECS
 
 from api import create_app
@@ -110,3 +114,20 @@ def test_a_generated_client_alone_plays_a_whole_game_with_every_seat_reads_the_s
         assert kinds[0] == "created" and kinds[-1] == "seed_revealed"
         assert {"dispute_filed", "dispute_ruled"} <= set(kinds)
         assert [int(m["id"]) for m in messages] == sorted(int(m["id"]) for m in messages)
+        if spec.analysis is not None:  # a "what if" study of the finished game, its move typed too
+            play_study(client, seats[0], created.id, disputed, game, rng)
+
+
+def play_study(client, seat, game_id: str, version: int, game: str, rng) -> None:
+    """Open a study at `version` playing every seat, and play one typed study move the sandbox's view lists."""
+    models = import_module(f"{client.__name__}.models")
+    studies = import_module(f"{client.__name__}.api.studies")
+    opened = import_module(f"{studies.__name__}.post_api_v1_games_game_id_studies").sync(
+        client=seat, game_id=game_id, body=models.OpenStudy(version=version, seat=0, every_seat=True, seed="cd" * 8))
+    assert isinstance(opened, models.StudyView), opened
+    shown = opened.view.to_dict()
+    view = SeatView(game, shown["seat"], shown["table"])
+    move = random_move(view, rng.choice(view.legal_moves), rng)
+    played = import_module(f"{studies.__name__}.post_api_v1_studies_study_id_moves").sync(
+        client=seat, study_id=opened.id, body=models.PlayStudyMove(move=typed_move(client, game, move, "StudyMove")))
+    assert isinstance(played, models.StudyView) and len(played.positions) >= 2, played

@@ -7,7 +7,8 @@ every route can answer whatever it does, the `Idempotency-Key` header, and every
   kind is the server's to know, the scheme says which one the operation reads. WHO is the table of them, the
   contract's "who" column; tests/integration/test_openapi_contract.py holds every operation to having a row;
 - the statuses the app answers before any route runs: 400 (a body that is not JSON) and 413 (a body over 256 KiB) on
-  every operation that takes a body (api/http/limits.py), 429 with Retry-After where a route can be busy;
+  every POST (api/http/limits.py), 429 with Retry-After where a route can be busy, and 409 on every route that
+  writes through the unit of work (its retries can run out);
 - the `Idempotency-Key` header on a move.
 `typed(spec)` then puts the games' move schemas in (api/http/game_moves.py): `Move`, `StudyMove` and the view's
 `table.legal_moves` become unions of each game's typed moves.
@@ -72,6 +73,15 @@ BEFORE_THE_ROUTE = {  # answered for any body, before the route reads it (api/ht
 BUSY = {429: {"description": "Too many requests: ask again after Retry-After seconds", "content": PROBLEM,
                 "headers": RETRY_AFTER}}
 BUSY_ROUTES = {"POST /games/{game_id}/moves", "POST /games/{game_id}/name", "POST /games/{game_id}/disputes"}
+CONTENDED = {409: {"description": "Conflict: the game (study, tournament) kept changing under the request and the "
+                                  "retries ran out, nothing changed: try again (service/store/unit_of_work.py)",
+                   "content": PROBLEM}}
+COMMAND_ROUTES = {  # the routes that write through the unit of work (store.command): each can answer CONTENDED
+    "POST /games/{game_id}/moves", "POST /games/{game_id}/disputes", "POST /games/{game_id}/name",
+    "POST /games/{game_id}/disputes/{number}/ruling", "POST /games/{game_id}/bot", "DELETE /games/{game_id}/bot",
+    "POST /studies/{study_id}/moves", "POST /studies/{study_id}/comments",
+    "POST /tournaments/{tournament_id}/players", "POST /tournaments/{tournament_id}/rounds",
+    "POST /tournaments/{tournament_id}/boards/{board}/release"}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY},
                    "description": "a retried move gets the first answer again, never a second move (docs/api.md, "
@@ -99,7 +109,7 @@ class ContractPlugin(BasePlugin):
                 operation["security"] = security(WHO[key])
             responses = operation.setdefault("responses", {})
             extra = {**(BEFORE_THE_ROUTE if method.lower() in ("post", "put", "patch") else {}),
-                     **(BUSY if key in BUSY_ROUTES else {})}
+                     **(BUSY if key in BUSY_ROUTES else {}), **(CONTENDED if key in COMMAND_ROUTES else {})}
             for status, response in extra.items():
                 if status not in responses and str(status) not in responses:
                     responses[status] = response

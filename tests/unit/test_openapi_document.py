@@ -57,6 +57,13 @@ def test_every_body_may_be_refused_before_the_route_as_malformed_or_too_large(do
             assert {"400", "413"} <= set(operation["responses"]), key
 
 
+def test_a_seats_writes_may_be_contended_or_rate_limited(document):
+    for path in ("moves", "disputes", "name"):
+        responses = document["paths"][f"{PREFIX}/games/{{game_id}}/{path}"]["post"]["responses"]
+        assert {"409", "429"} <= set(responses), path
+        assert "Retry-After" in responses["429"]["headers"]
+
+
 def test_a_move_takes_the_idempotency_key_header(document):
     operation = document["paths"][f"{PREFIX}/games/{{game_id}}/moves"]["post"]
     assert [p["name"] for p in operation["parameters"] if p["in"] == "header"] == ["Idempotency-Key"]

@@ -12,12 +12,14 @@ tests/e2e/test_example_bot.py runs the documented example bot on the same kind o
 
 from __future__ import annotations
 
+import json
 import random
 import uuid
 from importlib import import_module
 
 import httpx
 import pytest
+from openapi_schema_validator import OAS30Validator
 
 from bots import SeatView, make_bot
 from bots.summaries import random_move
@@ -39,7 +41,7 @@ def served(tmp_path_factory):
         transport = httpx.WSGITransport(app=app)
         document = httpx.Client(transport=transport, base_url=BASE).get("/api/v1/openapi.json").json()
         client = generate(document, tmp_path_factory.mktemp("generated"))
-        yield app, transport, client
+        yield app, transport, client, document
         app.extensions["arbiter"].app.close()
 
 
@@ -61,7 +63,8 @@ def legal_classes(client) -> tuple[type, ...]:
 
 @pytest.mark.parametrize("game", ["el-royale", "batallion", "small-battle", "four-virtues", "high-card"])
 def test_a_generated_client_alone_plays_a_whole_game_with_every_seat_reads_the_stream_and_gets_a_ruling(served, game):
-    app, transport, client = served
+    app, transport, client, document = served
+    view_schema = OAS30Validator({"$ref": "#/components/schemas/View", "components": document["components"]})
     models = import_module(f"{client.__name__}.models")
     games = import_module(f"{client.__name__}.api.games")
     call = {name: import_module(f"{games.__name__}.{name}") for name in (
@@ -81,8 +84,11 @@ def test_a_generated_client_alone_plays_a_whole_game_with_every_seat_reads_the_s
         bots = [make_bot("heuristic", game, seat, random.Random(seat), heuristic=spec.bot) for seat in range(len(seats))]
         typed_kinds, moves, disputed = legal_classes(client), 0, None
         while moves < MOVE_LIMIT:
-            views = [call["get_api_v1_games_game_id_view"].sync(client=s, game_id=created.id) for s in seats]
+            answers = [call["get_api_v1_games_game_id_view"].sync_detailed(client=s, game_id=created.id) for s in seats]
+            views = [answer.parsed for answer in answers]
             assert all(isinstance(v, models.View) for v in views), views
+            for answer in answers:  # the document holds for every game's views, not only the fuzzer's El Royale
+                view_schema.validate(json.loads(answer.content))
             if views[0].status.value == "finished":
                 break
             acting = [(seat, v) for seat, v in enumerate(views) if v.table.legal_moves]

@@ -5,7 +5,7 @@ every route can answer whatever it does, the `Idempotency-Key` header, and every
 - `security`: the tokens it takes, as the document's bearer schemes (`seatToken`, `refereeToken`, `directorToken`;
   `{}` among them: callable without a token too). All three travel as `Authorization: Bearer <token>`; a token's
   kind is the server's to know, the scheme says which one the operation reads. WHO is the table of them, the
-  contract's "who" column; tests/integration/test_openapi_contract.py holds every operation to having a row;
+  contract's "who" column; tests/unit/test_openapi_document.py holds every operation to having a row;
 - the statuses the app answers before any route runs: 400 (a body that is not JSON) and 413 (a body over 256 KiB) on
   every POST (api/http/limits.py), 429 with Retry-After where a route can be busy, and 409 on every route that
   writes through the unit of work (its retries can run out);

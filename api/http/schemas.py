@@ -3,7 +3,7 @@
 The bodies of the commands (a move, a dispute, a ruling, a name) are parsed here for their JSON types, with the bounds
 of service.play.commands, and each route then builds its command (PlayMove, FileDispute, GiveRuling, NameSeat: its
 `from_body`, the body marked as read within the JSON bounds by api/http/limits.py), which the service checks once; a type error found here is answered as the API always answered it (422, `errors`).
-A move's `expected_version` and `idempotency_key` are only declared here (`Declared`): the command is their one
+A move's `expected_version` and `idempotency_key` are only declared here (`Declared`, api/http/declared.py): the command is their one
 check, so a key in the body and one in the `Idempotency-Key` header get the same refusal.
 
 Over 300 lines on purpose: the one place the games routes' requests and answers are documented (the OpenAPI

@@ -35,12 +35,12 @@ SEAT = {"type": "integer", "minimum": 0, "maximum": 64, "description": "the seat
 
 
 def pascal(text: str) -> str:
-    """``el-royale`` -> ``ElRoyale``, ``throw_in`` -> ``ThrowIn``."""
+    """A game id or move type as a class-name part: ``a-game`` -> ``AGame``, ``throw_in`` -> ``ThrowIn``."""
     return "".join(part.capitalize() for part in text.replace("-", "_").split("_"))
 
 
 def name_of(game: str, move: str, kind: str = "Move") -> str:
-    """The component name of one game's move: ``ElRoyaleAttackMove``, ``ElRoyaleAttackStudyMove``, ..."""
+    """The component name of one game's move: ``<Game><Type>Move``, ``<Game><Type>StudyMove``, ..."""
     return f"{pascal(game)}{pascal(move)}{kind}"
 
 

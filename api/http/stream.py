@@ -31,7 +31,7 @@ from .games import bearer, errors_of
 stream_blp = Blueprint("stream", __name__, url_prefix="/api/v1", description="Live updates (server-sent events)")
 EVENT_KINDS = (  # the `event:` of each message (docs/api.md, "Live updates"); `data` is that event-log entry
     ("created", "the game was set up (players, options, commitment)"),
-    ("<the game's own kinds>", "each move and engine step, as the game names it (El Royale's `attacked`, ...), its "
+    ("<the game's own kinds>", "each move and engine step, as the game names it (its decider's events), its "
                                "`data` redacted for the caller"),
     ("player_named", "a seat gave its name"),
     ("dispute_filed", "a seat disputed a move or a refused attempt"),

@@ -59,6 +59,8 @@ class Standing(Schema):
     buchholz = fields.Float()
     head_to_head = fields.Float()
     matchpoints = fields.Float()
+    provisional = fields.List(fields.Integer(allow_none=True), metadata={
+        "description": "the rounds of this player's provisional results (a finished game a ruling reopened)"})
 
 
 class TeamStanding(Schema):
@@ -73,8 +75,20 @@ class TeamStanding(Schema):
     score = fields.Integer(allow_none=True)
 
 
+class ProvisionalResult(Schema):
+    round = fields.Integer(allow_none=True)
+    table = fields.Integer(allow_none=True)
+    game_id = fields.String(allow_none=True)
+    players = fields.List(fields.String())
+
+
 class Standings(Schema):
     rank_by = fields.String(metadata={"description": "points, score (BA-5.2) or matchpoints (duplicate)"})
+    order = fields.List(fields.String(), metadata={
+        "description": "the keys the rows are sorted by, in order (the first is rank_by, then the tie-breaks)"})
+    legend = fields.String(metadata={"description": "that order in words, as the page shows it"})
+    provisional = fields.List(fields.Nested(ProvisionalResult), metadata={
+        "description": "results counted as recorded while their game, reopened by a ruling, is played again"})
     players = fields.List(fields.Nested(Standing))
     teams = fields.List(fields.Nested(TeamStanding))
 

@@ -22,6 +22,21 @@ class Entrant(Schema):
     team = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
 
 
+class StartRound(Schema):
+    confirm = StrictBoolean(load_default=False, metadata={
+        "description": "start although disputes of earlier rounds await a ruling (refused with 409 naming them "
+                       "without it); the confirmation is recorded on the tournament"})
+    note = fields.String(allow_none=True, validate=validate.Length(max=500),
+                         metadata={"description": "the director's note, recorded with the confirmation"})
+
+
+class ReviewPairings(Schema):
+    decision = fields.String(required=True, validate=validate.OneOf(["keep"]), metadata={
+        "description": "keep: the round's pairings stand although a result they were made on was reopened"})
+    clause = fields.String(allow_none=True, validate=validate.Length(max=500))
+    note = fields.String(allow_none=True, validate=validate.Length(max=500))
+
+
 class CreateTournament(Schema):
     name = fields.String(validate=validate.Length(min=1, max=80), metadata={"example": "Club night"})
     game = fields.String(required=True, metadata={"example": first_game()})
@@ -106,7 +121,9 @@ class Tournament(Schema):
     format = fields.String()
     duplicate = fields.Boolean()
     games_per_table = fields.Integer(allow_none=True)
-    rounds = fields.Raw(metadata={"description": "[{number, pairing, byes, boards, tables: [{table, players, games}]}]"})
+    rounds = fields.Raw(metadata={"description": "[{number, pairing, byes, boards, reopened (games a ruling returned "
+                                                 "to play), confirmed_open_disputes, tables: [{table, players, games "
+                                                 "(each with reopened, provisional)}]}]"})
     rounds_total = fields.Integer(allow_none=True)
     spectator_delay = fields.Dict(allow_none=True)
     time_control = fields.Dict(allow_none=True)
@@ -117,6 +134,14 @@ class Tournament(Schema):
     auto_rounds = fields.Boolean(metadata={"description": "rounds start by themselves (absent: the director starts them)"})
     between_rounds = fields.Boolean(metadata={"description": "the last round is over and the next not started yet"})
     standings = fields.Nested(Standings)
+    open_disputes = fields.List(fields.Dict(), metadata={
+        "description": "games with disputes awaiting a ruling: [{round, table, game_id, numbers}] (a round started "
+                       "over them needs confirm: true)"})
+    pairings_to_review = fields.List(fields.Dict(), metadata={
+        "description": "Swiss rounds paired on a result a ruling has since reopened: [{round, games: [{round, table, "
+                       "game_id, players, status: reopened|ended again}]}], until the director reviews them"})
+    pairings_reviewed = fields.List(fields.Dict(), metadata={
+        "description": "the director's decisions on flagged pairings: [{round, decision, games, clause, note}]"})
     crosstable = fields.Raw(metadata={"description": "[{player, name, cells, byes}] in standings order: cells[k] the "
                                                      "marks (1, ½, 0, · in play) against the k-th player, null for oneself"})
 

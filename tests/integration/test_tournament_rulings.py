@@ -122,7 +122,8 @@ def test_a_retried_round_start_attaches_the_games_its_first_try_made_instead_of_
     app, real_save, conflicts = arbiter.app, arbiter.app.save, []
 
     def save(*aggregates):
-        if any(isinstance(x, Tournament) for x in aggregates) and not conflicts:
+        if not conflicts and any(isinstance(x, Tournament) and any(isinstance(e, Tournament.GameStarted)
+                                                                   for e in x.pending_events) for x in aggregates):
             conflicts.append(1)
             raise IntegrityError("another writer saved first")
         return real_save(*aggregates)
@@ -196,3 +197,50 @@ def test_a_swiss_round_drawn_while_a_result_is_provisional_is_flagged_too(arbite
     play_round(arbiter, tid, 2)
     t.start_round(tid, token)  # drawn while round 1's result is still provisional
     assert [f["round"] for f in t.view(tid)["pairings_to_review"]] == [2, 3]
+
+
+def reopened_game(arbiter: Arbiter, **spec) -> tuple[str, dict]:
+    """A small-battle game played to its end, then returned to play by an upheld dispute's rewind."""
+    from service.play.new_games import CreateGame
+
+    created = arbiter.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": "A"}, {"name": "B"}], **spec}))
+    gid = created["id"]
+    return gid, created
+
+
+def test_a_reopened_game_runs_its_clocks_again_and_is_watched_again(arbiter):
+    """Nobody could move the reopened game: its clocks stood (a game whose seed was revealed was never flagged, and
+    the clock watcher had dropped it for good)."""
+    from service.play.clocks import ClockWatch
+    from service.store.server_clock import server_ms
+
+    gid, created = reopened_game(arbiter, time_control={"move_seconds": 5})
+    watch = ClockWatch(arbiter.app)
+    watch.tick(server_ms())
+    finish(arbiter.app, gid)
+    watch.tick(server_ms())
+    number = dispute_last_move(arbiter, gid)
+    arbiter.play.rule(created["referee_token"], Asked(GiveRuling, gid, {"decision": "upheld", "remedy": "rewind"},
+                                                      beside={"number": number}))
+    game = arbiter.app.game(UUID(gid))
+    assert game.seed_revealed and not game.outcome.is_over
+    later = server_ms() + 60_000
+    watch.tick(later)  # the watcher sees the rewind and flags the seat that let its move time run out
+    flags = [d for d in arbiter.app.game(UUID(gid)).disputes if d.get("time_expired")]
+    assert len(flags) == 1 and flags[0]["filed_at"] > game.version - 1
+
+
+def test_bots_the_end_released_play_a_reopened_game_again(arbiter):
+    from domain.bot_seats import GAME_OVER
+
+    gid, created = reopened_game(arbiter)
+    seats = [s["token"] for s in created["seats"]]
+    arbiter.play.bot_seats.hand_over(gid, seats[0], "heuristic")
+    finish(arbiter.app, gid)
+    arbiter.play.bot_seats.release(gid, 0, GAME_OVER)  # as the bots' duty does at the end
+    assert arbiter.play.bot_seats.seats(gid) == {}
+    number = dispute_last_move(arbiter, gid)
+    arbiter.play.rule(created["referee_token"], Asked(GiveRuling, gid, {"decision": "upheld", "remedy": "rewind"},
+                                                      beside={"number": number}))
+    assert arbiter.play.bot_seats.seats(gid) == {0: "heuristic"}
+    arbiter.play.duty.stop()

@@ -8,7 +8,8 @@ Two kinds of events are folded:
 - the end of any of those games (the generic ``Game.SeedRevealed``: result, winner, scores) and a rewind that
   reopens one (``Game.Rewound``); no game's own event kinds are read. A finished game a ruling reopens keeps its
   result, marked ``provisional``, until it ends again; ``reopened`` names the Swiss rounds drawn on that result
-  (drawn before the rewind, or while it was provisional) until the director reviews them (``PairingsReviewed``).
+  (drawn before the rewind, or while it was provisional) until the director reviews them (``PairingsReviewed``, or ``RoundRepaired``: the round
+  drawn anew, its unplayed games voided).
 
 Rows are JSON documents under a key: ``t:<tournament id>`` (the tournament's document) and ``g:<game id>`` (which
 tournament a game belongs to). ``doc_standings(doc)`` turns a document into standings with the pure rules of
@@ -57,6 +58,14 @@ def evolve(load: Callable[[str], Doc | None], event: Any, seq: int) -> dict[str,
                 for gid, reopened in (doc.get("reopened") or {}).items():
                     if (doc["outcomes"].get(gid) or {}).get("provisional"):
                         reopened["paired"] = [*reopened["paired"], event.number]
+        elif isinstance(event, Tournament.RoundRepaired):  # drawn anew: the voided games are no longer its games
+            doc["games"] = [g for g in doc["games"] if g["game_id"] not in event.voided]
+            doc["byes"] = [b for b in doc["byes"] if b[0] != event.round] + [[event.round, p] for p in event.byes]
+            doc["tables"][str(event.round)] = [list(t["players"]) for t in event.tables]
+            for gid in event.games:
+                reopened = (doc.get("reopened") or {}).get(gid)
+                if reopened is not None:
+                    reopened["paired"] = [n for n in reopened["paired"] if n != event.round]
         elif isinstance(event, Tournament.PairingsReviewed):
             for gid in event.games:
                 reopened = (doc.get("reopened") or {}).get(gid)

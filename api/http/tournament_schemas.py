@@ -31,8 +31,10 @@ class StartRound(Schema):
 
 
 class ReviewPairings(Schema):
-    decision = fields.String(required=True, validate=validate.OneOf(["keep"]), metadata={
-        "description": "keep: the round's pairings stand although a result they were made on was reopened"})
+    decision = fields.String(required=True, validate=validate.OneOf(["keep", "repair"]), metadata={
+        "description": "keep: the round's pairings stand although a result they were made on was reopened; repair: "
+                       "the round (the last, none of its games begun, the reopened games over again) drawn anew, "
+                       "its games voided"})
     clause = fields.String(allow_none=True, validate=validate.Length(max=500))
     note = fields.String(allow_none=True, validate=validate.Length(max=500))
 
@@ -141,7 +143,8 @@ class Tournament(Schema):
         "description": "Swiss rounds paired on a result a ruling has since reopened: [{round, games: [{round, table, "
                        "game_id, players, status: reopened|ended again}]}], until the director reviews them"})
     pairings_reviewed = fields.List(fields.Dict(), metadata={
-        "description": "the director's decisions on flagged pairings: [{round, decision, games, clause, note}]"})
+        "description": "the director's decisions on flagged pairings: [{round, decision: keep|repair, games, clause, "
+                       "note, voided?}]"})
     crosstable = fields.Raw(metadata={"description": "[{player, name, cells, byes}] in standings order: cells[k] the "
                                                      "marks (1, ½, 0, · in play) against the k-th player, null for oneself"})
 

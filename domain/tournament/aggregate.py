@@ -73,6 +73,27 @@ class Tournament(Aggregate):
             t.reviews = [*t.reviews, {"round": self.round, "decision": self.decision, "games": list(self.games),
                                       "clause": self.clause, "note": self.note}]
 
+    class RoundRepaired(Aggregate.Event):
+        """The director re-paired round `round` (the last, Swiss, none of its games begun) after a result it was paired
+        on was reopened by a ruling and ended again: its tables and byes drawn anew; its games, which nobody had played,
+        are `voided` (no longer the tournament's)."""
+
+        round: int
+        tables: list
+        byes: list
+        games: list  # the reopened games it had been paired on
+        voided: list
+        clause: str
+        note: str
+
+        def apply(self, t: "Tournament") -> None:
+            rnd = t.rounds[self.round - 1]
+            rnd["tables"] = [{"table": x["table"], "players": list(x["players"]), "games": []} for x in self.tables]
+            rnd["byes"] = list(self.byes)
+            rnd["voided"] = [*rnd.get("voided", []), *self.voided]
+            t.reviews = [*t.reviews, {"round": self.round, "decision": "repair", "games": list(self.games),
+                                      "clause": self.clause, "note": self.note, "voided": list(self.voided)}]
+
     class GameStarted(Aggregate.Event):
         round: int
         table: int
@@ -136,6 +157,11 @@ class Tournament(Aggregate):
     def review_pairings(self, number: int, decision: str, games: list, clause: str, note: str) -> None:
         self.trigger_event(Tournament.PairingsReviewed, round=number, decision=decision, games=games, clause=clause,
                            note=note)
+
+    def repair_round(self, number: int, tables: list, byes: list, games: list, voided: list, clause: str,
+                     note: str) -> None:
+        self.trigger_event(Tournament.RoundRepaired, round=number, tables=tables, byes=byes, games=games, voided=voided,
+                           clause=clause, note=note)
 
     def game_started(self, **fields) -> None:
         self.trigger_event(Tournament.GameStarted, **fields)

@@ -16,6 +16,7 @@ unit of work) and the director's check; a round's draw (draw.py) and the bundle'
 
 from __future__ import annotations
 
+import copy
 import hmac
 from collections import defaultdict
 from typing import Any, Callable, Iterator, TypeVar
@@ -149,12 +150,28 @@ class Tournaments:
 
     def review_pairings(self, tournament_id: Any, token: str | None, number: Any, decision: Any, clause: Any = None,
                         note: Any = None) -> dict:
-        """The director keeps a round's pairings made on a result a ruling reopened (rulings.py), citing a clause or
-        a note: recorded on the tournament."""
+        """The director keeps a round's pairings made on a result a ruling reopened, or re-pairs the round (rulings.py),
+        citing a clause or a note: recorded on the tournament."""
         tid, _ = self._director(tournament_id, token)
         if not isinstance(number, int) or isinstance(number, bool):
             raise BadInput("round: expected a round number", field="round")
-        self._command(tid, lambda t: rulings.review(t, self._doc(t), number, decision, clause, note))
+        made: dict = {}
+
+        def body(t: Tournament) -> None:
+            doc = self._doc(t)
+            flagged, clause_text, note_text = rulings.review(t, doc, number, decision, clause, note)
+            if decision == "repair":
+                voided = rulings.repair_check(self.app, t, flagged)
+                before = copy.deepcopy(t)
+                before.rounds = before.rounds[:-1]  # the draw as if the round had not been drawn
+                without = {**doc, "byes": [b for b in doc["byes"] if b[0] != number],
+                           "games": [g for g in doc["games"] if g["game_id"] not in voided]}
+                tables, byes, _ = draw(before, number, lambda: doc_standings(without))
+                t.repair_round(number, tables, byes, [g["game_id"] for g in flagged["games"]], voided, clause_text,
+                               note_text)
+                self._first_games(t, made)
+
+        self._command(tid, body)
         return self.view(tid)
 
     def release_board(self, tournament_id: Any, token: str | None, board: Any) -> dict:
@@ -392,7 +409,8 @@ class Tournaments:
             rounds.append({"number": r["number"], "pairing": r["pairing"], "byes": [names[i] for i in r["byes"]],
                            "boards": boards, "tables": tables,
                            "reopened": sum(1 for tb in tables for g in tb["games"] if g["reopened"]),
-                           "confirmed_open_disputes": t.confirmed.get(str(r["number"]))})
+                           "confirmed_open_disputes": t.confirmed.get(str(r["number"])),
+                           "voided": list(r.get("voided", ()))})  # games of a round drawn anew (RoundRepaired)
         try:
             total = self._total_rounds(t) if t.players else None
         except InvalidSetup:

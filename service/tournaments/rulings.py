@@ -10,7 +10,9 @@
   provisional (projections/standings.py) until the game ends again.
 - **Pairings made on it.** A Swiss round drawn while a result it was paired on is provisional, or whose result has
   since been reopened, is flagged for the director (`pairings_to_review`), who keeps its pairings
-  (`Tournament.PairingsReviewed`, with the clause or note that justifies it). Round-robin, team and match rounds
+  (`Tournament.PairingsReviewed`, with the clause or note that justifies it) or re-pairs it
+  (`Tournament.RoundRepaired`: the last round, once the reopened games have ended again and while none of its games
+  has begun; its games are voided and the new tables' games created in the same save). Round-robin, team and match rounds
   are drawn without the results: their pairings cannot depend on a reopened one.
 """
 
@@ -23,7 +25,7 @@ from domain.tournament.aggregate import Tournament
 
 from service.errors import BadInput, Conflict
 
-DECISIONS = ("keep",)
+DECISIONS = ("keep", "repair")
 NOTE_MAX = 500
 
 
@@ -83,8 +85,10 @@ def to_review(doc: dict, t: Tournament) -> list[dict]:
             for n, games in sorted(by_round.items())]
 
 
-def review(t: Tournament, doc: dict, number: Any, decision: Any, clause: Any, note: Any) -> None:
-    """The director's word on round `number`'s flagged pairings, recorded on `t`; raises BadInput, Conflict."""
+def review(t: Tournament, doc: dict, number: Any, decision: Any, clause: Any, note: Any) -> tuple[dict, str, str]:
+    """Check the director's word on round `number`'s flagged pairings: the flagged round, the clause and the note
+    (`keep` is recorded on `t` here; `repair` is drawn by the caller after `repair_check`); raises BadInput,
+    Conflict."""
     if decision not in DECISIONS:
         raise BadInput(f"decision: expected one of {', '.join(DECISIONS)}", field="decision")
     clause_text, note_text = note_of(clause, "clause"), note_of(note)
@@ -94,4 +98,29 @@ def review(t: Tournament, doc: dict, number: Any, decision: Any, clause: Any, no
     if flagged is None:
         raise Conflict(f"round {number}'s pairings are not flagged: no result they were made on has been reopened",
                        field="round")
-    t.review_pairings(number, decision, [g["game_id"] for g in flagged["games"]], clause_text, note_text)
+    if decision == "keep":
+        t.review_pairings(number, decision, [g["game_id"] for g in flagged["games"]], clause_text, note_text)
+    return flagged, clause_text, note_text
+
+
+def repair_check(app: Any, t: Tournament, flagged: dict) -> list[str]:
+    """Whether round `flagged["round"]` can be drawn anew: the last round, not a duplicate one (its boards were dealt
+    at its tables), every reopened game it was paired on over again (else the draw would read the same provisional
+    result), and none of its games begun (a voided game loses nothing). Returns the games to void; raises Conflict."""
+    number = flagged["round"]
+    if number != len(t.rounds) or t.finished:
+        raise Conflict(f"only the round being played can be re-paired; round {number} is over: keep its pairings",
+                       field="decision")
+    if t.rounds[-1]["boards"]:
+        raise Conflict(f"round {number} is a duplicate round whose boards were dealt at its tables: they cannot be "
+                       "dealt again; keep its pairings", field="decision")
+    again = [g for g in flagged["games"] if g["status"] != "ended again"]
+    if again:
+        raise Conflict(f"round {again[0]['round']} table {again[0]['table'] + 1} is being played again: re-pair once "
+                       "it has ended (the draw reads its result), or keep the pairings", field="decision")
+    voided = [g["game_id"] for table in t.rounds[-1]["tables"] for g in table["games"]]
+    begun = [i for i, gid in enumerate(voided) if app.game(UUID(gid)).move_versions]
+    if begun:
+        raise Conflict(f"round {number}'s games have begun: re-pairing would void games in play; keep its pairings",
+                       field="decision")
+    return voided

@@ -244,3 +244,63 @@ def test_bots_the_end_released_play_a_reopened_game_again(arbiter):
                                                       beside={"number": number}))
     assert arbiter.play.bot_seats.seats(gid) == {0: "heuristic"}
     arbiter.play.duty.stop()
+
+
+def one_move(arbiter: Arbiter, game_id: str) -> None:
+    import random
+
+    from tests.tournament_support import _bot_move
+
+    game = arbiter.app.game(UUID(game_id))
+    raw = _bot_move(game.game, game.decider, game.state, {}, dict(game.options), game.players, random.Random(1))
+    arbiter.app.submit_move(game.id, raw.pop("seat"), raw)
+
+
+def flagged_round_two(arbiter: Arbiter) -> tuple[str, str, dict, list[str]]:
+    """A Swiss round 2 paired on a round-1 result a ruling then reopened: the tournament, the token, the reopened
+    game and round 2's games (none begun)."""
+    tid, token = create(arbiter, "swiss", players="ABCDEF", rounds=3)
+    t = arbiter.tournaments
+    t.start_round(tid, token)
+    play_round(arbiter, tid, 1)
+    t.start_round(tid, token)
+    target = games(t.view(tid), 1)[2]
+    rule_rewind(arbiter, tid, token, target["game_id"], dispute_last_move(arbiter, target["game_id"]))
+    return tid, token, target, [g["game_id"] for g in games(t.view(tid), 2)]
+
+
+def test_the_director_re_pairs_a_flagged_round_once_the_reopened_game_is_over_voiding_its_unplayed_games(arbiter):
+    tid, token, target, first_draw = flagged_round_two(arbiter)
+    t = arbiter.tournaments
+    with pytest.raises(Conflict) as refused:
+        t.review_pairings(tid, token, 2, "repair", note="draw again")
+    assert "being played again" in refused.value.detail
+    finish(arbiter.app, target["game_id"], rng_seed=11)
+    assert t.view(tid)["pairings_to_review"][0]["games"][0]["status"] == "ended again"
+
+    view = t.review_pairings(tid, token, 2, "repair", clause="T-5", note="round 1 table 3 ended otherwise")
+    assert view["pairings_to_review"] == [] and view["rounds"][1]["voided"] == first_draw
+    assert view["pairings_reviewed"][-1] == {"round": 2, "decision": "repair", "games": [target["game_id"]],
+                                             "clause": "T-5", "note": "round 1 table 3 ended otherwise",
+                                             "voided": first_draw}
+    second_draw = [g["game_id"] for g in games(view, 2)]
+    assert len(second_draw) == 3 and not set(second_draw) & set(first_draw)
+    assert {g["game_id"] for g in t.links(tid, token)["games"]} & set(first_draw) == set()
+    assert all(r["played"] == 1 for r in view["standings"]["players"])  # round 1 alone is over
+    met = {frozenset(g["names"]) for g in games(view, 1)}
+    assert not met & {frozenset(g["names"]) for g in games(view, 2)}, "a rematch where the Swiss draw avoids one"
+    kinds = stored_kinds(arbiter, tid)
+    assert kinds[-4:] == ["RoundRepaired", "GameStarted", "GameStarted", "GameStarted"]
+
+
+def test_a_flagged_round_whose_games_have_begun_cannot_be_re_paired_but_can_be_kept(arbiter):
+    tid, token, target, first_draw = flagged_round_two(arbiter)
+    t = arbiter.tournaments
+    finish(arbiter.app, target["game_id"], rng_seed=11)
+    one_move(arbiter, first_draw[0])
+    with pytest.raises(Conflict) as refused:
+        t.review_pairings(tid, token, 2, "repair", note="draw again")
+    assert "have begun" in refused.value.detail
+    with pytest.raises(BadInput):
+        t.review_pairings(tid, token, 2, "swap", note="?")
+    assert t.review_pairings(tid, token, 2, "keep", note="kept")["pairings_to_review"] == []

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
-from service.errors import Conflict, Forbidden, ServiceError, Unauthorized
+from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
 from service.tournaments.commands import CreateTournament
 
 from api.current import arbiter, tournaments
@@ -109,9 +109,10 @@ def director(tournament_id: str, token: str):
 
 
 @tournament_pages.get("/tournaments/<tournament_id>")
-def show(tournament_id: str, refused: ServiceError | None = None):
+def show(tournament_id: str, refused: ServiceError | None = None, review: dict | None = None):
     """The tournament's page; `refused`: a director's "start round" refused over open disputes, shown as the step
-    that lists them and asks to confirm."""
+    that lists them and asks to confirm; `review`: a refused review of flagged pairings, shown beside its form with
+    what the director wrote."""
     view = tournaments().view(tournament_id)
     is_director = _is_director(tournament_id)
     links = None
@@ -125,7 +126,8 @@ def show(tournament_id: str, refused: ServiceError | None = None):
         director_link = None
     response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
                                              director_link=director_link, just_created=bool(request.args.get("created")),
-                                             confirm_round=refused), 200 if refused is None else refused.status)
+                                             confirm_round=refused, review=review),
+                             200 if refused is None and review is None else 409 if review is None else review["status"])
     if is_director:
         response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -166,8 +168,12 @@ def review_pairings(tournament_id: str, number: int):
     """The director keeps a round's pairings made on a result a ruling reopened (service/tournaments/rulings.py)."""
     token = director_or_refuse(tournament_id)
     form = request.form
-    tournaments().review_pairings(tournament_id, token, number, form.get("decision", ""), form.get("clause"),
-                                  form.get("note"))
+    try:
+        tournaments().review_pairings(tournament_id, token, number, form.get("decision", ""), form.get("clause"),
+                                      form.get("note"))
+    except (BadInput, Conflict) as e:  # the form again, as written, with the reason
+        return show(tournament_id, review={"round": number, "detail": e.detail, "status": e.status,
+                                           "clause": form.get("clause", ""), "note": form.get("note", "")})
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
 
 

@@ -95,6 +95,10 @@ def test_a_round_over_an_open_dispute_is_confirmed_and_a_rewind_reopens_a_game_t
     expect(review).to_contain_text("Round 2 was paired on a result a ruling reopened")
     shot(page, "tournament-reopened")
     review.locator("input[name=note]").fill("the score groups are unchanged")
-    review.locator("button").click()
+    review.locator("button[value=repair]").click()  # refused while the game is played again: said, the note kept
+    review = page.locator("#pairings-review .flagged-round[data-round='2']")
+    expect(review.locator(".review-refused")).to_contain_text("is being played again")
+    expect(review.locator("input[name=note]")).to_have_value("the score groups are unchanged")
+    review.locator("button[value=keep]").click()
     expect(page.locator("#pairings-review")).to_have_count(0)
     assert server.ok("GET", f"/api/v1/tournaments/{tid}")["pairings_reviewed"][0]["note"] == "the score groups are unchanged"

@@ -130,7 +130,7 @@ class Tournaments:
         tid, _ = self._director(tournament_id, token)
         note_text = rulings.note_of(note)
         self.advance(tid)
-        made: dict = {}  # games created by an earlier try of this decision (rulings of the unit of work: see _new_game)
+        made: dict = {}  # games an earlier try of this decision created: a conflict's retry attaches them (_new_game)
 
         def body(t: Tournament) -> None:
             if t.finished:

@@ -4,13 +4,15 @@ moves, stored in the game like anyone's).
 
 Recorded so that no host's memory holds them: whichever server process holds the game's lease plays them
 (service/play/bot_duty.py). A seat is `Seated` with a bot kind (its own token asked for it) and `Released` with a
-reason: the game is over, the seat's own token took it back, or the bot's moves were refused too often. No token is
+reason: the game is over, the seat's own token took it back, or the bot's moves were refused too often. A seat the
+game's end released is seated again if a ruling's rewind reopens the game (`resume`). No token is
 kept: the bot plays as the seat through the service, not through a token.
 """
 
 from __future__ import annotations
 
 import copy
+from types import MappingProxyType
 from uuid import NAMESPACE_URL, UUID, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -25,7 +27,9 @@ def bot_seats_id(game_id: str) -> UUID:
 
 
 class BotSeats(Aggregate):
-    """A game's seats played by bots: {seat: bot kind}."""
+    """A game's seats played by bots: {seat: bot kind}, and those its end released ({seat: bot kind}: `ended`)."""
+
+    ended = MappingProxyType({})  # assigned anew by every event (the default of aggregates stored before it)
 
     class Seated(Aggregate.Event):
         seat: int
@@ -33,12 +37,15 @@ class BotSeats(Aggregate):
 
         def apply(self, seats: "BotSeats") -> None:
             seats.bots = {**seats.bots, str(self.seat): self.bot}
+            seats.ended = {k: v for k, v in seats.ended.items() if k != str(self.seat)}
 
     class Released(Aggregate.Event):
         seat: int
         reason: str
 
         def apply(self, seats: "BotSeats") -> None:
+            if self.reason == GAME_OVER and str(self.seat) in seats.bots:  # back if a ruling reopens the game
+                seats.ended = {**seats.ended, str(self.seat): seats.bots[str(self.seat)]}
             seats.bots = {k: v for k, v in seats.bots.items() if k != str(self.seat)}
 
     @classmethod
@@ -65,6 +72,13 @@ class BotSeats(Aggregate):
         if str(seat) in self.bots:
             raise ValueError(f"seat {seat} is already played by a bot")
         self.trigger_event(BotSeats.Seated, seat=seat, bot=bot)
+
+    def resume(self) -> list[int]:
+        """The bots the game's end released play their seats again (a ruling reopened the game); returns the seats."""
+        back = sorted(int(s) for s in self.ended if s not in self.bots)
+        for seat in back:
+            self.trigger_event(BotSeats.Seated, seat=seat, bot=self.ended[str(seat)])
+        return back
 
     def release(self, seat: int, reason: str) -> None:
         """The bot leaves `seat` (nothing happens for a seat no bot plays)."""

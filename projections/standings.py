@@ -6,7 +6,10 @@ Two kinds of events are folded:
 - the tournament's own events (domain/tournament/aggregate.py): settings, players, rounds, byes, its games and
   the seating of each (which player sat at which seat);
 - the end of any of those games (the generic ``Game.SeedRevealed``: result, winner, scores) and a rewind that
-  reopens one (``Game.Rewound``); no game's own event kinds are read.
+  reopens one (``Game.Rewound``); no game's own event kinds are read. A finished game a ruling reopens keeps its
+  result, marked ``provisional``, until it ends again; ``reopened`` names the Swiss rounds drawn on that result
+  (drawn before the rewind, or while it was provisional) until the director reviews them (``PairingsReviewed``, or ``RoundRepaired``: the round
+  drawn anew, its unplayed games voided).
 
 Rows are JSON documents under a key: ``t:<tournament id>`` (the tournament's document) and ``g:<game id>`` (which
 tournament a game belongs to). ``doc_standings(doc)`` turns a document into standings with the pure rules of
@@ -51,6 +54,23 @@ def evolve(load: Callable[[str], Doc | None], event: Any, seq: int) -> dict[str,
             doc["rounds"] = event.number
             doc["byes"] += [[event.number, p] for p in event.byes]
             doc.setdefault("tables", {})[str(event.number)] = [list(t["players"]) for t in event.tables]
+            if event.pairing == "swiss":  # drawn from the standings: on every result still provisional
+                for gid, reopened in (doc.get("reopened") or {}).items():
+                    if (doc["outcomes"].get(gid) or {}).get("provisional"):
+                        reopened["paired"] = [*reopened["paired"], event.number]
+        elif isinstance(event, Tournament.RoundRepaired):  # drawn anew: the voided games are no longer its games
+            doc["games"] = [g for g in doc["games"] if g["game_id"] not in event.voided]
+            doc["byes"] = [b for b in doc["byes"] if b[0] != event.round] + [[event.round, p] for p in event.byes]
+            doc["tables"][str(event.round)] = [list(t["players"]) for t in event.tables]
+            for gid in event.games:
+                reopened = (doc.get("reopened") or {}).get(gid)
+                if reopened is not None:
+                    reopened["paired"] = [n for n in reopened["paired"] if n != event.round]
+        elif isinstance(event, Tournament.PairingsReviewed):
+            for gid in event.games:
+                reopened = (doc.get("reopened") or {}).get(gid)
+                if reopened is not None:
+                    reopened["paired"] = [n for n in reopened["paired"] if n != event.round]
         elif isinstance(event, Tournament.GameStarted):
             players = doc["tables"][str(event.round)][event.table]
             doc["games"].append({"round": event.round, "table": event.table, "index": event.index, "board": event.board,
@@ -74,13 +94,25 @@ def evolve(load: Callable[[str], Doc | None], event: Any, seq: int) -> dict[str,
         else:
             spec = spec_for(doc["settings"]["game"])
             outcome = spec.decider.outcome(spec.codec.load_state(event.state))
+            before = doc["outcomes"].get(gid)
             if outcome.is_over:
                 doc["outcomes"][gid] = {"status": "finished", "result": outcome.result, "winner": outcome.winner_json(),
                                         "scores": None if outcome.scores is None else list(outcome.scores)}
-            else:
-                doc["outcomes"].pop(gid, None)
+            elif before is not None:  # a finished game reopened by a ruling: its result stands, provisional
+                doc["outcomes"][gid] = {**before, "provisional": True}
+                if not before.get("provisional"):
+                    _reopened(doc, gid)
         return {key: doc}
     return {}
+
+
+def _reopened(doc: Doc, gid: str) -> None:
+    """Record that a ruling reopened a finished game: the Swiss rounds already drawn after its round were paired on
+    its result (service/tournaments/rulings.py flags them for the director)."""
+    game = next((g for g in doc["games"] if g["game_id"] == gid), None)
+    later = [] if game is None or doc["settings"].get("format") != "swiss" else list(range(game["round"] + 1, doc["rounds"] + 1))
+    entry = (doc.get("reopened") or {}).get(gid) or {"paired": []}
+    doc["reopened"] = {**(doc.get("reopened") or {}), gid: {"paired": sorted(set(entry["paired"]) | set(later))}}
 
 
 def fold_batch(batch: Sequence[tuple[int, Any]], load: Callable[[str], Doc | None],

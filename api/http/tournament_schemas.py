@@ -22,6 +22,23 @@ class Entrant(Schema):
     team = fields.String(allow_none=True, validate=validate.Length(min=1, max=64))
 
 
+class StartRound(Schema):
+    confirm = StrictBoolean(load_default=False, metadata={
+        "description": "start although disputes of earlier rounds await a ruling (refused with 409 naming them "
+                       "without it); the confirmation is recorded on the tournament"})
+    note = fields.String(allow_none=True, validate=validate.Length(max=500),
+                         metadata={"description": "the director's note, recorded with the confirmation"})
+
+
+class ReviewPairings(Schema):
+    decision = fields.String(required=True, validate=validate.OneOf(["keep", "repair"]), metadata={
+        "description": "keep: the round's pairings stand although a result they were made on was reopened; repair: "
+                       "the round (the last, none of its games begun, the reopened games over again) drawn anew, "
+                       "its games voided"})
+    clause = fields.String(allow_none=True, validate=validate.Length(max=500))
+    note = fields.String(allow_none=True, validate=validate.Length(max=500))
+
+
 class CreateTournament(Schema):
     name = fields.String(validate=validate.Length(min=1, max=80), metadata={"example": "Club night"})
     game = fields.String(required=True, metadata={"example": first_game()})
@@ -59,6 +76,8 @@ class Standing(Schema):
     buchholz = fields.Float()
     head_to_head = fields.Float()
     matchpoints = fields.Float()
+    provisional = fields.List(fields.Integer(allow_none=True), metadata={
+        "description": "the rounds of this player's provisional results (a finished game a ruling reopened)"})
 
 
 class TeamStanding(Schema):
@@ -73,8 +92,20 @@ class TeamStanding(Schema):
     score = fields.Integer(allow_none=True)
 
 
+class ProvisionalResult(Schema):
+    round = fields.Integer(allow_none=True)
+    table = fields.Integer(allow_none=True)
+    game_id = fields.String(allow_none=True)
+    players = fields.List(fields.String())
+
+
 class Standings(Schema):
     rank_by = fields.String(metadata={"description": "points, score (BA-5.2) or matchpoints (duplicate)"})
+    order = fields.List(fields.String(), metadata={
+        "description": "the keys the rows are sorted by, in order (the first is rank_by, then the tie-breaks)"})
+    legend = fields.String(metadata={"description": "that order in words, as the page shows it"})
+    provisional = fields.List(fields.Nested(ProvisionalResult), metadata={
+        "description": "results counted as recorded while their game, reopened by a ruling, is played again"})
     players = fields.List(fields.Nested(Standing))
     teams = fields.List(fields.Nested(TeamStanding))
 
@@ -92,7 +123,9 @@ class Tournament(Schema):
     format = fields.String()
     duplicate = fields.Boolean()
     games_per_table = fields.Integer(allow_none=True)
-    rounds = fields.Raw(metadata={"description": "[{number, pairing, byes, boards, tables: [{table, players, games}]}]"})
+    rounds = fields.Raw(metadata={"description": "[{number, pairing, byes, boards, reopened (games a ruling returned "
+                                                 "to play), confirmed_open_disputes, tables: [{table, players, games "
+                                                 "(each with reopened, provisional)}]}]"})
     rounds_total = fields.Integer(allow_none=True)
     spectator_delay = fields.Dict(allow_none=True)
     time_control = fields.Dict(allow_none=True)
@@ -103,6 +136,15 @@ class Tournament(Schema):
     auto_rounds = fields.Boolean(metadata={"description": "rounds start by themselves (absent: the director starts them)"})
     between_rounds = fields.Boolean(metadata={"description": "the last round is over and the next not started yet"})
     standings = fields.Nested(Standings)
+    open_disputes = fields.List(fields.Dict(), metadata={
+        "description": "games with disputes awaiting a ruling: [{round, table, game_id, numbers}] (a round started "
+                       "over them needs confirm: true)"})
+    pairings_to_review = fields.List(fields.Dict(), metadata={
+        "description": "Swiss rounds paired on a result a ruling has since reopened: [{round, games: [{round, table, "
+                       "game_id, players, status: reopened|ended again}]}], until the director reviews them"})
+    pairings_reviewed = fields.List(fields.Dict(), metadata={
+        "description": "the director's decisions on flagged pairings: [{round, decision: keep|repair, games, clause, "
+                       "note, voided?}]"})
     crosstable = fields.Raw(metadata={"description": "[{player, name, cells, byes}] in standings order: cells[k] the "
                                                      "marks (1, ½, 0, · in play) against the k-th player, null for oneself"})
 

@@ -63,11 +63,26 @@ class TournamentPlayers(MethodView):
 
 @tournaments_blp.route("/tournaments/<tournament_id>/rounds")
 class TournamentRounds(MethodView):
+    @tournaments_blp.arguments(ts.StartRound, required=False)
     @tournaments_blp.response(201, ts.Tournament)
     @_errors(401, 403, 404, 409, 422)
-    def post(self, tournament_id):
-        """Start the next round (director only): its tables are drawn and their first games created."""
-        return tournaments().start_round(tournament_id, bearer()), 201
+    def post(self, body, tournament_id):
+        """Start the next round (director only): its tables are drawn and their first games created. While disputes
+        of earlier rounds await a ruling it is refused (409, field `confirm`, naming them) unless `confirm: true`."""
+        body = body or {}
+        return tournaments().start_round(tournament_id, bearer(), body.get("confirm", False), body.get("note")), 201
+
+
+@tournaments_blp.route("/tournaments/<tournament_id>/rounds/<int:number>/review")
+class TournamentRoundReview(MethodView):
+    @tournaments_blp.arguments(ts.ReviewPairings)
+    @tournaments_blp.response(200, ts.Tournament)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, body, tournament_id, number):
+        """The director keeps a Swiss round's pairings made on a result a ruling has since reopened (director only),
+        citing a clause or a note; recorded on the tournament."""
+        return tournaments().review_pairings(tournament_id, bearer(), number, body["decision"], body.get("clause"),
+                                             body.get("note"))
 
 
 @tournaments_blp.route("/tournaments/<tournament_id>/boards/<board>/release")

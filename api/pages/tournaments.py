@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
-from service.errors import Forbidden, ServiceError, Unauthorized
+from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
 from service.tournaments.commands import CreateTournament
 
 from api.current import arbiter, tournaments
@@ -109,7 +109,10 @@ def director(tournament_id: str, token: str):
 
 
 @tournament_pages.get("/tournaments/<tournament_id>")
-def show(tournament_id: str):
+def show(tournament_id: str, refused: ServiceError | None = None, review: dict | None = None):
+    """The tournament's page; `refused`: a director's "start round" refused over open disputes, shown as the step
+    that lists them and asks to confirm; `review`: a refused review of flagged pairings, shown beside its form with
+    what the director wrote."""
     view = tournaments().view(tournament_id)
     is_director = _is_director(tournament_id)
     links = None
@@ -122,7 +125,9 @@ def show(tournament_id: str):
     else:
         director_link = None
     response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
-                                             director_link=director_link, just_created=bool(request.args.get("created"))))
+                                             director_link=director_link, just_created=bool(request.args.get("created")),
+                                             confirm_round=refused, review=review),
+                             200 if refused is None and review is None else 409 if review is None else review["status"])
     if is_director:
         response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -149,7 +154,26 @@ def enter(tournament_id: str):
 @tournament_pages.post("/tournaments/<tournament_id>/rounds")
 def start_round(tournament_id: str):
     token = director_or_refuse(tournament_id)
-    tournaments().start_round(tournament_id, token)
+    try:
+        tournaments().start_round(tournament_id, token, request.form.get("confirm") == "1", request.form.get("note"))
+    except Conflict as e:
+        if e.field != "confirm":
+            raise
+        return show(tournament_id, refused=e)  # the confirmation step: the open disputes, and "start anyway"
+    return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/rounds/<int:number>/review")
+def review_pairings(tournament_id: str, number: int):
+    """The director keeps a round's pairings made on a result a ruling reopened (service/tournaments/rulings.py)."""
+    token = director_or_refuse(tournament_id)
+    form = request.form
+    try:
+        tournaments().review_pairings(tournament_id, token, number, form.get("decision", ""), form.get("clause"),
+                                      form.get("note"))
+    except (BadInput, Conflict) as e:  # the form again, as written, with the reason
+        return show(tournament_id, review={"round": number, "detail": e.detail, "status": e.status,
+                                           "clause": form.get("clause", ""), "note": form.get("note", "")})
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
 
 

@@ -9,6 +9,7 @@ table of its board has finished.
 from __future__ import annotations
 
 import copy
+from types import MappingProxyType
 
 from eventsourcing.domain import Aggregate
 
@@ -17,6 +18,8 @@ class Tournament(Aggregate):
     """A tournament (or a match: format `match`, one table) run by a director holding its token."""
 
     released: tuple = ()  # a tournament stored before boards could be released has none
+    confirmed = MappingProxyType({})  # round (str) -> the open disputes its director started it with; assigned anew
+    reviews: tuple = ()  # the director's word on pairings made on a result a ruling reopened (PairingsReviewed)
 
     class Created(Aggregate.Created):
         settings: dict
@@ -44,6 +47,52 @@ class Tournament(Aggregate):
                              "byes": list(self.byes), "boards": copy.deepcopy(self.boards)})
             if self.board_seeds is not None:
                 t.board_seeds[self.number] = list(self.board_seeds)
+
+    class OpenDisputesConfirmed(Aggregate.Event):
+        """The director started round `round` although disputes of earlier rounds awaited a ruling (they are named:
+        [{"round", "table", "game_id", "numbers"}]), with a note."""
+
+        round: int
+        disputes: list
+        note: str
+
+        def apply(self, t: "Tournament") -> None:
+            t.confirmed = {**t.confirmed, str(self.round): {"disputes": copy.deepcopy(self.disputes), "note": self.note}}
+
+    class PairingsReviewed(Aggregate.Event):
+        """The director's word on round `round`, paired (Swiss) on results a ruling has since reopened (`games`):
+        `keep` its pairings, citing a clause or a note."""
+
+        round: int
+        decision: str
+        games: list
+        clause: str
+        note: str
+
+        def apply(self, t: "Tournament") -> None:
+            t.reviews = [*t.reviews, {"round": self.round, "decision": self.decision, "games": list(self.games),
+                                      "clause": self.clause, "note": self.note}]
+
+    class RoundRepaired(Aggregate.Event):
+        """The director re-paired round `round` (the last, Swiss, none of its games begun) after a result it was paired
+        on was reopened by a ruling and ended again: its tables and byes drawn anew; its games, which nobody had played,
+        are `voided` (no longer the tournament's)."""
+
+        round: int
+        tables: list
+        byes: list
+        games: list  # the reopened games it had been paired on
+        voided: list
+        clause: str
+        note: str
+
+        def apply(self, t: "Tournament") -> None:
+            rnd = t.rounds[self.round - 1]
+            rnd["tables"] = [{"table": x["table"], "players": list(x["players"]), "games": []} for x in self.tables]
+            rnd["byes"] = list(self.byes)
+            rnd["voided"] = [*rnd.get("voided", []), *self.voided]
+            t.reviews = [*t.reviews, {"round": self.round, "decision": "repair", "games": list(self.games),
+                                      "clause": self.clause, "note": self.note, "voided": list(self.voided)}]
 
     class GameStarted(Aggregate.Event):
         round: int
@@ -101,6 +150,18 @@ class Tournament(Aggregate):
     def start_round(self, pairing: str, tables: list, byes: list, boards: list | None, board_seeds: list | None) -> None:
         self.trigger_event(Tournament.RoundStarted, number=len(self.rounds) + 1, pairing=pairing, tables=tables,
                            byes=byes, boards=boards, board_seeds=board_seeds)
+
+    def confirm_open_disputes(self, number: int, disputes: list, note: str) -> None:
+        self.trigger_event(Tournament.OpenDisputesConfirmed, round=number, disputes=disputes, note=note)
+
+    def review_pairings(self, number: int, decision: str, games: list, clause: str, note: str) -> None:
+        self.trigger_event(Tournament.PairingsReviewed, round=number, decision=decision, games=games, clause=clause,
+                           note=note)
+
+    def repair_round(self, number: int, tables: list, byes: list, games: list, voided: list, clause: str,
+                     note: str) -> None:
+        self.trigger_event(Tournament.RoundRepaired, round=number, tables=tables, byes=byes, games=games, voided=voided,
+                           clause=clause, note=note)
 
     def game_started(self, **fields) -> None:
         self.trigger_event(Tournament.GameStarted, **fields)

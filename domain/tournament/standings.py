@@ -2,10 +2,15 @@
 
 Points: a win 1, a draw 1/2, a loss 0, a bye 1 (a bye is not a game played). `score` is the game's own score
 summed over the player's games (chips, points; None for games that keep none).
-Tie-breaks, in order (docs/tournaments.md): points are ranked by, then Buchholz (the sum of the points of every
-opponent met), then head-to-head (the points earned in games among the players still tied), then score.
-`rank_by="score"` (BA-5.2: the highest chip total wins) puts the score first; `rank_by="matchpoints"` (duplicate
-play) puts the matchpoints first. Players equal on every key share a rank.
+The keys a row is ranked by, in order, are ORDER[rank_by]: one list that both sorts the rows and writes the legend
+(`legend`), so the page can never name an order the code does not apply. Points are ranked by, then Buchholz (the
+sum of the points of every opponent met), then head-to-head (the points earned in games among the players still
+tied on every key before it), then score. `rank_by="score"` (BA-5.2: the highest chip total wins) puts the score
+first; `rank_by="matchpoints"` (duplicate play) puts the matchpoints first, then points. Players equal on every key
+share a rank.
+
+A result marked `provisional` (a finished game a ruling reopened: projections/standings.py) counts as recorded until
+the game ends again; each row lists the rounds of its provisional results, and the document lists them all.
 """
 
 from __future__ import annotations
@@ -15,6 +20,20 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 RANKINGS = ("points", "score", "matchpoints")
+# what each ranking sorts by, best first: the sort below and the legend are both read from here
+ORDER = {
+    "points": ("points", "buchholz", "head_to_head", "score"),
+    "score": ("score", "points", "buchholz", "head_to_head"),
+    "matchpoints": ("matchpoints", "points", "buchholz", "head_to_head", "score"),
+}
+KEY_NAMES = {"points": "points", "score": "score", "matchpoints": "matchpoints", "buchholz": "Buchholz",
+             "head_to_head": "head-to-head"}
+
+
+def legend(rank_by: str) -> str:
+    """The ranking in words, from ORDER: "ranked by points; tie-breaks: Buchholz, head-to-head, score"."""
+    first, *rest = (KEY_NAMES[k] for k in ORDER[rank_by])
+    return f"ranked by {first}; tie-breaks: {', '.join(rest)}"
 
 
 def rank_by_of(settings: dict) -> str:
@@ -72,7 +91,7 @@ def standings(players: Sequence[dict], games: Sequence[dict], byes: Sequence[tup
     finished = [g for g in games if g["status"] == "finished"]
     rows = [{"player": i, "name": p["name"], "team": p.get("team"), "played": 0, "won": 0, "lost": 0, "drawn": 0,
              "byes": 0, "points": Fraction(0), "score": None, "buchholz": Fraction(0), "head_to_head": Fraction(0),
-             "matchpoints": Fraction(0)} for i, p in enumerate(players)]
+             "matchpoints": Fraction(0), "provisional": []} for i, p in enumerate(players)]
     opponents: dict[int, list[int]] = defaultdict(list)
     for g in finished:
         for seat, player in enumerate(g["players"]):
@@ -80,6 +99,8 @@ def standings(players: Sequence[dict], games: Sequence[dict], byes: Sequence[tup
             outcome = result_of(g, seat)
             row["played"] += 1
             row[outcome] += 1
+            if g.get("provisional"):
+                row["provisional"].append(g.get("round"))
             row["points"] += {"won": Fraction(1), "drawn": Fraction(1, 2), "lost": Fraction(0)}[outcome]
             if g.get("scores") is not None:
                 row["score"] = (row["score"] or 0) + g["scores"][seat]
@@ -93,16 +114,20 @@ def standings(players: Sequence[dict], games: Sequence[dict], byes: Sequence[tup
     for player, mp in matchpoints(finished).items():
         rows[player]["matchpoints"] = mp
 
-    def head(row: dict) -> tuple:
-        score = row["score"] if row["score"] is not None else 0
-        if rank_by == "score":
-            return (score, row["points"], row["buchholz"])
-        if rank_by == "matchpoints":
-            return (row["matchpoints"], row["points"], row["buchholz"])
-        return (row["points"], row["buchholz"])
+    keys = ORDER[rank_by]
+    split = keys.index("head_to_head")
+
+    def value(row: dict, k: str) -> Fraction | int:
+        return (row[k] or 0) if k == "score" else row[k]
+
+    def head(row: dict) -> tuple:  # the keys before head-to-head
+        return tuple(value(row, k) for k in keys[:split])
+
+    def key(row: dict) -> tuple:  # every key, in order
+        return tuple(value(row, k) for k in keys)
 
     ordered = sorted(rows, key=lambda r: (tuple(-k for k in head(r)), r["player"]))
-    # head-to-head inside each group still tied on the keys before it, then the score
+    # head-to-head inside each group still tied on the keys before it, then the keys after it
     i = 0
     while i < len(ordered):
         j = i
@@ -112,13 +137,15 @@ def standings(players: Sequence[dict], games: Sequence[dict], byes: Sequence[tup
         if len(group) > 1:
             for r in ordered[i:j]:
                 r["head_to_head"] = _points_among(finished, r["player"], group)
-        ordered[i:j] = sorted(ordered[i:j], key=lambda r: (-r["head_to_head"], -(r["score"] or 0), r["player"]))
+        ordered[i:j] = sorted(ordered[i:j], key=lambda r: (tuple(-k for k in key(r)[split:]), r["player"]))
         i = j
-    key = lambda r: (head(r), r["head_to_head"], r["score"] or 0)  # noqa: E731
     for place, r in enumerate(ordered):
         r["rank"] = ordered[place - 1]["rank"] if place and key(ordered[place - 1]) == key(r) else place + 1
     out_rows = [_plain(r) for r in ordered]
-    return {"rank_by": rank_by, "players": out_rows, "teams": _teams(players, finished, byes)}
+    provisional = [{"round": g.get("round"), "table": g.get("table"), "game_id": g.get("game_id"),
+                    "players": [players[p]["name"] for p in g["players"]]} for g in finished if g.get("provisional")]
+    return {"rank_by": rank_by, "order": list(keys), "legend": legend(rank_by), "players": out_rows,
+            "teams": _teams(players, finished, byes), "provisional": provisional}
 
 
 def _points_among(games: Sequence[dict], player: int, group: set[int]) -> Fraction:

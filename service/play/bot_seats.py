@@ -98,6 +98,12 @@ class SeatedBots:
         kind = self.change(gid, body)
         return {"id": gid, "seat": seat, "bot": kind, "released": True}
 
+    def resume(self, game_id: str) -> list[int]:
+        """The bots the game's end released play again (a ruling's rewind reopened it); the seats, or []."""
+        if self.load(game_id) is None:
+            return []
+        return self.change(game_id, lambda seats: seats.resume())
+
     def release(self, game_id: str, seat: int, reason: str) -> None:
         """A bot leaves its seat (the game is over, its moves were refused too often)."""
         self.change(game_id, lambda seats: seats.release(seat, reason))

@@ -68,7 +68,7 @@ def limits(game: Game) -> tuple[int | None, int | None]:
 
 def flag_due(game: Game, now_ms: int) -> list[int]:
     """Record on `game` every time flag due at `now_ms` and not yet recorded; returns their dispute numbers."""
-    if not limited(game.time_control) or game.seed_revealed:
+    if not limited(game.time_control) or game.outcome.is_over:  # a game a ruling reopened runs its clocks again
         return []
     game_ms, move_ms = limits(game)
     return [game.expire(f["seat"], f["control"], f["turn"], f["used_ms"], f["limit_ms"])
@@ -77,7 +77,7 @@ def flag_due(game: Game, now_ms: int) -> list[int]:
 
 def deadline(game: Game) -> int | None:
     """When the next flag of `game` falls due (ms), or None."""
-    if not limited(game.time_control) or game.seed_revealed:
+    if not limited(game.time_control) or game.outcome.is_over:
         return None
     return clocks.next_deadline(game.clock_now(), *limits(game))
 
@@ -132,8 +132,8 @@ class ClockWatch:
 
     def _reread(self, gid: UUID) -> None:
         game = self.app.game(gid)
-        if game.seed_revealed:
-            self._deadlines.pop(gid, None)  # over: nothing more to flag
+        if game.outcome.is_over or not limited(game.time_control):
+            self._deadlines.pop(gid, None)  # over: nothing more to flag (until a ruling's rewind reopens it)
         else:
             self._deadlines[gid] = deadline(game)
 
@@ -149,7 +149,7 @@ class ClockWatch:
                     created = self.app.mapper.to_domain_event(n)
                     if limited(getattr(created, "time_control", None)):
                         self._dirty.add(gid)
-                elif gid in self._deadlines:
-                    self._dirty.add(gid)
+                elif gid in self._deadlines or n.topic.endswith("Game.Rewound"):
+                    self._dirty.add(gid)  # a rewind may reopen a finished game: watched again if it has a time limit
             if len(batch) < 500:
                 return

@@ -165,7 +165,11 @@ class PlayFacade:
         """The referee's ruling on a dispute: the dispute ruled and the receipt."""
         gid = self.access.referee(asked.game_id, token)
         command = asked.checked()
+        was_over = self.app.game(gid).outcome.is_over
         dispute = self.app.rule_dispute(gid, command.number, command.decision, command.remedy, command.note)
+        if was_over and not self.app.game(gid).outcome.is_over:  # reopened: its bots play again, its clocks run
+            if self.bot_seats.resume(str(gid)):
+                self.duty.start()
         ruled_at = dispute["ruling"]["ruled_at"]
         last = ruled_at + (1 if dispute["ruling"].get("remedy") == "rewind" else 0)  # a rewind is one more event
         return {**dispute, "receipt": self.evidence.answer(gid, ruled_at, last, "ruling")}

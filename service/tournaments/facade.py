@@ -16,6 +16,7 @@ unit of work) and the director's check; a round's draw (draw.py) and the bundle'
 
 from __future__ import annotations
 
+import copy
 import hmac
 from collections import defaultdict
 from typing import Any, Callable, Iterator, TypeVar
@@ -36,7 +37,7 @@ from service.play.facade import PlayFacade
 from service.store.tokens import new_token, token_hash
 from service.views.facade import ViewsFacade
 
-from . import embargo, sealing
+from . import embargo, rulings, sealing
 from .bundles import bundle_lines
 from .commands import CreateTournament
 from .draw import draw
@@ -122,17 +123,53 @@ class Tournaments:
         self._command(tid, body)
         return self.view(tid)
 
-    def start_round(self, tournament_id: Any, token: str | None) -> dict:
-        """Draw the next round's tables (pairings) and start their first games."""
+    def start_round(self, tournament_id: Any, token: str | None, confirm: bool = False, note: Any = None) -> dict:
+        """Draw the next round's tables (pairings) and start their first games, in one save: the answer (and the page
+        after it) shows them whichever process holds the tournament's lease. Disputes of earlier rounds awaiting a
+        ruling refuse it (409, field `confirm`, naming them) unless `confirm`, which is recorded (rulings.py)."""
         tid, _ = self._director(tournament_id, token)
+        note_text = rulings.note_of(note)
         self.advance(tid)
+        made: dict = {}  # games an earlier try of this decision created: a conflict's retry attaches them (_new_game)
 
         def body(t: Tournament) -> None:
             if t.finished:
                 raise Conflict("the tournament is over")
             if t.rounds and not self._round_done(t, t.rounds[-1]):
                 raise Conflict(f"round {len(t.rounds)} is still being played: every table must finish first")
+            waiting = rulings.open_disputes(self.app, t)
+            if waiting and not confirm:
+                raise rulings.unconfirmed(len(t.rounds) + 1, waiting)
+            if waiting:
+                t.confirm_open_disputes(len(t.rounds) + 1, waiting, note_text)
             self._start_next(t)
+            self._first_games(t, made)
+
+        self._command(tid, body)
+        return self.view(tid)
+
+    def review_pairings(self, tournament_id: Any, token: str | None, number: Any, decision: Any, clause: Any = None,
+                        note: Any = None) -> dict:
+        """The director keeps a round's pairings made on a result a ruling reopened, or re-pairs the round (rulings.py),
+        citing a clause or a note: recorded on the tournament."""
+        tid, _ = self._director(tournament_id, token)
+        if not isinstance(number, int) or isinstance(number, bool):
+            raise BadInput("round: expected a round number", field="round")
+        made: dict = {}
+
+        def body(t: Tournament) -> None:
+            doc = self._doc(t)
+            flagged, clause_text, note_text = rulings.review(t, doc, number, decision, clause, note)
+            if decision == "repair":
+                voided = rulings.repair_check(self.app, t, flagged)
+                before = copy.deepcopy(t)
+                before.rounds = before.rounds[:-1]  # the draw as if the round had not been drawn
+                without = {**doc, "byes": [b for b in doc["byes"] if b[0] != number],
+                           "games": [g for g in doc["games"] if g["game_id"] not in voided]}
+                tables, byes, _ = draw(before, number, lambda: doc_standings(without))
+                t.repair_round(number, tables, byes, [g["game_id"] for g in flagged["games"]], voided, clause_text,
+                               note_text)
+                self._first_games(t, made)
 
         self._command(tid, body)
         return self.view(tid)
@@ -162,6 +199,13 @@ class Tournaments:
             boards = [{"index": j, "board": f"{len(t.rounds) + 1}.{j + 1}", "commitment": commitment(s)}
                       for j, s in enumerate(seeds)]
         t.start_round(kind, tables, byes, boards, seeds)
+
+    def _first_games(self, t: Tournament, made: dict) -> None:
+        """Create the first game of every table of the last round that has none (in the decision that drew it)."""
+        rnd = t.rounds[-1]
+        for table in rnd["tables"]:
+            if not table["games"]:
+                self._new_game(t, rnd, table, 0, None, made)
 
     def _total_rounds(self, t: Tournament) -> int:
         teams = tspec.teams_of(t.players) if t.settings["format"] == "teams" else []
@@ -221,28 +265,29 @@ class Tournaments:
         if over and not last and not t.settings.get("auto_rounds"):
             return  # the director starts the next round
 
-        def body(t: Tournament) -> bool:
+        made: dict = {}  # games created by an earlier try of this decision (see _new_game)
+
+        def body(t: Tournament) -> None:
             rnd = t.rounds[-1]
             for table_ref, index, previous in due:
                 table = rnd["tables"][table_ref["table"]]
                 if len(table["games"]) != index:
                     continue  # someone else created it meanwhile
-                self._new_game(t, rnd, table, index, previous)
+                self._new_game(t, rnd, table, index, previous, made)
             if t.finished or not self._round_done(t, rnd):
-                return False
+                return
             if len(t.rounds) >= self._total_rounds(t):
                 t.finish(f"all {len(t.rounds)} rounds played")
-                return False
-            if not t.settings.get("auto_rounds"):
-                return False
+                return
+            if not t.settings.get("auto_rounds") or rulings.open_disputes(self.app, t):
+                return  # the director starts it (over open disputes: confirming them, rulings.py)
             try:
                 self._start_next(t)  # the last game of the round ended: the next round starts at once
             except (BadInput, Conflict):
-                return False  # the director sees the reason on pressing "Start round"
-            return True
+                return  # the director sees the reason on pressing "Start round"
+            self._first_games(t, made)
 
-        if self._command(tid, body):
-            self._advance(tid)  # the new round's first games
+        self._command(tid, body)
 
     def game_over(self, game_id: UUID) -> None:
         """A game just ended: if it belongs to a tournament, create what is now due there (the table's next game,
@@ -251,7 +296,17 @@ class Tournaments:
         if owner is not None:
             self.advance(owner)
 
-    def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any) -> None:
+    def _new_game(self, t: Tournament, rnd: dict, table: dict, index: int, previous: Any, made: dict) -> None:
+        """Create a table's game (as the spec and the previous game say) and record it on `t`. The game is saved before
+        the tournament: when the tournament's save then meets a version conflict, the unit of work decides again and
+        this is called again for the same table and game, which takes the game made by the first try from `made`
+        instead of creating a second one left attached to nothing."""
+        seed = t.board_seeds[rnd["number"]][index] if rnd["boards"] else None
+        slot = (rnd["number"], table["table"], index, tuple(table["players"]), seed)  # a retry drawing anew: a new game
+        if slot in made:
+            started = made[slot]
+            t.game_started(**started)
+            return
         settings = t.settings
         seats = [dict(t.players[i]) for i in table["players"]]
         spec: dict = {"game": settings["game"], "options": dict(settings["options"]), "players": seats}
@@ -274,9 +329,10 @@ class Tournaments:
             if settings.get(key):
                 spec[key] = dict(settings[key])
         created = self.play.create_game(CreateGame.from_body(spec))
-        t.game_started(round=rnd["number"], table=table["table"], index=index, game_id=created["id"], dealer=dealer,
-                       starter=starter, clause=clause, reason=reason, board=board,
-                       sealed_referee_token=sealing.seal(t.director_public_key, created["id"], created["referee_token"]))
+        made[slot] = dict(round=rnd["number"], table=table["table"], index=index, game_id=created["id"], dealer=dealer,
+                          starter=starter, clause=clause, reason=reason, board=board,
+                          sealed_referee_token=sealing.seal(t.director_public_key, created["id"], created["referee_token"]))
+        t.game_started(**made[slot])
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -316,8 +372,9 @@ class Tournaments:
         tid = parse_tournament_id(tournament_id)
         self.advance(tid)
         t = self._load(tid)
+        doc = self._doc(t)
         names = [p["name"] for p in t.players]
-        rounds = []
+        rounds, waiting = [], []
         for r in t.rounds:
             tables, board_done = [], defaultdict(lambda: True)
             for table in r["tables"]:
@@ -327,7 +384,14 @@ class Tournaments:
                     outcome = game.outcome
                     entry = {**g, "status": "finished" if outcome.is_over else "in_progress", "result": outcome.result,
                              "winner": outcome.winner_json(), "scores": list(outcome.scores) if outcome.is_over and outcome.scores else None,
-                             "version": game.version, "commitment": game.commitment}
+                             "version": game.version, "commitment": game.commitment,
+                             # ended, then returned to play by a ruling's rewind: played again at its table
+                             "reopened": game.seed_revealed and not outcome.is_over,
+                             "provisional": bool((doc["outcomes"].get(g["game_id"]) or {}).get("provisional"))}
+                    numbers = [d["number"] for d in game.disputes if d.get("ruling") is None]
+                    if numbers:
+                        waiting.append({"round": r["number"], "table": table["table"], "game_id": g["game_id"],
+                                        "numbers": numbers})
                     if with_clocks:
                         entry.update(self.views.at_a_glance(g["game_id"]))
                     if g["board"] is not None and not outcome.is_over:
@@ -343,7 +407,10 @@ class Tournaments:
                     any(g["board"] == b["board"] for g in tb["games"]) for tb in tables) else None}
                           for j, b in enumerate(r["boards"])]
             rounds.append({"number": r["number"], "pairing": r["pairing"], "byes": [names[i] for i in r["byes"]],
-                           "boards": boards, "tables": tables})
+                           "boards": boards, "tables": tables,
+                           "reopened": sum(1 for tb in tables for g in tb["games"] if g["reopened"]),
+                           "confirmed_open_disputes": t.confirmed.get(str(r["number"])),
+                           "voided": list(r.get("voided", ()))})  # games of a round drawn anew (RoundRepaired)
         try:
             total = self._total_rounds(t) if t.players else None
         except InvalidSetup:
@@ -351,9 +418,10 @@ class Tournaments:
         status = "finished" if t.finished else ("playing" if t.rounds else "entering")
         between = bool(t.rounds) and not t.finished and self._round_done(t, t.rounds[-1])
         can_start = (not t.finished and (not t.rounds or between) and (total is None or len(t.rounds) < total))
-        doc = self._doc(t)
         table = doc_standings(doc)
-        return {"id": str(tid), **{k: v for k, v in t.settings.items()}, "players": [dict(p) for p in t.players],
+        return {"open_disputes": waiting, "pairings_to_review": rulings.to_review(doc, t),
+                "pairings_reviewed": [dict(x) for x in t.reviews],
+                "id": str(tid), **{k: v for k, v in t.settings.items()}, "players": [dict(p) for p in t.players],
                 "status": status, "finished": t.finished, "rounds_total": total, "can_start_round": can_start,
                 "between_rounds": between, "rounds": rounds, "standings": table,
                 "crosstable": doc_crosstable(doc, [r["player"] for r in table["players"]])}

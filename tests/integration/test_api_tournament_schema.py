@@ -18,7 +18,37 @@ TOURNAMENT_GOOD = {  # operation: (director token?, body, expected status)
     "GET /api/v1/tournaments/{tournament_id}/links": (True, None, 200),
     "GET /api/v1/tournaments/{tournament_id}/bundle": (True, None, 200),
     "POST /api/v1/tournaments/{tournament_id}/boards/{board}/release": (True, None, 200),  # duplicate, round 1 on
+    # a Swiss round 2 paired on a round-1 result a ruling then reopened (flagged_swiss, below)
+    "POST /api/v1/tournaments/{tournament_id}/rounds/{number}/review": (True, {"decision": "keep", "note": "kept"}, 200),
 }
+
+
+def flagged_swiss(client) -> dict:
+    """A Swiss tournament whose round 2 was paired on a round-1 result a ruling's rewind has since reopened."""
+    from uuid import UUID
+
+    from tests.tournament_support import finish
+
+    arbiter = APP.extensions["arbiter"]
+    created = client.post("/api/v1/tournaments", json={"name": "T", "game": "small-battle", "format": "swiss", "rounds": 2,
+                                                       "players": [{"name": n} for n in "ABCD"]}).get_json()
+    director = {"Authorization": f"Bearer {created['director_token']}"}
+    url = f"/api/v1/tournaments/{created['id']}"
+    for number in (1, 2):
+        assert client.post(f"{url}/rounds", headers=director).status_code == 201
+        if number == 1:
+            for g in client.get(f"{url}/links", headers=director).get_json()["games"]:
+                finish(arbiter.app, g["game_id"])
+    game = next(g for g in client.get(f"{url}/links", headers=director).get_json()["games"] if g["round"] == 1)
+    last = arbiter.app.game(UUID(game["game_id"])).move_versions[-1]
+    seat = {"Authorization": f"Bearer {game['seats'][0]['token']}"}
+    assert client.post(f"/api/v1/games/{game['game_id']}/disputes", headers=seat,
+                       json={"version": last, "claim": "no"}).status_code == 201
+    ruled = client.post(f"/api/v1/games/{game['game_id']}/disputes/1/ruling",
+                        headers={"Authorization": f"Bearer {game['referee_token']}"},
+                        json={"decision": "upheld", "remedy": "rewind", "note": "again"})
+    assert ruled.status_code == 200, ruled.get_json()
+    return created
 
 
 @pytest.mark.parametrize("label", sorted(TOURNAMENT_GOOD))
@@ -26,10 +56,15 @@ def test_a_good_tournament_request_gets_the_documented_success_answer(label):
     director, body, status = TOURNAMENT_GOOD[label]
     board = "{board}" in label
     client = APP.test_client()
-    created = client.post("/api/v1/tournaments", json={"name": "T", "game": "small-battle", "duplicate": board,
-                                                       "players": [{"name": n} for n in "ABCD"[:4 if board else 2]],
-                                                       "format": "round-robin"}).get_json()
+    if label.endswith("/review"):
+        created = flagged_swiss(client)
+    else:
+        created = client.post("/api/v1/tournaments", json={"name": "T", "game": "small-battle", "duplicate": board,
+                                                           "players": [{"name": n} for n in "ABCD"[:4 if board else 2]],
+                                                           "format": "round-robin"}).get_json()
     kwargs = {"path_parameters": {"tournament_id": created["id"]} if "{tournament_id}" in label else {}}
+    if label.endswith("/review"):
+        kwargs["path_parameters"]["number"] = 2
     if board:
         client.post(f"/api/v1/tournaments/{created['id']}/rounds",
                     headers={"Authorization": f"Bearer {created['director_token']}"})

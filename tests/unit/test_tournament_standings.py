@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
-from domain.tournament.standings import standings
+import random
+
+import pytest
+
+from domain.tournament.standings import KEY_NAMES, ORDER, RANKINGS, standings
 
 P = [{"name": n} for n in "ABCD"]
 
@@ -60,3 +64,56 @@ def test_team_rows_count_a_game_once_per_team():
     teams = {r["team"]: r for r in standings(players, games)["teams"]}
     assert (teams["N"]["played"], teams["N"]["won"], teams["E"]["lost"]) == (1, 1, 1)
     assert teams["N"]["rank"] == 1
+
+
+def _random_games(rng, n, rounds, boards=False, scores=False):
+    games = []
+    for r in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        for t in range(0, n - 1, 2):
+            pair = (order[t], order[t + 1])
+            winner = rng.choice([0, 1, None])
+            games.append(g(pair, winner, scores=[rng.randrange(10), rng.randrange(10)] if scores else None,
+                           board=f"{r + 1}.1" if boards else None))
+    return games
+
+
+@pytest.mark.parametrize("rank_by", RANKINGS)
+def test_rows_are_in_the_order_the_legend_names_and_the_legend_names_every_key_sorted_by(rank_by):
+    """One list (ORDER) drives both: every pair of neighbouring rows compares as the legend reads, key by key."""
+    rng = random.Random(rank_by)
+    players = [{"name": f"P{i}"} for i in range(8)]
+    for _ in range(40):
+        doc = standings(players, _random_games(rng, 8, 3, boards=rank_by == "matchpoints", scores=rank_by == "score"),
+                        rank_by=rank_by)
+        named = doc["legend"].removeprefix("ranked by ").replace("; tie-breaks:", ",").split(", ")
+        assert named == [KEY_NAMES[k] for k in doc["order"]] and doc["order"] == list(ORDER[rank_by])
+        rows = doc["players"]
+        for a, b in zip(rows, rows[1:]):
+            assert [a[k] or 0 for k in doc["order"]] >= [b[k] or 0 for k in doc["order"]], (a, b)
+            assert (a["rank"] == b["rank"]) == ([a[k] or 0 for k in doc["order"]] == [b[k] or 0 for k in doc["order"]])
+
+
+def test_at_equal_matchpoints_points_decide_before_buchholz_and_the_legend_says_so():
+    """The room's report: Nia (Buchholz 4) above Otto (Buchholz 5) at equal matchpoints, because Nia has more points;
+    the legend must name points before Buchholz."""
+    players = [{"name": n} for n in ("Nia", "Otto", "A", "B", "C", "D")]
+    games = [g((5, 2), 1, board="1.1"), g((3, 0), board="1.1"), g((1, 4), 1, board="1.1"),
+             g((5, 0), 1, board="2.1"), g((1, 3), board="2.1"), g((2, 4), board="2.1")]
+    doc = standings(players, games, rank_by="matchpoints")
+    rows = {r["name"]: r for r in doc["players"]}
+    assert rows["Nia"]["matchpoints"] == rows["Otto"]["matchpoints"]
+    assert rows["Nia"]["points"] > rows["Otto"]["points"] and rows["Nia"]["buchholz"] < rows["Otto"]["buchholz"]
+    names = [r["name"] for r in doc["players"]]
+    assert names.index("Nia") < names.index("Otto")
+    assert doc["legend"] == "ranked by matchpoints; tie-breaks: points, Buchholz, head-to-head, score"
+
+
+def test_a_provisional_result_counts_as_recorded_and_is_named_on_the_rows_and_the_document():
+    games = [{**g((0, 1), 0), "round": 1, "table": 0, "game_id": "x", "provisional": True}, g((2, 3), 2)]
+    doc = standings(P, games)
+    rows = {r["name"]: r for r in doc["players"]}
+    assert rows["A"]["points"] == 1 and rows["A"]["provisional"] == [1] and rows["B"]["provisional"] == [1]
+    assert rows["C"]["provisional"] == []
+    assert doc["provisional"] == [{"round": 1, "table": 0, "game_id": "x", "players": ["A", "B"]}]

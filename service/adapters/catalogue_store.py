@@ -2,9 +2,10 @@
 projections/catalogue.py; the table, its stores and its catch-up are the generic read model of
 service.adapters.view_table, view_stores and view_runner).
 
-Table ``game_catalogue4`` (tracking key ``<app>:game_catalogue4``): the first layout had an ``edition`` column for one
-game's option, the second no dispute counts, the third no ``imported``; a new name makes every store rebuild the catalogue from its events on
-first use, and leaves the old tables alone. (Until issue 24 the tracking key was a fixed ``<app>:catalogue2``: a SQLite
+Table ``game_catalogue5`` (tracking key ``<app>:game_catalogue5``): the first layout had an ``edition`` column for one
+game's option, the second no dispute counts, the third no ``imported``, the fourth counted the seats' disputes but not
+the clock's automatic flags (issue 35: the desk and `GET /games` said 0 open where the tournament page said 2); a new
+name makes every store rebuild the catalogue from its events on first use, and leaves the old tables alone. (Until issue 24 the tracking key was a fixed ``<app>:catalogue2``: a SQLite
 store made before the third layout kept the second table's position for the new, empty table. Now the key follows
 the table; on a store whose rows are already there the first catch-up folds the log once more and changes nothing,
 the fold ignoring a Created event of a known game and any event not newer than its row.) Besides the public columns (projections.catalogue.COLUMNS) a row keeps
@@ -29,7 +30,7 @@ from projections.catalogue import COLUMNS, Row, fold_batch
 from .view_runner import ViewRunner
 from .view_table import Column, Stored, ViewTable
 
-TABLE = "game_catalogue4"
+TABLE = "game_catalogue5"
 STATUSES = ("in_progress", "finished")
 ORDERS = ("created", "desk")
 MAX_PLAYER_QUERY = 64

@@ -13,6 +13,7 @@ An entry awaits a ruling until a `Game.DisputeRuled` answers it.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterable
 
 from .game import Game
@@ -42,3 +43,10 @@ def automatic(dispute: dict) -> bool:
 def open_count(disputes: Iterable[dict]) -> int:
     """How many of a game's disputes await a ruling."""
     return sum(1 for d in disputes if d.get("ruling") is None)
+
+
+def described(dispute: dict) -> dict:
+    """A copy of an entry with its `kind` and whether it is `automatic` (what every view and answer shows)."""
+    out = copy.deepcopy(dispute)
+    out.update(kind=kind(dispute), automatic=automatic(dispute))
+    return out

@@ -61,6 +61,8 @@ def test_a_clock_flag_reads_as_the_clock_s_automatic_flag_against_the_seat_s_tim
     assert f"{name}'s time for one move, on the turn from version {dispute['time_expired']['turn']}" in row, row
     assert re.search(rf"{name} used 1\d\.\d s of the 10\.0 s for one move", row), row
     assert "seat 0" not in row and "seat 1" not in row, row
+    audit = text_of(as_referee(app, created).get(f"/games/{created['id']}/audit").text)
+    assert f"dispute 1, filed automatically: {name} out of time — 1" in audit, audit[-800:]
 
 
 def test_the_ruling_form_says_what_upheld_and_rejected_mean_for_a_flag_and_for_a_seat_s_dispute(web):

@@ -110,3 +110,44 @@ def test_a_store_whose_catalogue_did_not_count_flags_rebuilds_it_in_a_new_table(
     row = next(r for r in client.get("/api/v1/games").get_json() if r["id"] == gid)
     assert row["open_disputes"] == 1
     assert facade.verification.verify(gid, full=True)["catalogue"]["ok"] is True
+
+
+@pytest.mark.parametrize("kind", ["sqlite", "postgres"])
+def test_the_rebuilt_catalogue_keeps_the_verdicts_the_previous_layout_held_and_never_overwrites_a_newer_one(stores, tmp_path, kind):
+    """The fourth layout's table holds a verification verdict per game (one tampered, one intact): after the rebuild
+    the fifth shows both (the desk's "tampered" filter still finds the game), the old table unchanged; a verdict the new
+    table already holds is kept; a store with no previous table carries nothing."""
+    from service.adapters.catalogue_store import CATALOGUE, Catalogue
+    from service.adapters.view_runner import store_for
+    from service.facade import Arbiter
+    from service.play.new_games import CreateGame
+
+    url = stores.url(kind)
+    facade = Arbiter(url, key_file=str(tmp_path / "k.key"), checkpoint_log=str(tmp_path / "c.log"))
+    stores._apps.append(facade.app)
+    games = [facade.play.create_game(CreateGame.from_body({"game": "small-battle", "players": [{"name": a}, {"name": b}]}))
+             for a, b in (("Ann", "Bob"), ("Cy", "Dee"), ("Eve", "Fay"))]
+    fresh = Catalogue(facade.app, store_for(facade.app, CATALOGUE))
+    fresh.catch_up()
+    assert fresh.carry_marks() == 0  # no previous table: nothing to carry
+
+    fourth = replace(CATALOGUE, table="game_catalogue4")
+    old = Catalogue(facade.app, store_for(facade.app, fourth))
+    old.catch_up()
+    bad = {"ok": False, "version": 1, "checked_at": "2026-11-20T10:00:00+00:00", "problem": "chain: broken at version 1"}
+    good = {"ok": True, "version": 1, "checked_at": "2026-11-20T10:00:00+00:00", "problem": None}
+    old.mark(games[0]["id"], bad)
+    old.mark(games[1]["id"], good)
+    newer = {**good, "checked_at": "2026-11-28T10:00:00+00:00"}
+
+    new = Catalogue(facade.app, fresh.view)  # a process started on the new code: its first catch-up carries
+    new.view.update(games[1]["id"], {"tampered": False, "integrity": newer})  # ... unless a verdict is there
+    assert new.carry_marks() == 0  # the table holds a verdict: taken as carried
+    new.view.update(games[1]["id"], {"tampered": False, "integrity": None})
+    new.catch_up()
+    rows = {r["id"]: r for r in new.list()}
+    assert rows[games[0]["id"]]["integrity"] == bad and rows[games[1]["id"]]["integrity"] == good
+    assert rows[games[2]["id"]]["integrity"] is None
+    assert [r["id"] for r in new.list(tampered=True)] == [games[0]["id"]]
+    assert old.get(games[0]["id"])["integrity"] == bad  # the old table is left as it was
+    assert Catalogue(facade.app, fresh.view).carry_marks() == 0  # once: the next process finds verdicts there

@@ -67,15 +67,10 @@ class ViewsFacade:
     def at_a_glance(self, game_id: Any) -> dict:
         """A game's status at a glance, which names no card (everyone's, held or not: the tournament page): the
         clocks, the seats to act (those whose clock runs, or that may make the first move) and how many disputes
-        await a ruling.
-
-        The disputes are counted on the game as it is now (the seats' disputes and the clock's automatic flags:
-        domain.disputes), as the catalogue's row counts them for the desk and `GET /games`, not on a delayed
-        spectator's view of it: one fact on every page (the counts were public there already)."""
+        await a ruling: on the game now, as the catalogue counts them (domain.disputes), not on a delayed view."""
         gid = parse_game_id(game_id)
-        public = self._spectators_view(gid)
+        public, filed = self._spectators_view(gid), self.app.game(gid).disputes
         clock = public.get("clock")
-        filed = self.app.game(gid).disputes
         out: dict = {"open_disputes": open_count(filed), "disputes": len(filed)}
         if clock is not None:
             out["clock"] = clock

@@ -17,6 +17,7 @@ from typing import Any
 from projections.time_left import time_left
 
 from service.adapters.standings_store import Standings
+from service.errors import ServiceError
 from service.store.application import Store
 from service.store.server_clock import server_ms
 
@@ -54,8 +55,11 @@ class DeskRows:
 
     def to_act(self, row: dict, now_ms: int) -> dict:
         """Who is to act in a game in progress and their time left: {"seats": [{"seat", "name", "left_ms", "limit"}],
-        "waiting": bool (the clocks wait for the first move)}."""
-        glance = self.views.at_a_glance(row["id"])
+        "waiting": bool (the clocks wait for the first move)}; {"unreadable": True, ...} for a damaged game."""
+        try:
+            glance = self.views.at_a_glance(row["id"])
+        except ServiceError:  # a game whose stored events cannot be read (its audit says where): the desk still lists it
+            return {"seats": [], "waiting": False, "unreadable": True}
         clock = glance.get("clock") or {}
         left = {x["seat"]: x for x in time_left(clock, now_ms)}
         names = [p.get("name") for p in row["players"]]

@@ -7,6 +7,8 @@ from __future__ import annotations
 import html
 import json
 import re
+from uuid import UUID
+
 import pytest
 
 from api.app import create_app
@@ -82,3 +84,24 @@ def test_time_left_is_the_nearer_limit_less_the_turn_so_far_and_a_frozen_clock_i
     assert [x["left_ms"] for x in time_left(frozen, now)] == [5_000, -5_000]
     assert time_left(None, now) == [] and time_left({"seats": [{"seat": 0, "running": True, "since": clock["seats"][0]["since"],
                                                                 "remaining_ms": None, "move_limit_ms": None}]}, now)[0]["left_ms"] is None
+
+
+def test_a_game_whose_events_cannot_be_read_is_still_listed_and_the_desk_still_answers(tmp_path):
+    """The desk now loads the games of its page (who is to act): one that cannot be read must not take the page down."""
+    from tests.integration.service_support import RawEvents
+
+    url = f"sqlite:///{tmp_path / 'damaged.db'}"
+    config = {"TESTING": True, "DATABASE_URL": url, "KEY_FILE": str(tmp_path / "key"),
+              "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")}
+    client = create_app(config).test_client()
+    games = [client.post("/api/v1/games", json={"game": "el-royale", "players": [{"name": a}, {"name": b}]}).get_json()
+             for a, b in (("Ann", "Bob"), ("Cy", "Dee"))]
+    raw = RawEvents("sqlite", url)
+    try:
+        raw.set_state(UUID(games[0]["id"]), 2, b"not json at all")
+    finally:
+        raw.close()
+    page = create_app(config).test_client().get("/desk")  # a new process: nothing cached
+    assert page.status_code == 200
+    assert "cannot be read" in desk_row(page.text, games[0]["id"])
+    assert "to act:" in desk_row(page.text, games[1]["id"])

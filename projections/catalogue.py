@@ -17,7 +17,8 @@ Rows (``Catalogue.get`` / ``Catalogue.list`` give them as dicts)::
     stacked      whether the deck was fixed by the creator
     imported     whether the game was made from an uploaded record (POST /records, `arbiter import`): its Created
                  event's `imported` (a game stored before that field existed shows as not imported)
-    disputes     how many disputes were filed
+    disputes     how many entries the game's disputes hold: the seats' disputes and the clock's automatic flags
+                 (domain.disputes: the one definition every page counts by)
     open_disputes  how many of them await a ruling
     integrity    what the latest verification run found (written by ``Catalogue.mark``, never by the fold):
                  {"ok", "version", "checked_at", "problem"}, or None when the game was never verified
@@ -37,6 +38,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timezone
 from typing import Any
 
+from domain import disputes as dispute_kinds
 from domain.audit import event_hash
 from domain.game import Chained, Game
 from domain.games import spec_for
@@ -84,9 +86,9 @@ def evolve(row: Row | None, event: Any, seq: int) -> Row | None:
     if isinstance(event, Game.SeedRevealed):
         new.update(status="finished", result=event.result, winner=copy.deepcopy(event.winner),
                    scores=None if event.scores is None else list(event.scores), finished_at=_utc_iso(event.timestamp))
-    elif isinstance(event, Game.DisputeFiled):
+    elif dispute_kinds.opens(event):  # a seat's dispute or the clock's flag (domain.disputes): both count
         new.update(disputes=row["disputes"] + 1, open_disputes=row["open_disputes"] + 1)
-    elif isinstance(event, Game.DisputeRuled):
+    elif isinstance(event, dispute_kinds.RULED_BY):
         new["open_disputes"] = max(0, row["open_disputes"] - 1)
     elif isinstance(event, Game.PlayerNamed):
         players = [dict(p) for p in row["players"]]

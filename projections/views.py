@@ -9,7 +9,8 @@ A view::
     {"id", "game", "options", "players": [{"seat", "name", "team"}], "viewer": {"role", "seat"},
      "version", "chain_head", "commitment", "stacked", "seed"? (only once revealed),
      "status": "in_progress" | "finished", "result", "winner", "engine_version",
-     "disputes": [{"number", "seat", "version", "claim", "filed_at", "ruling"}],
+     "disputes": [{"number", "seat", "version", "claim", "filed_at", "ruling", "kind", "automatic", "attempt"?,
+                   "time_expired"?}],   (kind: move, refusal or clock, domain.disputes; automatic: the clock's flag)
      "rewinds": [{"dispute", "to_version", "from_version", "at"}], "table": {...}}
 
 Token hashes never appear; the seed only once the game has revealed it.
@@ -20,6 +21,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from domain.disputes import described
 from domain.game import Game
 from domain.games import spec_for
 
@@ -52,7 +54,7 @@ def view(game: Game, viewer: Viewer, disclose_all: bool = False, withheld: bool 
         "result": outcome.result,
         "winner": outcome.winner_json(),
         "engine_version": game.engine_version,
-        "disputes": copy.deepcopy(game.disputes),
+        "disputes": [described(d) for d in game.disputes],
         "rewinds": copy.deepcopy(game.rewinds),
         "table": projection_for(game.game).table(game.state, viewer, disclose_all),
         "clock": clock_view(game),

@@ -318,6 +318,9 @@ class Dispute(Schema):
     attempt = fields.Integer(metadata={"description": "the seat's refused attempt under dispute (a dispute of a refusal)"})
     claim = fields.String(required=True)
     ruling = fields.Dict(allow_none=True)
+    kind = fields.String(metadata={"description": "`move` (against a move), `refusal` (against a refused attempt) or "
+                                                  "`clock` (a time flag the clock filed: `automatic`)"})
+    automatic = fields.Boolean(metadata={"description": "true for the clock's flags, which nobody at the table filed"})
     receipt = fields.Nested(Receipt, metadata={"description": "the server's signed receipt (docs/evidence.md)"})
 
 

@@ -1,10 +1,12 @@
 """The referee's desk (`GET /desk`): every game of the store on one page, filtered on the catalogue.
 
 The desk shows public facts only (the game, its options, status and result, the players' names, how many
-disputes were filed and how many await a ruling, what the latest verification found) and, for each game, the
+disputes were filed and how many await a ruling, what the latest verification found, the tournament table a game is
+played at, who is to act and their time left, as the tournament page shows them) and, for each game, the
 links to its table, replay, audit and disputes: what those pages then show is decided by the token the browser
 holds for that game, exactly as when they are opened any other way. So the desk needs no token of its own and
-can show no card: it never loads a game, it reads catalogue rows (service.adapters.catalogue_store), which hold no card.
+can show no card: it filters on catalogue rows (service.adapters.catalogue_store), which hold no card, and for the
+rows of its page asks what the tournament page asks of a table (service.views.desk_rows: at a glance, no card).
 
 Filters are query parameters (a bookmarkable address): `game`, `status`, `player` (part of a name, any case),
 `disputes` (`open` or `none`), `integrity` (`tampered` or `clean`), `page`. Bad values are named on the page
@@ -70,8 +72,8 @@ def desk_page():
         games = facade.lobby.catalogue(limit=PAGE + 1, **filters)  # one more than shown: is there a next page?
     except ServiceError as e:
         error = e
-    return render_template("desk.html", games=games[:PAGE], more=len(games) > PAGE, page=page, error=error,
-                           args=request.args, kinds=facade.lobby.games()), (error.status if error else 200)
+    return render_template("desk.html", games=facade.lobby.at_the_desk(games[:PAGE]), more=len(games) > PAGE, page=page,
+                           error=error, args=request.args, kinds=facade.lobby.games()), (error.status if error else 200)
 
 
 @desk.get("/tournaments/<tournament_id>/fairplay")

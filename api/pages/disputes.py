@@ -68,12 +68,13 @@ def file_dispute(game_id: str):
 
 @pages.post("/games/<game_id>/disputes/<int:number>/ruling")
 def rule(game_id: str, number: int):
-    """The referee rules on a dispute (and may rewind)."""
+    """The referee rules on a dispute (and may rewind). A refused ruling comes back with the page: that dispute's form
+    keeps what the referee entered (decision, remedy, note) and names the refusal beside it (`ruled`: its number)."""
     facade, token, viewer, _ = page_view(game_id)
     try:
         facade.play.rule(token, ruling_command(game_id, number, request.form))
     except ServiceError as e:
         view = page_view(game_id)[3]
-        return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form,
+        return render_template("disputes.html", view=view, viewer=viewer, error=e, form=request.form, ruled=number,
                                **account(facade, game_id, token, view)), e.status
     return redirect(url_for("pages.disputes", game_id=game_id), 303)

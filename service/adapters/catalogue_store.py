@@ -2,9 +2,11 @@
 projections/catalogue.py; the table, its stores and its catch-up are the generic read model of
 service.adapters.view_table, view_stores and view_runner).
 
-Table ``game_catalogue4`` (tracking key ``<app>:game_catalogue4``): the first layout had an ``edition`` column for one
-game's option, the second no dispute counts, the third no ``imported``; a new name makes every store rebuild the catalogue from its events on
-first use, and leaves the old tables alone. (Until issue 24 the tracking key was a fixed ``<app>:catalogue2``: a SQLite
+Table ``game_catalogue5`` (tracking key ``<app>:game_catalogue5``): the first layout had an ``edition`` column for one
+game's option, the second no dispute counts, the third no ``imported``, the fourth counted the seats' disputes but not
+the clock's automatic flags (issue 35: the desk and `GET /games` said 0 open where the tournament page said 2); a new
+name makes every store rebuild the catalogue from its events on first use, and leaves the old tables alone (the
+verification verdicts of the fourth are carried over: ``Catalogue.carry_marks``). (Until issue 24 the tracking key was a fixed ``<app>:catalogue2``: a SQLite
 store made before the third layout kept the second table's position for the new, empty table. Now the key follows
 the table; on a store whose rows are already there the first catch-up folds the log once more and changes nothing,
 the fold ignoring a Created event of a known game and any event not newer than its row.) Besides the public columns (projections.catalogue.COLUMNS) a row keeps
@@ -29,7 +31,8 @@ from projections.catalogue import COLUMNS, Row, fold_batch
 from .view_runner import ViewRunner
 from .view_table import Column, Stored, ViewTable
 
-TABLE = "game_catalogue4"
+TABLE = "game_catalogue5"
+PREVIOUS = "game_catalogue4"  # the layout before: its verification verdicts are carried over (Catalogue.catch_up)
 STATUSES = ("in_progress", "finished")
 ORDERS = ("created", "desk")
 MAX_PLAYER_QUERY = 64
@@ -117,10 +120,50 @@ CATALOGUE = ViewTable(
     fold=fold_batch, to_stored=_stored, from_stored=dict)
 
 
+class _Marked:
+    """The rows a verification run marked (a verdict is kept: `integrity` is set)."""
+
+    def sql(self, mark: str) -> tuple[str, list]:
+        return " WHERE integrity IS NOT NULL", []
+
+    def matches(self, stored: Row) -> bool:
+        return stored.get("integrity") is not None
+
+    def sort(self, rows: list[Row]) -> list[Row]:
+        return rows
+
+
 class Catalogue(ViewRunner):
     """The game catalogue of one application: `catch_up()` pulls new notifications; `list`/`get` read rows."""
 
     SPEC = CATALOGUE
+    _carried = False  # whether this object has looked for the previous layout's verdicts
+
+    def catch_up(self, limit: int | None = None) -> int:
+        """ViewRunner.catch_up; the first complete one of this object also carries the verification verdicts of the
+        previous layout's table over (`carry_marks`)."""
+        applied = super().catch_up(limit)
+        if not self._carried and limit is None:
+            self._carried = True
+            self.carry_marks()
+        return applied
+
+    def carry_marks(self, previous: str = PREVIOUS) -> int:
+        """Keep on this table's rows the verdicts the previous layout's table holds (its rows are left alone), for the
+        rows that have none yet, once: a table that already holds a verdict is taken as carried (one read of a row).
+        A store rebuilt in a new table would otherwise show every game "not verified yet", and lose the "tampered"
+        a verification found, until the next `arbiter verify --all`. Returns how many rows it marked."""
+        if self.spec.table != TABLE or self.view.select(_Marked(), 1, 0):
+            return 0
+        old = self.view.marks_in(previous, "integrity IS NOT NULL")
+        if not old:
+            return 0
+        rows = self.view.get_many(list(old))
+        marks = [(key, {"tampered": bool(m["tampered"]), "integrity": m["integrity"]}) for key, m in old.items()
+                 if key in rows and rows[key].get("integrity") is None]
+        if marks:
+            self.view.update_many(marks)
+        return len(marks)
 
     def get(self, game_id: UUID | str) -> dict | None:
         """The row of one game, or None (unknown id, or not caught up yet)."""

@@ -59,6 +59,12 @@ class ViewStore(TrackingRecorder, ABC):
     def get(self, key: str) -> Row | None:
         """The row under a key (None when there is none)."""
 
+    def marks_in(self, table: str, where: str) -> dict[str, Marks]:
+        """The marks kept in another table of this read model's layout (an earlier layout, left alone when the
+        read model moved to a new table): {key: marks} of its rows that `where` (trusted SQL on the mark columns)
+        selects; {} when there is no such table. Memory stores end with their process: nothing to carry."""
+        return {}
+
     @abstractmethod
     def get_many(self, keys: Sequence[str]) -> dict[str, Row]:
         """The rows of several keys in one read (a key with no row is left out)."""
@@ -237,6 +243,24 @@ class SQLRows(ViewStore, ABC):
             cursor.execute(self._select + self._sql(clauses), params)
             return [self._row(r) for r in cursor.fetchall()]
 
+    @abstractmethod
+    def _has_table(self, cursor: Any, table: str) -> bool:
+        """Whether the store holds a table of that name (in its schema)."""
+
+    def _marks_row(self, r: Any) -> Marks:
+        return {c.name: r[c.name] for c in self.spec.marks}
+
+    def marks_in(self, table: str, where: str) -> dict[str, Marks]:
+        names = ", ".join(c.name for c in (self.spec.columns[0], *self.spec.marks))
+        with self.datastore.transaction(commit=False) as cursor:
+            if not self._has_table(cursor, table):
+                return {}
+            cursor.execute(self._sql(f"SELECT {names} FROM {self._qualified(table)} WHERE {where}"))
+            return {r[self.spec.key]: self._marks_row(r) for r in cursor.fetchall()}
+
+    def _qualified(self, table: str) -> str:
+        return table
+
     def update(self, key: str, marks: Marks) -> bool:
         with self.datastore.transaction(commit=True) as cursor:
             cursor.execute(self._update_sql(list(marks)), [*self._encoded(marks).values(), key])
@@ -307,6 +331,19 @@ class SQLiteViewStore(SQLiteViewRecorder, SQLRows):
     def _rowcount(self, cursor: Any) -> int:
         return cursor.sqlite_cursor.rowcount  # the library's cursor wrapper does not pass rowcount on
 
+    def _has_table(self, cursor: Any, table: str) -> bool:
+        cursor.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?", (table,))
+        return cursor.fetchone() is not None
+
+    def _marks_row(self, r: Any) -> Marks:
+        marks = super()._marks_row(r)
+        for c in self.spec.marks:
+            if c.kind == "json" and isinstance(marks[c.name], str):
+                marks[c.name] = json.loads(marks[c.name])
+            elif c.kind == "bool":
+                marks[c.name] = bool(marks[c.name])
+        return marks
+
 
 # -- PostgreSQL ----------------------------------------------------------------------------------------------------
 
@@ -360,3 +397,11 @@ class PostgresViewStore(PostgresViewRecorder, SQLRows):
 
     def _keys_clause(self, keys: Sequence[str]) -> tuple[str, list]:
         return f" WHERE {self.spec.key} = ANY(%s)", [list(keys)]
+
+    def _has_table(self, cursor: Any, table: str) -> bool:
+        cursor.execute("SELECT 1 FROM information_schema.tables WHERE table_schema = %s AND table_name = %s",
+                       (self.datastore.schema.strip() or "public", table))
+        return cursor.fetchone() is not None
+
+    def _qualified(self, table: str) -> str:
+        return f'"{self.datastore.schema.strip() or "public"}"."{table}"'  # names from the code, never from input

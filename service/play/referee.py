@@ -11,6 +11,7 @@ from uuid import UUID
 
 from domain import ENGINE_VERSION
 from domain.attempts import Attempts
+from domain.disputes import described
 from domain.game import Game, seat_actor
 from domain.records import InvalidRecord, Record, parse_move
 from domain.rules import InvalidSetup, RuleViolation
@@ -173,7 +174,7 @@ class Referee(Store):
             elif version not in game.move_versions:
                 raise BadInput(f"version: no move of the current line of play starts at version {version}", field="version")
             number = game.file_dispute(seat, against, claim, attempt)
-            return dict(game.disputes[number - 1])
+            return described(game.disputes[number - 1])
 
         return self._command(game_id, decide)
 
@@ -224,7 +225,7 @@ class Referee(Store):
             game.rule(number, decision, remedy, note)
             if remedy == "rewind":
                 game.rewind(number, self.game(game_id, dispute["version"] - 1))
-            return dict(game.disputes[number - 1])
+            return described(game.disputes[number - 1])
 
         return self._command(game_id, decide)
 

@@ -10,6 +10,7 @@ from datetime import datetime, timezone
 from typing import Any, Callable
 from uuid import UUID
 
+from domain.disputes import open_count
 from domain.game import Game
 from projections.event_log import own_refusals
 from projections.narration import narrate_entries
@@ -66,10 +67,11 @@ class ViewsFacade:
     def at_a_glance(self, game_id: Any) -> dict:
         """A game's status at a glance, which names no card (everyone's, held or not: the tournament page): the
         clocks, the seats to act (those whose clock runs, or that may make the first move) and how many disputes
-        await a ruling."""
-        public = self._spectators_view(parse_game_id(game_id))
+        await a ruling: on the game now, as the catalogue counts them (domain.disputes), not on a delayed view."""
+        gid = parse_game_id(game_id)
+        public, filed = self._spectators_view(gid), self.app.game(gid).disputes
         clock = public.get("clock")
-        out: dict = {"open_disputes": sum(1 for d in public.get("disputes") or () if d.get("ruling") is None)}
+        out: dict = {"open_disputes": open_count(filed), "disputes": len(filed)}
         if clock is not None:
             out["clock"] = clock
             if public.get("status") != "finished":

@@ -15,6 +15,7 @@ from service.bounds import position
 from service.errors import BadInput
 from service.store.application import Store
 
+from .desk_rows import DeskRows
 from .facade import ViewsFacade
 
 
@@ -25,6 +26,7 @@ class LobbyFacade:
         self.app = app
         self.views = views
         self._catalogue: Catalogue | None = None
+        self._desk = DeskRows(app, views)
 
     def catalogue(self, status: str | None = None, game: str | None = None, limit: int = 50, offset: int = 0,
                   **desk: Any) -> list[dict]:
@@ -40,6 +42,11 @@ class LobbyFacade:
             if cut is not None:
                 row["version"], row["chain_head"] = cut.version, event_hash(cut.events[-1])
         return rows
+
+    def at_the_desk(self, rows: list[dict]) -> list[dict]:
+        """Catalogue rows as the desk shows them: each with its tournament table (`tournament`: id, name, round,
+        table, or None) and, in progress, who is to act with their time left (`acting`: service.views.desk_rows)."""
+        return self._desk.add_to(rows)
 
     def caught_up(self) -> Catalogue:
         """The catalogue of this store (opened once), caught up with the store's notification log."""

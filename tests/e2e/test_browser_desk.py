@@ -193,3 +193,88 @@ def test_a_table_whose_stream_dies_says_it_is_reconnecting_then_shows_later_move
     wait_for_version(page, version)
     assert page.evaluate("window.__loadedOnce") is True, "the page was reloaded"
     expect(page.locator("#panel .version")).to_have_text(str(version))
+
+
+# -- disputes as one fact (issue 35) -------------------------------------------------------------------------------------
+
+
+def test_the_desk_counts_a_clock_flag_names_the_tournament_table_and_who_is_to_act_with_the_time_left(people, served):
+    """A tournament table whose seat ran out of time (the server's clock watcher flags it): the desk lists it under
+    "open disputes" with the tournament, round and table, the seat to act "out of time"; a game with time left shows
+    it running down; the disputes page reads the flag as the clock's, and says what upholding it means."""
+    server = served.api
+    cup = server.ok("POST", "/api/v1/tournaments", {"name": "Desk Cup", "game": "el-royale", "format": "round-robin",
+                                                    "players": [{"name": "Nia"}, {"name": "Otto"}],
+                                                    "time_control": {"move_seconds": 2, "start": "created"}})
+    server.ok("POST", f"/api/v1/tournaments/{cup['id']}/rounds", token=cup["director_token"])
+    table = server.ok("GET", f"/api/v1/tournaments/{cup['id']}")["rounds"][0]["tables"][0]
+    gid = table["games"][0]["game_id"]
+    slow = server.ok("POST", "/api/v1/games", {"game": "small-battle", "players": [{"name": "Uma"}, {"name": "Vic"}],
+                                               "time_control": {"game_seconds": 900, "start": "created"}})
+    deadline = time.monotonic() + 15
+    while not server.ok("GET", f"/api/v1/games/{gid}")["disputes"]:  # the watcher flags the seat within a second
+        assert time.monotonic() < deadline, "the clock watcher flagged nobody"
+        time.sleep(0.3)
+    flagged = server.ok("GET", f"/api/v1/games/{gid}")["disputes"][0]
+    name = table["players"][flagged["seat"]]["name"]
+
+    page = people.page("/desk?disputes=open", width=1280, height=900)
+    assert gid in desk_rows(page), "the flagged table is among the games with open disputes"
+    row = page.locator(f'tr[data-id="{gid}"]')
+    expect(row.locator(".badge.open")).to_have_text("1 open")
+    expect(row.locator(".placed")).to_have_text("Desk Cup · round 1 · table 1")
+    expect(row.locator(".acting")).to_contain_text(f"to act: {name}")
+    expect(row.locator(".acting .left")).to_have_text("out of time")
+    row_api = next(r for r in server.ok("GET", "/api/v1/games") if r["id"] == gid)
+    assert (row_api["disputes"], row_api["open_disputes"]) == (1, 1)
+
+    page.goto("/desk")
+    left = page.locator(f'tr[data-id="{slow["id"]}"] .acting .left').first  # both arrange at once: both to act
+    expect(left).to_have_text(re.compile(r"^1[45]:\d\d left$"))
+    first = left.text_content()
+    expect(left).not_to_have_text(first, timeout=3_000)  # it runs down without a reload
+    shot(page, "desk-acting-1280")
+
+    links = server.ok("GET", f"/api/v1/tournaments/{cup['id']}/links", token=cup["director_token"])
+    referee_token = next(g["referee_token"] for g in links["games"] if g["game_id"] == gid)
+    referee = people.page(f"/join/{gid}/{referee_token}")
+    referee.goto(f"/games/{gid}/disputes")
+    flag = referee.locator("tr.dispute[data-number='1']")
+    expect(flag.locator("td[data-label=by]")).to_have_text(f"clock: {name} out of time — automatic")
+    expect(flag.locator("td[data-label=against]")).to_contain_text(f"{name}'s time for one move")
+    expect(flag.locator(".ruling-meaning")).to_contain_text("Upheld: the flag stands")
+    expect(flag.locator(".ruling-meaning")).to_contain_text("Rejected: the flag is withdrawn")
+    assert flag.locator("select[name=remedy]").count() == 0, "a flag changed no move: no rewind is offered"
+    shot(referee, "disputes-clock-flag")
+    flag.locator("select[name=decision]").select_option("upheld")
+    flag.locator("input[name=note]").fill("lost on time")
+    flag.locator("button[type=submit]").click()
+    referee.wait_for_url(re.compile(rf"/games/{gid}/disputes$"))
+    expect(referee.locator("tr.dispute[data-number='1']")).to_contain_text("upheld: lost on time")
+    page.goto("/desk?disputes=open")
+    assert gid not in desk_rows(page)
+
+
+def test_a_refused_ruling_comes_back_with_the_referee_s_decision_remedy_and_note_and_the_refusal_beside_them(people, served):
+    server = served.api
+    game = server.create_stacked()
+    version = game.move(0, "attack", ["8H"])
+    server.ok("POST", f"/api/v1/games/{game.id}/disputes", {"version": version, "claim": "out of turn"}, game.tokens[1])
+    referee = people.page(game.join_url())
+    referee.goto(f"/games/{game.id}/disputes")
+    form = referee.locator("tr.dispute[data-number='1'] form.ruling")
+    expect(form.locator(".ruling-meaning")).to_contain_text("Rejected: the move stands")
+    form.locator("select[name=decision]").select_option("rejected")
+    form.locator("select[name=remedy]").select_option("rewind")
+    form.locator("input[name=note]").fill("P0 was first to attack (ER-3.1)")
+    form.locator("button[type=submit]").click()
+    expect(referee.locator("#ruling-error")).to_have_text("Not ruled: remedy: a rewind needs the dispute upheld")
+    form = referee.locator("tr.dispute[data-number='1'] form.ruling")
+    expect(form.locator("select[name=decision]")).to_have_value("rejected")
+    expect(form.locator("select[name=remedy]")).to_have_value("rewind")
+    expect(form.locator("input[name=note]")).to_have_value("P0 was first to attack (ER-3.1)")
+    shot(referee, "disputes-refused-ruling")
+    form.locator("select[name=remedy]").select_option("none")
+    form.locator("button[type=submit]").click()
+    referee.wait_for_url(re.compile(rf"/games/{game.id}/disputes$"))
+    expect(referee.locator("tr.dispute[data-number='1']")).to_contain_text("rejected: P0 was first to attack (ER-3.1)")

@@ -115,7 +115,7 @@ def test_the_catalogue_of_a_store_made_before_the_mark_is_rebuilt_in_a_new_table
     assert position > 0 and {r["id"] for r in old.view.select(_everything(), 10, 0)} == {original["id"], copy["id"]}
 
     new = Catalogue.for_app(arbiter.app)
-    assert new.spec.table == "game_catalogue4" and new.position() == 0
+    assert new.spec.table == "game_catalogue5" and new.position() == 0
     new.catch_up()
     assert new.position() == position == old.position()
     assert {r["id"]: r["imported"] for r in new.list()} == {original["id"]: False, copy["id"]: True}

@@ -75,6 +75,25 @@ def test_a_dispute_is_counted_open_until_the_referee_rules_on_it(facade):
     assert (row["disputes"], row["open_disputes"]) == (2, 1)
 
 
+def test_a_clock_flag_is_counted_with_the_seats_disputes_and_found_by_the_open_filter(facade):
+    """Issue 35: the clock's automatic flags are disputes like a seat's (domain.disputes), on every store."""
+    from service.store.server_clock import server_ms
+
+    g = facade.play.create_game(CreateGame.from_body({"game": "el-royale", "options": {"edition": "revised"},
+                                                      "players": [{"name": "Ann"}, {"name": "Bob"}],
+                                                      "time_control": {"move_seconds": 10}}))
+    quiet = new_game(facade, "Cy", "Dee")
+    dispute(facade, g, play_moves(facade, g, 1)[0])
+    assert facade.app.check_clocks(UUID(g["id"]), server_ms() + 11_000) == [2]
+    row = facade.lobby.caught_up().get(g["id"])
+    assert (row["disputes"], row["open_disputes"]) == (2, 2)
+    assert ids(facade.lobby.catalogue(open_disputes=True)) == [g["id"]]
+    facade.play.rule(g["referee_token"], GiveRuling.from_body(g["id"], 1, {"decision": "rejected"}))
+    assert ids(facade.lobby.catalogue(open_disputes=True)) == [g["id"]]  # the flag still awaits its ruling
+    facade.play.rule(g["referee_token"], GiveRuling.from_body(g["id"], 2, {"decision": "upheld"}))
+    assert ids(facade.lobby.catalogue(open_disputes=False)) == [g["id"], quiet["id"]]
+
+
 def test_the_desk_order_puts_games_with_open_disputes_first_then_the_newest(facade):
     old = new_game(facade, "Ann", "Bob")
     disputed = new_game(facade, "Cy", "Dee")

@@ -54,7 +54,7 @@ def test_a_seat_files_a_dispute_against_a_move_version(referee, game_id):
 
     filed_time = dispute.pop("filed_time")
     assert dispute == {"number": 1, "seat": (seat + 1) % 3, "version": version, "claim": "that card was not in their hand",
-                       "filed_at": before.version + 1, "ruling": None}
+                       "filed_at": before.version + 1, "ruling": None, "kind": "move", "automatic": False}
     assert filed_time == log(referee, game_id)[-1].timestamp.isoformat()
     after = referee.game(game_id)
     assert snapshot(after) == snapshot(before)

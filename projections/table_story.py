@@ -3,7 +3,8 @@ viewer's own event log (`event_log`, already redacted for it), never from the st
 
 - `story(entries, limit)`: the last `limit` entries that tell something (moves, refusals, disputes, rulings, rewinds,
   time running out, the end), oldest first. Talk and naming are left out (the talk has its own panel). Each refusal
-  gets `seat_attempt`: which refusal of that seat it was (1, 2, ...), counted over the whole log it was given.
+  carries its number for its seat (`data.seat_attempt`, counted over the game's whole attempts stream by
+  domain.attempts.seat_numbers: the one number every page shows).
 - `news(entries, disputes, seat)`: the referee's latest ruling while nothing has been played since (every viewer),
   and for a seat, the ruling on its own latest ruled dispute until that seat plays again.
 
@@ -20,21 +21,15 @@ STORY_LENGTH = 12
 
 
 def story(entries: list[dict], limit: int = STORY_LENGTH) -> list[dict]:
-    """The last `limit` telling entries of a viewer's log, oldest first; refusals numbered per seat (`seat_attempt`)."""
-    told, per_seat = [], {}
-    for entry in entries:
-        if entry["type"] in QUIET:
-            continue
-        if entry["type"] == "move_rejected":
-            per_seat[entry["actor"]] = per_seat.get(entry["actor"], 0) + 1
-            entry = {**entry, "seat_attempt": per_seat[entry["actor"]]}
-        told.append(entry)
+    """The last `limit` telling entries of a viewer's log, oldest first."""
+    told = [entry for entry in entries if entry["type"] not in QUIET]
     return told[-limit:] if limit else told
 
 
 def seat_attempts(entries: list[dict]) -> dict[int, int]:
-    """Each refused attempt's game-wide number (what a dispute names) -> which refusal of its seat it was."""
-    return {e["data"]["attempt"]: e["seat_attempt"] for e in story(entries, limit=0) if e["type"] == "move_rejected"}
+    """Each refused attempt's game-wide number (what a dispute names) -> its number for its seat, for the refusals
+    in `entries`."""
+    return {e["data"]["attempt"]: e["data"]["seat_attempt"] for e in entries if e["type"] == "move_rejected"}
 
 
 def news(entries: list[dict], disputes: list[dict], seat: int | None) -> dict:

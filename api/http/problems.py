@@ -71,7 +71,7 @@ def _rule_url(rule) -> str | None:
 def service_problem(e: ServiceError) -> Response:
     """A service's refusal as problem+json (the API's, and a page's own JSON routes')."""
     response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule), field=e.field,
-                       attempt=getattr(e, "attempt", None))
+                       attempt=getattr(e, "attempt", None), seat_attempt=getattr(e, "seat_attempt", None))
     if e.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
     if getattr(e, "retry_after", None) is not None:  # 429: when to ask again (service.errors.TooBusy)

@@ -56,6 +56,8 @@ class Problem(Schema):
     field = fields.String(metadata={"description": "the request field that is wrong"})
     errors = fields.Dict()
     attempt = fields.Integer(metadata={"description": "an illegal move's attempt number: dispute its refusal with it"})
+    seat_attempt = fields.Integer(metadata={"description": "the same refusal's number for its seat (its 1st, 2nd, ...): "
+                                                           "the number the pages show"})
 
 
 class Player(Schema):

@@ -13,14 +13,20 @@ RULED = {"number": 1, "seat": 2, "version": 3, "claim": "late",
          "ruling": {"decision": "upheld", "remedy": "rewind", "note": "again", "ruled_at": 5}}
 
 
-def test_the_story_leaves_out_talk_and_setup_keeps_the_last_entries_and_numbers_refusals_per_seat():
+def test_the_story_leaves_out_talk_and_setup_and_keeps_the_last_entries_with_the_refusals_own_numbers():
     log = [entry(1, "created"), entry(2, "dealt", "engine"), entry(3, "said", "seat:0", text="hi"),
-           entry(3, "move_rejected", "seat:1", attempt=1), entry(3, "move_rejected", "seat:0", attempt=2),
-           entry(3, "move_rejected", "seat:1", attempt=3), entry(4, "drew", "seat:0")]
+           entry(3, "move_rejected", "seat:1", attempt=1, seat_attempt=1),
+           entry(3, "move_rejected", "seat:0", attempt=2, seat_attempt=1),
+           entry(3, "move_rejected", "seat:1", attempt=3, seat_attempt=2), entry(4, "drew", "seat:0")]
     told = story(log, limit=4)
     assert [e["type"] for e in told] == ["move_rejected", "move_rejected", "move_rejected", "drew"]
-    assert [e.get("seat_attempt") for e in told] == [1, 1, 2, None]
     assert seat_attempts(log) == {1: 1, 2: 1, 3: 2}
+
+
+def test_a_refusal_keeps_the_number_its_log_carries_even_when_the_log_given_starts_after_the_seats_first_refusals():
+    """The story counts nothing itself: a log that begins after seat 1's first two refusals still says attempt 3."""
+    log = [entry(7, "move_rejected", "seat:1", attempt=4, seat_attempt=3), entry(8, "drew", "seat:0")]
+    assert seat_attempts(story(log)) == {4: 3}
 
 
 def test_a_ruling_is_news_to_everyone_until_a_move_and_to_its_seat_until_that_seat_moves():

@@ -1,0 +1,72 @@
+"""One story on every page (issue 35), in Chromium: a refusal has one number for its seat on the table, the disputes
+page, the replay and the audit; move texts name players, not seat numbers; a seat's banner lists every ruling since
+it last looked; a seat a bot plays says so and the referee can take it back; a rulebook edition hides the other
+edition's clauses and a refusal's clause link carries the game's edition.
+
+Games are El Royale's worked example 4 (stacked through the API; seats P0..P3), on tests/e2e/test_browser.py's server
+and browser.
+"""
+
+from __future__ import annotations
+
+import re
+
+from tests.e2e.test_browser import chromium, people, server, wait_for_version  # noqa: F401
+
+
+def expect(locator):
+    from playwright.sync_api import expect as playwright_expect
+
+    return playwright_expect(locator)
+
+
+def refuse(game, seat: int, kind: str, cards) -> dict:
+    status, problem = game.server.call("POST", f"/api/v1/games/{game.id}/moves", {"type": kind, "cards": list(cards)},
+                                       game.tokens[seat])
+    assert status == 422, problem
+    return problem
+
+
+# -- one number for a refusal ------------------------------------------------------------------------------------------
+
+
+def test_a_seats_third_refusal_is_attempt_3_on_the_table_the_disputes_page_the_replay_and_the_audit(people, server):
+    """P2 is refused, then P1, then P2 twice more: P2's last refusal is the game's fourth, P2's third. Every page says
+    "attempt 3" of it (and the API's answer gives both numbers); nowhere is it "attempt 4"."""
+    game = server.create_stacked()
+    game.move(0, "attack", ["8H"])
+    first = refuse(game, 2, "throw_in", ["KC"])
+    assert (first["attempt"], first["seat_attempt"]) == (1, 1)
+    refuse(game, 1, "throw_in", ["2D"])
+    assert refuse(game, 2, "throw_in", ["KD"])["seat_attempt"] == 2
+    refused_at = game.version()
+    seat2 = people.table(game, 2)
+    wait_for_version(seat2, refused_at)
+    seat2.locator('#hand label.card.pick:has(input[value="KH"])').click()
+    seat2.locator("#controls button.act-throw_in").click()
+    expect(seat2.locator("#error")).to_contain_text("(attempt 3)")
+    expect(seat2.locator("#story")).to_contain_text("attempt 3")
+    form = seat2.locator("form.dispute-refusal")
+    form.locator("input[name=claim]").fill("a king may join")
+    form.locator("button[type=submit]").click()
+    seat2.wait_for_url(re.compile(rf"/games/{game.id}/disputes$"))
+    row = seat2.locator("tr.dispute[data-number='1']")
+    expect(row).to_contain_text("refusal of your attempt 3")
+    expect(row.locator(".disputed-move")).to_contain_text("refused attempt 3")
+    assert server.ok("GET", f"/api/v1/games/{game.id}/view", token=game.referee)["disputes"][0]["attempt"] == 4
+
+    referee = people.page(game.join_url())
+    referee.goto(f"/games/{game.id}/disputes")
+    row = referee.locator("tr.dispute[data-number='1']")
+    expect(row).to_contain_text("refusal of P2's attempt 3")
+    expect(row.locator(".disputed-move")).to_contain_text("refused attempt 3")
+    referee.goto(f"/games/{game.id}/audit")
+    expect(referee.locator("tr.type-dispute_filed")).to_contain_text("refusal of attempt 3")
+    refused = referee.locator("tr.type-move_rejected")
+    expect(refused).to_have_count(4)
+    assert [re.search(r"refused attempt (\d+)", t).group(1) for t in refused.all_inner_texts()] == ["1", "1", "2", "3"]
+    referee.goto(f"/games/{game.id}/replay?version={refused_at}")
+    expect(referee.locator(".refusal").last).to_contain_text("refused attempt 3")
+    expect(referee.locator("li.type-dispute_filed")).to_contain_text("refusal of attempt 3")
+    for page in (seat2, referee):
+        assert "attempt 4" not in page.locator("main").inner_text()

@@ -70,3 +70,25 @@ def test_a_seats_third_refusal_is_attempt_3_on_the_table_the_disputes_page_the_r
     expect(referee.locator("li.type-dispute_filed")).to_contain_text("refusal of attempt 3")
     for page in (seat2, referee):
         assert "attempt 4" not in page.locator("main").inner_text()
+
+
+# -- names, not seat numbers -------------------------------------------------------------------------------------------
+
+
+def test_a_refused_batallion_attack_names_its_target_by_the_players_name_in_the_audit_and_the_replay(people, server):
+    """East attacks North out of turn (the acquisition is on): the referee's audit and replay say "target North",
+    never "target 0"."""
+    from tests.e2e.test_browser_batallion import Game as Batallion
+
+    game = Batallion(server)
+    status, problem = server.call("POST", f"/api/v1/games/{game.id}/moves",
+                                  {"type": "attack", "cards": ["9C"], "target": 0}, game.tokens[1])
+    assert status == 422, problem
+    referee = people.page(f"/join/{game.id}/{game.referee}")
+    referee.goto(f"/games/{game.id}/audit")
+    row = referee.locator("tr.type-move_rejected")
+    expect(row).to_contain_text("attack")
+    expect(row).to_contain_text("target North")
+    assert "target 0" not in row.inner_text()
+    referee.goto(f"/games/{game.id}/replay?version={game.view()['version']}")
+    expect(referee.locator(".refusal")).to_contain_text("target North")

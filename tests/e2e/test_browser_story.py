@@ -92,3 +92,35 @@ def test_a_refused_batallion_attack_names_its_target_by_the_players_name_in_the_
     assert "target 0" not in row.inner_text()
     referee.goto(f"/games/{game.id}/replay?version={game.view()['version']}")
     expect(referee.locator(".refusal")).to_contain_text("target North")
+
+
+# -- a seat's banner: every ruling since it was last at the table -------------------------------------------------------
+
+
+def test_a_seats_banner_lists_every_ruling_since_it_last_acted_the_earlier_rewind_included(people, server):
+    """P3 disputes P2's join; the referee upholds it and rewinds; P2 joins again; P3 disputes the attack and is
+    rejected. P1 has not acted since the deal: its banner lists both rulings, the rewind's first, live, without a
+    reload. P2 acted after the first: its banner lists only the second."""
+    game = server.create_stacked()
+    attack = game.move(0, "attack", ["8H"])
+    join = game.move(2, "throw_in", ["8S"])
+    p1 = people.table(game, 1)
+    p2 = people.table(game, 2)
+    call = game.server.ok
+    call("POST", f"/api/v1/games/{game.id}/disputes", {"version": join, "claim": "P2 joined too early"}, game.tokens[3])
+    call("POST", f"/api/v1/games/{game.id}/disputes/1/ruling",
+         {"decision": "upheld", "remedy": "rewind", "note": "join again"}, game.referee)
+    game.move(2, "throw_in", ["8S"])
+    call("POST", f"/api/v1/games/{game.id}/disputes", {"version": attack, "claim": "wrong attacker"}, game.tokens[3])
+    call("POST", f"/api/v1/games/{game.id}/disputes/2/ruling", {"decision": "rejected", "remedy": "none", "note": "fine"},
+         game.referee)
+    wait_for_version(p1, game.version())
+    rulings = p1.locator("#rulings-news li")
+    expect(rulings).to_have_count(2)
+    expect(rulings.nth(0)).to_contain_text(f"went back to version {join - 1}")
+    expect(rulings.nth(0)).to_contain_text("join again")
+    expect(rulings.nth(1)).to_contain_text("rejected")
+    wait_for_version(p2, game.version())
+    expect(p2.locator("#rulings-news li")).to_have_count(1)
+    expect(p2.locator("#rulings-news li")).to_contain_text("dispute 2")
+    assert p1.evaluate("window.__loadedOnce") is True, "the banner came with a reload"

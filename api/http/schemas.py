@@ -316,6 +316,11 @@ class BotSeat(Schema):
     bot = fields.String(required=True, metadata={"description": "the bot playing it"})
 
 
+class BotTakeBack(Schema):
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_INT), metadata={
+        "description": "the referee's token: the seat to take back from its bot (a seat's own token needs none)"})
+
+
 class BotReleased(BotSeat):
     released = fields.Boolean(required=True, metadata={"description": "the seat is its player's again"})
 

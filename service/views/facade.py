@@ -164,8 +164,10 @@ class ViewsFacade:
 
     def replay_log(self, game_id: Any, token: str | None) -> list[dict]:
         """The whole event log as the caller may see it (exactly `events`), each game event told in words (`text`):
-        the replay page's move list."""
-        entries = self._numbered(game_id, token, self.events(game_id, token))
+        the replay page's move list; a seat's own disputes of a refusal carry that refusal's number for it."""
+        entries, viewer = self.events(game_id, token), self.access.viewer(game_id, token)
+        if viewer.seat is not None and any(e["type"] == "dispute_filed" and e["data"].get("attempt") for e in entries):
+            entries = own_numbers(entries, self.app.stored_attempts(parse_game_id(game_id)), viewer.seat)
         game = self.app.game(parse_game_id(game_id))
         return narrate_entries(game.game, entries, [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)])
 
@@ -180,21 +182,11 @@ class ViewsFacade:
                              key=lambda e: (e["version"], e["type"] == "move_rejected"))
         return entries
 
-    def _numbered(self, game_id: Any, token: str | None, entries: list[dict]) -> list[dict]:
-        """`entries` (the caller's `events`) with a seat's own disputes of a refusal numbered for that seat (the
-        referee's log and everyone's after the end have their numbers already)."""
-        viewer = self.access.viewer(game_id, token)
-        if viewer.seat is None or any(e["type"] == "seed_revealed" and e["data"]["seed"] for e in entries):
-            return entries
-        if not any(e["type"] == "dispute_filed" and e["data"].get("attempt") is not None for e in entries):
-            return entries
-        return own_numbers(entries, self.app.stored_attempts(parse_game_id(game_id)), viewer.seat)
-
     def table_story(self, game_id: Any, token: str | None, view: dict) -> dict:
         """The table's account for the caller, from its own event log (as `events`; a seat's own refused attempts
         added, as its 422 answers told them): `talk` (the last 8 messages), `story` (projections.table_story, each game
-        event told in words) and `news` (the latest ruling; a seat's own). `view` is the caller's view now (its disputes
-        and players)."""
+        event told in words) and `news` (every ruling since the caller was last at the table). `view` is the caller's
+        view now (its disputes and players)."""
         entries = self.own_log(game_id, token)
         viewer = self.access.viewer(game_id, token)
         told = narrate_entries(view["game"], story(entries), [p["name"] for p in view["players"]])

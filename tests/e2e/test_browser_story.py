@@ -124,3 +124,39 @@ def test_a_seats_banner_lists_every_ruling_since_it_last_acted_the_earlier_rewin
     expect(p2.locator("#rulings-news li")).to_have_count(1)
     expect(p2.locator("#rulings-news li")).to_contain_text("dispute 2")
     assert p1.evaluate("window.__loadedOnce") is True, "the banner came with a reload"
+
+
+# -- bot seats ---------------------------------------------------------------------------------------------------------
+
+
+def test_a_seat_handed_to_a_bot_says_so_on_the_links_page_and_the_table_and_the_referee_takes_it_back(people, server):
+    """The referee lets a bot play Cy's seat from the links page: the links page then says "played by the heuristic
+    bot" and offers no second bot for it but a way to take it back; every table says a bot plays Cy; the referee takes
+    the seat back from the table, and the links page offers the bot again."""
+    from tests.e2e.test_browser_pages import lobby_create
+
+    page = people.page("/")
+    lobby_create(page, ["Ann", "Bob", "Cy"])
+    page.wait_for_url(re.compile(r"/games/[0-9a-f-]+/links$"))
+    game_id = page.url.rsplit("/", 2)[-2]
+    cy = page.locator("li.seat-entry[data-seat='2']")
+    with page.context.expect_page() as opened:  # the form opens the table in a new tab
+        cy.locator("form.bot-form button[type=submit]").click()
+    opened.value.wait_for_load_state()
+    page.reload()
+    cy = page.locator("li.seat-entry[data-seat='2']")
+    expect(cy).to_contain_text("played by the heuristic bot")
+    expect(cy.locator("form.bot-form")).to_have_count(0)
+    expect(page.locator("li.seat-entry[data-seat='1'] form.bot-form")).to_have_count(1)
+    expect(cy.locator("form.take-back-form")).to_have_count(1)
+
+    watcher = people.page(f"/games/{game_id}")
+    expect(watcher.locator("#bot-seats li[data-seat='2']")).to_contain_text("Cy is played by the heuristic bot")
+    expect(watcher.locator("#bot-seats form")).to_have_count(0)
+    page.goto(f"/games/{game_id}")
+    page.locator("#bot-seats li[data-seat='2'] form.take-back-form button").click()
+    page.wait_for_url(re.compile(rf"/games/{game_id}$"))
+    expect(page.locator("#bot-seats")).to_have_count(0)
+    page.goto(f"/games/{game_id}/links")
+    expect(page.locator("li.seat-entry[data-seat='2'] form.bot-form")).to_have_count(1)
+    expect(page.locator("li.seat-entry[data-seat='2']")).not_to_contain_text("played by")

@@ -60,9 +60,10 @@ class IllegalMove(ServiceError):
 
 
     def __init__(self, detail: str, field: str | None = None, rule: str | None = None, attempt: int | None = None,
-                 seat_attempt: int | None = None):
+                 seat_attempt: int | None = None, under: tuple[str, dict] | None = None):
         super().__init__(detail, field=field, rule=rule)
         self.attempt, self.seat_attempt = attempt, seat_attempt
+        self.under = under  # (game, options) the rules were applied under: the clause's link names their edition
 
 
 class Damaged(ServiceError):

@@ -160,3 +160,30 @@ def test_a_seat_handed_to_a_bot_says_so_on_the_links_page_and_the_table_and_the_
     page.goto(f"/games/{game_id}/links")
     expect(page.locator("li.seat-entry[data-seat='2'] form.bot-form")).to_have_count(1)
     expect(page.locator("li.seat-entry[data-seat='2']")).not_to_contain_text("played by")
+
+
+# -- rulebook editions -------------------------------------------------------------------------------------------------
+
+
+def test_a_classic_games_refusal_opens_the_classic_rulebook_which_hides_every_revised_only_clause(people, server):
+    """A refused throw-in at a classic table: its clause link opens the rulebook's classic edition, where ER-5.1
+    ("eliminated immediately") and the whole of ER-6 are hidden and ER-5.3 ("no player is ever eliminated") shows."""
+    game = server.create_stacked(edition="classic")
+    game.move(0, "attack", ["8H"])
+    seat2 = people.table(game, 2)
+    wait_for_version(seat2, game.version())
+    seat2.locator('#hand label.card.pick:has(input[value="KC"])').click()
+    seat2.locator("#controls button.act-throw_in").click()
+    link = seat2.locator("#error a.clause")
+    expect(link).to_have_attribute("href", re.compile(r"^/rules/el-royale\?edition=classic#ER-"))
+    link.click()
+    seat2.wait_for_url(re.compile(r"/rules/el-royale\?edition=classic#ER-"))
+    expect(seat2.locator("#editions strong[aria-current]")).to_have_text("classic only")
+    expect(seat2.locator("li#ER-5\\.3")).to_be_visible()
+    expect(seat2.locator("li#ER-5\\.3")).to_contain_text("no player is ever eliminated")
+    for hidden in ("li#ER-5\\.1", "li#ER-5\\.2", "h2#ER-6", "li#ER-6\\.2"):
+        expect(seat2.locator(hidden)).to_be_hidden()
+    expect(seat2.locator("#contents a[href='#ER-6']")).to_have_count(0)
+    seat2.locator("#editions a", has_text="revised only").click()
+    expect(seat2.locator("li#ER-5\\.1")).to_be_visible()
+    expect(seat2.locator("li#ER-5\\.3")).to_be_hidden()

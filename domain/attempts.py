@@ -75,7 +75,7 @@ class Attempts(Aggregate):
         self.chain_head = GENESIS
 
     def seat_attempt(self, attempt: int) -> int:
-        """The seat's own number (domain.attempts.seat_numbers) of the refused attempt numbered `attempt` in the stream."""
+        """The seat's own number (`seat_numbers`) of the refused attempt numbered `attempt` in the stream."""
         return seat_numbers(self.refused[n]["actor"] for n in range(1, attempt + 1))[-1]
 
     @classmethod

@@ -4,8 +4,8 @@ moves, stored in the game like anyone's).
 
 Recorded so that no host's memory holds them: whichever server process holds the game's lease plays them
 (service/play/bot_duty.py). A seat is `Seated` with a bot kind (its own token asked for it) and `Released` with a
-reason: the game is over, the seat's own token or the referee took it back, or the bot's moves were refused too often. No token is
-kept: the bot plays as the seat through the service, not through a token.
+reason: the game is over, the seat's own token or the referee took it back, or the bot's moves were refused too
+often. No token is kept: the bot plays as the seat through the service, not through a token.
 """
 
 from __future__ import annotations

@@ -8,8 +8,9 @@ viewer's own event log (`event_log`, already redacted for it), never from the st
 - `news(entries, disputes, seat)`: every ruling the viewer has not been at the table since, oldest first. "Since it
   last looked" is read from the log alone, the one record of the table that every viewer's page is built from (no
   page view is stored): for a seat, since its own last act at the table (a move, a message, a dispute, its name; not
-  a refused attempt, which met the table as it was, nor a pass the service made for it); for a spectator or the referee, since the last move anyone
-  played. A seat that has not acted since the rulings is told all of them, its own disputes first-person.
+  a refused attempt, which met the table as it was, nor a pass the service made for it); for a spectator or the
+  referee, since the last move anyone played. A seat that has not acted since is told all of them, its own disputes
+  first-person.
 
 A seat's log holds its own refused attempts only when the caller adds them (`own_refusals` of
 projections.event_log); a spectator's holds none until the end. Nothing here adds a card: every card in the story is
@@ -44,7 +45,8 @@ def news(entries: list[dict], disputes: list[dict], seat: int | None) -> dict:
         acts = [e["version"] for e in entries
                 if e.get("actor") == actor and e["type"] != "move_rejected" and not e.get("automatic")]
     else:
-        acts = [e["version"] for e in entries if e["type"] not in NOT_PLAY and str(e.get("actor") or "").startswith("seat:")]
+        acts = [e["version"] for e in entries
+                if e["type"] not in NOT_PLAY and str(e.get("actor") or "").startswith("seat:")]
     seen = max(acts, default=0)
     ruled = sorted((d for d in disputes if d.get("ruling") and d["ruling"]["ruled_at"] > seen),
                    key=lambda d: d["ruling"]["ruled_at"])

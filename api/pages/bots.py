@@ -24,5 +24,5 @@ def take_back_bot_page(game_id: str, seat: int):
     """The referee (any bot seat) or the seat itself takes the seat back from its bot, as this browser's identity for
     the game; then back to the page the form was on (the links page or the table)."""
     arbiter().play.unseat_bot(game_id, page_token(game_id), seat)
-    back = request.form.get("back")
-    return redirect(url_for("pages.links", game_id=game_id) if back == "links" else url_for("pages.table", game_id=game_id), 303)
+    back = "pages.links" if request.form.get("back") == "links" else "pages.table"
+    return redirect(url_for(back, game_id=game_id), 303)

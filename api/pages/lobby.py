@@ -20,7 +20,7 @@ from service.play.new_games import CreateGame
 def _lobby_page(**extra) -> str:
     games = arbiter().lobby.catalogue(limit=100)
     return render_template("lobby.html", games=games, kinds=arbiter().lobby.games(),
-                           open_seats=arbiter().play.open_seats.listed(games), **extra)
+                           open_seats=arbiter().play.open_seats.listed(games), bots=arbiter().play.bots_of(games), **extra)
 
 
 @pages.get("/")

@@ -81,7 +81,6 @@ class Rulebook:
     # a section of one edition (its heading's bracket): id -> (its edition, the editions its own clauses name)
     edition_sections: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
 
-
     def shows_section(self, anchor, edition: str) -> bool:
         """Whether the page of one `edition` shows a section's heading: not one of another edition's sections, unless
         that section holds a clause of this edition."""

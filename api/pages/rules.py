@@ -59,7 +59,8 @@ def clause_href(code) -> str | None:
     if (code, game) not in known:
         target = shelf().locate(code)
         edition = edition_of(game, options) if target and target[0] == game else None
-        known[code, game] = url_for("rules.rulebook", game=target[0], edition=edition, _anchor=target[1]) if target else None
+        known[code, game] = (url_for("rules.rulebook", game=target[0], edition=edition, _anchor=target[1])
+                             if target else None)
     return known[code, game]
 
 
@@ -78,7 +79,9 @@ def clause_url(code, game: str | None = None, options: dict | None = None) -> st
     `game` and `options` it was applied under, in that game's edition (as `clause_href` on its pages)."""
     target = shelf().locate(code)
     edition = edition_of(game, options) if target and target[0] == game else None
-    return url_for("rules.rulebook", game=target[0], edition=edition, _anchor=target[1], _external=True) if target else None
+    if target is None:
+        return None
+    return url_for("rules.rulebook", game=target[0], edition=edition, _anchor=target[1], _external=True)
 
 
 @rules.get("/rules")

@@ -108,4 +108,4 @@ class Codec:
     format_card: Callable = format_card
     pack: Callable = full_pack  # (setup) -> the unshuffled pack a record's `deck` label shuffles
     check_deck: Callable = check_full_pack  # (setup, deck): a record's stacked deck; raises InvalidSetup
-    seat_fields: frozenset[str] = frozenset()  # a move's fields that name a seat (a target): texts give the player's name
+    seat_fields: frozenset[str] = frozenset()  # a move's fields naming a seat (a target): texts give the player's name

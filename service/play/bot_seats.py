@@ -17,7 +17,7 @@ every host must be able to open, for no gain: the service needs no token to know
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
@@ -54,6 +54,18 @@ class SeatedBots:
         """The seats bots play at a game now: {seat: bot kind}."""
         seats = self.load(game_id)
         return seats.seats if seats is not None else {}
+
+    def at_games(self, rows: Iterable[dict]) -> dict[str, dict[int, str]]:
+        """The seats bots play at the games of catalogue rows in progress, {game id: {seat: bot kind}} (games with
+        none left out): one indexed read a game where no bot was ever seated (the lobby lists up to 100 games)."""
+        out = {}
+        for row in rows:
+            if row.get("status") != "in_progress" or not self.app.recorder.select_events(bot_seats_id(row["id"]), limit=1):
+                continue
+            seats = self.seats(row["id"])
+            if seats:
+                out[row["id"]] = seats
+        return out
 
     def change(self, game_id: str, decide: Callable[[BotSeats], T]) -> T:
         """Run `decide` on the game's bot seats through the store's unit of work (saved if it recorded anything)."""
@@ -97,7 +109,7 @@ class SeatedBots:
         if viewer.role == "referee":
             n = len(self.app.game(parse_game_id(gid)).players)
             if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
-                raise BadInput(f"seat: the referee names the seat to take back, a number from 0 to {n - 1}", field="seat")
+                raise BadInput(f"seat: the referee names the seat to take back, from 0 to {n - 1}", field="seat")
             reason = REFEREE_TOOK_BACK
         elif viewer.role == "seat" and seat in (None, viewer.seat):
             seat, reason = viewer.seat, TAKEN_BACK

@@ -194,6 +194,10 @@ class PlayFacade:
         """The seats bots play at a game now, {seat: bot kind}: public (every page may say a bot plays a seat)."""
         return self.bot_seats.seats(str(parse_game_id(game_id)))
 
+    def bots_of(self, rows: list[dict]) -> dict[str, dict[int, str]]:
+        """The seats bots play at the games of catalogue rows in progress: {game id: {seat: bot kind}}."""
+        return self.bot_seats.at_games(rows)
+
     def watch_clocks(self) -> ClockWatch:
         """Start (once) this process's watcher of time controls (service.play.clocks), which flags seats out of time."""
         with self._guard:

@@ -128,8 +128,8 @@ class Referee(Store):
         result = self._command(game_id, decide)
         if "rejected" in result:
             v = result["rejected"]
-            raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"), seat_attempt=result.get("seat_attempt"),
-                              under=result.get("under"))
+            raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"),
+                              seat_attempt=result.get("seat_attempt"), under=result.get("under"))
         return result
 
     def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int,
@@ -147,7 +147,8 @@ class Referee(Store):
             raise refuse_different()
         replayed = _replayed(answer, seat)
         if replayed.get("attempt"):
-            replayed.update(seat_attempt=attempts.seat_attempt(replayed["attempt"]), under=(game.game, dict(game.options)))
+            replayed.update(seat_attempt=attempts.seat_attempt(replayed["attempt"]),
+                            under=(game.game, dict(game.options)))
         return replayed
 
     def _first_move(self, game_id: UUID, game: Game, answer: dict, key: str) -> dict | None:

@@ -237,7 +237,7 @@ class Studies:
             positions[c["at"]]["comments"].append(dict(c))
         return {"id": str(study.id), "permalink": f"/studies/{study.id}", "label": LABEL, "variation": True,
                 "game_id": study.game_id, "game": study.game, "title": spec_for(study.game).title,
-                "version": study.game_version, "seat": study.seat, "players": names, "seed": study.seed, "every_seat": study.every_seat,
-                "by": study.by, "positions": positions, "to_act": to_act, "over": outcome.is_over,
+                "version": study.game_version, "seat": study.seat, "players": names, "seed": study.seed,
+                "every_seat": study.every_seat, "by": study.by, "positions": positions, "to_act": to_act, "over": outcome.is_over,
                 "result": outcome.result, "winner": outcome.winner_json(),
                 "view": {"seat": shown_seat, "table": sandbox.view(shown_seat)}}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -174,7 +175,7 @@ def test_the_referee_takes_a_bot_seat_back_by_naming_it_and_no_other_token_may(c
     assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(seats[1])).status_code == 201, "its own again"
 
 
-def test_the_links_page_and_the_table_say_which_seats_a_bot_plays_and_offer_no_second_bot(client):
+def test_the_links_page_the_table_and_the_lobby_say_which_seats_a_bot_plays_and_offer_no_second_bot(client):
     created = create(client, "el-royale", 3)
     gid, referee, seats = created["id"], created["referee_token"], [s["token"] for s in created["seats"]]
     client.post(f"{API}/games/{gid}/bot", json={"bot": "random"}, headers=bearer(seats[1]))
@@ -185,6 +186,8 @@ def test_the_links_page_and_the_table_say_which_seats_a_bot_plays_and_offer_no_s
     watcher = client.application.test_client()
     assert "P1 is played by the random bot" in watcher.get(f"/games/{gid}/panel").get_data(as_text=True)
     assert "Take the seat back" not in watcher.get(f"/games/{gid}/panel").get_data(as_text=True)
+    lobby = watcher.get("/").get_data(as_text=True)
+    assert re.search(r"P0, P1 <span class=\"tag bot-tag\" title=\"a random bot plays this seat\">bot</span>, P2", lobby)
     back = client.post(f"/games/{gid}/bots/1/release?as=referee", data={"back": "links"})
     assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{gid}/links")
     assert f'action="/join/{gid}/{seats[1]}/bot"' in client.get(f"/games/{gid}/links").get_data(as_text=True)

@@ -35,13 +35,14 @@ def _book_href(game: str, anchor: str) -> str:
 
 def read_under(game: str, options: dict) -> None:
     """This page is one game's, played under `options`: its clause links open that game's rulebook in the edition the
-    game is played in (`/rules/el-royale?edition=classic#ER-5.3`), so a refusal's clause reads as it applied."""
+    game is played in (`/rules/<game>?edition=<edition>#<clause>`), so a refusal's clause reads as it applied."""
     g.arbiter_rules_under = (game, options)
 
 
 def edition_of(game: str, options: dict | None) -> str | None:
     """The edition of `game`'s rulebook that a game under `options` is played in: the option value its book marks as
-    an edition (El Royale's `edition`), or None (no book, or a book of one edition)."""
+    an edition (a choice option's value that begins a clause, "classic: ..."), or None (no book, or a book of one
+    edition)."""
     book = shelf().books().get(game)
     if book is None or not book.editions or not options:
         return None

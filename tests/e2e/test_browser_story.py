@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from tests.e2e.test_browser import chromium, people, server, wait_for_version  # noqa: F401
+from tests.e2e.test_browser import chromium, people, server, shot, wait_for_version  # noqa: F401
 
 
 def expect(locator):
@@ -124,6 +124,8 @@ def test_a_seats_banner_lists_every_ruling_since_it_last_acted_the_earlier_rewin
     expect(p2.locator("#rulings-news li")).to_have_count(1)
     expect(p2.locator("#rulings-news li")).to_contain_text("dispute 2")
     assert p1.evaluate("window.__loadedOnce") is True, "the banner came with a reload"
+    p1.set_viewport_size({"width": 390, "height": 844})
+    shot(p1, "story-banner-390", full_page=False)
 
 
 # -- bot seats ---------------------------------------------------------------------------------------------------------
@@ -153,6 +155,8 @@ def test_a_seat_handed_to_a_bot_says_so_on_the_links_page_and_the_table_and_the_
     watcher = people.page(f"/games/{game_id}")
     expect(watcher.locator("#bot-seats li[data-seat='2']")).to_contain_text("Cy is played by the heuristic bot")
     expect(watcher.locator("#bot-seats form")).to_have_count(0)
+    page.goto(f"/games/{game_id}")
+    shot(page, "story-bot-seats", full_page=False)
     page.goto(f"/games/{game_id}")
     page.locator("#bot-seats li[data-seat='2'] form.take-back-form button").click()
     page.wait_for_url(re.compile(rf"/games/{game_id}$"))

@@ -9,6 +9,8 @@ stream is hash-chained like the game's (domain.audit) and read by the referee's 
 
 from __future__ import annotations
 
+from collections import Counter
+from typing import Iterable
 from uuid import UUID, uuid5
 
 from eventsourcing.domain import Aggregate
@@ -17,6 +19,18 @@ from .audit import GENESIS, event_hash
 from .game import Chained
 
 _NAMESPACE = UUID("6f1d3c0e-8a43-4b1e-9d55-2f6a1c7e0b42")
+
+
+def seat_numbers(actors: Iterable[str]) -> list[int]:
+    """Each refusal's number for the seat that made it (its 1st, 2nd, ... refused attempt), given the actors of a game's
+    refusals in the stream's order: the one number every page shows a person (the stream's own count, 1, 2, ... over
+    all seats, is what a dispute names and an anchor uses)."""
+    made: Counter[str] = Counter()
+    numbers = []
+    for actor in actors:
+        made[actor] += 1
+        numbers.append(made[actor])
+    return numbers
 
 
 def attempts_id(game_id: UUID) -> UUID:
@@ -59,6 +73,10 @@ class Attempts(Aggregate):
         self.answers: dict[str, dict] = {}  # idempotency key -> the refusal given
         self.refused: dict[int, dict] = {}  # attempt number (1, 2, ...) -> {actor, at_version}: what a dispute may name
         self.chain_head = GENESIS
+
+    def seat_attempt(self, attempt: int) -> int:
+        """The seat's own number (`seat_numbers`) of the refused attempt numbered `attempt` in the stream."""
+        return seat_numbers(self.refused[n]["actor"] for n in range(1, attempt + 1))[-1]
 
     @classmethod
     def open(cls, game_id: UUID) -> "Attempts":

@@ -4,9 +4,9 @@ moves, stored in the game like anyone's).
 
 Recorded so that no host's memory holds them: whichever server process holds the game's lease plays them
 (service/play/bot_duty.py). A seat is `Seated` with a bot kind (its own token asked for it) and `Released` with a
-reason: the game is over, the seat's own token took it back, or the bot's moves were refused too often. A seat the
-game's end released is seated again if a ruling's rewind reopens the game (`resume`). No token is
-kept: the bot plays as the seat through the service, not through a token.
+reason: the game is over, the seat's own token or the referee took it back, or the bot's moves were refused too
+often. A seat the game's end released is seated again if a ruling's rewind reopens the game (`resume`). No token
+is kept: the bot plays as the seat through the service, not through a token.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ from eventsourcing.domain import Aggregate
 
 GAME_OVER = "the game is over"
 TAKEN_BACK = "the seat's own token took it back"
+REFEREE_TOOK_BACK = "the referee took it back"
 
 
 def bot_seats_id(game_id: str) -> UUID:

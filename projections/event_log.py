@@ -22,6 +22,10 @@ Rules:
 - After the end, everyone sees everything (ER: the whole game is disclosed at the end), unless the end is
   `withheld` from this viewer (service.access.Access.end_shown: a duplicate board still played at another table):
   then the log reads as in play, and the `seed_revealed` entry carries no seed.
+- A refused attempt's data carries `attempt` (its number in the game's attempts stream, what a dispute names) and
+  `seat_attempt` (its number for its seat, domain.attempts.seat_numbers: what pages show); a dispute of a refusal
+  carries `seat_attempt` too for a viewer who may see that refusal (the referee, everyone after the end; its own
+  seat through `own_numbers`).
 - A game event or rejected attempt in a branch undone by a rewind, i.e. whose version is
   in (to_version, from_version] of a `rewound` event, is marked `"rewound": true`.
   Disputes, rulings and the seed's reveal are not undone by a rewind and are not marked.
@@ -32,7 +36,7 @@ from __future__ import annotations
 from datetime import timezone
 from typing import Any, Iterable
 
-from domain.attempts import Attempts
+from domain.attempts import Attempts, seat_numbers
 from domain.game import Game
 from domain.games import spec_for
 
@@ -63,6 +67,8 @@ def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ende
     undone = rewound_ranges(events)
     refused: dict[int, list] = {}
     if reader.viewer.is_referee:
+        attempts = list(attempts)
+        reader.numbers = seat_attempt_numbers(attempts)
         for a in attempts:
             if isinstance(a, Attempts.Refused) and a.at_version > after:
                 refused.setdefault(a.at_version, []).append(a)
@@ -83,18 +89,37 @@ def event_log(stored_events: Iterable[Any], viewer: Viewer, after: int = 0, ende
     return out
 
 
+def seat_attempt_numbers(attempts: Iterable[Any]) -> dict[int, int]:
+    """A game's attempts stream (all of it): each refusal's number in the stream -> its number for its seat."""
+    refused = [a for a in attempts if isinstance(a, Attempts.Refused)]
+    return {a.originator_version - 1: n for a, n in zip(refused, seat_numbers(a.actor for a in refused))}
+
+
 def own_refusals(attempts: Iterable[Any], seat: int) -> list[dict]:
     """A seat's own refused attempts as log entries (what its 422 answers told it already: the move it sent, the
-    clause and the reason), for that seat's own account of the table; never another seat's."""
-    actor = f"seat:{seat}"
-    return [refused_entry(a) for a in attempts if isinstance(a, Attempts.Refused) and a.actor == actor]
+    clause and the reason), for that seat's own account of the table; never another seat's. `attempts`: the whole
+    stream (each refusal's number for its seat is counted over it)."""
+    attempts = list(attempts)
+    numbers, actor = seat_attempt_numbers(attempts), f"seat:{seat}"
+    return [refused_entry(a, numbers) for a in attempts if isinstance(a, Attempts.Refused) and a.actor == actor]
 
 
-def refused_entry(a) -> dict:
-    """A refused attempt (attempts stream) as a log entry placed at the game version it met."""
+def own_numbers(entries: list[dict], attempts: Iterable[Any], seat: int) -> list[dict]:
+    """`entries` with the seat's own disputes of a refusal given that refusal's `seat_attempt` (the seat made it, so
+    its number is the seat's to read); every other entry as it was."""
+    numbers, actor = seat_attempt_numbers(attempts), f"seat:{seat}"
+    return [{**e, "data": {**e["data"], "seat_attempt": numbers[e["data"]["attempt"]]}}
+            if e["type"] == "dispute_filed" and e["actor"] == actor and e["data"].get("attempt") in numbers else e
+            for e in entries]
+
+
+def refused_entry(a, numbers: dict[int, int]) -> dict:
+    """A refused attempt (attempts stream) as a log entry placed at the game version it met; `numbers`: the stream's
+    `seat_attempt_numbers`."""
+    attempt = a.originator_version - 1
     return {"version": a.at_version, "at": a.timestamp.astimezone(timezone.utc).isoformat(), "type": "move_rejected",
             "actor": a.actor, "clause": a.clause, "engine_version": a.engine_version, "prev": a.prev,
-            "data": {"move": dict(a.move), "reason": a.reason, "attempt": a.originator_version - 1}}
+            "data": {"move": dict(a.move), "reason": a.reason, "attempt": attempt, "seat_attempt": numbers[attempt]}}
 
 
 def rewound_ranges(events: Iterable[Any]) -> list[tuple[int, int]]:
@@ -113,6 +138,7 @@ class _Reader:
     def __init__(self, created, projection: GameProjection, viewer: Viewer, ended: bool):
         self.created, self.projection, self.viewer, self.ended = created, projection, viewer, ended
         self.n = len(created.players)
+        self.numbers: dict[int, int] = {}  # the refusals' numbers for their seats, when this viewer sees them
 
     def entry(self, e) -> dict | None:
         base = {"version": e.originator_version, "at": e.timestamp.astimezone(timezone.utc).isoformat(), "type": None,
@@ -134,6 +160,8 @@ class _Reader:
             data = {"number": e.number, "against_version": e.against_version, "claim": e.claim}
             if e.attempt is not None:
                 data["attempt"] = e.attempt  # a refused attempt: the attempt itself stays the referee's until the end
+                if e.attempt in self.numbers:
+                    data["seat_attempt"] = self.numbers[e.attempt]
             return {**base, "type": "dispute_filed", "data": data}
         if isinstance(e, Game.DisputeRuled):
             return {**base, "type": "dispute_ruled", "data": {"number": e.number, "decision": e.decision,
@@ -150,7 +178,7 @@ class _Reader:
 
     def refused(self, a) -> dict:
         """A refused attempt (attempts stream) as a log entry placed at the game version it met."""
-        return refused_entry(a)
+        return refused_entry(a, self.numbers)
 
     def _created(self) -> dict:
         c = self.created

@@ -52,15 +52,18 @@ class Conflict(ServiceError):
 
 
 class IllegalMove(ServiceError):
-    """A move the rules forbid: carries the clause id and the number of the refused attempt (what a dispute names)."""
+    """A move the rules forbid: carries the clause id, the number of the refused attempt in the game's stream (what a
+    dispute names) and its number for its seat (`seat_attempt`: what every page shows, domain.attempts.seat_numbers)."""
 
     status = 422
     title = "Illegal move"
 
 
-    def __init__(self, detail: str, field: str | None = None, rule: str | None = None, attempt: int | None = None):
+    def __init__(self, detail: str, field: str | None = None, rule: str | None = None, attempt: int | None = None,
+                 seat_attempt: int | None = None, under: tuple[str, dict] | None = None):
         super().__init__(detail, field=field, rule=rule)
-        self.attempt = attempt
+        self.attempt, self.seat_attempt = attempt, seat_attempt
+        self.under = under  # (game, options) the rules were applied under: the clause's link names their edition
 
 
 class Damaged(ServiceError):

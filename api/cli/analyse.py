@@ -29,7 +29,8 @@ def analyse_command(record: str, seat: int, samples: int, seed: str, workers: in
 
     err = Console(stderr=True)
     try:
-        p = plan(load(record), seat)
+        loaded = load(record)
+        p = plan(loaded, seat)
         lines = []
         with Progress(TextColumn("[bold]analysing"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"),
                       TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
@@ -46,24 +47,7 @@ def analyse_command(record: str, seat: int, samples: int, seed: str, workers: in
         err.print(f"[red]error:[/red] {e}", highlight=False)
         sys.exit(EXIT_BAD_INPUT)
     if not as_json:
-        _table(lines, seat)
-
-
-def _move_text(move: dict) -> str:
-    """A move in a few words: its cards, then its other fields (a number with its name: "force 3", "meld 2")."""
-    parts = []
-    for k, v in move.items():
-        if k == "type":
-            continue
-        if isinstance(v, list):
-            parts.append(" ".join(map(str, v)))
-        elif isinstance(v, dict):
-            parts.append(f"{k} " + " ".join(str(x) for x in v.values()))
-        elif isinstance(v, int) and not isinstance(v, bool):
-            parts.append(f"{k} {v}")
-        else:
-            parts.append(str(v))
-    return " ".join([move["type"], *parts])
+        _table(lines, seat, loaded.game, list(loaded.setup.names))
 
 
 def _value_text(row: dict) -> str:
@@ -72,11 +56,16 @@ def _value_text(row: dict) -> str:
     return f"{row['value']:.1f} ±{(row['high'] - row['low']) / 2:.1f}"
 
 
-def _table(lines: list[dict], seat: int) -> None:
+def _table(lines: list[dict], seat: int, game: str, names: list[str]) -> None:
+    from projections.narration import move_text  # a move in words, players by name (no seat number in it)
+
+    def _move_text(move: dict) -> str:
+        return move_text(game, move, names)
+
     out = Console()
     unit = lines[0]["unit"] if lines else "win"
     what = "win chance (points)" if unit == "win" else "expected score"
-    table = Table(title=f"Seat {seat}: {len(lines)} decisions analysed ({what}, 95% interval)")
+    table = Table(title=f"{names[seat]} (seat {seat}): {len(lines)} decisions analysed ({what}, 95% interval)")
     for name in ("#", "move", "played", "value", "best", "best value", "loss", "mark"):
         table.add_column(name, justify="right" if name in ("#", "move", "value", "best value", "loss") else "left")
     for line in lines:

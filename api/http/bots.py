@@ -2,7 +2,8 @@
 api/pages/bots.py).
 
 It takes a seat's own token and hands that seat to a bot the server plays (service.play.bot_seats), so a
-person can practise against bots in the browser; `DELETE` with the same token takes the seat back. The route is on flask-smorest, so it is in the
+person can practise against bots in the browser; `DELETE` with the same token takes the seat back, and so does the
+referee's token with `?seat=N`. The route is on flask-smorest, so it is in the
 OpenAPI document like every other route under /api/v1.
 """
 
@@ -33,9 +34,11 @@ class SeatBot(MethodView):
         holds the game's lease: a restarted server, or another host, goes on playing it."""
         return arbiter().play.seat_bot(game_id, bearer(), body.get("bot", "heuristic")), 201
 
+    @bots_blp.arguments(s.BotTakeBack(), location="query")
     @bots_blp.response(200, s.BotReleased)
-    @errors_of(bots_blp, 401, 403, 404)
-    def delete(self, game_id):
-        """Take the bearer's seat back from its bot (the seat's own token): the bot makes no move after this answer
-        reaches the duty loop (within a fraction of a second). 404 when no bot plays the seat."""
-        return arbiter().play.unseat_bot(game_id, bearer())
+    @errors_of(bots_blp, 401, 403, 404, 422)
+    def delete(self, query, game_id):
+        """Take a seat back from its bot: the bearer's own seat (the seat's token), or with the referee's token the
+        seat `?seat=N` names, for its player. The bot makes no move after this answer reaches the duty loop (within a
+        fraction of a second). 404 when no bot plays the seat, 422 a referee naming no seat of the game."""
+        return arbiter().play.unseat_bot(game_id, bearer(), query.get("seat"))

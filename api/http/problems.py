@@ -57,12 +57,13 @@ def _field_detail(errors) -> tuple[str, str | None]:
     return "the request is malformed", None
 
 
-def _rule_url(rule) -> str | None:
-    """The page of a refusal's clause (an added member beside `rule`: contract §3's members stay as they are)."""
+def _rule_url(rule, under: tuple[str, dict] | None = None) -> str | None:
+    """The page of a refusal's clause (an added member beside `rule`: contract §3's members stay as they are), in the
+    edition of the game it was refused in (`under`: its game and options, when the refusal carries them)."""
     from api.pages.rules import clause_url
 
     try:
-        return clause_url(rule) if rule else None
+        return clause_url(rule, *(under or ())) if rule else None
     except Exception:  # an unreadable rulebook never turns a refusal into a server error
         log.warning("no rulebook link for clause %s", rule)
         return None
@@ -70,8 +71,8 @@ def _rule_url(rule) -> str | None:
 
 def service_problem(e: ServiceError) -> Response:
     """A service's refusal as problem+json (the API's, and a page's own JSON routes')."""
-    response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule), field=e.field,
-                       attempt=getattr(e, "attempt", None))
+    response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule, getattr(e, "under", None)),
+                       field=e.field, attempt=getattr(e, "attempt", None), seat_attempt=getattr(e, "seat_attempt", None))
     if e.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
     if getattr(e, "retry_after", None) is not None:  # 429: when to ask again (service.errors.TooBusy)

@@ -41,6 +41,8 @@ class Problem(Schema):
     field = fields.String(metadata={"description": "the request field that is wrong"})
     errors = fields.Dict()
     attempt = fields.Integer(metadata={"description": "an illegal move's attempt number: dispute its refusal with it"})
+    seat_attempt = fields.Integer(metadata={"description": "the same refusal's number for its seat (its 1st, 2nd, ...): "
+                                                           "the number the pages show"})
 
 
 class Player(Schema):
@@ -297,6 +299,11 @@ class BotSeat(Schema):
     id = fields.String(required=True, metadata={"description": "the game"})
     seat = fields.Integer(required=True, metadata={"description": "the seat the bot now plays"})
     bot = fields.String(required=True, metadata={"description": "the bot playing it"})
+
+
+class BotTakeBack(Schema):
+    seat = fields.Integer(validate=validate.Range(min=0, max=MAX_INT), metadata={
+        "description": "the referee's token: the seat to take back from its bot (a seat's own token needs none)"})
 
 
 class BotReleased(BotSeat):

@@ -50,6 +50,7 @@ class Position(Schema):
     move = fields.Dict(allow_none=True)
     by = fields.String(allow_none=True, metadata={"description": "user or bot"})
     comments = fields.List(fields.Nested(Comment))
+    text = fields.String(metadata={"description": "the move in words, players by name (absent at the start)"})
 
 
 class StudyView(Schema):
@@ -62,6 +63,7 @@ class StudyView(Schema):
     title = fields.String()
     version = fields.Integer()
     seat = fields.Integer()
+    players = fields.List(fields.String(), metadata={"description": "the players' names, by seat"})
     seed = fields.String()
     every_seat = fields.Boolean()
     by = fields.String()

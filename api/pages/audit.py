@@ -7,6 +7,7 @@ from flask import render_template, request
 from api.current import arbiter
 
 from .blueprint import page_token, pages
+from .rules import read_under
 
 
 @pages.get("/games/<game_id>/audit")
@@ -18,6 +19,7 @@ def audit(game_id: str):
     log = facade.views.audit_page(game_id, token)
     checks = facade.verification.checks(game_id, token)
     view = facade.views.public(game_id, token)
+    read_under(view["game"], view["options"])
     return render_template("audit.html", log=log, checks=checks, view=view, viewer=facade.access.viewer(game_id, token),
                            key=facade.evidence.public_key(), **entry_filter(log["entries"], view, request.args))
 

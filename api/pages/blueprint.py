@@ -26,6 +26,7 @@ from service.errors import ServiceError
 from api.current import arbiter
 
 from . import identities
+from .rules import read_under
 from .game_partials import GamePartials, game_partial
 
 pages = Blueprint("pages", __name__, template_folder="../templates", static_folder="../static",
@@ -69,5 +70,6 @@ def page_view(game_id: str):
     token = page_token(game_id)
     viewer = facade.access.viewer(game_id, token)
     view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
+    read_under(view["game"], view["options"])  # its clause links open the rulebook in the game's edition
     return facade, token, viewer, view
 

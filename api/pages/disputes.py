@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import redirect, render_template, request, url_for
 
 from projections.narration import narrate_entries
-from projections.table_story import seat_attempts, story
+from projections.table_story import seat_attempts
 
 from service.errors import BadInput, ServiceError
 
@@ -44,7 +44,7 @@ def own_attempt(facade, game_id: str, token: str | None, seat: int, form) -> dic
     if not isinstance(given, int):
         return form
     actor = f"seat:{seat}"
-    mine = {e["seat_attempt"]: e["data"]["attempt"] for e in story(facade.views.own_log(game_id, token), limit=0)
+    mine = {e["data"]["seat_attempt"]: e["data"]["attempt"] for e in facade.views.own_log(game_id, token)
             if e["type"] == "move_rejected" and e["actor"] == actor}
     if given not in mine:
         raise BadInput(f"attempt: you made no refused attempt numbered {given}", field="attempt")

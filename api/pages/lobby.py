@@ -20,7 +20,7 @@ from service.play.new_games import CreateGame
 def _lobby_page(**extra) -> str:
     games = arbiter().lobby.catalogue(limit=100)
     return render_template("lobby.html", games=games, kinds=arbiter().lobby.games(),
-                           open_seats=arbiter().play.open_seats.listed(games), **extra)
+                           open_seats=arbiter().play.open_seats.listed(games), bots=arbiter().play.bots_of(games), **extra)
 
 
 @pages.get("/")
@@ -70,7 +70,8 @@ def links(game_id: str):
              "table": url_for("pages.table", game_id=game_id, _external=True)}
     links["table_qr"] = qr_svg(links["table"], "QR code of the spectators' link")
     response = make_response(render_template("created.html", created=created, links=links, view=facade.views.public(game_id),
-                                             offered=facade.play.open_seats.offered(game_id, referee.token)))
+                                             offered=facade.play.open_seats.offered(game_id, referee.token),
+                                             bots=facade.play.bots_at(game_id)))
     response.headers["Referrer-Policy"] = "no-referrer"
     response.headers["Cache-Control"] = "no-store"  # the page holds every token of the game
     return response

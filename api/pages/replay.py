@@ -20,6 +20,7 @@ from flask import Response, abort, current_app, make_response, redirect, render_
 from werkzeug.exceptions import RequestEntityTooLarge
 
 from domain import json_limits
+from domain.games import spec_for
 
 from service.errors import ServiceError
 
@@ -97,7 +98,8 @@ def replay(game_id: str):
     analysis_seats, study_seats = facade.analysis.seats(game_id, token), studies().seats(game_id, token)
     return render_template("replay.html", view=view, viewer=viewer, latest=latest["version"], version=version, event=current,
                            refusals=refusals, talk=talk, moves=moves, window=move_window.window(moves, version),
-                           downloadable=downloadable, analysis_seats=analysis_seats, study_seats=study_seats)
+                           downloadable=downloadable, analysis_seats=analysis_seats, study_seats=study_seats,
+                           seat_fields=sorted(spec_for(view["game"]).codec.seat_fields))
 
 
 @pages.get("/games/<game_id>/replay/moves.json")

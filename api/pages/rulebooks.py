@@ -12,7 +12,10 @@ where the text says ``R:`` / ``R,`` and on every clause of a section whose headi
 The markdown goes through markdown-it-py with raw HTML off: a file's own ``<tags>`` are shown as text. The
 only HTML added is built here, from escaped ids. Each numbered h2 is a part of the contents (`sections`); a list item that
 begins with a value of one of the game's choice options ("classic: ...") is that edition's own text, hidden when
-the page shows another edition.
+the page shows another edition. A section whose heading ends with such a value in brackets ("## ER-5 Hand limit
+(revised only)", "(revised)") is that edition's as a whole: each of its clauses that names no edition of its own is
+that edition's too, and its heading is hidden with them unless the section holds a clause of the edition shown
+(ER-5.3 "classic: ... no player is ever eliminated" keeps ER-5's heading on the classic page).
 
 Over 300 lines: reading a book (the parse) and rendering it (the shelf's decorations) share the token walk and the
 clause patterns; split, each half would import the other's internals.
@@ -38,6 +41,7 @@ LEADING_ID = re.compile(rf"^({CLAUSE_ID.pattern})(?=[\s:,;)]|$)")
 MENTION = re.compile(rf"(?<![\w-])({CLAUSE_ID.pattern})(?![\w-]|\.\d)")
 RULING = re.compile(r"(?<![\w-])R(?=[:,](?:\s|$))")
 EDITION = re.compile(r"^([a-z][a-z0-9_-]*):\s")
+SECTION_EDITION = re.compile(r"\(([a-z][a-z0-9_-]*)(?: only)?\)\s*$")  # "## ER-5 Hand limit (revised only)"
 RULING_SECTION = re.compile(r"\bRulings?\b", re.IGNORECASE)
 ENV_DIR = "ARBITER_RULES_DIR"
 RULEBOOK = "rulebook.md"  # a game's rulebook in its package: domain/<game module>/rulebook.md
@@ -74,6 +78,14 @@ class Rulebook:
     rulings: set[str] = field(default_factory=set)
     sections: list[tuple[str, str]] = field(default_factory=list)  # (id, heading) of each numbered h2: the contents
     editions: list[str] = field(default_factory=list)  # the option values that begin a list item ("classic: ...")
+    # a section of one edition (its heading's bracket): id -> (its edition, the editions its own clauses name)
+    edition_sections: dict[str, tuple[str, set[str]]] = field(default_factory=dict)
+
+    def shows_section(self, anchor, edition: str) -> bool:
+        """Whether the page of one `edition` shows a section's heading: not one of another edition's sections, unless
+        that section holds a clause of this edition."""
+        mine, inside = self.edition_sections.get(anchor, (edition, set()))
+        return mine == edition or edition in inside
 
 
 def _parser() -> MarkdownIt:
@@ -97,7 +109,7 @@ def parse(game: str, path: Path, text: str) -> Rulebook:
     tokens = _parser().parse(text)
     title, clauses, mentioned, rulings = game, [], set(), set()
     sections, editions, values = [], [], _edition_values(game)
-    section_is_rulings = False
+    section_is_rulings, section_edition, edition_sections = False, None, {}
     for i, token in enumerate(tokens):
         if token.type != "inline":
             mentioned.update(MENTION.findall(token.content))
@@ -115,6 +127,14 @@ def parse(game: str, path: Path, text: str) -> Rulebook:
                 clauses.append(match.group(1))
             if opener.tag == "h2" and match:  # a heading without an id has no anchor to go to (only ids get one)
                 sections.append((match.group(1), token.content))
+            if opener.tag == "h2":
+                marked = SECTION_EDITION.search(token.content)
+                section_edition = marked.group(1) if marked and marked.group(1) in values and match else None
+                if section_edition:
+                    opener.attrSet("data-edition", section_edition)
+                    opener.attrJoin("class", "edition")
+                    edition_sections[match.group(1)] = (section_edition, set())
+                    editions += [section_edition] if section_edition not in editions else []
             continue
         item = tokens[i - 2] if i >= 2 else None
         if opener is None or opener.type != "paragraph_open" or item is None or item.type != "list_item_open":
@@ -129,13 +149,19 @@ def parse(game: str, path: Path, text: str) -> Rulebook:
         if not match:
             continue
         code = match.group(1)
+        if section_edition and not (edition and edition.group(1) in values):  # the section's edition is the clause's
+            item.attrSet("data-edition", section_edition)
+            item.attrJoin("class", "edition")
+        elif section_edition:
+            edition_sections[sections[-1][0]][1].add(edition.group(1))
         item.attrSet("id", code)
         item.attrJoin("class", "clause")
         clauses.append(code)
         if section_is_rulings or RULING.search(_item_text(tokens, i)):
             item.attrJoin("class", "ruling")
             rulings.add(code)
-    return Rulebook(game, path, title, clauses, mentioned - set(clauses), tokens, rulings, sections, editions)
+    return Rulebook(game, path, title, clauses, mentioned - set(clauses), tokens, rulings, sections, editions,
+                    edition_sections)
 
 
 def _edition_values(game: str) -> set[str]:
@@ -245,6 +271,8 @@ class Shelf:
                     token.children = self._decorate(token.children, game, href)
                 elif edition and token.type == "list_item_open" and token.attrGet("data-edition") not in (None, edition):
                     token.attrs = {**token.attrs, "hidden": "hidden"}  # a copy's attrs are the book's: never edit them
+                elif edition and token.type == "heading_open" and not book.shows_section(token.attrGet("id"), edition):
+                    token.attrs = {**token.attrs, "hidden": "hidden"}
             self._html[(game, edition)] = _parser().renderer.render(tokens, _parser().options, {})
         return self._html[(game, edition)]
 

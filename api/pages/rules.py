@@ -33,16 +33,36 @@ def _book_href(game: str, anchor: str) -> str:
     return url_for("rules.rulebook", game=game, _anchor=anchor)
 
 
+def read_under(game: str, options: dict) -> None:
+    """This page is one game's, played under `options`: its clause links open that game's rulebook in the edition the
+    game is played in (`/rules/<game>?edition=<edition>#<clause>`), so a refusal's clause reads as it applied."""
+    g.arbiter_rules_under = (game, options)
+
+
+def edition_of(game: str, options: dict | None) -> str | None:
+    """The edition of `game`'s rulebook that a game under `options` is played in: the option value its book marks as
+    an edition (a choice option's value that begins a clause, "classic: ..."), or None (no book, or a book of one
+    edition)."""
+    book = shelf().books().get(game)
+    if book is None or not book.editions or not options:
+        return None
+    return next((str(v) for v in options.values() if isinstance(v, (str, int)) and str(v) in book.editions), None)
+
+
 @rules.app_template_global()
 def clause_href(code) -> str | None:
-    """The address of a clause id's rule (`/rules/<game>#ER-3.4`), or None for an id no rulebook knows."""
+    """The address of a clause id's rule (`/rules/<game>#ER-3.4`; on a page of a game, `read_under`, that game's
+    clauses in its edition: `/rules/<game>?edition=classic#ER-3.4`), or None for an id no rulebook knows."""
     known = g.setdefault("arbiter_clause_hrefs", {})  # a page names the same clauses many times: look each up once
     if not isinstance(code, str):
         return None
-    if code not in known:
+    game, options = g.get("arbiter_rules_under") or (None, None)
+    if (code, game) not in known:
         target = shelf().locate(code)
-        known[code] = _book_href(*target) if target else None
-    return known[code]
+        edition = edition_of(game, options) if target and target[0] == game else None
+        known[code, game] = (url_for("rules.rulebook", game=target[0], edition=edition, _anchor=target[1])
+                             if target else None)
+    return known[code, game]
 
 
 @rules.app_template_filter("with_clauses")
@@ -55,10 +75,14 @@ def with_clauses(text) -> Markup:
     return Markup(MENTION.sub(link, str(escape(text))))
 
 
-def clause_url(code) -> str | None:
-    """A clause id's rule as an absolute URL (the API's problem details carry it as `rule_url`), or None."""
+def clause_url(code, game: str | None = None, options: dict | None = None) -> str | None:
+    """A clause id's rule as an absolute URL (the API's problem details carry it as `rule_url`), or None; with the
+    `game` and `options` it was applied under, in that game's edition (as `clause_href` on its pages)."""
     target = shelf().locate(code)
-    return url_for("rules.rulebook", game=target[0], _anchor=target[1], _external=True) if target else None
+    edition = edition_of(game, options) if target and target[0] == game else None
+    if target is None:
+        return None
+    return url_for("rules.rulebook", game=target[0], edition=edition, _anchor=target[1], _external=True)
 
 
 @rules.get("/rules")

@@ -44,18 +44,24 @@ def leave(game_id: str):
     return response
 
 
+def told(facade, game_id: str, token: str | None, view: dict) -> dict:
+    """What the table tells besides the view: its story and news (ViewsFacade.table_story) and `bots`, the seats bots
+    play now ({seat: bot kind}: public, as a player at a club sees who sits at the table)."""
+    return {**facade.views.table_story(game_id, token, view), "bots": facade.play.bots_at(game_id)}
+
+
 @pages.get("/games/<game_id>")
 def table(game_id: str):
     """The table: a seat's own view with its controls, the referee's, or a spectator's."""
     facade, token, viewer, view = page_view(game_id)
-    return render_template("table.html", view=view, viewer=viewer, error=None, **facade.views.table_story(game_id, token, view))
+    return render_template("table.html", view=view, viewer=viewer, error=None, **told(facade, game_id, token, view))
 
 
 @pages.get("/games/<game_id>/panel")
 def panel(game_id: str):
     """The table's live part (swapped in by table.js on every event)."""
     facade, token, viewer, view = page_view(game_id)
-    return render_template("_panel.html", view=view, viewer=viewer, error=None, **facade.views.table_story(game_id, token, view))
+    return render_template("_panel.html", view=view, viewer=viewer, error=None, **told(facade, game_id, token, view))
 
 
 @pages.post("/games/<game_id>/act")
@@ -70,7 +76,7 @@ def act(game_id: str):
     view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
     page = render_template(template, view=view, viewer=viewer, error=error, receipt=receipt,
-                           **facade.views.table_story(game_id, token, view))
+                           **told(facade, game_id, token, view))
     status = error.status if error else 200
     if request.headers.get(REFUSAL_IN_HEADER):  # table.js: a browser logs every 4xx it fetches as a console error
         return page, 200, {"X-Arbiter-Status": str(status)}

@@ -18,6 +18,11 @@
   const latest = Number(bar.dataset.latest);
   const version = () => Number(bar.dataset.shown || bar.dataset.version);
   let result = null; // {seat, unit, lines, byVersion}
+  // players by name, never by seat number: the page gives the names and the move fields that name a seat (a target)
+  const names = box && box.dataset.names ? JSON.parse(box.dataset.names) : [];
+  const seatFields = new Set(box && box.dataset.seatFields ? JSON.parse(box.dataset.seatFields) : []);
+  const nameOf = (seat) => (names[seat] != null ? String(names[seat]) : `seat ${seat}`); // for textContent
+  const who = (seat) => esc(nameOf(seat)); // for innerHTML
 
   // -- the study link: the version shown, the seat chosen (where this viewer may study that seat) ---------------------
   const studySeats = studyHere ? studyHere.dataset.seats.split(" ").map(Number) : [];
@@ -45,6 +50,7 @@
       if (k === "type" || k === "seat") continue;
       if (Array.isArray(v)) parts.push(k === "cards" && window.ArbiterBoard ? v.map((c) => ArbiterBoard.card(c)).join("") : v.map(esc).join(" "));
       else if (v && typeof v === "object") parts.push(`${esc(k)} ${Object.values(v).map(esc).join(" ")}`);
+      else if (typeof v === "number" && seatFields.has(k)) parts.push(`${esc(k)} ${who(v)}`);
       else if (typeof v === "number") parts.push(`${esc(k)} ${v}`);
       else parts.push(esc(v));
     }
@@ -108,7 +114,7 @@
       `<text class="axis" x="${PAD.left - 4}" y="${H - PAD.bottom}" text-anchor="end">${num(lo).replace(/\.0$/, "")}</text>` +
       `<text class="axis" x="${PAD.left}" y="${H - 6}">version 1</text>` +
       `<text class="axis" x="${W - PAD.right}" y="${H - 6}" text-anchor="end">${latest}</text>${points}</svg>` +
-      `<p class="legend muted">${esc(unitWords(result.unit))}: the best move's value at each of seat ${result.seat}'s decisions; ` +
+      `<p class="legend muted">${esc(unitWords(result.unit))}: the best move's value at each of ${who(result.seat)}'s decisions; ` +
       `<span class="key mark-inaccuracy">?! inaccuracy</span> <span class="key mark-mistake">? mistake</span> <span class="key mark-blunder">?? blunder</span>. Click a point to go there.</p>`;
     graph.hidden = false;
     graph.__x = x;
@@ -133,7 +139,7 @@
     const line = result.byVersion.get(v);
     if (!line) {
       const next = result.lines.find((l) => l.version > v);
-      detail.innerHTML = `<p class="muted" id="analysis-none">Version ${v} is not one of seat ${result.seat}'s analysed decisions` +
+      detail.innerHTML = `<p class="muted" id="analysis-none">Version ${v} is not one of ${who(result.seat)}'s analysed decisions` +
         (next ? `; the next is <a href="#v${next.version}" class="analysis-go" data-version="${next.version}">version ${next.version}</a>.` : ".") + "</p>";
     } else {
       const rows = line.moves.map((m) => {
@@ -146,7 +152,7 @@
       const before = studyHere && studySeats.includes(result.seat) && v > 1
         ? ` · <a id="study-instead" href="${esc(studyUrl(v - 1, result.seat))}">Try another move instead (a study from version ${v - 1})</a>` : "";
       detail.innerHTML =
-        `<p id="analysis-verdict"><strong>Decision ${line.decision + 1}</strong> of seat ${line.seat}, version ${v}: ` +
+        `<p id="analysis-verdict"><strong>Decision ${line.decision + 1}</strong> of ${who(line.seat)}, version ${v}: ` +
         (line.mark ? `<span class="analysis-mark mark-${line.mark}">${SIGN[line.mark]}</span> ${line.mark}, ` : "") +
         `${num(line.loss)} below the best. Best: <span class="best-move">${moveText(line.best)}</span>${before}</p>` +
         `<div class="table-scroll"><table class="analysis-table" id="analysis-table"><caption class="muted">${esc(unitWords(line.unit))}, 95% interval, samples; best first</caption>` +
@@ -184,7 +190,7 @@
     const lines = job.lines || [];
     result = { seat: job.seat, unit: lines.length ? lines[0].unit : "win", lines, byVersion: new Map(lines.map((l) => [l.version, l])) };
     const counts = ["inaccuracy", "mistake", "blunder"].map((m) => [m, lines.filter((l) => l.mark === m).length]);
-    say(`Seat ${job.seat}: ${lines.length} decision${lines.length === 1 ? "" : "s"} analysed (${job.samples} samples a move at most) — ` +
+    say(`${nameOf(job.seat)}: ${lines.length} decision${lines.length === 1 ? "" : "s"} analysed (${job.samples} samples a move at most) — ` +
       counts.map(([m, n]) => `${n} ${m === "inaccuracy" ? (n === 1 ? "inaccuracy" : "inaccuracies") : m + (n === 1 ? "" : "s")}`).join(", ") + ".");
     box.dataset.job = job.id;
     box.dataset.state = "done";
@@ -200,7 +206,7 @@
       if (total) { progress.max = total; progress.value = d; }
       if (job.status === "done") return done(job);
       if (job.status === "failed") throw new Error(job.error || "the analysis failed");
-      say(total ? `Analysing seat ${job.seat}: ${d} of ${total} decisions…` : `Analysing seat ${job.seat}: reading the game…`);
+      say(total ? `Analysing ${nameOf(job.seat)}: ${d} of ${total} decisions…` : `Analysing ${nameOf(job.seat)}: reading the game…`);
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
@@ -210,7 +216,7 @@
     button.disabled = true;
     progress.hidden = false; progress.removeAttribute("value");
     box.dataset.state = "running";
-    say(`Asking for the analysis of seat ${body.seat}…`);
+    say(`Asking for the analysis of ${nameOf(body.seat)}…`);
     try {
       const job = await answer(await fetch(box.dataset.start, {
         method: "POST", credentials: "same-origin",

@@ -11,7 +11,8 @@ SPEC = GameSpec(
     id="batallion", title="Batallion", prefix="BA", decider=rules,
     codec=Codec(codec.MOVE_TYPES, codec.parse_move, codec.format_move, codec.encode_event, codec.decode_event,
                 state.State, state.dump_state, state.load_state, parse_card=codec.parse_card,
-                format_card=codec.format_card, pack=codec.pack, check_deck=codec.check_deck, moves=codec.MOVES),
+                format_card=codec.format_card, pack=codec.pack, check_deck=codec.check_deck, moves=codec.MOVES,
+                seat_fields=frozenset({"target"})),
     seats=(Seats(3, 4, "BA-1.1"), Seats(5, 6, "BA-1.1", option="variants", value="five_six")),
     options=(
         OptionSpec("variants", "flags", "Variants", "BA-6.4", default=[], choices=(

@@ -109,3 +109,4 @@ class Codec:
     pack: Callable = full_pack  # (setup) -> the unshuffled pack a record's `deck` label shuffles
     check_deck: Callable = check_full_pack  # (setup, deck): a record's stacked deck; raises InvalidSetup
     moves: tuple = ()  # MoveShape of each move type (domain/kit/moves.py): what the document and the bots read
+    seat_fields: frozenset[str] = frozenset()  # a move's fields naming a seat (a target): texts give the player's name

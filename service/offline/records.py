@@ -35,7 +35,7 @@ def verify_file(path: str, with_account: bool = False) -> tuple[dict, dict | Non
 
 
 def _account(record: Record, events: list[dict], verdict: dict) -> dict:
-    from projections.narration import describe
+    from projections.narration import describe, move_text
 
     d = record.decider
     names = list(record.setup.names)
@@ -48,8 +48,7 @@ def _account(record: Record, events: list[dict], verdict: dict) -> dict:
     illegal = None
     if verdict["illegal"]:
         bad = record.codec.format_move(record.moves[verdict["illegal"]["move_index"]])
-        fields = " ".join(f"{k}={v}" for k, v in bad.items() if k not in ("seat", "type"))
-        illegal = {**verdict["illegal"], "text": f"{names[bad['seat']]} {bad['type']} {fields}".strip()}
+        illegal = {**verdict["illegal"], "text": f"{names[bad['seat']]} {move_text(record.game, bad, names)}"}
     return {"game": record.game, "title": spec_for(record.game).title, "options": dict(record.raw_options or record.setup.options()),
             "players": names, "stacked": record.stacked, "lines": lines, "illegal": illegal}
 

@@ -2,7 +2,8 @@
 played by whichever server process holds the game's lease (service/play/bot_duty.py).
 
 Whoever holds a seat's token may hand the seat to a bot (so a person can practise against bots in the browser:
-create a game, let bots take the other seats, open your own link), and take it back with the same token. Handing it
+create a game, let bots take the other seats, open your own link), and take it back with the same token; the
+referee may take any bot's seat back for its player (its token names the seat). Handing it
 over records a `Seated` event in the game's bot seats, an aggregate of its own beside the game (not in its hash
 chain: the game's versions, record and audit are the same with or without bots); taking it back records `Released`.
 Nothing about the bot lives in the memory of the process that seated it: a restarted server, or another host after
@@ -16,13 +17,13 @@ every host must be able to open, for no gain: the service needs no token to know
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Iterable, TypeVar
 from uuid import UUID
 
 from eventsourcing.application import AggregateNotFoundError
 
 from bots import BOT_KINDS
-from domain.bot_seats import TAKEN_BACK, BotSeats, bot_seats_id
+from domain.bot_seats import REFEREE_TOOK_BACK, TAKEN_BACK, BotSeats, bot_seats_id
 
 from service.access import parse_game_id
 from service.errors import BadInput, Conflict, Forbidden, NotFound, Unauthorized
@@ -54,6 +55,18 @@ class SeatedBots:
         seats = self.load(game_id)
         return seats.seats if seats is not None else {}
 
+    def at_games(self, rows: Iterable[dict]) -> dict[str, dict[int, str]]:
+        """The seats bots play at the games of catalogue rows in progress, {game id: {seat: bot kind}} (games with
+        none left out): one indexed read a game where no bot was ever seated (the lobby lists up to 100 games)."""
+        out = {}
+        for row in rows:
+            if row.get("status") != "in_progress" or not self.app.recorder.select_events(bot_seats_id(row["id"]), limit=1):
+                continue
+            seats = self.seats(row["id"])
+            if seats:
+                out[row["id"]] = seats
+        return out
+
     def change(self, game_id: str, decide: Callable[[BotSeats], T]) -> T:
         """Run `decide` on the game's bot seats through the store's unit of work (saved if it recorded anything)."""
         return self.app.command(bot_seats_id(game_id), lambda uow: decide(uow.aggregate),
@@ -84,15 +97,30 @@ class SeatedBots:
         self.change(gid, body)
         return {"id": gid, "seat": seat, "bot": kind}
 
-    def take_back(self, game_id: Any, token: str | None) -> dict:
-        """The token's seat is its player's again (the bot stops before its next move); NotFound if no bot plays it."""
-        gid, seat = self._own_seat(game_id, token)
+    def take_back(self, game_id: Any, token: str | None, seat: Any = None) -> dict:
+        """A bot's seat is its player's again (the bot stops before its next move): the token's own seat (`seat` None or
+        that seat), or, for the referee's token, the seat named; raises Unauthorized, Forbidden, BadInput, NotFound."""
+        viewer = self.play.access.viewer(game_id, token)
+        if token is None:
+            raise Unauthorized("a seat's or the referee's bearer token is required")
+        gid = str(parse_game_id(game_id))
+        if viewer.role == "referee" and seat is None:  # as before the referee could take seats back at all
+            raise Forbidden("the referee takes a seat back from its bot by naming it (seat), never its own")
+        if viewer.role == "referee":
+            n = len(self.app.game(parse_game_id(gid)).players)
+            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+                raise BadInput(f"seat: the referee names the seat to take back, from 0 to {n - 1}", field="seat")
+            reason = REFEREE_TOOK_BACK
+        elif viewer.role == "seat" and seat in (None, viewer.seat):
+            seat, reason = viewer.seat, TAKEN_BACK
+        else:
+            raise Forbidden("only a seat's own token, or the referee's, may take a seat back from its bot")
 
         def body(seats: BotSeats) -> str:
             kind = seats.seats.get(seat)
             if kind is None:
                 raise NotFound(f"seat {seat} is not played by a bot")
-            seats.release(seat, TAKEN_BACK)
+            seats.release(seat, reason)
             return kind
 
         kind = self.change(gid, body)

@@ -188,11 +188,19 @@ class PlayFacade:
         self.duty.start()
         return seated
 
-    def unseat_bot(self, game_id: Any, token: str | None) -> dict:
-        """The token's seat taken back from its bot; {id, seat, bot, released}."""
-        released = self.bot_seats.take_back(game_id, token)
+    def unseat_bot(self, game_id: Any, token: str | None, seat: Any = None) -> dict:
+        """A seat taken back from its bot: the token's own, or the one the referee names; {id, seat, bot, released}."""
+        released = self.bot_seats.take_back(game_id, token, seat)
         self.duty.wake()
         return released
+
+    def bots_at(self, game_id: Any) -> dict[int, str]:
+        """The seats bots play at a game now, {seat: bot kind}: public (every page may say a bot plays a seat)."""
+        return self.bot_seats.seats(str(parse_game_id(game_id)))
+
+    def bots_of(self, rows: list[dict]) -> dict[str, dict[int, str]]:
+        """The seats bots play at the games of catalogue rows in progress: {game id: {seat: bot kind}}."""
+        return self.bot_seats.at_games(rows)
 
     def watch_clocks(self) -> ClockWatch:
         """Start (once) this process's watcher of time controls (service.play.clocks), which flags seats out of time."""

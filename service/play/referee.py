@@ -119,7 +119,8 @@ class Referee(Store):
                 attempts.refuse(seat_actor(seat), game.codec.format_move(parsed), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
                 uow.add(attempts)  # saved with the game's flags, if any: the refusal is kept, then raised
-                return {"rejected": v, "attempt": attempts.count}
+                return {"rejected": v, "attempt": attempts.count, "seat_attempt": attempts.seat_attempt(attempts.count),
+                        "under": (game.game, dict(game.options))}
             game.play_forced()  # the table's auto_pass: the passes its rules force now, in the same save
             # the move's events as saved, and the chain's head: the answer needs no second read of the store
             return {"version": game.version, "first_version": first, "replayed": False,
@@ -128,7 +129,8 @@ class Referee(Store):
         result = self._command(game_id, decide)
         if "rejected" in result:
             v = result["rejected"]
-            raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"))
+            raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"),
+                              seat_attempt=result.get("seat_attempt"), under=result.get("under"))
         return result
 
     def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int,
@@ -144,7 +146,11 @@ class Referee(Store):
             return None
         if not same_request(self._first_move(game_id, game, answer, mine), None if isinstance(move, BadInput) else move):
             raise refuse_different()
-        return _replayed(answer, seat)
+        replayed = _replayed(answer, seat)
+        if replayed.get("attempt"):
+            replayed.update(seat_attempt=attempts.seat_attempt(replayed["attempt"]),
+                            under=(game.game, dict(game.options)))
+        return replayed
 
     def _first_move(self, game_id: UUID, game: Game, answer: dict, key: str) -> dict | None:
         """The move first sent with a stored key, canonical (the decider's form), from the store: the move on the

@@ -20,6 +20,7 @@ from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 from domain.records import parse
 from domain.study import Study
+from projections.narration import move_text
 from projections.viewers import Viewer
 
 from service.access import Access, parse_game_id, permitted_seats
@@ -227,14 +228,16 @@ class Studies:
         outcome = d.outcome(sandbox.state)
         to_act = list(sandbox.to_act()) if not outcome.is_over else []
         shown_seat = to_act[0] if study.every_seat and len(to_act) == 1 else study.seat
+        names = list(sandbox.setup.names)
         positions = [{"at": 0, "move": None, "by": None, "comments": []}]
-        for k, m in enumerate(study.moves, 1):
-            positions.append({"at": k, "move": m["move"], "by": m["by"], "comments": []})
+        for k, m in enumerate(study.moves, 1):  # `text`: the move in words, players by name (no seat numbers)
+            positions.append({"at": k, "move": m["move"], "by": m["by"], "comments": [],
+                              "text": move_text(study.game, m["move"], names)})
         for c in study.comments:
             positions[c["at"]]["comments"].append(dict(c))
         return {"id": str(study.id), "permalink": f"/studies/{study.id}", "label": LABEL, "variation": True,
                 "game_id": study.game_id, "game": study.game, "title": spec_for(study.game).title,
-                "version": study.game_version, "seat": study.seat, "seed": study.seed, "every_seat": study.every_seat,
-                "by": study.by, "positions": positions, "to_act": to_act, "over": outcome.is_over,
+                "version": study.game_version, "seat": study.seat, "players": names, "seed": study.seed,
+                "every_seat": study.every_seat, "by": study.by, "positions": positions, "to_act": to_act, "over": outcome.is_over,
                 "result": outcome.result, "winner": outcome.winner_json(),
                 "view": {"seat": shown_seat, "table": sandbox.view(shown_seat)}}

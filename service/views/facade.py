@@ -12,10 +12,10 @@ from uuid import UUID
 
 from domain.disputes import open_count
 from domain.game import Game
-from projections.event_log import own_refusals
+from projections.event_log import own_numbers, own_refusals
 from projections.narration import narrate_entries
 from projections.positions import positions as compact_positions
-from projections.table_story import news, seat_attempts, story
+from projections.table_story import news, story
 from projections.viewers import REFEREE, SPECTATOR, Viewer
 from projections.views import disclosure_ledger, event_log, view, view_at
 
@@ -166,8 +166,10 @@ class ViewsFacade:
 
     def replay_log(self, game_id: Any, token: str | None) -> list[dict]:
         """The whole event log as the caller may see it (exactly `events`), each game event told in words (`text`):
-        the replay page's move list."""
-        entries = self.events(game_id, token)
+        the replay page's move list; a seat's own disputes of a refusal carry that refusal's number for it."""
+        entries, viewer = self.events(game_id, token), self.access.viewer(game_id, token)
+        if viewer.seat is not None and any(e["type"] == "dispute_filed" and e["data"].get("attempt") for e in entries):
+            entries = own_numbers(entries, self.app.stored_attempts(parse_game_id(game_id)), viewer.seat)
         game = self.app.game(parse_game_id(game_id))
         return narrate_entries(game.game, entries, [p.get("name", f"Seat {i}") for i, p in enumerate(game.players)])
 
@@ -177,20 +179,21 @@ class ViewsFacade:
         entries = self.events(game_id, token)
         viewer = self.access.viewer(game_id, token)
         if viewer.seat is not None and not any(e["type"] == "seed_revealed" and e["data"]["seed"] for e in entries):
-            refused = own_refusals(self.app.stored_attempts(parse_game_id(game_id)), viewer.seat)
-            entries = sorted(entries + refused, key=lambda e: (e["version"], e["type"] == "move_rejected"))
+            attempts = self.app.stored_attempts(parse_game_id(game_id))
+            entries = sorted(own_numbers(entries, attempts, viewer.seat) + own_refusals(attempts, viewer.seat),
+                             key=lambda e: (e["version"], e["type"] == "move_rejected"))
         return entries
 
     def table_story(self, game_id: Any, token: str | None, view: dict) -> dict:
         """The table's account for the caller, from its own event log (as `events`; a seat's own refused attempts
         added, as its 422 answers told them): `talk` (the last 8 messages), `story` (projections.table_story, each game
-        event told in words), `news` (the latest ruling; a seat's own) and `attempts` (the game-wide number of each
-        refusal shown -> its number for its seat). `view` is the caller's view now (its disputes and players)."""
+        event told in words) and `news` (every ruling since the caller was last at the table). `view` is the caller's
+        view now (its disputes and players)."""
         entries = self.own_log(game_id, token)
         viewer = self.access.viewer(game_id, token)
         told = narrate_entries(view["game"], story(entries), [p["name"] for p in view["players"]])
         return {"talk": [e for e in entries if e["type"] == "said"][-8:], "story": told,
-                "news": news(entries, view.get("disputes") or [], viewer.seat), "attempts": seat_attempts(entries)}
+                "news": news(entries, view.get("disputes") or [], viewer.seat)}
 
     def subscribe(self, game_id: Any, token: str | None, after: int, sink: Callable[[list], None]):
         """Live entries of a game as the caller may see them (service.views.feed): returns the subscription and the

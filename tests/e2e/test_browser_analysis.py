@@ -61,6 +61,8 @@ def test_a_seat_analyses_its_game_on_the_replay_page_steps_from_the_graph_and_op
     expect(table.locator("tr.played")).to_have_count(1)
     expect(table.locator("tr.played")).to_contain_text("played")
     expect(page.locator("#analysis-verdict")).to_contain_text("Best:")
+    name = server.ok("GET", f"/api/v1/games/{game.id}/view", token=game.tokens[0])["players"][0]["name"]
+    expect(page.locator("#analysis-verdict")).to_contain_text(f"of {name}, version")  # the player, not "seat 0"
     assert page.evaluate("window.__loadedOnce") is True, "the graph's click reloaded the page"
 
     link = page.locator("#study-here")

@@ -29,7 +29,8 @@ def test_a_seat_plays_a_variation_and_comments_in_its_study_at_1280_and_390_px(p
     page.wait_for_url(f"**{study['permalink']}")
     after = page.locator("#study-moves li").count()
     assert after > before
-    expect(page.locator(f"#position-{before}")).to_contain_text("seat 2")
+    expect(page.locator(f"#position-{before}")).to_contain_text(f"{study['players'][2]}:")  # a name, not "seat 2"
+    assert "seat 2:" not in page.locator(f"#position-{before}").inner_text()
     page.select_option("#study-comment-at", str(before))
     page.fill("#study-comment-text", "<i>what if</i> I had kept the ace?")
     page.locator("#study-comment-form button").click()

@@ -62,3 +62,17 @@ def test_a_dispute_names_a_move_version_or_an_attempt_and_says_so_when_it_names_
     assert problem["field"] == "version" and "attempt" in problem["detail"]
     bad = client.post(f"{API}/games/{table.id}/disputes", headers=table.seat(EAST), json={"attempt": 0, "claim": "no"})
     assert assert_problem(bad, 422)["field"] == "attempt"
+
+
+def test_a_refusal_answers_its_number_for_its_seat_beside_the_streams_and_a_repeated_key_answers_both_again(client):
+    """North is refused, East twice, North again: North's second refusal is the stream's fourth (`attempt` 4,
+    `seat_attempt` 2), the number the pages show; the same request with the same key answers the same numbers."""
+    table = create_stacked(client, HANDS, TEAMS_NSEW)
+    refused(client, table, NORTH, {"type": "attack", "cards": ["5S", "JC"]})
+    for _ in range(2):
+        assert refused(client, table, EAST, {"type": "attack", "cards": ["JH"]})["seat_attempt"] in (1, 2)
+    move = {"type": "attack", "cards": ["5S", "JS"], "idempotency_key": "k-north"}
+    problem = refused(client, table, NORTH, move)
+    assert (problem["attempt"], problem["seat_attempt"]) == (4, 2)
+    again = refused(client, table, NORTH, move)
+    assert (again["attempt"], again["seat_attempt"]) == (4, 2)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 import time
 
 import pytest
@@ -95,6 +96,7 @@ def test_the_seats_own_token_takes_it_back_and_the_bot_plays_no_more(client):
     assert client.post(f"{API}/games/{gid}/bot", json={"bot": "random"}, headers=bearer(token)).status_code == 201
     assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(created["referee_token"])).status_code == 403
     assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(person)).status_code == 404, "another seat's bot: none"
+    assert client.delete(f"{API}/games/{gid}/bot?seat=1", headers=bearer(person)).status_code == 403, "not its seat"
     taken = client.delete(f"{API}/games/{gid}/bot", headers=bearer(token))
     assert taken.status_code == 200 and taken.get_json() == {"id": gid, "seat": 1, "bot": "random", "released": True}
     me = make_bot("random", "small-battle", 0, random.Random(1))
@@ -156,3 +158,36 @@ def test_a_table_with_a_person_at_it_is_never_slowed_by_the_bot_budget(client):
     assert client.post(f"{API}/games/{gid}/bot", json={"bot": "heuristic"}, headers=bearer(bot_token)).status_code == 201
     play_as_person(client, gid, person)
     assert client.get(f"{API}/games/{gid}").get_json()["status"] == "finished", "the bot played the game to its end"
+
+
+def test_the_referee_takes_a_bot_seat_back_by_naming_it_and_no_other_token_may(client):
+    created = create(client, "el-royale", 3)
+    gid, referee, seats = created["id"], created["referee_token"], [s["token"] for s in created["seats"]]
+    assert client.post(f"{API}/games/{gid}/bot", json={"bot": "random"}, headers=bearer(seats[1])).status_code == 201
+    assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(referee)).status_code == 403, "the referee names a seat"
+    assert client.delete(f"{API}/games/{gid}/bot?seat=1", headers=bearer(seats[2])).status_code == 403, "another seat's"
+    assert client.delete(f"{API}/games/{gid}/bot?seat=1").status_code == 401
+    assert client.delete(f"{API}/games/{gid}/bot?seat=7", headers=bearer(referee)).status_code == 422
+    assert client.delete(f"{API}/games/{gid}/bot?seat=2", headers=bearer(referee)).status_code == 404, "no bot plays it"
+    taken = client.delete(f"{API}/games/{gid}/bot?seat=1", headers=bearer(referee))
+    assert taken.status_code == 200 and taken.get_json() == {"id": gid, "seat": 1, "bot": "random", "released": True}
+    assert client.application.extensions["arbiter"].play.bots_at(gid) == {}
+    assert client.post(f"{API}/games/{gid}/bot", json={}, headers=bearer(seats[1])).status_code == 201, "its own again"
+
+
+def test_the_links_page_the_table_and_the_lobby_say_which_seats_a_bot_plays_and_offer_no_second_bot(client):
+    created = create(client, "el-royale", 3)
+    gid, referee, seats = created["id"], created["referee_token"], [s["token"] for s in created["seats"]]
+    client.post(f"{API}/games/{gid}/bot", json={"bot": "random"}, headers=bearer(seats[1]))
+    client.get(f"/join/{gid}/{referee}")
+    links = client.get(f"/games/{gid}/links").get_data(as_text=True)
+    assert f'action="/join/{gid}/{seats[1]}/bot"' not in links and f'action="/join/{gid}/{seats[0]}/bot"' in links
+    assert "played by the random bot" in links and f"/games/{gid}/bots/1/release" in links
+    watcher = client.application.test_client()
+    assert "P1 is played by the random bot" in watcher.get(f"/games/{gid}/panel").get_data(as_text=True)
+    assert "Take the seat back" not in watcher.get(f"/games/{gid}/panel").get_data(as_text=True)
+    lobby = watcher.get("/").get_data(as_text=True)
+    assert re.search(r"P0, P1 <span class=\"tag bot-tag\" title=\"a random bot plays this seat\">bot</span>, P2", lobby)
+    back = client.post(f"/games/{gid}/bots/1/release?as=referee", data={"back": "links"})
+    assert back.status_code == 303 and back.headers["Location"].endswith(f"/games/{gid}/links")
+    assert f'action="/join/{gid}/{seats[1]}/bot"' in client.get(f"/games/{gid}/links").get_data(as_text=True)

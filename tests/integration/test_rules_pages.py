@@ -17,7 +17,8 @@ from domain.games import DECIDERS, SPECS
 
 from .api_support import API, CheckedClient, assert_problem, create, to_act
 
-CLAUSE_LINK = re.compile(r'<a class="clause" href="(/rules/[a-z0-9-]+#[A-Z]{2,4}-[\d.]+)"[^>]*>([A-Z]{2,4}-[\d.]+)</a>')
+CLAUSE_LINK = re.compile(r'<a class="clause" href="(/rules/[a-z0-9-]+(?:\?edition=[a-z0-9_-]+)?#[A-Z]{2,4}-[\d.]+)"[^>]*>'
+                         r'([A-Z]{2,4}-[\d.]+)</a>')
 
 
 class Anchors(HTMLParser):
@@ -116,7 +117,7 @@ def test_an_illegal_move_s_problem_details_link_to_its_clause_and_keep_the_contr
     _table, _idle, problem = refused(client)
     assert {"type", "title", "status", "detail", "rule"} <= set(problem)
     url = problem["rule_url"]
-    assert re.fullmatch(r"http://localhost/rules/el-royale#ER-[\d.]+", url), url
+    assert re.fullmatch(r"http://localhost/rules/el-royale\?edition=revised#ER-[\d.]+", url), url  # the game's edition
     anchor = url.split("#")[1]
     assert anchor == problem["rule"] or problem["rule"].startswith(anchor + ".")  # ER-3.0 lives in section ER-3
     follow(client, url.replace("http://localhost", ""))
@@ -130,7 +131,7 @@ def test_a_refusal_on_the_table_links_its_clause(client):
     links = CLAUSE_LINK.findall(page.get_data(as_text=True))
     assert links, "the refusal's clause is no link"
     for href, code in links:
-        assert href.startswith("/rules/el-royale#")
+        assert href.startswith("/rules/el-royale?edition=revised#")  # the game's own edition
         follow(client, href)
 
 
@@ -177,3 +178,55 @@ def test_a_clause_named_in_a_lobby_error_links_to_its_rule(client):
     html = page.get_data(as_text=True)
     assert page.status_code == 422
     assert re.search(r'<a class="clause" href="[^"]*#SB-1\.1">SB-1\.1</a>', html), "the lobby's error leaves SB-1.1 as text"
+
+
+def shown_ids(html: str) -> set[str]:
+    """The ids of the elements a page shows: every id not inside an element marked hidden."""
+    class Shown(HTMLParser):
+        def __init__(self):
+            super().__init__()
+            self.stack, self.ids = [], set()
+
+        def handle_starttag(self, tag, attrs):
+            attrs = dict(attrs)
+            hidden = "hidden" in attrs or (self.stack[-1] if self.stack else False)
+            if tag not in ("br", "img", "input", "meta", "link", "hr"):
+                self.stack.append(hidden)
+            if "id" in attrs and not hidden:
+                self.ids.add(attrs["id"])
+
+        def handle_endtag(self, tag):
+            if tag not in ("br", "img", "input", "meta", "link", "hr") and self.stack:
+                self.stack.pop()
+
+    parser = Shown()
+    parser.feed(html)
+    return parser.ids
+
+
+def test_an_edition_hides_every_clause_and_section_of_the_other_edition_and_keeps_its_own(client):
+    """Classic only: ER-5.1 and ER-5.2 (a section "revised only") and all of ER-6 ("revised") are hidden, and ER-6 is
+    gone from the contents; ER-5.3 (classic: no player is ever eliminated) shows, under its heading. Revised only:
+    ER-5.3 is hidden, ER-5.1 shows. Every edition: all of them."""
+    classic = client.get("/rules/el-royale?edition=classic").get_data(as_text=True)
+    shown = shown_ids(classic)
+    assert {"ER-5.1", "ER-5.2", "ER-6", "ER-6.1", "ER-6.4"}.isdisjoint(shown), shown
+    assert {"ER-5", "ER-5.3", "ER-4.1", "ER-3.4"} <= shown
+    contents = classic[classic.index('id="contents"'):classic.index("</nav>")]
+    assert 'href="#ER-6"' not in contents and 'href="#ER-5"' in contents
+    revised = shown_ids(client.get("/rules/el-royale?edition=revised").get_data(as_text=True))
+    assert "ER-5.3" not in revised and {"ER-5.1", "ER-6.2"} <= revised
+    every = shown_ids(client.get("/rules/el-royale").get_data(as_text=True))
+    assert {"ER-5.1", "ER-5.3", "ER-6", "ER-6.2"} <= every
+
+
+def test_a_classic_games_refusal_links_its_clause_in_the_classic_edition_in_the_api_and_on_the_table(client):
+    table = create(client, 2, edition="classic")
+    idle = 1 - to_act(client, table)
+    problem = assert_problem(client.post(f"{table.url}/moves", json={"type": "pass"}, headers=table.seat(idle)), 422)
+    assert "/rules/el-royale?edition=classic#" in problem["rule_url"], problem["rule_url"]
+    client.get(f"/join/{table.id}/{table.seat_tokens[idle]}")
+    page = client.post(f"/games/{table.id}/act", data={"type": "pass"}).get_data(as_text=True)
+    hrefs = [href for href, _code in CLAUSE_LINK.findall(page)]
+    assert hrefs and all(h.startswith("/rules/el-royale?edition=classic#") for h in hrefs), hrefs
+    assert 'data-edition="classic"' in follow(client, hrefs[0])

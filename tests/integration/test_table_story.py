@@ -98,11 +98,11 @@ def test_an_upheld_ruling_with_a_rewind_is_announced_at_every_table_with_its_not
         story = story_of(page)
         assert "type-dispute_ruled" in story and "type-rewound" in story
         assert "upheld" in story and "misdeal, draw again" in story
-    assert 'id="my-ruling"' in panel(app, gid, tokens[other]) and "Your dispute" in panel(app, gid, tokens[other])
-    assert 'id="ruling-news"' in panel(app, gid, tokens[seat])
+    assert 'class="news my-ruling"' in panel(app, gid, tokens[other]) and "Your dispute" in panel(app, gid, tokens[other])
+    assert 'class="news ruling-news"' in panel(app, gid, tokens[seat])
 
 
-def test_the_seat_whose_dispute_was_rejected_is_told_until_it_plays_again():
+def test_the_seat_whose_dispute_was_rejected_is_told_until_it_acts_again_and_a_seat_that_moved_is_told_no_more():
     app, facade = memory_app()
     gid, tokens, referee = batallion(facade)
     seat = facade.views.view(gid, referee)["table"]["to_act"]
@@ -111,13 +111,13 @@ def test_the_seat_whose_dispute_was_rejected_is_told_until_it_plays_again():
     dispute = facade.play.file_dispute(tokens[disputer], FileDispute.from_body(gid, {"version": played, "claim": "out of turn"}))
     facade.play.rule(referee, GiveRuling.from_body(gid, dispute["number"], {"decision": "rejected", "remedy": "none", "note": "it was their turn"}))
     mine = panel(app, gid, tokens[disputer])
-    assert re.search(r'id="my-ruling"[^>]*>Your dispute 1 .*?<strong>rejected</strong>.*?it was their turn', mine, re.S), mine[:3000]
-    assert 'id="my-ruling"' not in panel(app, gid, tokens[seat])
-    # a move by another seat: the news of the ruling is over for the others, the disputer is still told
+    assert re.search(r'class="news my-ruling"[^>]*>Your dispute 1 .*?<strong>rejected</strong>.*?it was their turn', mine, re.S), mine[:3000]
+    assert 'class="news my-ruling"' not in panel(app, gid, tokens[seat])
+    # a move by another seat: the news of the ruling is over for that seat, the disputer is still told
     view = facade.views.view(gid, tokens[seat])
     facade.play.move(tokens[seat], PlayMove.from_body(gid, {"type": "discard", "cards": [view["table"]["hand"][0]]}))
-    assert 'id="ruling-news"' not in panel(app, gid, tokens[seat])
-    assert 'id="my-ruling"' in panel(app, gid, tokens[disputer])
+    assert 'id="rulings-news"' not in panel(app, gid, tokens[seat])
+    assert 'class="news my-ruling"' in panel(app, gid, tokens[disputer])
 
 
 def test_refusals_are_numbered_per_seat_on_the_table_and_told_in_place_to_that_seat_only():

@@ -58,7 +58,8 @@ def test_without_json_it_prints_a_table_of_the_seats_decisions_and_the_marks_cou
     result = run("analyse", RECORD, "--seat", "0", *FAST)
     assert result.exit_code == 0, result.output
     json_lines = run("analyse", RECORD, "--seat", "0", "--json", *FAST).stdout.splitlines()
-    assert f"Seat 0: {len(json_lines)} decisions analysed" in result.stdout
+    name = json.loads(Path(RECORD).read_text())["players"][0]["name"]
+    assert f"{name} (seat 0): {len(json_lines)} decisions analysed" in result.stdout
     assert "win chance" in result.stdout
     assert "inaccurac" in result.stdout and "blunder" in result.stdout
 

@@ -291,3 +291,11 @@ def test_to_record_after_start_has_no_moves_and_same_deal():
     doc = game.to_record()
     assert doc["moves"] == []
     assert replay(parse(doc)).state == game.state
+
+
+def test_each_refusal_is_numbered_among_its_own_seats_refusals_only():
+    """domain.attempts.seat_numbers: the stream's order, counted per actor (what every page shows)."""
+    from domain.attempts import seat_numbers
+
+    assert seat_numbers(["seat:1", "seat:0", "seat:1", "seat:1", "seat:0"]) == [1, 1, 2, 3, 2]
+    assert seat_numbers([]) == []

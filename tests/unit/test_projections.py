@@ -305,6 +305,34 @@ def test_the_ledger_ends_with_every_card_shown_to_all(finished):
 # ---------------------------------------------------------------- disputes and rewinds
 
 
+def test_a_refusal_is_numbered_for_its_own_seat_in_every_log_that_shows_it_and_in_a_tail_of_that_log(three):
+    """Seat 2 is refused twice around seat 0's refusal (the stream's attempts 1, 2, 3): its second is "attempt 2" in
+    the referee's log, in a tail of it read after the first two, in seat 2's own refusals and on the dispute that names
+    it; a spectator's and seat 0's log give that dispute no number of seat 2's."""
+    from projections.event_log import own_numbers, own_refusals
+
+    app, gid = three.app, three.gid
+    for seat, cards in ((2, ["TS"]), (0, ["3D"]), (2, ["JS"])):  # seat 1 is to act (ER-3.0)
+        with pytest.raises(IllegalMove) as refused:
+            move(app, gid, seat, "attack", cards)
+    assert (refused.value.attempt, refused.value.seat_attempt) == (3, 2)
+    app.file_dispute(gid, 2, None, "my turn, surely", attempt=3)
+    events, stream = stored(app, gid), attempts(app, gid)
+    referee = event_log(events, REFEREE, attempts=stream)
+    assert [(e["actor"], e["data"]["seat_attempt"]) for e in kinds(referee, "move_rejected")] == \
+        [("seat:2", 1), ("seat:0", 1), ("seat:2", 2)]
+    assert kinds(referee, "dispute_filed")[0]["data"]["seat_attempt"] == 2
+    tail = event_log(events, REFEREE, after=events[-1].originator_version - 1, attempts=stream)
+    assert kinds(tail, "dispute_filed")[0]["data"]["seat_attempt"] == 2
+    assert [e["data"]["seat_attempt"] for e in own_refusals(stream, 2)] == [1, 2]
+    for viewer in (SPECTATOR, Viewer.of_seat(0), Viewer.of_seat(2)):
+        assert "seat_attempt" not in kinds(event_log(events, viewer, attempts=stream), "dispute_filed")[0]["data"]
+    mine = own_numbers(event_log(events, Viewer.of_seat(2)), stream, 2)
+    assert kinds(mine, "dispute_filed")[0]["data"]["seat_attempt"] == 2
+    assert "seat_attempt" not in kinds(own_numbers(event_log(events, Viewer.of_seat(0)), stream, 0), "dispute_filed")[0]["data"]
+
+
+
 def test_a_rewind_marks_the_abandoned_branch_and_shows_its_table_to_the_referee_only(three):
     app, gid = three.app, three.gid
     app.file_dispute(gid, 1, three.beat_at, "I meant to concede")

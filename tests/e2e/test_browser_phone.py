@@ -77,3 +77,37 @@ def test_on_a_phone_the_seats_hand_and_controls_are_visible_without_scrolling(ch
         f"{game}: the first control ends {first_action and round(first_action['y'] + first_action['height'])} px down"
     assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     context.close()
+
+
+@pytest.mark.parametrize("game", ["batallion", "el-royale"])
+def test_the_replays_step_controls_fit_one_row_on_a_phone_and_the_board_follows_them(chromium, server, tables, game):
+    gid, seats, referee = tables[game]
+    context = _phone(chromium, server)
+    page = context.new_page()
+    page.goto(f"/join/{gid}/{referee}")
+    page.goto(f"/games/{gid}/replay?version=3")
+    boxes = [page.locator(s).bounding_box() for s in ("#first", "#prev", "#slider", "#next", "#last")]
+    tops = [round(b["y"] + b["height"] / 2) for b in boxes]
+    shot(page, f"phone-replay-{game}", full_page=False)
+    assert max(tops) - min(tops) <= 4, f"the step controls wrap: their middles at {tops}"
+    assert all(b["x"] >= 0 and b["x"] + b["width"] <= PHONE["width"] for b in boxes), boxes
+    assert boxes[2]["width"] >= 80, f"the slider is {boxes[2]['width']} px wide"
+    board = page.locator("#board").bounding_box()
+    assert board["y"] < PHONE["height"] / 2 + 150, f"the board starts {round(board['y'])} px down"
+    context.close()
+
+
+def test_clause_ids_never_break_across_lines_on_a_phone(chromium, server, tables):
+    """"BA-/4.1": an id split at its hyphen reads as two. Every clause id on the referee's replay, audit and
+    disputes pages and in the rulebooks at 390 px lies on one line."""
+    context = _phone(chromium, server)
+    page = context.new_page()
+    broken = []
+    for game, (gid, seats, referee) in tables.items():
+        page.goto(f"/join/{gid}/{referee}")
+        for path in (f"/games/{gid}/replay?version=3", f"/games/{gid}/audit", f"/rules/{game}"):
+            page.goto(path)
+            broken += [f"{path}: {text}" for text in page.locator("a.clause, span.clause, .clause-id").evaluate_all(
+                "els => els.filter(e => e.getClientRects().length > 1).map(e => e.textContent.trim())")]
+    assert not broken, broken
+    context.close()

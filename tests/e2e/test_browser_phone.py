@@ -111,3 +111,33 @@ def test_clause_ids_never_break_across_lines_on_a_phone(chromium, server, tables
                 "els => els.filter(e => e.getClientRects().length > 1).map(e => e.textContent.trim())")]
     assert not broken, broken
     context.close()
+
+
+CHECKBOXES = """() => [...document.querySelectorAll('input[type=checkbox]')].filter(i => i.offsetParent && i.closest('label')
+    && !i.closest('.pick')).map(i => {
+  const label = i.closest('label'), box = i.getBoundingClientRect();
+  const range = document.createRange();
+  const text = [...label.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+  if (!text) return null;
+  range.selectNodeContents(text);
+  const line = [...range.getClientRects()].find(r => r.width > 0);
+  return { name: i.name, text: text.textContent.trim().slice(0, 30), box: [box.left, box.top, box.right, box.bottom],
+           line: [line.left, line.top, line.right, line.bottom] };
+}).filter(Boolean)"""
+
+
+@pytest.mark.parametrize("path", ["/", "/tournaments"])
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_checkbox_sits_beside_its_label(chromium, server, path, width):
+    context = chromium.new_context(base_url=server.base, viewport={"width": width, "height": 844})
+    page = context.new_page()
+    page.goto(path)
+    wrong = []
+    for game in [o.get_attribute("value") for o in page.locator("select[name=game] option").all()]:
+        page.select_option("select[name=game]", game)
+        for c in page.evaluate(CHECKBOXES):
+            middle_box, middle_line = (c["box"][1] + c["box"][3]) / 2, (c["line"][1] + c["line"][3]) / 2
+            if abs(middle_box - middle_line) > 8 or c["box"][2] > c["line"][0] + 2:
+                wrong.append(f"{game} {c['name']} “{c['text']}”: box {c['box']} text {c['line']}")
+    assert not wrong, "\n".join(sorted(set(wrong)))
+    context.close()

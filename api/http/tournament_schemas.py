@@ -75,6 +75,9 @@ class TeamStanding(Schema):
 
 class Standings(Schema):
     rank_by = fields.String(metadata={"description": "points, score (BA-5.2) or matchpoints (duplicate)"})
+    order = fields.List(fields.String(), metadata={
+        "description": "the keys the ranking applies, in order: the first ranks, the others break ties "
+                       "(points, buchholz, head_to_head, score, matchpoints)"})
     players = fields.List(fields.Nested(Standing))
     teams = fields.List(fields.Nested(TeamStanding))
 

@@ -2,10 +2,10 @@
 
 Points: a win 1, a draw 1/2, a loss 0, a bye 1 (a bye is not a game played). `score` is the game's own score
 summed over the player's games (chips, points; None for games that keep none).
-Tie-breaks, in order (docs/tournaments.md): points are ranked by, then Buchholz (the sum of the points of every
+Tie-breaks, in order (docs/tournaments.md; KEYS and AFTER, which the pages' legend reads): points are ranked by, then Buchholz (the sum of the points of every
 opponent met), then head-to-head (the points earned in games among the players still tied), then score.
 `rank_by="score"` (BA-5.2: the highest chip total wins) puts the score first; `rank_by="matchpoints"` (duplicate
-play) puts the matchpoints first. Players equal on every key share a rank.
+play) puts the matchpoints first, then points and Buchholz. Players equal on every key share a rank.
 """
 
 from __future__ import annotations
@@ -15,6 +15,16 @@ from fractions import Fraction
 from typing import Any, Sequence
 
 RANKINGS = ("points", "score", "matchpoints")
+# The keys a ranking compares, in the order it compares them (the rest breaks the ties left, in the order AFTER):
+# the one source of the sort below and of the legend the pages print ("order" in the standings).
+KEYS = {"points": ("points", "buchholz"), "score": ("score", "points", "buchholz"),
+        "matchpoints": ("matchpoints", "points", "buchholz")}
+AFTER = ("head_to_head", "score")
+
+
+def order_of(rank_by: str) -> list[str]:
+    """Every key of a ranking in the order it is applied, each once: the first ranks, the others break ties."""
+    return list(dict.fromkeys(KEYS[rank_by] + AFTER))
 
 
 def rank_by_of(settings: dict) -> str:
@@ -94,12 +104,7 @@ def standings(players: Sequence[dict], games: Sequence[dict], byes: Sequence[tup
         rows[player]["matchpoints"] = mp
 
     def head(row: dict) -> tuple:
-        score = row["score"] if row["score"] is not None else 0
-        if rank_by == "score":
-            return (score, row["points"], row["buchholz"])
-        if rank_by == "matchpoints":
-            return (row["matchpoints"], row["points"], row["buchholz"])
-        return (row["points"], row["buchholz"])
+        return tuple((row[k] if row[k] is not None else 0) for k in KEYS[rank_by])
 
     ordered = sorted(rows, key=lambda r: (tuple(-k for k in head(r)), r["player"]))
     # head-to-head inside each group still tied on the keys before it, then the score
@@ -118,7 +123,7 @@ def standings(players: Sequence[dict], games: Sequence[dict], byes: Sequence[tup
     for place, r in enumerate(ordered):
         r["rank"] = ordered[place - 1]["rank"] if place and key(ordered[place - 1]) == key(r) else place + 1
     out_rows = [_plain(r) for r in ordered]
-    return {"rank_by": rank_by, "players": out_rows, "teams": _teams(players, finished, byes)}
+    return {"rank_by": rank_by, "order": order_of(rank_by), "players": out_rows, "teams": _teams(players, finished, byes)}
 
 
 def _points_among(games: Sequence[dict], player: int, group: set[int]) -> Fraction:

@@ -128,7 +128,9 @@ def show(tournament_id: str):
     response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
                                              director_link=director_link, just_created=bool(request.args.get("created")),
                                              room=room_of(view, server_ms()), show=show if show in FILTERS else "all",
-                                             filters=FILTERS, mmss=mmss))
+                                             filters=FILTERS, mmss=mmss,
+                                             game_title=next((k["title"] for k in arbiter().lobby.games() if k["id"] == view["game"]),
+                                                             view["game"])))
     if is_director:
         response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens
         response.headers["Referrer-Policy"] = "no-referrer"

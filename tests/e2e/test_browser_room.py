@@ -99,6 +99,7 @@ def test_the_tournament_page_opens_on_this_rounds_tables_with_standings_and_cros
     assert box and box["y"] < 844, f"this round's first table starts {box and box['y']} px down at {width} px"
     assert _top(page, "#room") < _top(page, "#standings") < _top(page, "#crosstable")
     assert page.locator("#room tr.game").count() == 3
+    assert page.locator("#tournament .game-title").inner_text() == "Small Battle"  # the game's title, not its id
     assert page.evaluate("() => document.documentElement.scrollWidth") <= width
     shot(page, f"room-{width}", full_page=False)
     page.context.close()

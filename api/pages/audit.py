@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from flask import render_template, request
+from flask import render_template, request, url_for
 
 from api.current import arbiter
 
 from .blueprint import page_token, pages
 from .rules import read_under
+
+
+PAGE = 200  # entries a page: a 1,100-event game's whole log on one page took seconds to draw (issue 35)
 
 
 @pages.get("/games/<game_id>/audit")
@@ -20,8 +23,10 @@ def audit(game_id: str):
     checks = facade.verification.checks(game_id, token)
     view = facade.views.public(game_id, token)
     read_under(view["game"], view["options"])
+    shown = entry_filter(log["entries"], view, request.args)
     return render_template("audit.html", log=log, checks=checks, view=view, viewer=facade.access.viewer(game_id, token),
-                           key=facade.evidence.public_key(), **entry_filter(log["entries"], view, request.args))
+                           key=facade.evidence.public_key(), replay_url=url_for("pages.replay", game_id=view["id"]),
+                           **shown, **page_of(shown["entries"], log["disclosures"], request.args))
 
 
 def entry_filter(entries: list[dict], view: dict, args) -> dict:
@@ -33,4 +38,19 @@ def entry_filter(entries: list[dict], view: dict, args) -> dict:
     others = [(a, a) for a in sorted(actors) if not a.startswith("seat:")]
     shown = [e for e in entries if (not who or e.get("actor") == who) and (not kind or e["type"] == kind)]
     return {"entries": shown, "filter": {"who": who, "kind": kind, "actors": seats + others,
+                                         "args": {k: v for k, v in (("who", who), ("kind", kind)) if v},
                                          "kinds": sorted({e["type"] for e in entries})}}
+
+
+def page_of(entries: list[dict], disclosures: list[dict], args) -> dict:
+    """One page of the entries the filter kept (query parameter `page`, from 1; PAGE a page), the pages to go to
+    (first and last version of each), and the disclosure ledger of the events on this page only: the ledger follows
+    the filter and the page."""
+    pages = [entries[i:i + PAGE] for i in range(0, len(entries), PAGE)] or [[]]
+    number = args.get("page", "1")
+    number = min(max(int(number), 1), len(pages)) if number.isdigit() and len(number) < 7 else 1
+    here = pages[number - 1]
+    versions = {e["version"] for e in here}
+    return {"page": {"number": number, "of": len(pages), "size": PAGE,
+                     "ranges": [(p[0]["version"], p[-1]["version"]) if p else (0, 0) for p in pages]},
+            "page_entries": here, "disclosures": [d for d in disclosures if d["version"] in versions]}

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
+from service.store.server_clock import server_ms
+
 from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
 from service.tournaments.commands import CreateTournament
 
@@ -13,6 +15,7 @@ from api.current import arbiter, tournaments
 
 from .forms import clock_start, game_options
 from .links import join_url
+from .room import FILTERS, mmss, room_of
 
 tournament_pages = Blueprint("tournament_pages", __name__)
 COOKIE = "arbiter_td_"  # + the tournament id's hex: the director token, for this browser only
@@ -124,9 +127,14 @@ def show(tournament_id: str, refused: ServiceError | None = None, review: dict |
         director_link = url_for("tournament_pages.director", tournament_id=tournament_id, token=token, _external=True)
     else:
         director_link = None
+    show = request.args.get("show", "all")
     response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
                                              director_link=director_link, just_created=bool(request.args.get("created")),
-                                             confirm_round=refused, review=review),
+                                             confirm_round=refused, review=review,
+                                             room=room_of(view, server_ms()), show=show if show in FILTERS else "all",
+                                             filters=FILTERS, mmss=mmss,
+                                             game_title=next((k["title"] for k in arbiter().lobby.games() if k["id"] == view["game"]),
+                                                             view["game"])),
                              200 if refused is None and review is None else 409 if review is None else review["status"])
     if is_director:
         response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens

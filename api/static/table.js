@@ -32,8 +32,9 @@
     const boxes = cardKeys();
     const selected = new Set(boxes.filter(([i]) => i.checked).map(([, key]) => key));
     const active = document.activeElement && root.contains(document.activeElement) ? document.activeElement : null;
-    const fields = keepFields ? [...root.querySelectorAll("select[name^='move.'], input[name^='move.']:not([type=checkbox])")]
+    const fields = keepFields ? [...root.querySelectorAll("select[name^='move.'], input[name^='move.']:not([type=checkbox]):not([type=radio])")]
       .map(el => [el.name, el.value]) : [];  // in page order: fields sharing a name (a list) keep their positions
+    const chosen = keepFields ? [...root.querySelectorAll("input[name^='move.'][type=radio]:checked")].map(el => [el.name, el.value]) : [];
     const box = root.querySelector("input[name=text]");
     const draft = keepDraft && box ? { value: box.value, start: box.selectionStart, end: box.selectionEnd } : null;
     let refocus = null;
@@ -52,6 +53,10 @@
       const index = seen[name] = (seen[name] ?? -1) + 1;
       const el = root.querySelectorAll(`[name="${CSS.escape(name)}"]`)[index];
       if (el && (el.tagName !== "SELECT" || [...el.options].some(o => o.value === value))) el.value = value;
+    }
+    for (const [name, value] of chosen) {  // a card chosen for a field (a meld's face) stays chosen while it is there
+      const el = root.querySelector(`input[type=radio][name="${CSS.escape(name)}"][value="${CSS.escape(value)}"]`);
+      if (el) el.checked = true;
     }
     const newBox = root.querySelector("input[name=text]");
     if (draft && newBox) { newBox.value = draft.value; newBox.setSelectionRange(draft.start, draft.end); }

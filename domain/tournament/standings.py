@@ -30,6 +30,11 @@ KEY_NAMES = {"points": "points", "score": "score", "matchpoints": "matchpoints",
              "head_to_head": "head-to-head"}
 
 
+def order_of(rank_by: str) -> list[str]:
+    """Every key of a ranking in the order it is applied: the first ranks, the others break ties (ORDER)."""
+    return list(ORDER[rank_by])
+
+
 def legend(rank_by: str) -> str:
     """The ranking in words, from ORDER: "ranked by points; tie-breaks: Buchholz, head-to-head, score"."""
     first, *rest = (KEY_NAMES[k] for k in ORDER[rank_by])

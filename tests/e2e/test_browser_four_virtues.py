@@ -57,7 +57,7 @@ def test_two_seats_meld_force_and_add_in_browsers_and_the_spectator_never_sees_a
     north.locator("#controls button.act-draw", has_text="1 from the stock").click()
     expect(north.locator("#controls button.act-meld")).to_be_visible()
     pick(north, "4H", "5H", "6H")
-    north.locator("#controls select[name='move.face']").select_option("JH")
+    north.locator("#meld-face label.pick:has(input[value='JH'])").click()
     north.locator("#controls input[name='move.force']").fill("2")
     north.locator("#controls button.act-meld").click()
     expect(north.locator("#melds .meld[data-meld='0']")).to_contain_text("hearts")
@@ -101,3 +101,29 @@ def test_two_seats_meld_force_and_add_in_browsers_and_the_spectator_never_sees_a
     assert not spectator_cards(watcher) & hidden(view()), "the spectator sees a hidden card"
     shot(watcher, "four-virtues-spectator")
     shot(south, "four-virtues-seat")
+
+
+def test_the_meld_form_shows_card_faces_not_codes(people, server):
+    """The meld form listed raw codes ("JC", "9H") in its selects: its face and its lowered card are chosen among card
+    faces drawn as the rest of the table draws them, on a phone too."""
+    from playwright.sync_api import expect
+
+    doc = server.ok("POST", "/api/v1/games", {"game": "four-virtues", "options": {"target": 100}, "seed": "f4f5",
+                                               "players": [{"name": "North"}, {"name": "South"}],
+                                               "deck": stacked_deck(), "dealer": 1})
+    north = people.page(f"/join/{doc['id']}/{doc['seats'][0]['token']}", width=390, height=844)
+    north.locator("#controls button.act-draw", has_text="1 from the stock").click()
+    form = north.locator("#controls .meld-form")
+    expect(form).to_be_visible()
+    codes = form.evaluate("f => [...f.querySelectorAll('option, label')].map(e => e.textContent.trim())"
+                          ".filter(t => /^[A2-9TJQK][CDHS]$/.test(t))")
+    assert not codes, f"raw card codes in the meld form: {codes}"
+    face = north.locator("#meld-face label.card.pick:has(input[value='JH'])")
+    expect(face).to_have_attribute("title", "jack of hearts")
+    assert face.inner_text().replace("\ufe0e", "").split() == ["J", "♥"] or face.inner_text().replace("\ufe0e", "").replace("\n", "") == "J♥"
+    lowered = north.locator("#meld-lowered label.card.pick input").evaluate_all("els => els.map(e => e.value)")
+    assert "AC" in lowered and not any(c[0] in "JQK" for c in lowered), lowered
+    box = face.bounding_box()
+    assert box["x"] + box["width"] <= 390
+    face.click()
+    assert north.locator("#meld-face input[value='JH']").is_checked()

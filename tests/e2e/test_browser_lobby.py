@@ -58,3 +58,43 @@ def test_seat_links_copy_and_scan_on_a_phone_and_an_open_seat_is_taken_once_from
     expect(late.locator("[role=alert]")).to_contain_text("not offered")
     late.goto("/")
     expect(late.locator(f"#open-seats li[data-game='{gid}']")).to_have_count(0)
+
+
+def test_the_lobby_offers_a_seat_row_for_each_seat_the_picked_game_can_have(people, server):
+    """Not 8 rows for a 2-player game: the picked game's most seats (its spec), the fewest of them required; the rows
+    follow the game picked."""
+    from domain.games import SPECS
+
+    page = people.page("/", width=390, height=844)
+    for game in ("small-battle", "el-royale", "batallion", "four-virtues"):
+        page.select_option("select[name=game]", game)
+        rows = page.locator(".player-row").evaluate_all("rows => rows.filter(r => r.offsetParent).length")
+        required = page.locator(".player-row input[name=name][required]").count()
+        assert (rows, required) == (SPECS[game].max_players, SPECS[game].min_players), game
+
+
+WORDS_BROKEN = """sel => [...document.querySelectorAll(sel)].flatMap(cell => {
+  const out = [], walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    for (const m of node.textContent.matchAll(/\\S+/g)) {
+      const range = document.createRange(); range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+      if (lines.size > 1) out.push(m[0]);
+    }
+  }
+  return out;
+})"""
+
+
+def test_the_lobby_on_a_phone_names_each_game_by_its_title_and_breaks_no_word(people, server):
+    """At 390 px the games list read "in progre/ss", "wat/ch" and "el-royale · revised"."""
+    server.ok("POST", "/api/v1/games", {"game": "el-royale", "options": {"edition": "revised"},
+                                         "players": [{"name": "Annabelle-Marie"}, {"name": "Bartholomew"}, {"name": "Cy"}]})
+    server.ok("POST", "/api/v1/games", {"game": "four-virtues", "players": [{"name": "Ann"}, {"name": "Bob"}]})
+    page = people.page("/", width=390, height=844)
+    names = page.locator("#games td.game-name").all_inner_texts()
+    assert any(n.startswith("El Royale") for n in names) and any(n.startswith("The Four Virtues") for n in names), names
+    assert not any(n.startswith(("el-royale", "four-virtues")) for n in names), names
+    broken = page.evaluate(WORDS_BROKEN, "#games td")
+    assert not broken, broken
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390

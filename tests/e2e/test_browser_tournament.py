@@ -88,7 +88,7 @@ def test_the_directors_page_on_a_phone_form_without_json_next_round_by_itself_cr
     """At 390 px: /tournaments is linked from the header, the lobby and the desk; the form shows the picked game's
     own options (no JSON) and is not wider than the screen; a round-robin of three whose round 1 ends starts round 2
     by itself (no "Start round 2" beside a round still said to be playing); the page shows a crosstable, who is to
-    act at each table, stays within the screen, and prints only the pairings and standings."""
+    act at each table, stays within the screen, and prints only this round's pairings and the standings."""
     from playwright.sync_api import expect
 
     phone = people.page("/", width=390, height=844)
@@ -153,6 +153,8 @@ def test_the_directors_page_on_a_phone_form_without_json_next_round_by_itself_cr
     expect(phone.locator("header.top")).to_be_hidden()
     expect(phone.locator("#start-round, .director").first).to_be_hidden()
     expect(phone.locator("#standings")).to_be_visible()
-    expect(phone.locator(".round[data-round='1'] table.tables")).to_be_visible()
+    expect(phone.locator("#room[data-round='2'] table.tables")).to_be_visible()  # this round's pairings
+    expect(phone.locator(".round[data-round='1'] table.tables")).to_be_hidden()  # not every earlier round's
+    expect(phone.locator("#crosstable")).to_be_hidden()
     phone.set_viewport_size({"width": 800, "height": 1100})
     shot(phone, "tournament-print")

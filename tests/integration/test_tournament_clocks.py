@@ -24,8 +24,8 @@ def test_a_tournament_passes_its_clock_settings_to_its_games_and_its_page_shows_
     assert public["clock"]["time_control"] == {"game_seconds": 300}
     assert public["spectator_delay"]["moves"] == 2
     page = client.get(f"/tournaments/{created['id']}").get_data(as_text=True)
-    clock = re.search(r'<span class="clock"[^>]*>(.*?)</span>', page, re.S)
+    clock = re.search(r'<span class="clock[^"]*"[^>]*>(.*?)</span>\s*</td>', page, re.S)
     assert clock, "the tournament page shows no clock"
     text = re.sub(r"<[^>]+>", "", clock.group(1))
-    assert re.search(r"Ann \d+:\d\d", text) and re.search(r"Bob \d+:\d\d", text), text
+    assert re.search(r"Ann \d+:\d\d left", text) and re.search(r"Bob \d+:\d\d left", text), text  # the game's time left
     assert "thinking" in text and "{" not in text, text

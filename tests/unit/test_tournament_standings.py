@@ -117,3 +117,18 @@ def test_a_provisional_result_counts_as_recorded_and_is_named_on_the_rows_and_th
     assert rows["A"]["points"] == 1 and rows["A"]["provisional"] == [1] and rows["B"]["provisional"] == [1]
     assert rows["C"]["provisional"] == []
     assert doc["provisional"] == [{"round": 1, "table": 0, "game_id": "x", "players": ["A", "B"]}]
+def test_the_legend_names_every_key_in_the_order_the_ranking_applies_it():
+    """Issue 35: "matchpoints; tie-breaks: Buchholz, …" while points broke the tie first (Nia, Buchholz 4, above
+    Otto, Buchholz 5, at equal matchpoints): the order is the ranking's own, and the rows follow it."""
+    from domain.tournament.standings import order_of
+
+    assert order_of("points") == ["points", "buchholz", "head_to_head", "score"]
+    assert order_of("matchpoints") == ["matchpoints", "points", "buchholz", "head_to_head", "score"]
+    assert order_of("score") == ["score", "points", "buchholz", "head_to_head"]
+    for rank_by in ("points", "score", "matchpoints"):
+        games = [g((0, 1), 0, scores=[3, 1]), g((2, 3), 1, scores=[0, 2]), g((0, 2), 0, scores=[2, 2]), g((1, 3), scores=[1, 1])]
+        table = standings(P, games, rank_by=rank_by)
+        assert table["order"] == order_of(rank_by)
+        keys = [tuple(-(r[k] or 0) for k in table["order"] if k != "head_to_head") for r in table["players"]]
+        firsts = [k[:len(table["order"]) - 2] for k in keys]  # the keys before head-to-head: sorted
+        assert firsts == sorted(firsts), (rank_by, table["players"])

@@ -1,12 +1,13 @@
 """The tournament pages: the list and the creation form, a tournament's page (rounds, tables, pairings, games,
 standings, clocks where the games carry them), and for the director (whose token this browser keeps in a cookie
-of its own, like a game's identities) entering players, starting rounds, every game's private links and the bundle."""
+of its own, like a game's identities) entering players, editing or deleting the tournament before round 1, starting
+rounds (a refusal shown on the page), every game's private links and the bundle."""
 
 from __future__ import annotations
 
 from flask import Blueprint, Response, make_response, redirect, render_template, request, url_for
 
-from service.errors import Forbidden, ServiceError, Unauthorized
+from service.errors import BadInput, Conflict, Forbidden, ServiceError, Unauthorized
 from service.tournaments.commands import CreateTournament
 
 from api.current import arbiter, tournaments
@@ -70,7 +71,7 @@ def _index_page(**extra) -> str:
 @tournament_pages.get("/tournaments")
 def index():
     """Every tournament, and the form that creates one."""
-    return _index_page()
+    return _index_page(deleted=bool(request.args.get("deleted")))
 
 
 @tournament_pages.post("/tournaments")
@@ -110,6 +111,11 @@ def director(tournament_id: str, token: str):
 
 @tournament_pages.get("/tournaments/<tournament_id>")
 def show(tournament_id: str):
+    return _show(tournament_id)
+
+
+def _show(tournament_id: str, error: ServiceError | None = None):
+    """The tournament's page; with `error`, a director's refused command shown above its controls (and its status)."""
     view = tournaments().view(tournament_id)
     is_director = _is_director(tournament_id)
     links = None
@@ -122,7 +128,8 @@ def show(tournament_id: str):
     else:
         director_link = None
     response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
-                                             director_link=director_link, just_created=bool(request.args.get("created"))))
+                                             director_link=director_link, just_created=bool(request.args.get("created")),
+                                             formats=tournaments().formats(), error=error), error.status if error else 200)
     if is_director:
         response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens
         response.headers["Referrer-Policy"] = "no-referrer"
@@ -148,9 +155,43 @@ def enter(tournament_id: str):
 
 @tournament_pages.post("/tournaments/<tournament_id>/rounds")
 def start_round(tournament_id: str):
+    """Start the next round; a refusal (too few players for a table, ...) is shown on the tournament's page, whose
+    controls (enter a player, edit the settings, delete) can put it right."""
     token = director_or_refuse(tournament_id)
-    tournaments().start_round(tournament_id, token)
+    try:
+        tournaments().start_round(tournament_id, token)
+    except (BadInput, Conflict) as e:
+        return _show(tournament_id, e)
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/settings")
+def edit(tournament_id: str):
+    """Change the settings before round 1 (the director's form: name, format, games per table, rounds; an empty
+    number field sets it back to its default)."""
+    token = director_or_refuse(tournament_id)
+    form = request.form
+    changes: dict = {"name": form.get("name", "").strip() or "Tournament", "format": form.get("format", "match")}
+    for key in ("games_per_table", "rounds"):
+        changes[key] = _int_or_none(form.get(key))
+    try:
+        tournaments().edit(tournament_id, token, changes)
+    except (BadInput, Conflict) as e:
+        return _show(tournament_id, e)
+    return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/delete")
+def delete(tournament_id: str):
+    """Delete the tournament before round 1 (the box "delete it for good" must be ticked)."""
+    token = director_or_refuse(tournament_id)
+    if request.form.get("confirm") != "on":
+        return _show(tournament_id, BadInput("confirm: tick the box to delete the tournament", field="confirm"))
+    try:
+        tournaments().delete(tournament_id, token)
+    except Conflict as e:
+        return _show(tournament_id, e)
+    return redirect(url_for("tournament_pages.index", deleted=1), 303)
 
 
 @tournament_pages.post("/tournaments/<tournament_id>/boards/<board>/release")

@@ -17,6 +17,7 @@ class Tournament(Aggregate):
     """A tournament (or a match: format `match`, one table) run by a director holding its token."""
 
     released: tuple = ()  # a tournament stored before boards could be released has none
+    deleted: bool = False  # (nor one stored before a director could delete one)
 
     class Created(Aggregate.Created):
         settings: dict
@@ -71,6 +72,20 @@ class Tournament(Aggregate):
         def apply(self, t: "Tournament") -> None:
             t.released = [*t.released, self.board]
 
+    class Edited(Aggregate.Event):
+        """The director changed the settings of a tournament not started yet (all of them, as validated again)."""
+
+        settings: dict
+
+        def apply(self, t: "Tournament") -> None:
+            t.settings = copy.deepcopy(self.settings)
+
+    class Deleted(Aggregate.Event):
+        """The director deleted a tournament not started yet: it is no longer listed or shown."""
+
+        def apply(self, t: "Tournament") -> None:
+            t.deleted = True
+
     class Finished(Aggregate.Event):
         reason: str
 
@@ -107,6 +122,12 @@ class Tournament(Aggregate):
 
     def release_board(self, board: str) -> None:
         self.trigger_event(Tournament.BoardReleased, board=board)
+
+    def edit(self, settings: dict) -> None:
+        self.trigger_event(Tournament.Edited, settings=settings)
+
+    def delete(self) -> None:
+        self.trigger_event(Tournament.Deleted)
 
     def finish(self, reason: str) -> None:
         self.trigger_event(Tournament.Finished, reason=reason)

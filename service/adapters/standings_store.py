@@ -21,7 +21,8 @@ from .view_table import Column, Stored, ViewTable
 
 TABLE = "tournament_standings"
 TOPICS = tuple(get_topic(c) for c in (Tournament.Created, Tournament.PlayerEntered, Tournament.RoundStarted,
-                                      Tournament.GameStarted, Tournament.Finished, Tournament.BoardReleased, Game.SeedRevealed,
+                                      Tournament.GameStarted, Tournament.Finished, Tournament.BoardReleased, Tournament.Edited,
+                                      Tournament.Deleted, Game.SeedRevealed,
                                       Game.Rewound))
 
 

@@ -105,7 +105,7 @@ def swiss_tables(order: Sequence[int], met: Iterable[tuple[int, ...]], had_bye: 
       players meet again while a round without any rematch exists;
     - if none exists (or the search runs out of its budget), each table takes, one player at a time, the one who has
       met the fewest of its players so far, the nearest below on a tie; then two players of two tables swap places
-      while that lowers the round's rematches.
+      while that lowers the round's rematches, and the tables are put in the order of their best-placed players.
     """
     players = list(order)
     byes = byes_for(players, len(players) - sum(sizes), had_bye)
@@ -142,7 +142,8 @@ def swiss_tables(order: Sequence[int], met: Iterable[tuple[int, ...]], had_bye: 
                            key=lambda i: (sum(frozenset((rest[i], q)) in met_set for q in table), i))
                 table.append(rest.pop(pick))
             tables.append(table)
-        tables = [sorted(t, key=players.index) for t in _fewer_rematches(tables, met_set)]
+        tables = sorted((sorted(t, key=players.index) for t in _fewer_rematches(tables, met_set)),
+                        key=lambda t: players.index(t[0]))
     return tables, byes
 
 

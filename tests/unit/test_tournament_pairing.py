@@ -133,7 +133,11 @@ def test_swiss_tables_seat_everyone_once_and_avoid_every_rematch_where_a_round_w
     order, earlier, had_bye = case
     sizes = pairing.table_sizes(len(order), 3, 4)
     tables, byes = pairing.swiss_tables(order, earlier, had_bye, sizes)
-    assert [len(t) for t in tables] == sizes
+    assert sorted(len(t) for t in tables) == sorted(sizes)
+    heads = [order.index(t[0]) for t in tables]
+    assert heads == sorted(heads) and all(order.index(p) >= heads[i] for i, t in enumerate(tables) for p in
+                                          (q for later in tables[i:] for q in later)), \
+        "each table is headed by the best-placed player of it and the tables after it"
     seated = [p for t in tables for p in t]
     assert sorted(seated + byes) == sorted(order) and len(set(seated + byes)) == len(order)
     assert all(t == sorted(t, key=order.index) for t in tables), "a table lists its players best first"

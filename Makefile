@@ -36,7 +36,7 @@ e2e: $(STAMP)
 # an implementation written from the docs. CI runs it after `make test` (.ci/run).
 tournament-check: $(STAMP)
 	ARBITER_ROOM_EVENTS=$${ARBITER_ROOM_EVENTS:-5000} ARBITER_ROOM_EXAMPLES=$${ARBITER_ROOM_EXAMPLES:-4} $(BIN)/pytest \
-		-p no:randomly -q tests/unit/test_tournament_room.py
+		-p no:randomly -q -s tests/unit/test_tournament_room.py
 
 # schemathesis on every store (PostgreSQL too when ARBITER_TEST_POSTGRES_URL is set), fresh random cases:
 # 500 examples per operation, a few minutes a store (`make test` runs 25 in memory and 50 on each store)

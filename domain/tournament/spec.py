@@ -127,7 +127,7 @@ def validate(spec: Any) -> dict:
 
 def table_seats(settings: dict) -> tuple[int, int]:
     """The fewest and most players at one table of a round-robin or Swiss round: pairs, unless the game (with these
-    options) cannot seat two, then the game's own range (Batallion: 3–4, BA-1.1; 5–6 with five_six)."""
+    options) cannot seat two, then the game's own range (its spec's seats for those options)."""
     seats = spec_for(settings["game"]).seats_for(settings["options"])
     return (2, 2) if seats.low <= 2 else (seats.low, seats.high)
 

@@ -212,12 +212,20 @@ def check_room(app, tid: str, view: dict, served_standings: dict) -> None:
     expected = expected_standings(facts)
     for served in (served_standings, view["standings"]):
         assert served["rank_by"] == expected["rank_by"]
-        assert served["players"] == plain(expected["players"]), diff_rows(served["players"], plain(expected["players"]))
-        assert served["teams"] == plain(expected["teams"]), (served["teams"], plain(expected["teams"]))
+        players, teams = plain(expected["players"]), plain(expected["teams"])
+        assert known(served["players"], players) == players, diff_rows(known(served["players"], players), players)
+        assert known(served["teams"], teams) == teams, (served["teams"], teams)
     order = [row["player"] for row in expected["players"]]
-    assert view["crosstable"] == expected_crosstable(facts, order)
+    crosstable = expected_crosstable(facts, order)
+    assert known(view["crosstable"], crosstable) == crosstable
     check_crosstable_sums(facts, view["crosstable"], {row["player"]: row for row in expected["players"]})
     check_pairings(facts)
+
+
+def known(served: list, expected: list) -> list:
+    """The served rows cut to the fields the reference computes (a field the service adds later is not judged)."""
+    fields = set().union(*(row.keys() for row in expected)) if expected else set()
+    return [{k: v for k, v in row.items() if k in fields} for row in served]
 
 
 def diff_rows(served: list, expected: list) -> str:

@@ -29,6 +29,11 @@ def test_a_tournament_that_cannot_start_says_why_on_its_page_and_its_director_ed
     _create(page, "Batallion evening", "swiss", "Ann\nBob")
     page.wait_for_url(re.compile(r"/tournaments/[0-9a-f-]+\?created=1$"))
     tid = re.search(r"/tournaments/([0-9a-f-]+)", page.url).group(1)
+    link = page.locator("#director-link code").inner_text()
+    phone = people.page(re.search(r"(/tournaments/\S+)$", link).group(1), width=390, height=844)
+    phone.locator("#tournament-setup summary").click()  # the director's settings fit a phone
+    expect(phone.locator("#edit-tournament button")).to_be_visible()
+    assert phone.evaluate("document.documentElement.scrollWidth") <= 390
     page.click("#start-round button")
     expect(page.locator("#director-error")).to_contain_text("at least 3 players")  # on the tournament's page
     expect(page.locator("#status")).to_have_text("entering")

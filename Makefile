@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.test-stamp
 
-.PHONY: test unit integration e2e fuzz run bench mutation records screenshots clean
+.PHONY: test unit integration e2e fuzz tournament-check run bench mutation records screenshots clean
 
 # The runtime alone for `make run`; the test tools on top for the test targets.
 $(RUNTIME): pyproject.toml
@@ -30,6 +30,13 @@ integration: $(STAMP)
 
 e2e: $(STAMP)
 	$(BIN)/pytest tests/e2e
+
+# the tournament room's checker at full size (tests/tournament_room.py; `make test` runs it light): random tournaments
+# of every format, at least 5,000 generated events each, the served standings, crosstable and pairings held against
+# an implementation written from the docs. CI runs it after `make test` (.ci/run).
+tournament-check: $(STAMP)
+	ARBITER_ROOM_EVENTS=$${ARBITER_ROOM_EVENTS:-5000} ARBITER_ROOM_EXAMPLES=$${ARBITER_ROOM_EXAMPLES:-4} $(BIN)/pytest \
+		-p no:randomly -q -s tests/unit/test_tournament_room.py
 
 # schemathesis on every store (PostgreSQL too when ARBITER_TEST_POSTGRES_URL is set), fresh random cases:
 # 500 examples per operation, a few minutes a store (`make test` runs 25 in memory and 50 on each store)

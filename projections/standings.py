@@ -76,6 +76,10 @@ def evolve(load: Callable[[str], Doc | None], event: Any, seq: int) -> dict[str,
             doc["games"].append({"round": event.round, "table": event.table, "index": event.index, "board": event.board,
                                  "game_id": event.game_id, "players": list(players)})
             changed[f"g:{event.game_id}"] = {"tournament": doc["id"]}
+        elif isinstance(event, Tournament.Edited):
+            doc["settings"] = copy.deepcopy(event.settings)
+        elif isinstance(event, Tournament.Deleted):
+            doc["deleted"] = True
         elif isinstance(event, Tournament.BoardReleased):
             doc["released"] = [*doc.get("released", []), event.board]
         elif isinstance(event, Tournament.Finished):

@@ -58,6 +58,21 @@ class CreateTournament(Schema):
     time_control = fields.Dict(allow_none=True, metadata={"description": '{"game_seconds": N} and/or {"move_seconds": N}'})
 
 
+class EditTournament(Schema):
+    """The settings to change before round 1 (any of them; null sets one back to its default)."""
+
+    name = fields.String(validate=validate.Length(min=1, max=80))
+    game = fields.String()
+    options = fields.Dict(keys=fields.String())
+    format = fields.String(validate=validate.OneOf(["match", "round-robin", "swiss", "teams"]))
+    games_per_table = fields.Integer(allow_none=True, strict=True)
+    rounds = fields.Integer(allow_none=True, strict=True)
+    duplicate = StrictBoolean()
+    auto_rounds = StrictBoolean()
+    spectator_delay = fields.Dict(allow_none=True)
+    time_control = fields.Dict(allow_none=True)
+
+
 class Standing(Schema):
     class Meta:
         unknown = INCLUDE
@@ -127,6 +142,8 @@ class Tournament(Schema):
                                                  "to play), confirmed_open_disputes, tables: [{table, players, games "
                                                  "(each with reopened, provisional)}]}]"})
     rounds_total = fields.Integer(allow_none=True)
+    rounds_given = fields.Integer(allow_none=True, metadata={"description": "the rounds the settings name (null: the "
+                                                                            "format's own number, rounds_total)"})
     spectator_delay = fields.Dict(allow_none=True)
     time_control = fields.Dict(allow_none=True)
     players = fields.List(fields.Nested(Entrant))

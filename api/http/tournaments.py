@@ -1,4 +1,4 @@
-"""The tournament routes: create, enter players, start rounds, read tables, pairings and standings, the director's
+"""The tournament routes: create, edit or delete before round 1, enter players, start rounds, read tables, pairings and standings, the director's
 links to every game, and the whole tournament as a JSON Lines bundle (`arbiter replay` verifies it)."""
 
 from __future__ import annotations
@@ -49,6 +49,21 @@ class TournamentOne(MethodView):
         """The tournament: rounds, tables, pairings, games (dealer, starter and the clause that chose them, clocks
         where the games carry them), board commitments and standings. Due games are created first."""
         return tournaments().view(tournament_id)
+
+    @tournaments_blp.arguments(ts.EditTournament)
+    @tournaments_blp.response(200, ts.Tournament)
+    @_errors(401, 403, 404, 409, 422)
+    def patch(self, changes, tournament_id):
+        """Change the settings of a tournament before round 1 (director only): name, game, options, format, games per
+        table, rounds, duplicate, auto_rounds, spectator delay, time control; checked again with the players entered."""
+        return tournaments().edit(tournament_id, bearer(), changes)
+
+    @tournaments_blp.response(204)
+    @_errors(401, 403, 404, 409)
+    def delete(self, tournament_id):
+        """Delete a tournament before round 1 (director only): it is no longer listed or shown (a `Deleted` event)."""
+        tournaments().delete(tournament_id, bearer())
+        return None
 
 
 @tournaments_blp.route("/tournaments/<tournament_id>/players")

@@ -1,6 +1,7 @@
 """The tournament pages: the list and the creation form, a tournament's page (rounds, tables, pairings, games,
 standings, clocks where the games carry them), and for the director (whose token this browser keeps in a cookie
-of its own, like a game's identities) entering players, starting rounds, every game's private links and the bundle."""
+of its own, like a game's identities) entering players, editing or deleting the tournament before round 1, starting
+rounds (a refusal shown on the page), every game's private links and the bundle."""
 
 from __future__ import annotations
 
@@ -73,7 +74,7 @@ def _index_page(**extra) -> str:
 @tournament_pages.get("/tournaments")
 def index():
     """Every tournament, and the form that creates one."""
-    return _index_page()
+    return _index_page(deleted=bool(request.args.get("deleted")))
 
 
 @tournament_pages.post("/tournaments")
@@ -112,10 +113,15 @@ def director(tournament_id: str, token: str):
 
 
 @tournament_pages.get("/tournaments/<tournament_id>")
-def show(tournament_id: str, refused: ServiceError | None = None, review: dict | None = None):
-    """The tournament's page; `refused`: a director's "start round" refused over open disputes, shown as the step
-    that lists them and asks to confirm; `review`: a refused review of flagged pairings, shown beside its form with
-    what the director wrote."""
+def show(tournament_id: str):
+    return _show(tournament_id)
+
+
+def _show(tournament_id: str, error: ServiceError | None = None, refused: ServiceError | None = None,
+          review: dict | None = None):
+    """The tournament's page; `error`: a director's refused command shown above its controls (and its status);
+    `refused`: a director's "start round" refused over open disputes, shown as the step that lists them and asks to
+    confirm; `review`: a refused review of flagged pairings, shown beside its form with what the director wrote."""
     view = tournaments().view(tournament_id)
     is_director = _is_director(tournament_id)
     links = None
@@ -130,11 +136,12 @@ def show(tournament_id: str, refused: ServiceError | None = None, review: dict |
     show = request.args.get("show", "all")
     response = make_response(render_template("tournament.html", t=view, director=is_director, links=links,
                                              director_link=director_link, just_created=bool(request.args.get("created")),
-                                             confirm_round=refused, review=review,
+                                             confirm_round=refused, review=review, formats=tournaments().formats(), error=error,
                                              room=room_of(view, server_ms()), show=show if show in FILTERS else "all",
                                              filters=FILTERS, mmss=mmss,
                                              game_title=next((k["title"] for k in arbiter().lobby.games() if k["id"] == view["game"]),
                                                              view["game"])),
+                             error.status if error else
                              200 if refused is None and review is None else 409 if review is None else review["status"])
     if is_director:
         response.headers["Cache-Control"] = "no-store"  # the page holds every game's tokens
@@ -161,13 +168,17 @@ def enter(tournament_id: str):
 
 @tournament_pages.post("/tournaments/<tournament_id>/rounds")
 def start_round(tournament_id: str):
+    """Start the next round; a refusal (too few players for a table, ...) is shown on the tournament's page, whose
+    controls (enter a player, edit the settings, delete) can put it right."""
     token = director_or_refuse(tournament_id)
     try:
         tournaments().start_round(tournament_id, token, request.form.get("confirm") == "1", request.form.get("note"))
     except Conflict as e:
-        if e.field != "confirm":
-            raise
-        return show(tournament_id, refused=e)  # the confirmation step: the open disputes, and "start anyway"
+        if e.field == "confirm":
+            return _show(tournament_id, refused=e)  # the confirmation step: the open disputes, and "start anyway"
+        return _show(tournament_id, e)
+    except BadInput as e:
+        return _show(tournament_id, e)
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
 
 
@@ -180,9 +191,38 @@ def review_pairings(tournament_id: str, number: int):
         tournaments().review_pairings(tournament_id, token, number, form.get("decision", ""), form.get("clause"),
                                       form.get("note"))
     except (BadInput, Conflict) as e:  # the form again, as written, with the reason
-        return show(tournament_id, review={"round": number, "detail": e.detail, "status": e.status,
-                                           "clause": form.get("clause", ""), "note": form.get("note", "")})
+        return _show(tournament_id, review={"round": number, "detail": e.detail, "status": e.status,
+                                            "clause": form.get("clause", ""), "note": form.get("note", "")})
     return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/settings")
+def edit(tournament_id: str):
+    """Change the settings before round 1 (the director's form: name, format, games per table, rounds; an empty
+    number field sets it back to its default)."""
+    token = director_or_refuse(tournament_id)
+    form = request.form
+    changes: dict = {"name": form.get("name", "").strip() or "Tournament", "format": form.get("format", "match")}
+    for key in ("games_per_table", "rounds"):
+        changes[key] = _int_or_none(form.get(key))
+    try:
+        tournaments().edit(tournament_id, token, changes)
+    except (BadInput, Conflict) as e:
+        return _show(tournament_id, e)
+    return redirect(url_for("tournament_pages.show", tournament_id=tournament_id), 303)
+
+
+@tournament_pages.post("/tournaments/<tournament_id>/delete")
+def delete(tournament_id: str):
+    """Delete the tournament before round 1 (the box "delete it for good" must be ticked)."""
+    token = director_or_refuse(tournament_id)
+    if request.form.get("confirm") != "on":
+        return _show(tournament_id, BadInput("confirm: tick the box to delete the tournament", field="confirm"))
+    try:
+        tournaments().delete(tournament_id, token)
+    except Conflict as e:
+        return _show(tournament_id, e)
+    return redirect(url_for("tournament_pages.index", deleted=1), 303)
 
 
 @tournament_pages.post("/tournaments/<tournament_id>/boards/<board>/release")

@@ -20,6 +20,7 @@ class Tournament(Aggregate):
     released: tuple = ()  # a tournament stored before boards could be released has none
     confirmed = MappingProxyType({})  # round (str) -> the open disputes its director started it with; assigned anew
     reviews: tuple = ()  # the director's word on pairings made on a result a ruling reopened (PairingsReviewed)
+    deleted: bool = False  # (nor one stored before a director could delete one)
 
     class Created(Aggregate.Created):
         settings: dict
@@ -120,6 +121,20 @@ class Tournament(Aggregate):
         def apply(self, t: "Tournament") -> None:
             t.released = [*t.released, self.board]
 
+    class Edited(Aggregate.Event):
+        """The director changed the settings of a tournament not started yet (all of them, as validated again)."""
+
+        settings: dict
+
+        def apply(self, t: "Tournament") -> None:
+            t.settings = copy.deepcopy(self.settings)
+
+    class Deleted(Aggregate.Event):
+        """The director deleted a tournament not started yet: it is no longer listed or shown."""
+
+        def apply(self, t: "Tournament") -> None:
+            t.deleted = True
+
     class Finished(Aggregate.Event):
         reason: str
 
@@ -168,6 +183,12 @@ class Tournament(Aggregate):
 
     def release_board(self, board: str) -> None:
         self.trigger_event(Tournament.BoardReleased, board=board)
+
+    def edit(self, settings: dict) -> None:
+        self.trigger_event(Tournament.Edited, settings=settings)
+
+    def delete(self) -> None:
+        self.trigger_event(Tournament.Deleted)
 
     def finish(self, reason: str) -> None:
         self.trigger_event(Tournament.Finished, reason=reason)

@@ -14,7 +14,8 @@ from . import pairing
 FORMATS = ("match", "round-robin", "swiss", "teams")
 # what each format is, in a line (the creation form's choices)
 FORMAT_TEXT = {"match": "match: everyone at one table", "round-robin": "round-robin: pairs, everyone meets everyone",
-               "swiss": "Swiss: pairs by score", "teams": "teams: two teams a table, seats rotated"}
+               "swiss": "Swiss: pairs by score (tables of 3–4 by score for games of 3 seats or more)",
+               "teams": "teams: two teams a table, seats rotated"}
 MAX_PLAYERS = 64
 MAX_GAMES = 50  # games per table in one round
 MAX_ROUNDS = 64
@@ -115,7 +116,20 @@ def validate(spec: Any) -> dict:
     out["players"] = players_of(spec.get("players", []))
     if fmt != "teams" and any("team" in p for p in out["players"]) and fmt != "match":
         raise InvalidSetup("players", f"format {fmt} is individual play: teams need format teams (or match)")
+    if fmt == "round-robin" and table_seats(out) != (2, 2):
+        seats = spec_for(game).seats_for(out["options"])
+        raise InvalidSetup("format", f"a round-robin plays pairs, and {spec_for(game).title} seats {seats.text()} "
+                                     f"({seats.clause}): a schedule of tables of {seats.text()} where every two players "
+                                     "meet exactly once exists only for a few numbers of players; use swiss (tables by "
+                                     "score, no two players meeting twice where it can be avoided) or match")
     return out
+
+
+def table_seats(settings: dict) -> tuple[int, int]:
+    """The fewest and most players at one table of a round-robin or Swiss round: pairs, unless the game (with these
+    options) cannot seat two, then the game's own range (its spec's seats for those options)."""
+    seats = spec_for(settings["game"]).seats_for(settings["options"])
+    return (2, 2) if seats.low <= 2 else (seats.low, seats.high)
 
 
 def tables_check(settings: dict, players: list[dict]) -> None:
@@ -125,9 +139,13 @@ def tables_check(settings: dict, players: list[dict]) -> None:
     if fmt == "match":
         tables = [players]
     elif fmt in ("round-robin", "swiss"):
-        if len(players) < 2:
-            raise InvalidSetup("players", f"format {fmt} needs at least 2 players")
-        tables = [players[:2]]
+        low, high = table_seats(settings)
+        if len(players) < low:
+            seats = spec_for(settings["game"]).seats_for(settings["options"])
+            raise InvalidSetup("players", f"format {fmt} needs at least {low} players" + (
+                "" if low == 2 else f": {spec_for(settings['game']).title} seats {seats.text()} at a table ({seats.clause})"))
+        sizes = pairing.table_sizes(len(players), low, high)
+        tables = [players[:size] for size in sorted(set(sizes))]
     else:
         teams = teams_of(players)
         tables = [[players[s] for s in pairing.team_round(teams, (0, 1), 0)]]

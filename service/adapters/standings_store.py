@@ -22,7 +22,7 @@ from .view_table import Column, Stored, ViewTable
 TABLE = "tournament_standings"
 TOPICS = tuple(get_topic(c) for c in (Tournament.Created, Tournament.PlayerEntered, Tournament.RoundStarted,
                                       Tournament.GameStarted, Tournament.Finished, Tournament.BoardReleased, Tournament.PairingsReviewed,
-                                      Tournament.RoundRepaired,
+                                      Tournament.RoundRepaired, Tournament.Edited, Tournament.Deleted,
                                       Game.SeedRevealed,
                                       Game.Rewound))
 

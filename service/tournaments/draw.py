@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from typing import Callable
 
 from domain.tournament import pairing, spec as tspec
@@ -23,10 +24,16 @@ def draw(t: Tournament, number: int, current_standings: Callable[[], dict]) -> t
     elif fmt == "swiss":
         current = current_standings()
         order = [row["player"] for row in current["players"]]
-        met = [tuple(g["players"]) for g in t.games()]
+        met = [tuple(table["players"]) for r in t.rounds for table in r["tables"]]
         had = [p for r in t.rounds for p in r["byes"]]
-        pairs, bye = pairing.swiss(order, met, had)
-        byes = [] if bye is None else [bye]
+        low, high = tspec.table_seats(t.settings)
+        if high == 2:
+            pairs, bye = pairing.swiss(order, met, had)
+            byes = [] if bye is None else [bye]
+        else:
+            groups, byes = pairing.swiss_tables(order, met, had, pairing.table_sizes(n, low, high))
+            seats = seat_counts(t)
+            pairs = [tuple(pairing.balanced_seats(g, seats)) for g in groups]
     else:
         teams = tspec.teams_of(t.players)
         rr = pairing.round_robin(len(teams))
@@ -39,3 +46,13 @@ def draw(t: Tournament, number: int, current_standings: Callable[[], dict]) -> t
             tables.append({"table": len(tables), "players": seats})
         return tables, byes, "teams"
     return [{"table": i, "players": list(p)} for i, p in enumerate(pairs)], byes, fmt
+
+
+def seat_counts(t: Tournament) -> dict[int, Counter]:
+    """How many rounds each player has sat in each seat (a table's seat, whatever the games it played there)."""
+    counts: dict[int, Counter] = defaultdict(Counter)
+    for r in t.rounds:
+        for table in r["tables"]:
+            for seat, p in enumerate(table["players"]):
+                counts[p][seat] += 1
+    return counts

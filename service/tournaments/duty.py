@@ -27,8 +27,11 @@ def topic_of(cls: type) -> str:
     return f"{cls.__module__}:{cls.__qualname__}"
 
 
-GAME_STARTED, FINISHED = topic_of(Tournament.GameStarted), topic_of(Tournament.Finished)
-TOPICS = (topic_of(Tournament.Created), topic_of(Tournament.RoundStarted), GAME_STARTED, FINISHED)
+GAME_STARTED, FINISHED, DELETED = (topic_of(Tournament.GameStarted), topic_of(Tournament.Finished),
+                                   topic_of(Tournament.Deleted))
+ENDED = (FINISHED, DELETED)  # nothing more to create there: finished, or deleted before round 1
+CREATED = topic_of(Tournament.Created)
+TOPICS = (CREATED, topic_of(Tournament.RoundStarted), GAME_STARTED, *ENDED)
 GAME_ENDED = topic_of(Game.SeedRevealed)  # a game's last event: the seed is revealed once it is over
 
 
@@ -46,7 +49,7 @@ class TournamentDuty:
 
     def notice(self, n: Any) -> None:
         tid = n.originator_id
-        if n.topic == FINISHED:
+        if n.topic in ENDED:
             self.live.discard(tid)
             self.over.add(tid)
             self.tournament_of = {g: t for g, t in self.tournament_of.items() if t != tid}

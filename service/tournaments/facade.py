@@ -37,7 +37,7 @@ from service.play.facade import PlayFacade
 from service.store.tokens import new_token, token_hash
 from service.views.facade import ViewsFacade
 
-from . import embargo, rulings, sealing
+from . import embargo, rulings, sealing, setup
 from .bundles import bundle_lines
 from .commands import CreateTournament
 from .draw import draw
@@ -70,7 +70,10 @@ class Tournaments:
     # -- loading and access ------------------------------------------------------------------
 
     def _load(self, tid: UUID) -> Tournament:
-        return self.app.aggregate_of(Tournament, tid, "tournament")
+        t = self.app.aggregate_of(Tournament, tid, "tournament")
+        if t.deleted:
+            raise NotFound(f"no tournament with id {tid}: its director deleted it")
+        return t
 
     def _director(self, tournament_id: Any, token: str | None) -> tuple[UUID, str]:
         """The tournament's id and the director token's secret; raises 401/403/404."""
@@ -122,6 +125,17 @@ class Tournaments:
 
         self._command(tid, body)
         return self.view(tid)
+
+    def edit(self, tournament_id: Any, token: str | None, changes: dict) -> dict:
+        """Change the settings of a tournament whose round 1 has not started (director only): service/tournaments/setup.py."""
+        tid, _ = self._director(tournament_id, token)
+        self._command(tid, lambda t: setup.edit(t, changes))
+        return self.view(tid)
+
+    def delete(self, tournament_id: Any, token: str | None) -> None:
+        """Delete a tournament whose round 1 has not started (director only): service/tournaments/setup.py."""
+        tid, _ = self._director(tournament_id, token)
+        self._command(tid, setup.delete)
 
     def start_round(self, tournament_id: Any, token: str | None, confirm: bool = False, note: Any = None) -> dict:
         """Draw the next round's tables (pairings) and start their first games, in one save: the answer (and the page
@@ -339,7 +353,7 @@ class Tournaments:
     def _doc(self, t: Tournament) -> dict:
         """The standings document of a tournament, from the materialised projection (caught up first)."""
         doc = self._caught_up().get(str(t.id))
-        if doc is None:
+        if doc is None or doc.get("deleted"):
             raise NotFound(f"no tournament with id {t.id}")
         return doc
 
@@ -363,7 +377,7 @@ class Tournaments:
         return [{"id": d["id"], "name": d["settings"]["name"], "game": d["settings"]["game"],
                  "format": d["settings"]["format"], "players": len(d["players"]),
                  "status": "finished" if d["finished"] else ("playing" if d["games"] or d["rounds"] else "entering")}
-                for d in self._caught_up().tournaments()]
+                for d in self._caught_up().tournaments() if not d.get("deleted")]
 
     def view(self, tournament_id: Any, with_clocks: bool = True) -> dict:
         """The tournament as anyone may see it: settings, players, rounds with tables, pairings and games (status,
@@ -422,7 +436,7 @@ class Tournaments:
         return {"open_disputes": waiting, "pairings_to_review": rulings.to_review(doc, t),
                 "pairings_reviewed": [dict(x) for x in t.reviews],
                 "id": str(tid), **{k: v for k, v in t.settings.items()}, "players": [dict(p) for p in t.players],
-                "status": status, "finished": t.finished, "rounds_total": total, "can_start_round": can_start,
+                "status": status, "finished": t.finished, "rounds_given": t.settings["rounds"], "rounds_total": total, "can_start_round": can_start,
                 "between_rounds": between, "rounds": rounds, "standings": table,
                 "crosstable": doc_crosstable(doc, [r["player"] for r in table["players"]])}
 

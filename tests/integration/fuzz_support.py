@@ -18,9 +18,10 @@ from .api_support import API, CheckedClient, TEAMS_NSEW, Table, bearer, create_s
 HANDS = [["5S", "5H", "JC", "JS"], ["JH", "2D", "3D", "4D"], ["JD", "6C", "7C", "8C"], ["9C", "TC", "QC", "KC"]]
 
 # A request body can be well formed and still refused by the game's rules (a player count the game forbids,
-# a move type it lacks, a version where no move starts, a record that is not one, a number beyond the JSON
-# bounds of domain.json_limits inside a free-form object): those answers are the documented 422 problems
-# citing the field or the rule (contract §3), not a schema-valid request rejected.
+# a move type it lacks, a version where no move starts, a tournament's settings an edit would make invalid, a
+# record that is not one, a number beyond the JSON bounds of domain.json_limits inside a free-form object): those
+# answers are the documented 422 problems citing the field or the rule (contract §3), not a schema-valid request
+# rejected.
 # The document declares each operation's tokens (api/http/openapi.py); the cases carry real ones (the hook below), which
 # schemathesis's `ignored_auth` check takes for generated ones ("API accepts invalid authentication" on a 200 for a
 # genuine token). Who may call what is test_api_access.py's matrix: every route against every kind of caller.
@@ -30,6 +31,10 @@ ignored_auth.enabled = false
 
 [[operations]]
 include-method = "POST"
+checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
+
+[[operations]]
+include-method = "PATCH"
 checks.positive_data_acceptance.expected-statuses = ["2xx", "3xx", "401", "403", "404", "409", "422", "429", "5xx"]
 """
 

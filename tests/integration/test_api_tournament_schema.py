@@ -12,6 +12,8 @@ TOURNAMENT_GOOD = {  # operation: (director token?, body, expected status)
     "POST /api/v1/tournaments": (False, {"name": "Club", "game": "small-battle", "players": [{"name": "A"}, {"name": "B"}],
                                          "format": "round-robin"}, 201),
     "GET /api/v1/tournaments/{tournament_id}": (False, None, 200),
+    "PATCH /api/v1/tournaments/{tournament_id}": (True, {"name": "Renamed", "rounds": 2}, 200),
+    "DELETE /api/v1/tournaments/{tournament_id}": (True, None, 204),
     "POST /api/v1/tournaments/{tournament_id}/players": (True, {"name": "Cy"}, 201),
     "POST /api/v1/tournaments/{tournament_id}/rounds": (True, None, 201),
     "GET /api/v1/tournaments/{tournament_id}/standings": (False, None, 200),
@@ -77,12 +79,12 @@ def test_a_good_tournament_request_gets_the_documented_success_answer(label):
     assert response.status_code == status, response.text[:300]
 
 
-DIRECTOR_ONLY = ["POST /players", "POST /rounds", "GET /links", "GET /bundle"]
+DIRECTOR_ONLY = ["POST /players", "POST /rounds", "GET /links", "GET /bundle", "PATCH ", "DELETE "]
 
 
 @pytest.mark.parametrize("route", DIRECTOR_ONLY)
 @pytest.mark.parametrize("caller, status", [("none", {401, 403}), ("other_director", {403}), ("forged", {401}),
-                                            ("director", {200, 201})])
+                                            ("director", {200, 201, 204})])
 def test_director_routes_answer_each_kind_of_caller(route, caller, status):
     client = APP.test_client()
     spec = {"name": "T", "game": "small-battle", "players": [{"name": "A"}, {"name": "B"}], "format": "round-robin"}
@@ -91,7 +93,7 @@ def test_director_routes_answer_each_kind_of_caller(route, caller, status):
              "forged": mine["director_token"].split(".")[0] + ".forged"}[caller]
     method, path = route.split(" ")
     headers = {"Authorization": f"Bearer {token}"} if token else {}
-    body = {"name": "Cy"} if path == "/players" else None
+    body = {"name": "Cy"} if path == "/players" else {"name": "Renamed"} if method == "PATCH" else None
     response = client.open(f"/api/v1/tournaments/{mine['id']}{path}", method=method, headers=headers, json=body)
     if caller == "none" and path == "/bundle":
         status = {403}  # nobody's but the director's while the tournament runs

@@ -171,7 +171,10 @@ def test_director_only_commands_and_clear_refusals(desk):
     with pytest.raises(BadInput) as e:
         desk.create(CreateTournament.from_body({"name": "Z", "game": "batallion", "players": ["A", "B"], "format": "round-robin", "rounds": 0}))
     assert e.value.field == "rounds"
-    bad = desk.create(CreateTournament.from_body({"name": "W", "game": "batallion", "players": ["A", "B"], "format": "round-robin"}))
+    with pytest.raises(BadInput) as e:  # a round-robin plays pairs: refused at creation, with the reason
+        desk.create(CreateTournament.from_body({"name": "W", "game": "batallion", "players": ["A", "B"], "format": "round-robin"}))
+    assert e.value.field == "format" and "swiss" in e.value.detail
+    bad = desk.create(CreateTournament.from_body({"name": "W", "game": "batallion", "players": ["A", "B"], "format": "swiss"}))
     with pytest.raises(BadInput) as e:  # Batallion is never played by two
         desk.start_round(bad["id"], bad["director_token"])
     assert e.value.field == "players" and "3" in e.value.detail

@@ -9,7 +9,7 @@ from types import SimpleNamespace
 from uuid import UUID, uuid4
 
 from service.adapters.leases import FileLeases, MemoryLeases, PostgresLeases, lease_key, leases_for
-from service.tournaments.duty import FINISHED, GAME_STARTED, TournamentDuty
+from service.tournaments.duty import CREATED, DELETED, FINISHED, GAME_STARTED, TournamentDuty
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -73,6 +73,19 @@ def test_a_tournament_advances_only_where_its_lease_is_held_and_is_looked_at_whe
     duty.notice(Notification(topic=FINISHED, originator_id=mine))
     duty.act(leases, claim=True)
     assert leases.held == set(), "a finished tournament's lease is given back"
+
+
+def test_a_deleted_tournament_is_no_longer_live_and_its_lease_is_given_back():
+    tid = uuid4()
+    advanced: list = []
+    duty = duty_over(advanced)
+    duty.notice(Notification(topic=CREATED, originator_id=tid))
+    leases = Leases(others=set())
+    duty.act(leases, claim=True)
+    assert leases.held == {tid}
+    duty.notice(Notification(topic=DELETED, originator_id=tid))
+    duty.act(leases, claim=True)
+    assert leases.held == set() and tid not in duty.live, "a deleted tournament is looked at no more"
 
 
 def test_the_http_layer_never_acts_as_a_seat_without_its_token():

@@ -58,7 +58,9 @@ def read_facts(app, tid: str) -> Facts:
             if isinstance(event, Game.SeedRevealed):
                 game["outcome"] = {"result": event.result, "winner": event.winner, "scores": event.scores}
             elif isinstance(event, Game.Rewound):
-                game["outcome"] = None  # a rewind goes back to before a move, so before any end: open again
+                # a rewind goes back to before a move, so before any end: the game is open again, and a result it
+                # had recorded counts on, provisional, until it ends again ("Rounds that respect rulings")
+                game["provisional"] = game["outcome"] is not None or game.get("provisional", False)
     return facts
 
 

@@ -322,7 +322,17 @@ def bench_server(store: str, url: str, config: str, games: list[dict], cfg: dict
         cpu_before = server.workers_cpu()
         for p in players:
             p.start()
-        played = [play_results.get(timeout=seconds + 600) for _ in players]
+        spies = []
+        if cfg.get("profile"):
+            from bench import pyspy
+            while perf() < t_play:
+                time.sleep(0.05)
+            spies = pyspy.start(list(cpu_before), cfg["profile"], f"{store}-{config}", gil=cfg.get("profile_gil", True))
+        try:
+            played = [play_results.get(timeout=seconds + 600) for _ in players]
+        finally:
+            if spies:
+                pyspy.stop(spies)
         cpu_after = server.workers_cpu()
         subbed = [sub_results.get(timeout=seconds + 900) for _ in procs]
         prober.join()
@@ -498,6 +508,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--reference-seconds", type=float, dest="reference_seconds",
                         help="how long the old stack (gthread) is run; 0 skips it")
     parser.add_argument("--configs", default="gthread,uvicorn", help="servers to run, in order (default gthread,uvicorn)")
+    parser.add_argument("--profile", metavar="DIR", help="sample each worker with py-spy while the clients play (raw "
+                                                         "files into DIR) and print where the CPU went (bench.pyspy)")
+    parser.add_argument("--profile-all-threads", action="store_true", dest="profile_all",
+                        help="py-spy without --gil: threads waiting in C with the GIL released (SQLite) count too")
     pg = parser.add_mutually_exclusive_group()
     pg.add_argument("--postgres", default=os.environ.get(POSTGRES_ENV, DEFAULT_POSTGRES))
     pg.add_argument("--no-postgres", action="store_true")
@@ -507,11 +521,19 @@ def main(argv: list[str] | None = None) -> int:
         if getattr(args, key) is not None:
             cfg[key] = getattr(args, key)
     cfg["quick"] = args.quick
+    cfg["profile"], cfg["profile_gil"] = args.profile, not args.profile_all
     result = run(cfg, None if args.no_postgres else args.postgres, args.configs.split(","))
     if args.json:
         print(json.dumps(result, indent=2))
     else:
         print_table(result)
+    if args.profile:
+        from pathlib import Path
+
+        from bench import pyspy
+        files = sorted(Path(args.profile).glob("*.txt"))
+        print(f"\n== where the workers' CPU went while the clients played (py-spy, {len(files)} files in {args.profile})")
+        print(pyspy.report(pyspy.read(files)))
     problems = failed(result)
     for p in problems:
         _log(f"bench: FAILED: {p}")

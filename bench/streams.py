@@ -1,11 +1,24 @@
 """Live-stream benchmark: many open event streams while clients play, through the real server.
 
-For each server configuration (default: the new stack, `arbiter serve --worker-class uvicorn`, and the old
-one, `--worker-class gthread` with 1 worker x 32 threads as `make run` served before, measured in the same
-run), started exactly as a user would start it:
+Each measurement starts a fresh server and store, exactly as a user would start it:
 
-    arbiter serve --port P --database-url URL --workers W --threads T --worker-class K
+    arbiter serve --port P --database-url URL --workers 2 --threads 8 --worker-class uvicorn
 
+and is made for each build: today's code and, with ``--against CHECKOUT`` (`make bench-streams`: the release
+before, ed4b86b, in its own worktree and venv), that checkout's ``arbiter`` beside it, in the same run, alternately
+first (round 1: the release then today; round 2: today then the release; ``--rounds``), each build once without
+any subscriber (the moves' own rate on that build at that moment, ``--baseline-seconds``) and once with them. The
+machine may be shared: each measurement records the load average (`uptime`) before and after it, and only the
+ratios between builds measured side by side mean much on a loaded machine. (``--configs gthread`` adds the old
+thread-per-stream stack of today's code as a bounded reference.)
+
+(0) ``held``         a tenth of the games (``held_share``) are a duplicate tournament's: teams of two, two teams a
+                     table, round 1 plays one board at every table, so each of these games is held (no spectator,
+                     its end kept from its seats: service.tournaments.embargo) while the run lasts; a spectator's
+                     GET /events of each is checked refused (403) on today's code. Their seed is the tournament's
+                     secret, so they are played live: the referee's view says who is to act, that seat's view its
+                     legal moves, one is sent (the same on both builds). Their subscribers are their seats and
+                     referee (no spectator may subscribe; a held game's other subscribers are its seats again).
 (1) ``games``        G games of 4-player El Royale (revised) are created (POST /games) from explicit seeds; each
                      game's moves are prepared in memory by random legal play through the bare decider (as in
                      bench.api), so every move sent is legal and its resulting version is known. A game's last
@@ -29,6 +42,9 @@ Checks after the run (the run fails on any): every subscriber received exactly t
 GET /games/{id}/events?after=<start> gives its token afterwards (same versions, same order, same JSON:
 nothing hidden, nothing missing, no duplicate), including across its reconnects. A mismatch is reported with the
 subscriber's role and game and the first differing entry on both sides (each as that subscriber's token may see it).
+A held game played live may end within the run (none did in the runs of docs/benchmarks.md): on the release, which
+has no hold, its seats' logs then disclose what their streams had redacted, so such a game's non-referee subscribers
+are reported as not compared rather than failed.
 
 Measures: subscribers connected (answered 200) and how long it took; delivery latency per (subscriber, event):
 the time from the client sending the move to the subscriber having read the event (CLOCK_MONOTONIC across
@@ -36,10 +52,12 @@ processes), p50/p99/max; health latency p50/p99/max and how many probes were ans
 play phase; CPU seconds of the workers and of the client processes. The old stack cannot hold the
 subscribers: its run is bounded (connections and requests time out) and only reports what got through.
 
-Targets (2-core machine; reported as PASS/MISS, never asserted): all subscribers connected; every entry
-delivered (checked); delivery p99 <= 1 s; health p99 <= 50 ms with every probe answered.
+Targets (2-core machine, quiet; reported as PASS/MISS, never asserted): all subscribers connected; every entry
+delivered (checked); delivery p99 <= 1 s; health p99 <= 50 ms with every probe answered; moves/s with the
+subscribers >= 0.7x the same build's rate without any (`moves_kept`).
 
 Usage:  python -m bench.streams [--quick] [--json] [--games G] [--per-game S] [--clients C] [--seconds D]
+                                [--against CHECKOUT] [--rounds R] [--baseline-seconds B] [--profile DIR]
                                 [--configs uvicorn,gthread] [--postgres URL | --no-postgres]
 """
 

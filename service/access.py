@@ -11,6 +11,8 @@ read without a token of a held game is refused (403, `viewer`), whatever it read
 card of a deal another table still plays. Its own seats and its referee (and so the director, who holds every
 referee token) read it as before; a finished game's end (every card, its seed, its audit and record) is everyone's
 once it is over, but a held game's seats see it as they saw it in play (`end_shown`) until the hold lets it go.
+Many games and viewers at once (the live feed's batch of events) ask `holds_now`: each game asked of the holds once,
+every viewer's answer derived from it (`withheld_when`), never a question per viewer or subscriber.
 """
 
 from __future__ import annotations

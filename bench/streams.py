@@ -4,9 +4,10 @@ Each measurement starts a fresh server and store, exactly as a user would start 
 
     arbiter serve --port P --database-url URL --workers 2 --threads 8 --worker-class uvicorn
 
-and is made for each build: today's code and, with ``--against CHECKOUT`` (`make bench-streams`: the release
-before, ed4b86b, in its own worktree and venv), that checkout's ``arbiter`` beside it, in the same run, alternately
-first (round 1: the release then today; round 2: today then the release; ``--rounds``), each build once without
+and is made for each build: today's code and, with ``--against [NAME=]CHECKOUT`` (`make bench-streams`: the
+release before, ed4b86b, in its own worktree and venv; may be given more than once), that checkout's ``arbiter``
+beside it, in the same run, each round beginning one build further on (two builds: round 1 the release then today,
+round 2 today then the release; ``--rounds``), each build once without
 any subscriber (the moves' own rate on that build at that moment, ``--baseline-seconds``) and once with them. The
 machine may be shared: each measurement records the load average (`uptime`) before and after it, and only the
 ratios between builds measured side by side mean much on a loaded machine. (``--configs gthread`` adds the old
@@ -565,18 +566,20 @@ def _ms(x: float | None) -> float | None:
 # --------------------------------------------------------------------------- the run
 
 
-def run(cfg: dict, postgres: str | None, configs: list[str], against: Path | None = None) -> dict:
-    """Every measurement: per store and configuration, `rounds` rounds; in each, every build (today's code, and with
-    `against` the release's checkout beside it, alternately first) measured without subscribers (the moves' rate
-    alone, `baseline_seconds`) and then with them, each on a fresh server and store."""
+def run(cfg: dict, postgres: str | None, configs: list[str], against: list[str] = ()) -> dict:
+    """Every measurement: per store and configuration, `rounds` rounds; in each, every build (the checkouts of
+    `against`, NAME=PATH or PATH, then today's code; each round begins one build further on) measured without
+    subscribers (the moves' rate alone, `baseline_seconds`) and then with them, each on a fresh server and store."""
     if not ARBITER.exists():
         raise SystemExit(f"bench: {ARBITER} is missing (run `make test` or pip install -e . first)")
-    builds: list[tuple[str, Path | None]] = [("today", None)]
-    if against is not None:
-        exe = against / ".venv" / "bin" / "arbiter"
+    builds: list[tuple[str, Path | None]] = []
+    for other in against:
+        name, _, path = other.rpartition("=")
+        exe = Path(path) / ".venv" / "bin" / "arbiter"
         if not exe.exists():
             raise SystemExit(f"bench: {exe} is missing (`make bench-streams` builds the release's checkout and venv)")
-        builds = [("release", exe), ("today", None)]
+        builds.append((name or Path(path).name, exe))
+    builds.append(("today", None))
     load_before = os.getloadavg()
     _log(f"preparing {cfg['games']} games of up to {cfg['moves_per_game']} moves (random legal play, seed {SEED}) ...")
     rng = random.Random(SEED)
@@ -600,7 +603,7 @@ def run(cfg: dict, postgres: str | None, configs: list[str], against: Path | Non
                                                  tmp, cfg["reference_seconds"], verify=False))
                     continue
                 for r in range(cfg["rounds"]):
-                    for build in (builds if r % 2 == 0 else builds[::-1]):
+                    for build in builds[r % len(builds):] + builds[:r % len(builds)]:
                         if store == "postgres" and build[1] is not None:
                             continue  # the release on SQLite only: its tables are not this code's to create
                         for per_game, seconds in ((0, cfg["baseline_seconds"]), (cfg["per_game"], cfg["seconds"])):
@@ -622,7 +625,7 @@ def run(cfg: dict, postgres: str | None, configs: list[str], against: Path | Non
     kept(runs)
     return {"date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"), "machine": machine(),
             "config": cfg, "source_digest": source_digest(), "postgres_note": stores.postgres_note,
-            "against": None if against is None else str(against), "builds": [b for b, _ in builds],
+            "against": list(against), "builds": [b for b, _ in builds],
             "load_average": {"before": load_before, "after": os.getloadavg()}, "runs": runs}
 
 
@@ -718,9 +721,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="how long the old stack (gthread) is run; 0 skips it")
     parser.add_argument("--configs", default="uvicorn", help="servers to run, in order (default uvicorn; gthread adds the "
                                                             "old stack, today's code, as a reference)")
-    parser.add_argument("--against", type=Path, metavar="CHECKOUT",
-                        help="another checkout with its own .venv (the release before: `make bench-streams` makes "
-                             "../wt-release at ed4b86b), measured beside today's code, alternately first")
+    parser.add_argument("--against", action="append", default=[], metavar="[NAME=]CHECKOUT",
+                        help="another checkout with its own .venv, measured beside today's code, each round beginning "
+                             "one build further on (the release before: `make bench-streams` makes ../wt-release at "
+                             "ed4b86b); may be given more than once")
     parser.add_argument("--rounds", type=int, help="how many times each build is measured (default 2)")
     parser.add_argument("--baseline-seconds", type=float, dest="baseline_seconds",
                         help="the run without subscribers (the moves' own rate), per build and round; 0 skips it")

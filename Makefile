@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 RUNTIME := $(VENV)/.runtime-stamp
 STAMP := $(VENV)/.test-stamp
 
-.PHONY: test unit integration e2e fuzz tournament-check run bench mutation records screenshots clean
+.PHONY: test unit integration e2e fuzz tournament-check run bench bench-streams mutation records screenshots clean
 
 # The runtime alone for `make run`; the test tools on top for the test targets.
 $(RUNTIME): pyproject.toml
@@ -61,6 +61,17 @@ BENCHES := verify archive four_virtues_moves durable api floor streams simulate 
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	for b in $(BENCHES); do $(BIN)/python -m bench.$$b || exit 1; done
+
+# the live streams (issue 35): today's code beside the release before it, alternately first, in one run (docs/benchmarks.md);
+# the release's checkout (a detached worktree) and its own venv are made once, at RELEASE_DIR; STREAMS_ARGS for more
+# (e.g. --rounds 3, --profile DIR)
+RELEASE ?= ed4b86b
+RELEASE_DIR ?= ../wt-release
+bench-streams: $(STAMP)
+	$(BIN)/pip install --quiet -e '.[bench]'
+	test -d $(RELEASE_DIR) || git worktree add --detach $(RELEASE_DIR) $(RELEASE)
+	test -x $(RELEASE_DIR)/.venv/bin/arbiter || (cd $(RELEASE_DIR) && python3.11 -m venv .venv && .venv/bin/pip install --quiet -e .)
+	$(BIN)/python -m bench.streams --against release=$(RELEASE_DIR) --no-postgres $(STREAMS_ARGS)
 
 # mutation testing (docs/mutation.md), not part of `make test`: mutmut mutates each game's rules package and runs
 # that game's unit tests; prints killed/total per game and fails under 95%. GAME=small-battle for one game (all by

@@ -293,8 +293,10 @@ class Server:
     """`arbiter serve` as a subprocess on one store URL."""
 
     def __init__(self, url: str, workers: int, threads: int, log_dir: str, env: dict[str, str] | None = None,
-                 worker_class: str | None = None, label: str = "server", boot_timeout: float = BOOT_TIMEOUT):
+                 worker_class: str | None = None, label: str = "server", boot_timeout: float = BOOT_TIMEOUT,
+                 arbiter: Path | None = None):
         self.url, self.workers, self.threads, self.worker_class = url, workers, threads, worker_class
+        self.arbiter = arbiter or ARBITER  # another checkout's `arbiter` (bench.streams --against: the release)
         self.env = {**os.environ, **(env or {})}
         self.port = free_port()
         self.log_path = Path(log_dir) / f"{label}-{self.port}.log"
@@ -302,7 +304,7 @@ class Server:
         self.proc: subprocess.Popen | None = None
 
     def start(self) -> None:
-        command = [str(ARBITER), "serve", "--port", str(self.port), "--database-url", self.url,
+        command = [str(self.arbiter), "serve", "--port", str(self.port), "--database-url", self.url,
                    "--workers", str(self.workers), "--threads", str(self.threads)]
         if self.worker_class:
             command += ["--worker-class", self.worker_class]

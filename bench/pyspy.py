@@ -39,12 +39,13 @@ PACKAGES = (  # (name, a path fragment): the first that matches names a frame's 
 )
 
 
-def start(pids: list[int], out_dir: str | Path, label: str, rate: int = RATE) -> list[subprocess.Popen]:
-    """Start py-spy on each pid (raw output in out_dir/<label>-<pid>.txt); stop them with stop()."""
+def start(pids: list[int], out_dir: str | Path, label: str, rate: int = RATE, gil: bool = True) -> list[subprocess.Popen]:
+    """Start py-spy on each pid (raw output in out_dir/<label>-<pid>.txt); stop them with stop(). `gil=False` samples
+    every thread that is not idle (waiting in C with the GIL released, a SQLite statement, counts too)."""
     exe = shutil.which("py-spy") or str(Path(sys.executable).with_name("py-spy"))
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
-    return [subprocess.Popen([exe, "record", "--pid", str(pid), "--rate", str(rate), "--function", "--gil", "--nonblocking",
+    return [subprocess.Popen([exe, "record", "--pid", str(pid), "--rate", str(rate), "--function", *(["--gil"] if gil else []), "--nonblocking",
                               "--format", "raw",
                               "--output", str(out / f"{label}-{pid}.txt")],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL) for pid in pids]

@@ -11,6 +11,8 @@ read without a token of a held game is refused (403, `viewer`), whatever it read
 card of a deal another table still plays. Its own seats and its referee (and so the director, who holds every
 referee token) read it as before; a finished game's end (every card, its seed, its audit and record) is everyone's
 once it is over, but a held game's seats see it as they saw it in play (`end_shown`) until the hold lets it go.
+Many games and viewers at once (the live feed's batch of events) ask `holds_now`: each game asked of the holds once,
+every viewer's answer derived from it (`withheld_when`), never a question per viewer or subscriber.
 """
 
 from __future__ import annotations
@@ -51,6 +53,13 @@ def permitted_seats(game: Game, check: Callable[[int], Any]) -> list[int]:
     return offered
 
 
+def withheld_when(held: bool, viewer: Viewer, ended: bool) -> bool:
+    """Whether a game that has `ended` is still shown to `viewer` as in play, given whether a hold keeps it (`held`):
+    for everyone but the referee while it is held. `Access.withheld` asks the holds; the live feed asks them once
+    per game and batch (`Access.holds_now`) and derives every viewer's answer here."""
+    return ended and held and not viewer.is_referee
+
+
 class Access:
     """The tokens of a store's games checked against what each game stored at its creation."""
 
@@ -66,17 +75,38 @@ class Access:
         table) keeps the game as in play for it. Every read of a game asks here."""
         if not ended or viewer.is_referee:
             return ended
-        gid = parse_game_id(game_id)
-        return not any(hold(gid) for hold in self.holds)
+        return not self.held(game_id)
 
     def watchable(self, game_id: Any) -> bool:
         """Whether spectators may watch this game: no hold keeps it from them (a duplicate board played elsewhere)."""
-        gid = parse_game_id(game_id)
-        return not any(hold(gid) for hold in self.holds)
+        return not self.held(game_id)
 
     def withheld(self, game_id: Any, viewer: Viewer, ended: bool) -> bool:
         """Whether a game that has `ended` is still shown to `viewer` as in play (the converse of `end_shown`)."""
-        return ended and not self.end_shown(game_id, viewer, ended)
+        if not ended or viewer.is_referee:
+            return False
+        return withheld_when(self.held(game_id), viewer, ended)
+
+    def held(self, game_id: Any) -> bool:
+        """Whether a hold keeps this game from its spectators, and its end from its seats, now."""
+        gid = parse_game_id(game_id)
+        return any(hold(gid) for hold in self.holds)
+
+    def holds_now(self) -> Callable[[UUID], bool]:
+        """`held` for many games and viewers at once, each game asked of the holds once: a hold that reads the
+        tournaments (service.tournaments.embargo.BoardEmbargo.now) catches up once for all of them. The live feed
+        takes one per batch of events and derives every viewer's answer from it (`withheld_when`), so the cost of a
+        batch is one question per game, never one per viewer or subscriber."""
+        now = [getattr(hold, "now", lambda hold=hold: hold)() for hold in self.holds]
+        answers: dict[UUID, bool] = {}
+
+        def held(gid: UUID) -> bool:
+            known = answers.get(gid)
+            if known is None:
+                known = answers[gid] = any(hold(gid) for hold in now)
+            return known
+
+        return held
 
     def created(self, gid: UUID) -> Game.Created:
         """A game's Created event (read once per process: stored events never change); raises NotFound."""

@@ -3,7 +3,10 @@
 The catalogue (service.adapters.catalogue_store) and the tournament standings (service.adapters.standings_store)
 are each a ``ViewTable`` (service.adapters.view_table: columns, fold, topics) run by this one ``ViewRunner`` on one
 of the stores of service.adapters.view_stores. ``catch_up()`` reads the notifications after the view's tracked
-position (``app.recorder.select_notifications(start=position, limit=200, topics=..., inclusive_of_start=False)``),
+position, or after the last id it read up to if that is later (``app.recorder.select_notifications(start=position,
+limit=200, stop=<the log's last id>, topics=..., inclusive_of_start=False)``: a view whose topics are rare is not
+scanned from its position to the end of the log each time, which made every duplicate-board hold cost a scan of the
+whole log, docs/benchmarks.md),
 decodes each with the application's mapper (a row that no longer decodes is folded as None: one damaged row must
 not stop the lobby; ``arbiter verify`` reports it) and applies the batch with its tracking records in one
 transaction. A batch that another catch-up (another thread, another worker) applied first fails on its tracking
@@ -33,6 +36,7 @@ service.adapters.store_tables), its ``Tracking`` records and their uniqueness, i
 from __future__ import annotations
 
 import logging
+import threading
 import weakref
 from dataclasses import replace
 from typing import Any
@@ -82,6 +86,14 @@ class ViewRunner:
         self.view = view
         self.spec = view.spec
         self.tracking_name = f"{app.name}:{view.spec.table}"
+        # the last notification id this runner read up to: none of its topics lies between the tracked position and
+        # it that is not applied (so a view whose topics are rare, the standings, is not scanned from its position
+        # to the end of the log at every catch-up: ids commit in order on every store, as the tracking relies on)
+        self._read_to = 0
+        # the highest tracked position any catch-up of this object saw (never lowered by a slower thread): after a
+        # catch-up returns it is at least the position that catch-up ensured; the rows change only when it moves
+        self.at = 0
+        self._at_lock = threading.Lock()
 
     @classmethod
     def for_app(cls, app: Any, table: str | None = None) -> Any:
@@ -102,12 +114,16 @@ class ViewRunner:
         if limit is not None and limit < 0:
             raise ValueError("limit: must be at least 0")
         applied = 0
+        top = self.app.recorder.max_notification_id() or 0  # read up to here (a later one is the next catch-up's)
         while limit is None or applied < limit:
-            start = self.position()
+            position = self.position()
+            self._saw(position)
             size = BATCH if limit is None else min(BATCH, limit - applied)
             notifications = self.app.recorder.select_notifications(
-                start=start, limit=size, topics=self.spec.topics, inclusive_of_start=False)
+                start=max(position, self._read_to), limit=size, stop=top, topics=self.spec.topics,
+                inclusive_of_start=False)
             if not notifications:
+                self._read_to = max(self._read_to, top)
                 break
             batch = [(n.id, self._decoded(n)) for n in notifications]
             try:
@@ -117,9 +133,15 @@ class ViewRunner:
                     raise  # nobody else applied them: a real integrity problem, not a race
                 continue  # another catch-up got there first: go on from its position
             applied += len(batch)
+            self._saw(notifications[-1].id)
             if len(notifications) < size:
+                self._read_to = max(self._read_to, top)
                 break
         return applied
+
+    def _saw(self, position: int) -> None:
+        with self._at_lock:
+            self.at = max(self.at, position)
 
     def _decoded(self, notification: Any) -> Any:
         """A notification's event, or None for a stored row that no longer decodes."""

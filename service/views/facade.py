@@ -205,10 +205,8 @@ class ViewsFacade:
         if self.feed is None:
             with self._feed_guard:
                 if self.feed is None:
-                    self.feed = Feed(self.app)
+                    self.feed = Feed(self.app, holds_now=self.access.holds_now)
         created = next(iter(self.app.events.get(gid, lte=1)))
-        if self.feed.withheld is None:
-            self.feed.withheld, self.feed.watchable = self.access.withheld, self.access.watchable
         subscription = self.feed.subscribe(gid, viewer, after, sink, created, self.app.game(gid).seed_revealed)
         try:
             backlog = subscription.start(as_entries(self.events(game_id, token, after)))

@@ -17,7 +17,9 @@ through the notification log: it is not an event of the game.
 
 Refused attempts (their own stream, never a version of the game) are in the backlog of a (re)connection, as
 in the event log after that version; the follower does not forward them live; nor anything to the spectators of
-a game a hold now keeps from them (service.access.Access.watchable: they could not subscribe to it now).
+a game a hold now keeps from them (service.access.Access.watchable: they could not subscribe to it now). The holds
+are asked once per game and batch of events (Access.holds_now), whatever the number of viewers and subscribers: whether
+a viewer sees the end follows from that one answer (service.access.withheld_when).
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ from domain.game import Game
 from projections.viewers import SPECTATOR, Viewer
 from projections.views import event_log
 
+from service.access import withheld_when
 from service.store.server_clock import server_ms
 
 from .spectator_delay import Held
@@ -58,7 +61,8 @@ class _Channel:
 class Feed:
     """The process's one follower of the notification log and its fan-out to subscriptions."""
 
-    def __init__(self, app: Any, poll_seconds: float = POLL_SECONDS):
+    def __init__(self, app: Any, poll_seconds: float = POLL_SECONDS,
+                 holds_now: Callable[[], Callable[[UUID], bool]] | None = None):
         self.app = app
         self.poll_seconds = poll_seconds
         self._channels: dict[UUID, _Channel] = {}
@@ -67,9 +71,9 @@ class Feed:
         self._stopped = threading.Event()
         self._position = 0
         self.delivered = 0  # entries handed to subscriptions (for tests and benchmarks)
-        # whether a game's end is still withheld from a viewer (service.access.Access.withheld; set by the views)
-        self.withheld: Callable[[UUID, Viewer, bool], bool] | None = None
-        self.watchable: Callable[[UUID], bool] = lambda game_id: True  # service.access.Access.watchable (the views)
+        # the holds as they stand now, each game asked once (service.access.Access.holds_now; set by the views): taken
+        # once per batch of events, so a batch costs one hold question per game, whatever the number of viewers
+        self.holds_now: Callable[[], Callable[[UUID], bool]] = holds_now or (lambda: _never)
 
     # -- subscriptions (request threads) ------------------------------------------------------
 
@@ -193,6 +197,7 @@ class Feed:
         for n in notifications:
             if n.originator_id in wanted:
                 by_game[n.originator_id].append(self.app.mapper.to_domain_event(n))
+        holds = _Holds(self.holds_now) if by_game else None  # read after the events: as fresh as what it decides
         for game_id, events in by_game.items():
             with self._lock:
                 channel = self._channels.get(game_id)
@@ -205,12 +210,12 @@ class Feed:
             per_viewer: dict[Viewer, list[Entry]] = {}
             if held is not None:  # spectators of a delayed game get these once they are old enough (_release_due)
                 held.add(events, lambda gt, lte, gid=game_id: self.app.read_events(gid, gt=gt, lte=lte))
-            if held is not None or any(s.viewer == SPECTATOR for s in subscriptions) and not self.watchable(game_id):
+            if held is not None or any(s.viewer == SPECTATOR for s in subscriptions) and holds(game_id):
                 subscriptions = [sub for sub in subscriptions if sub.viewer != SPECTATOR]  # (or no longer watchable)
             for sub in subscriptions:
                 entries = per_viewer.get(sub.viewer)
                 if entries is None:
-                    withheld = self._withheld(game_id, sub.viewer, channel.ended)
+                    withheld = channel.ended and withheld_when(holds(game_id), sub.viewer, channel.ended)
                     entries = per_viewer[sub.viewer] = as_entries(
                         event_log([channel.created, *events], sub.viewer, after=after, ended=ended, withheld=withheld))
                 sub.give(entries)
@@ -221,23 +226,20 @@ class Feed:
         now = server_ms()
         with self._lock:
             channels = [c for c in self._channels.values() if c.held is not None]
+        holds = _Holds(self.holds_now)
         for channel in channels:
             due = channel.held.due(now)
-            if due is None or not self.watchable(channel.created.originator_id):  # (held from spectators)
+            if due is None or holds(channel.created.originator_id):  # (held from spectators)
                 continue
             after, events, ended = due
             with self._lock:
                 spectators = [sub for sub in channel.subscriptions if sub.viewer == SPECTATOR]
             over = ended or any(isinstance(e, Game.SeedRevealed) for e in events)
-            withheld = self._withheld(channel.created.originator_id, SPECTATOR, over)
+            withheld = withheld_when(holds(channel.created.originator_id), SPECTATOR, over)
             entries = as_entries(event_log([channel.created, *events], SPECTATOR, after, ended, withheld=withheld))
             for sub in spectators:
                 sub.give(entries)
                 self.delivered += len(entries)
-
-    def _withheld(self, game_id: UUID, viewer: Viewer, ended: bool) -> bool:
-        """Whether the game's end is still withheld from `viewer` (service.access.Access.withheld)."""
-        return ended and self.withheld is not None and self.withheld(game_id, viewer, ended)
 
     def _until_release(self) -> float:
         """Seconds until a held event becomes visible to spectators (a long time if none is waiting)."""
@@ -245,6 +247,23 @@ class Feed:
             times = [c.held.next_ms() for c in self._channels.values() if c.held is not None]
         times = [t for t in times if t is not None]
         return max(0.0, (min(times) - server_ms()) / 1000) if times else 3600.0
+
+
+def _never(game_id: UUID) -> bool:
+    return False
+
+
+class _Holds:
+    """Whether a game is held, for one batch: the holds taken (`holds_now()`) only if a game is asked, each game
+    asked of them at most once (Access.holds_now keeps the answers)."""
+
+    def __init__(self, holds_now: Callable[[], Callable[[UUID], bool]]):
+        self._holds_now, self._held = holds_now, None
+
+    def __call__(self, game_id: UUID) -> bool:
+        if self._held is None:
+            self._held = self._holds_now()
+        return self._held(game_id)
 
 
 def _quietly(close: Callable[[], None] | None) -> None:

@@ -6,16 +6,21 @@ shapes of the commands are checked before (commands.py); the tokens are made in 
 
 from __future__ import annotations
 
+import logging
+import math
+import threading
+import time
+from collections import Counter
 from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
 from uuid import UUID
 
 from domain import ENGINE_VERSION
-from domain.attempts import Attempts
+from domain.attempts import KEPT_PER_WINDOW, WINDOW_SECONDS, Attempts
 from domain.game import Game, seat_actor
 from domain.records import InvalidRecord, Record, parse_move
 from domain.rules import InvalidSetup, RuleViolation
 
-from service.errors import BadInput, Conflict, IllegalMove, NotFound
+from service.errors import BadInput, Conflict, IllegalMove, NotFound, TooBusy
 from service.store.application import Store
 from service.store.idempotency import refuse_different, same_request, stored_key
 from service.store.server_clock import server_ms
@@ -30,6 +35,7 @@ if TYPE_CHECKING:  # the commands are built and checked at the edge; the store o
     from .new_games import CreateGame, ImportRecord
 
 T = TypeVar("T")
+log = logging.getLogger("arbiter.referee")
 
 
 class Referee(Store):
@@ -37,6 +43,12 @@ class Referee(Store):
     ruled and rewound, seats named and flagged out of time."""
 
     name = "arbiter"  # the library's name for the store's settings (a subclass would otherwise be "Referee")
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        # refusals the bound on refused attempts did not keep, per (game id, actor), in this process (docs/api.md "Limits")
+        self.not_kept: Counter[tuple[str, str]] = Counter()
+        self._not_kept_guard = threading.Lock()
 
     def _command(self, game_id: UUID, decide: Callable[[UnitOfWork[Game]], T]) -> T:
         """One command on a game through the store's unit of work."""
@@ -109,13 +121,21 @@ class Referee(Store):
                                "reload the view and decide again", field="expected_version")
             if isinstance(parsed, BadInput):
                 raise parsed
+            if game.outcome.is_over:  # a finished game is closed: refused as the rules refuse it, nothing kept
+                return {"rejected": _after_the_end(game, parsed), "attempt": None}
             flag_due(game, server_ms())  # a late move: its flag is recorded first, in the same save
             first = game.version + 1
             try:
                 game.play(parsed, key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
-                attempts.refuse(seat_actor(seat), game.codec.format_move(parsed), v.clause, v.reason, game.version,
+                actor = seat_actor(seat)
+                if not attempts.keeps_more(actor):  # the seat's refusals kept are at their bound: answered, not kept
+                    return {"rejected": v, "attempt": None, "not_kept": True}
+                wait = attempts.wait_before_keeping(actor, _now())
+                if wait:  # too many refusals of this seat in the window: 429, nothing kept (the game's flags are)
+                    return {"throttled": wait, "not_kept": True}
+                attempts.refuse(actor, game.codec.format_move(parsed), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
                 uow.add(attempts)  # saved with the game's flags, if any: the refusal is kept, then raised
                 return {"rejected": v, "attempt": attempts.count}
@@ -125,10 +145,25 @@ class Referee(Store):
                     "events": list(game.pending_events), "chain_head": game.chain_head}
 
         result = self._command(game_id, decide)
+        not_kept = self._not_kept(game_id, seat_actor(seat)) if result.get("not_kept") else 0
+        if "throttled" in result:
+            raise TooBusy(f"seat {seat} had {KEPT_PER_WINDOW} moves refused at this game within {WINDOW_SECONDS} s: "
+                          "this refusal was not kept; send a legal move (the view lists them) or wait "
+                          f"(this process has not kept {not_kept} of its refusals here)",
+                          retry_after=max(1, math.ceil(result["throttled"])))
         if "rejected" in result:
             v = result["rejected"]
             raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"))
         return result
+
+    def _not_kept(self, game_id: UUID, actor: str) -> int:
+        """Count one refusal the bound did not keep (this process's count for the seat, docs/api.md "Limits")."""
+        with self._not_kept_guard:
+            self.not_kept[(str(game_id), actor)] += 1
+            count = self.not_kept[(str(game_id), actor)]
+        if count == 1 or count & (count - 1) == 0:  # logged at 1, 2, 4, 8, ...: a count, never a line per attempt
+            log.warning("game %s: %d refusals of %s not kept (over the bound on refused attempts)", game_id, count, actor)
+        return count
 
     def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int,
                       move: GameMove | BadInput, key: str) -> dict | None:
@@ -182,11 +217,14 @@ class Referee(Store):
         return self._command(game_id, lambda uow: flag_due(uow.aggregate, now_ms))
 
     def name_player(self, game_id: UUID, seat: int, name: str) -> dict:
-        """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}."""
+        """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}. A finished game is closed:
+        Conflict, nothing written."""
         def decide(uow: UnitOfWork[Game]) -> dict:
             game = uow.aggregate
             if game.players[seat]["name"] == name:
                 return {"seat": seat, "name": name, "version": game.version}  # nothing to change, nothing written
+            if game.outcome.is_over:
+                raise Conflict(f"the game is over (version {game.version}): its seats' names are final", field="name")
             game.name_player(seat, name)
             return {"seat": seat, "name": name, "version": game.version}
 
@@ -237,6 +275,21 @@ def _parsed_move(move: RecordMove, seat: int, game: Game) -> GameMove | BadInput
         return GameMove(parse_move(move.of_seat(seat), game.setup.n, game.codec))
     except InvalidRecord as e:
         return BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move."))
+
+
+def _now() -> float:
+    """The time now (epoch seconds), as the bound on refused attempts reads it against their stored timestamps."""
+    return time.time()
+
+
+def _after_the_end(game: Game, move: GameMove) -> RuleViolation:
+    """The refusal of a move sent to a finished game: the rules' own (its clause) when the decider refuses it; raises
+    Conflict when it would not (a move the rules allow at any time still finds the game closed)."""
+    try:
+        game.decider.step(game.state, move, game.chance)  # pure: the game is not changed either way
+    except RuleViolation as v:
+        return v
+    raise Conflict(f"the game is over (version {game.version}): it takes no more moves")
 
 
 def _replayed(answer: dict, seat: int) -> dict:

@@ -248,8 +248,9 @@ class AfterQuery(Schema):
 
 
 class ResumeHeaders(Schema):
-    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=POSITION, metadata={
-        "description": "resume after this version (what a reconnecting EventSource sends)"})
+    last_event_id = fields.Raw(data_key="Last-Event-ID", metadata={"type": "integer", "description":
+        "resume after this version (what a reconnecting EventSource sends); clamped to 0 to 2^31 - 1, and a value that "
+        "is not an integer resumes from the start (api.http.stream.clamped)"})
 
 
 class VersionQuery(Schema):

@@ -248,9 +248,9 @@ class AfterQuery(Schema):
 
 
 class ResumeHeaders(Schema):
-    last_event_id = fields.Raw(data_key="Last-Event-ID", metadata={"type": "integer", "description":
-        "resume after this version (what a reconnecting EventSource sends); clamped to 0 to 2^31 - 1, and a value that "
-        "is not an integer resumes from the start (api.http.stream.clamped)"})
+    last_event_id = fields.String(data_key="Last-Event-ID", metadata={"description":
+        "resume after this version (what a reconnecting EventSource sends): an integer, clamped to 0 to 2^31 - 1; any "
+        "other value resumes from the start (docs/api.md, Limits)"})
 
 
 class VersionQuery(Schema):

@@ -17,6 +17,7 @@ from service.play import referee as referee_module
 from .api_support import API, CheckedClient, create, players
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "api.md"
+RECORD = Path(__file__).resolve().parent.parent / "records" / "el-royale" / "example1-00-classic.json"
 
 
 def limits_table() -> dict[str, tuple[str, str]]:
@@ -156,6 +157,63 @@ def probe_game_filter(app, bound, beyond):
     assert problem(client.get(f"{API}/games?game=chess"), 422, beyond)["field"] == "game"
 
 
+def cli(*args: str) -> tuple[int, str]:
+    """Run `arbiter ARGS` in process: (exit code, everything it printed); a traceback fails the probe."""
+    from click.testing import CliRunner
+
+    from api.cli.main import main
+
+    result = CliRunner().invoke(main, list(args))
+    shown = result.output + (result.stderr if result.stderr_bytes is not None else "")
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    assert "Traceback" not in shown
+    return result.exit_code, " ".join(shown.split())
+
+
+def probe_keys(app, bound, beyond, tmp_path=None):
+    keys = number(bound.replace(",", ""))
+    client = app.test_client()
+    wide = lambda n: '{' + ",".join(f'"k{i}": 0' for i in range(n)) + '}'
+    assert "keys" not in json.dumps(body(client, game_with(f'"options": {wide(keys)}')).get_json())
+    got = problem(body(client, game_with(f'"options": {wide(keys + 1)}')), 422, beyond)
+    assert got["field"] == "options" and f"at most {keys:,}" in got["detail"]
+    path = tmp_path / "wide.json"
+    path.write_text(wide(keys + 1))
+    code, shown = cli("proof", "check", str(path), "--key", "x")
+    assert code == 2 and "exit 2" in beyond and str(path) in shown and f"at most {keys:,}" in shown
+
+
+def probe_string(app, bound, beyond, tmp_path=None):
+    characters = number(bound.replace(",", ""))
+    record = json.loads(RECORD.read_text())
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps({**record, "moves": [*record["moves"], {"seat": 0, "type": "say", "text": "x" * characters}]}))
+    code, shown = cli("replay", "--json", str(path))
+    assert "at most" not in shown, "a string at the bound is read (and the say after the end is illegal)"
+    path.write_text(json.dumps({**record, "players": [{"name": "x" * (characters + 1)}, *record["players"][1:]]}))
+    code, shown = cli("replay", "--json", str(path))
+    assert code == 2 and "exit 2" in beyond and f"players[0].name: a string of {characters + 1:,} characters" in shown
+    assert problem(body(app.test_client(), game_with(f'"pad": "{"x" * (characters + 1)}"')), 413, "413")
+
+
+def probe_file(app, bound, beyond, tmp_path=None):
+    mib = number(bound)
+    limit = mib * 1024 * 1024
+    record = RECORD.read_text().replace("\n", "")
+    padded = record[:-1] + ', "pad": "' + "x" * (limit - len(record) - 20) + '"}'
+    path = tmp_path / "big.json"
+    path.write_text(padded)
+    code, shown = cli("replay", "--json", str(path))
+    assert "too large" not in shown, "a file at the bound is read"
+    path.write_text(record[:-1] + ', "pad": "' + "x" * limit + '"}')
+    code, shown = cli("proof", "check", str(path), "--key", "x")
+    assert code == 2 and str(path) in shown and f"{mib} MiB" in shown
+    archive = tmp_path / "big.jsonl"
+    archive.write_text(record + "\n" + record[:-1] + ', "pad": "' + "x" * limit + '"}\n')
+    code, shown = cli("replay", "--json", str(archive))
+    assert code == 2 and "line 2" in shown and f"{mib} MiB" in shown and "exit 2" in beyond
+
+
 def idle_seat(client, table) -> int:
     return 1 - client.get(f"{table.url}/view", headers=table.referee).get_json()["table"]["to_act"]
 
@@ -216,6 +274,9 @@ PROBES = {
     "floats": probe_floats,
     "nesting of objects and arrays": probe_nesting,
     "strings and keys": probe_strings,
+    "keys in one object": probe_keys,
+    "characters in one string": probe_string,
+    "a file read as JSON, or one line of a JSON Lines file (records, archives, bundles, receipts, proof bundles)": probe_file,
     "`offset`, `after` (query)": probe_offset_after,
     "`version` (replay), `length` (audit/verify)": probe_version_length,
     "`limit` (catalogue)": probe_limit,
@@ -231,10 +292,9 @@ def test_every_row_of_the_limits_table_has_a_probe_and_every_probe_a_row():
 
 
 @pytest.mark.parametrize("what", list(PROBES))
-def test_the_server_keeps_the_documented_limit(app, what, monkeypatch):
+def test_the_server_keeps_the_documented_limit(app, what, monkeypatch, tmp_path):
     bound, beyond = limits_table()[what]
     probe = PROBES[what]
-    if "monkeypatch" in probe.__code__.co_varnames:
-        probe(app, bound, beyond, monkeypatch=monkeypatch)
-    else:
-        probe(app, bound, beyond)
+    wants = probe.__code__.co_varnames
+    extra = {k: v for k, v in {"monkeypatch": monkeypatch, "tmp_path": tmp_path}.items() if k in wants}
+    probe(app, bound, beyond, **extra)

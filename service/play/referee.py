@@ -116,13 +116,13 @@ class Referee(Store):
                 replayed = self._answer_again(game_id, game, attempts, seat, parsed, idempotency_key)
                 if replayed is not None:
                     return replayed
+            if game.outcome.is_over and not isinstance(parsed, BadInput):  # closed: the end is the reason (before a
+                return {"rejected": _after_the_end(game, parsed), "attempt": None}  # stale version), nothing kept
             if expected_version is not None and not game.current_for(expected_version):
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
             if isinstance(parsed, BadInput):
                 raise parsed
-            if game.outcome.is_over:  # a finished game is closed: refused as the rules refuse it, nothing kept
-                return {"rejected": _after_the_end(game, parsed), "attempt": None}
             flag_due(game, server_ms())  # a late move: its flag is recorded first, in the same save
             first = game.version + 1
             try:

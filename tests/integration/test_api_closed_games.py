@@ -167,3 +167,13 @@ def test_a_seat_s_refusals_past_its_bound_for_the_game_are_answered_but_not_kept
     assert [a.get_json().get("attempt") for a in answers] == [1, 2, 3, None, None, None]
     assert all(a.get_json()["rule"] for a in answers), "still the rules' answer, with its clause"
     assert len(app.extensions["arbiter"].app.stored_attempts(UUID(game.id))) == 4  # opened + the 3 kept
+
+
+def test_a_move_after_the_end_with_a_stale_expected_version_is_refused_for_the_end(app, client):
+    """The end is the reason a late move fails (a page that missed the end sends the version it saw)."""
+    game = finished(client)
+    before = stored(app, client, game)
+    answer = client.post(f"{game.url}/moves", headers=game.seat(0),
+                         json={"type": "strike", "position": 0, "expected_version": 3})
+    assert answer.status_code == 422 and answer.get_json()["rule"].startswith("SB-"), answer.get_json()
+    assert stored(app, client, game) == before

@@ -177,3 +177,35 @@ def test_a_move_after_the_end_with_a_stale_expected_version_is_refused_for_the_e
                          json={"type": "strike", "position": 0, "expected_version": 3})
     assert answer.status_code == 422 and answer.get_json()["rule"].startswith("SB-"), answer.get_json()
     assert stored(app, client, game) == before
+
+
+def test_an_embargoed_duplicate_game_is_closed_to_its_seats_and_its_director_still_releases_it(tmp_path):
+    """Board 1.1's table A is over and held from spectators while table B plays: its seats can neither rename nor move
+    (nothing is stored), and the director's release still goes through."""
+    from api import create_app
+
+    from .api_support import CheckedClient
+    from .test_duplicate_embargo import DUPLICATE_GAMES, finish, two_table_formats
+
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'd.db'}", "KEY_FILE": str(tmp_path / "key"),
+                      "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
+    app.test_client_class = CheckedClient
+    client, store = app.test_client(), app.extensions["arbiter"].app
+    created = client.post(f"{API}/tournaments", json=two_table_formats(DUPLICATE_GAMES[0])).get_json()
+    tid, director = created["id"], bearer(created["director_token"])
+    client.post(f"{API}/tournaments/{tid}/rounds", headers=director)
+    links = client.get(f"{API}/tournaments/{tid}/links", headers=director).get_json()["games"]
+    held = next(g for g in links if g["table"] == 0)
+    gid = UUID(held["game_id"])
+    finish(store, held["game_id"])
+    assert client.get(f"{API}/games/{gid}").status_code == 403, "held from spectators"
+    before = (store.game(gid).version, len(store.stored_attempts(gid)), (tmp_path / "checkpoints.log").read_bytes())
+    seat = bearer(held["seats"][0]["token"])
+    renamed = client.post(f"{API}/games/{gid}/name", headers=seat, json={"name": "Latecomer"})
+    assert renamed.status_code == 409 and "the game is over" in renamed.get_json()["detail"]
+    moved = client.post(f"{API}/games/{gid}/moves", headers=seat, json={"type": "say", "text": "gg"})
+    assert moved.status_code == 422 and "attempt" not in moved.get_json()
+    assert (store.game(gid).version, len(store.stored_attempts(gid)), (tmp_path / "checkpoints.log").read_bytes()) == before
+    released = client.post(f"{API}/tournaments/{tid}/boards/1.1/release", headers=director)
+    assert released.status_code == 200 and released.get_json()["rounds"][0]["boards"][0]["released"] is True
+    store.close()

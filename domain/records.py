@@ -7,7 +7,6 @@ an `illegal` verdict (exit 1).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any

@@ -185,10 +185,10 @@ class LogService:
 
 
 def _field(leaf: bytes, name: str):
-    import json
+    from domain import json_limits
 
     try:
-        return json.loads(leaf).get(name)
+        return json_limits.read_document(leaf).get(name)
     except (ValueError, AttributeError):
         return None
 

@@ -1,4 +1,5 @@
-"""Every command line that reads a file a stranger can hand arbiter, fed hostile files: hypothesis-generated JSON (any
+"""Every command line that reads a file a stranger can hand arbiter (and `simulate --options`, JSON on the command
+line), fed hostile files: hypothesis-generated JSON (any
 shape, in the right place of any command), and the files that used to escape as tracebacks (nested 1,000 deep, an
 object of 200,000 keys, a string of 2 million characters, a file over 16 MiB, invalid UTF-8, random bytes, JSON Lines
 with one bad line). Each answers with a message and an exit code, never a traceback (issue 38)."""
@@ -37,6 +38,10 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "import archive": ["import", "FILE.jsonl", "--database-url", store],
         "analyse": ["analyse", "FILE", "--seat", "0", "--samples", "1", "--workers", "1"],
         "fairplay": ["fairplay", "FILE", "--samples", "1", "--perfect-samples", "1", "--worlds", "1", "--workers", "1"],
+        "fairplay archive": ["fairplay", "FILE.jsonl", "--samples", "1", "--perfect-samples", "1", "--worlds", "1",
+                             "--workers", "1"],
+        "simulate --options": ["simulate", "el-royale", "--players", "2", "--games", "1", "--workers", "1",
+                               "--options", "TEXT"],
         "proof check": ["proof", "check", "FILE", "--key", "arbiter.test+00000000+AAAA"],
         "proof get": ["proof", "get", "FILE", "--server", UNREACHABLE, "--timeout", "0"],
         "verify --receipt": ["verify", game, "--receipt", "FILE", "--database-url", store, "--create-store"],
@@ -50,7 +55,8 @@ def run(tmp: Path, name: str, data: bytes) -> None:
     line = commands(tmp)[name]
     path = tmp / ("given.jsonl" if "FILE.jsonl" in line else "given.json")
     path.write_bytes(data)
-    args = [str(path) if a in ("FILE", "FILE.jsonl") else a for a in line]
+    text = data.decode("utf-8", "replace").replace("\x00", "")  # an argument (not a file): what a shell can pass
+    args = [str(path) if a in ("FILE", "FILE.jsonl") else text if a == "TEXT" else a for a in line]
     result = CliRunner().invoke(main, args, catch_exceptions=True)
     shown = result.output + (result.stderr if result.stderr_bytes is not None else "")
     assert result.exception is None or isinstance(result.exception, SystemExit), \

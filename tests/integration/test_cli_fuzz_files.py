@@ -40,7 +40,7 @@ def commands(tmp: Path) -> dict[str, list[str]]:
         "fairplay": ["fairplay", "FILE", "--samples", "1", "--perfect-samples", "1", "--worlds", "1", "--workers", "1"],
         "fairplay archive": ["fairplay", "FILE.jsonl", "--samples", "1", "--perfect-samples", "1", "--worlds", "1",
                              "--workers", "1"],
-        "simulate --options": ["simulate", "el-royale", "--players", "2", "--games", "1", "--workers", "1",
+        "simulate --options": ["simulate", "--game", "el-royale", "--players", "2", "--games", "1", "--workers", "1",
                                "--options", "TEXT"],
         "proof check": ["proof", "check", "FILE", "--key", "arbiter.test+00000000+AAAA"],
         "proof get": ["proof", "get", "FILE", "--server", UNREACHABLE, "--timeout", "0"],

@@ -222,12 +222,14 @@ def refuse(client, table, seat: int):
     return client.post(f"{table.url}/moves", headers=table.seat(seat), json={"type": "pass"})
 
 
-def probe_refusals_per_window(app, bound, beyond):
+def probe_refusals_per_window(app, bound, beyond, monkeypatch=None):
     kept, seconds = (int(n) for n in re.findall(r"\d+", bound))
     client = app.test_client()
     table = create(client, 2)
     seat = idle_seat(client, table)
     assert [refuse(client, table, seat).get_json().get("attempt") for _ in range(kept)] == list(range(1, kept + 1))
+    frozen = referee_module._now()  # the clock stands still: a slow machine cannot outlast the window
+    monkeypatch.setattr(referee_module, "_now", lambda: frozen)
     over = refuse(client, table, seat)
     problem(over, 429, beyond)
     assert "Retry-After" in beyond and 1 <= int(over.headers["Retry-After"]) <= seconds

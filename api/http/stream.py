@@ -113,7 +113,7 @@ def clamped(value: object) -> int:
 @stream_blp.arguments(s.ResumeHeaders, location="headers", as_kwargs=True)
 @stream_blp.doc(responses=SSE)
 @errors_of(stream_blp, 401, 403, 404)
-def stream(query, game_id: str, last_event_id: int | None = None):
+def stream(query, game_id: str, last_event_id: str | None = None):
     """Server-sent events of the game as the caller may see it (the event log, live; ends after a minute or once
     the game is over and drained: reconnect with Last-Event-ID)."""
     facade = arbiter()

@@ -12,9 +12,8 @@ but `LimitError` (a ValueError) for a document outside these bounds, naming wher
   holding it used to stop the catalogue) and no unpaired surrogate (I-JSON again: not Unicode);
 - a string holds at most MAX_STRING characters and an object at most MAX_KEYS keys (the longest string of a
   record is a table talk line, its widest object a few dozen outcomes);
-- a whole document (a file, or one line of a JSON Lines file) is at most MAX_DOCUMENT_BYTES: `read_document`, the
-  one reader of every file a stranger can hand arbiter (records, archives, bundles, receipts, proof bundles;
-  service/json_files.py opens them).
+- a whole document (a file, or a line of JSON Lines) is at most MAX_DOCUMENT_BYTES: `read_document`, the one
+  reader of every file a stranger can hand arbiter (service/json_files.py opens them).
 
 `check` applies the same bounds to a document already in memory (walked without recursion). `screened` tells from
 the text alone that a document surely keeps them; `read_screened` reads such a text with orjson (json.loads' answer,
@@ -91,10 +90,8 @@ def _constant(text: str) -> Any:
 
 
 def read_document(text: str | bytes) -> Any:
-    """A whole document read within every bound, its size included (a file's text, or one line of a JSON Lines file):
-    the one reader of files a stranger can hand arbiter; raises LimitError saying which bound and where (the line and
-    column for a syntax error or nesting, the path for anything else). A text that surely keeps the bounds is read by
-    orjson (read_screened), any other by `loads`."""
+    """A whole document (a file's text, or a line of JSON Lines) read within every bound, its size included; raises
+    LimitError naming the bound and where (line and column, or the path). Screened texts are read by orjson."""
     if len(text) > MAX_DOCUMENT_BYTES:
         raise LimitError("", f"too large: {len(text):,} bytes, and a document (a file, or a line of JSON Lines) is at "
                              f"most {MAX_DOCUMENT_BYTES:,} bytes ({MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB)")
@@ -103,7 +100,7 @@ def read_document(text: str | bytes) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError as e:
             line = text.count(b"\n", 0, e.start) + 1
-            raise LimitError("", f"not JSON: the text is not UTF-8 (byte {e.start} on line {line}: {e.reason})") from None
+            raise LimitError("", f"not JSON: the text is not UTF-8 (byte {e.start}, line {line}: {e.reason})") from None
     try:
         checked, doc = read_screened(text)
     except ValueError:  # not JSON: loads says where

@@ -46,8 +46,7 @@ class Referee(Store):
 
     def __init__(self, *args: Any, **kwargs: Any):
         super().__init__(*args, **kwargs)
-        # refusals the bound on refused attempts did not keep, per (game id, actor), in this process (docs/api.md "Limits")
-        self.not_kept: Counter[tuple[str, str]] = Counter()
+        self.not_kept: Counter[tuple[str, str]] = Counter()  # refusals not kept for the bound, per (game, actor)
         self._not_kept_guard = threading.Lock()
 
     def _command(self, game_id: UUID, decide: Callable[[UnitOfWork[Game]], T]) -> T:
@@ -162,7 +161,7 @@ class Referee(Store):
             self.not_kept[(str(game_id), actor)] += 1
             count = self.not_kept[(str(game_id), actor)]
         if count == 1 or count & (count - 1) == 0:  # logged at 1, 2, 4, 8, ...: a count, never a line per attempt
-            log.warning("game %s: %d refusals of %s not kept (over the bound on refused attempts)", game_id, count, actor)
+            log.warning("game %s: %d refusals of %s not kept (over the bound on refusals)", game_id, count, actor)
         return count
 
     def _answer_again(self, game_id: UUID, game: Game, attempts: Attempts | None, seat: int,

@@ -5,6 +5,11 @@ another seat's move fail on `expected_version`, and a refusal whose very existen
 something (an over-bid, BA-3.2: the bidder's hand is weaker than the bid) leaves no
 trace that another seat can see — no version gap, no log entry, no stream message. The
 stream is hash-chained like the game's (domain.audit) and read by the referee's audit.
+
+Refusals kept are bounded per seat (docs/api.md, "Limits"): at most KEPT_PER_WINDOW in any WINDOW_SECONDS (the next
+one waits: `wait_before_keeping`, a 429 with Retry-After at the API) and at most KEPT_PER_SEAT in a game (past it a
+refusal is still answered, with its clause, but no longer kept: `keeps_more`). What the bound turns away is counted by
+the service, never stored, so no seat can grow the store or the checkpoint log without bound.
 """
 
 from __future__ import annotations
@@ -17,6 +22,10 @@ from eventsourcing.domain import Aggregate
 
 from .audit import GENESIS, event_hash
 from .game import Chained
+
+KEPT_PER_WINDOW = 20  # refusals kept for one seat of one game in any WINDOW_SECONDS
+WINDOW_SECONDS = 60
+KEPT_PER_SEAT = 500  # refusals kept for one seat of one game in all
 
 _NAMESPACE = UUID("6f1d3c0e-8a43-4b1e-9d55-2f6a1c7e0b42")
 
@@ -63,6 +72,10 @@ class Attempts(Aggregate):
         def apply_to(self, attempts: "Attempts") -> None:
             attempts.count += 1
             attempts.refused[attempts.count] = {"actor": self.actor, "at_version": self.at_version}
+            attempts.kept[self.actor] = attempts.kept.get(self.actor, 0) + 1
+            recent = attempts.recent.setdefault(self.actor, [])
+            recent.append(self.timestamp.timestamp())
+            del recent[:-KEPT_PER_WINDOW]
             if self.idempotency_key:
                 attempts.answers[self.idempotency_key] = {"version": self.at_version, "rejected": True, "clause": self.clause,
                                                           "reason": self.reason, "actor": self.actor, "attempt": attempts.count}
@@ -72,6 +85,8 @@ class Attempts(Aggregate):
         self.count = 0
         self.answers: dict[str, dict] = {}  # idempotency key -> the refusal given
         self.refused: dict[int, dict] = {}  # attempt number (1, 2, ...) -> {actor, at_version}: what a dispute may name
+        self.kept: dict[str, int] = {}  # actor -> how many of its refusals are kept
+        self.recent: dict[str, list[float]] = {}  # actor -> when its last KEPT_PER_WINDOW refusals were kept (epoch s)
         self.chain_head = GENESIS
 
     def seat_attempt(self, attempt: int) -> int:
@@ -82,6 +97,17 @@ class Attempts(Aggregate):
     def open(cls, game_id: UUID) -> "Attempts":
         """The (empty) attempts stream of a game."""
         return cls._create(cls.Opened, id=attempts_id(game_id), game_id=str(game_id), prev=GENESIS)
+
+    def wait_before_keeping(self, actor: str, now: float) -> float:
+        """Seconds before another refusal of `actor` may be kept (0: now): KEPT_PER_WINDOW in any WINDOW_SECONDS."""
+        recent = self.recent.get(actor, [])
+        if len(recent) < KEPT_PER_WINDOW:
+            return 0.0
+        return max(0.0, recent[-KEPT_PER_WINDOW] + WINDOW_SECONDS - now)
+
+    def keeps_more(self, actor: str) -> bool:
+        """Whether another refusal of `actor` is kept: fewer than KEPT_PER_SEAT of its refusals are."""
+        return self.kept.get(actor, 0) < KEPT_PER_SEAT
 
     def refuse(self, actor: str, move: dict, clause: str, reason: str, at_version: int, engine_version: str,
                idempotency_key: str | None = None, record_move: int | None = None) -> None:

@@ -9,7 +9,11 @@ but `LimitError` (a ValueError) for a document outside these bounds, naming wher
 - objects and arrays nest at most MAX_DEPTH levels (the deepest record is 4 levels deep;
   Python's own parser fails with RecursionError near 1,000);
 - strings and keys hold no U+0000 (PostgreSQL's text and jsonb cannot store it: one player name
-  holding it used to stop the catalogue) and no unpaired surrogate (I-JSON again: not Unicode).
+  holding it used to stop the catalogue) and no unpaired surrogate (I-JSON again: not Unicode);
+- a string holds at most MAX_STRING characters and an object at most MAX_KEYS keys (the longest string of a
+  record is a table talk line, its widest object a few dozen outcomes);
+- a whole document (a file, or a line of JSON Lines) is at most MAX_DOCUMENT_BYTES: `read_document`, the one
+  reader of every file a stranger can hand arbiter (service/json_files.py opens them).
 
 `check` applies the same bounds to a document already in memory (walked without recursion). `screened` tells from
 the text alone that a document surely keeps them; `read_screened` reads such a text with orjson (json.loads' answer,
@@ -31,6 +35,9 @@ except ImportError:  # pragma: no cover - a dependency (pyproject.toml); json.lo
 
 MAX_INT = 2**53 - 1
 MAX_DEPTH = 32
+MAX_KEYS = 10_000
+MAX_STRING = 1_000_000
+MAX_DOCUMENT_BYTES = 16 * 1024 * 1024
 _MAX_DIGITS = len(str(MAX_INT))
 
 
@@ -82,6 +89,25 @@ def _constant(text: str) -> Any:
     raise LimitError("", f"not JSON: {text} is not a JSON number")
 
 
+def read_document(text: str | bytes) -> Any:
+    """A whole document (a file's text, or a line of JSON Lines) read within every bound, its size included; raises
+    LimitError naming the bound and where (line and column, or the path). Screened texts are read by orjson."""
+    if len(text) > MAX_DOCUMENT_BYTES:
+        raise LimitError("", f"too large: {len(text):,} bytes, and a document (a file, or a line of JSON Lines) is at "
+                             f"most {MAX_DOCUMENT_BYTES:,} bytes ({MAX_DOCUMENT_BYTES // (1024 * 1024)} MiB)")
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError as e:
+            line = text.count(b"\n", 0, e.start) + 1
+            raise LimitError("", f"not JSON: the text is not UTF-8 (byte {e.start}, line {line}: {e.reason})") from None
+    try:
+        checked, doc = read_screened(text)
+    except ValueError:  # not JSON: loads says where
+        checked, doc = False, None
+    return doc if checked else loads(text)
+
+
 def loads(text: str | bytes) -> Any:
     """Parse a JSON document within the bounds; raises LimitError (not JSON, too deep, a number out of range)."""
     try:
@@ -116,11 +142,11 @@ def screened(text: str) -> bool:
     """Whether the JSON text `text` surely keeps every bound, seen from the text alone (string operations and regular
     expressions, no walk of the decoded document): no U+0000 or surrogate escape, no number of 15 digits or more, no
     fraction or exponent, no NaN or Infinity, nesting within MAX_DEPTH. False means "not sure": `check` decides."""
-    if "\x00" in text or _SUSPECT_ESCAPE.search(text):
+    if "\x00" in text or _SUSPECT_ESCAPE.search(text) or len(text) > MAX_STRING:
         return False
     # the text outside strings; without a backslash every string runs from one quote to the next
     bare = _STRING.sub("", text) if "\\" in text else "".join(text.split('"')[::2])
-    if any(sign in bare for sign in _NOT_INTEGER) or _LONG_NUMBER.search(bare):
+    if any(sign in bare for sign in _NOT_INTEGER) or _LONG_NUMBER.search(bare) or bare.count(":") > MAX_KEYS:
         return False
     return _nests_within(bare)
 
@@ -185,6 +211,8 @@ _BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
 
 
 def _string_problem(text: str) -> str | None:
+    if len(text) > MAX_STRING:
+        return f"a string of {len(text):,} characters: strings hold at most {MAX_STRING:,}"
     bad = _BAD_CHARACTER.search(text)
     if bad is None:
         return None
@@ -215,13 +243,14 @@ def _within(doc: Any) -> bool:
         if depth >= MAX_DEPTH:
             return False
         if type(node) is dict:
-            if any(type(key) is not str or _bad_string(key) for key in node):
+            if len(node) > MAX_KEYS or any(type(key) is not str or _bad_string(key) or len(key) > MAX_STRING
+                                           for key in node):
                 return False
             node = node.values()
         for value in node:
             kind = type(value)
             if kind is str:
-                if _bad_string(value):
+                if _bad_string(value) or len(value) > MAX_STRING:
                     return False
             elif kind is int:
                 if not -MAX_INT <= value <= MAX_INT:
@@ -247,6 +276,8 @@ def check(doc: Any, where: str = "") -> None:
             if depth >= MAX_DEPTH:
                 raise LimitError(path[:200], f"nested too deeply: objects and arrays nest at most {MAX_DEPTH} levels")
             if isinstance(value, dict):
+                if len(value) > MAX_KEYS:
+                    raise LimitError(path[:200], f"an object of {len(value):,} keys: objects hold at most {MAX_KEYS:,}")
                 for key in value:
                     problem = _string_problem(key) if isinstance(key, str) else None
                     if problem:

@@ -7,7 +7,6 @@ an `illegal` verdict (exit 1).
 
 from __future__ import annotations
 
-import json
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -52,23 +51,18 @@ class Record:
 
 
 def load(path: str) -> Record:
-    """Read and validate a record file; raises InvalidRecord with one clear line."""
+    """Read and validate a record file; raises InvalidRecord with one clear line. The file is read as every file a
+    stranger hands arbiter is (json_limits.read_document: its size and every JSON bound)."""
     try:
         with open(path, "rb") as f:
-            text = f.read()
+            text = f.read(json_limits.MAX_DOCUMENT_BYTES + 1)
     except OSError as e:
         raise InvalidRecord(f"cannot read {path}: {e.strerror}") from None
-    try:  # a text that surely keeps the bounds is read by the plain parser; any other by json_limits, which names why
-        decoded = text.decode("utf-8")
-        checked, doc = json_limits.read_screened(decoded)
-        if not checked:
-            doc = json_limits.loads(text)
-    except ValueError:
-        try:
-            doc = json_limits.loads(text)
-        except json_limits.LimitError as e:
-            raise InvalidRecord(str(e)) from None
-    return parse(doc, checked=True)  # within the bounds either way
+    try:
+        doc = json_limits.read_document(text)
+    except json_limits.LimitError as e:
+        raise InvalidRecord(str(e)) from None
+    return parse(doc, checked=True)  # within the bounds
 
 
 def _card(codec: Any, value: Any, where: str) -> int:

@@ -16,20 +16,21 @@ EXIT_OK, EXIT_PROBLEM, EXIT_INVALID = 0, 1, 2
 
 
 def read_receipts(path: str) -> list:
-    """The receipts of a file: one JSON object, a JSON array of them (a seat page's download) or JSON lines."""
+    """The receipts of a file: one JSON object, a JSON array of them (a seat page's download) or JSON lines, each read
+    within the JSON bounds (service.json_files); a file that is none of them is a usage error naming it and why."""
+    from service.json_files import FileProblem, parse, read_bytes
+
     try:
-        with open(path, encoding="utf-8") as f:
-            text = f.read(4 * 1024 * 1024)
-    except (OSError, UnicodeDecodeError) as e:
-        raise click.UsageError(f"{path}: cannot be read ({getattr(e, 'strerror', None) or e})") from None
-    try:
-        doc = json.loads(text)
+        data = read_bytes(path)
+        doc = parse(path, data)
         docs = doc if isinstance(doc, list) else [doc]
-    except ValueError:
+    except FileProblem as whole:
+        if whole.line is None and ("not JSON" not in whole.reason or "not UTF-8" in whole.reason):
+            raise click.UsageError(str(whole)) from None  # unreadable, too large, out of bounds, not UTF-8
         try:
-            docs = [json.loads(line) for line in text.splitlines() if line.strip()]
-        except ValueError:
-            raise click.UsageError(f"{path}: not a receipt (expected a JSON object, a JSON array or JSON lines)") from None
+            docs = [parse(path, line, n) for n, line in enumerate(data.split(b"\n"), 1) if line.strip()]
+        except FileProblem as e:
+            raise click.UsageError(f"{e} (a receipt file is a JSON object, a JSON array or JSON lines)") from None
     if not docs:
         raise click.UsageError(f"{path}: holds no receipt")
     return docs

@@ -29,6 +29,7 @@ import click
 from rich.console import Console
 from rich.table import Table
 
+from domain import json_limits
 from bots import SeatView, make_bot
 
 from service.play.commands import PlayMove, RecordMove
@@ -99,7 +100,11 @@ class Client:
         if response.status >= 400:
             self.stats.error(f"HTTP {response.status} {kind}")
             raise RemoteError(f"HTTP {response.status} {kind}", raw[:200].decode(errors="replace"))
-        return json.loads(raw)
+        try:  # a server's answer, read within the JSON bounds
+            return json_limits.read_document(raw)
+        except json_limits.LimitError as e:
+            self.stats.error(f"unreadable {kind}")
+            raise RemoteError(f"unreadable {kind}", str(e)[:200]) from None
 
     def close(self) -> None:
         if self.conn is not None:

@@ -12,6 +12,9 @@ import urllib.request
 
 import click
 
+from domain import json_limits
+from domain.json_limits import MAX_DOCUMENT_BYTES
+
 from .evidence import EXIT_INVALID, EXIT_OK, EXIT_PROBLEM, read_receipts
 
 
@@ -33,13 +36,15 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float) -
     deadline = time.monotonic() + timeout
     while True:
         status, body = _post(url, doc)
+        if not isinstance(body, dict):
+            body = {"detail": str(body)[:300]}
         if status == 200:
             break
         if status != 202:
             detail = body.get("detail") if isinstance(body, dict) else str(body)[:300]
             click.echo(f"arbiter proof get: the server refused the receipt ({status}): {detail}", err=True)
             sys.exit(EXIT_INVALID if status in (400, 409, 422) else EXIT_PROBLEM)
-        wait = float(body.get("retry_after") or 5)
+        wait = _seconds(body.get("retry_after"))
         if time.monotonic() + wait > deadline:
             click.echo(f"arbiter proof get: still waiting after {timeout:g} s: {body.get('detail')}", err=True)
             sys.exit(EXIT_PROBLEM)
@@ -55,20 +60,39 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float) -
                    f"{body['index']} of {body['tree_size']}) to {output}", err=True)
 
 
+def _seconds(value) -> float:
+    """A 202's `retry_after`, within 0.1 to 300 seconds (5 when it is not a number)."""
+    try:
+        wait = float(value)
+    except (TypeError, ValueError):
+        return 5.0
+    return min(300.0, max(0.1, wait)) if wait == wait else 5.0
+
+
 def _post(url: str, doc) -> tuple[int, object]:
     request = urllib.request.Request(url, data=json.dumps(doc).encode(), method="POST",
                                      headers={"Content-Type": "application/json", "Accept": "application/json"})
     try:
         with urllib.request.urlopen(request, timeout=30) as r:
-            return r.status, json.loads(r.read())
+            status, data = r.status, r.read(MAX_DOCUMENT_BYTES + 1)
     except urllib.error.HTTPError as e:
         try:
-            return e.code, json.loads(e.read())
+            return e.code, json_limits.read_document(e.read(MAX_DOCUMENT_BYTES + 1))
         except ValueError:
             return e.code, {"detail": e.reason}
     except (urllib.error.URLError, OSError, ValueError) as e:
         click.echo(f"arbiter proof get: cannot reach {url}: {getattr(e, 'reason', e)}", err=True)
         sys.exit(EXIT_PROBLEM)
+    try:  # a server is a stranger too: its answer is read within the same bounds as a file
+        body = json_limits.read_document(data)
+    except json_limits.LimitError as e:
+        click.echo(f"arbiter proof get: {url} answered {status} with what is not a bounded JSON document: {e}", err=True)
+        sys.exit(EXIT_PROBLEM)
+    if status == 200 and not (isinstance(body, dict) and isinstance(body.get("index"), int)
+                              and isinstance(body.get("tree_size"), int)):
+        click.echo(f"arbiter proof get: {url} answered 200 with what is not a proof bundle", err=True)
+        sys.exit(EXIT_PROBLEM)
+    return status, body
 
 
 @proof_group.command("check")
@@ -84,11 +108,12 @@ def check_command(bundle: str, key_text: str, witness_texts: tuple[str, ...], qu
     and the witnesses' cosignatures. Exit 0 when all hold, 1 when one fails, 2 for a file that cannot be read."""
     from service.evidence.proof_check import BundleProblem, check_bundle, read_key
 
+    from service.json_files import FileProblem, read_json
+
     try:
-        with open(bundle, encoding="utf-8") as f:
-            doc = json.loads(f.read(8 * 1024 * 1024))
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        click.echo(f"arbiter proof check: {bundle}: cannot be read as JSON ({getattr(e, 'strerror', None) or e})", err=True)
+        doc = read_json(bundle)
+    except FileProblem as e:
+        click.echo(f"arbiter proof check: {e}", err=True)
         sys.exit(EXIT_INVALID)
     try:
         key = read_key(key_text, "key")

@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 from rich.console import Console
 
+from domain import json_limits
 from domain.games import SPECS
 
 from .progress import games_progress
@@ -21,9 +22,9 @@ def _options(text: str | None) -> dict:
     if text is None:
         return {}
     try:
-        value = json.loads(text)
-    except json.JSONDecodeError as e:
-        raise click.BadParameter(f"not JSON ({e.msg} at character {e.pos}): {text[:60]!r}", param_hint="--options") from None
+        value = json_limits.loads(text)
+    except json_limits.LimitError as e:
+        raise click.BadParameter(f"{e}: {text[:60]!r}", param_hint="--options") from None
     if not isinstance(value, dict):
         raise click.BadParameter("must be a JSON object, e.g. '{\"edition\": \"classic\"}'", param_hint="--options")
     return value

@@ -19,7 +19,8 @@ from service.play.new_games import CreateGame, ImportRecord
 
 blp = Blueprint("games", __name__, url_prefix="/api/v1", description="Games, moves, views, replays, audits, disputes")
 LOCATION = {"Location": {"description": "the new game's address (GET /games/{id})", "schema": {"type": "string"}}}
-ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal"}
+ERRORS = {401: "Bad or missing token", 403: "Token outside its role or game", 404: "No such game", 422: "Invalid or illegal",
+          429: "Too many refused attempts (Retry-After says when to try again)"}
 MOVE_RESULT = compile_dump(s.MoveResult())  # a move's answer, as flask-smorest would dump it (api.http.fast_dump)
 
 
@@ -90,9 +91,10 @@ class GameView(MethodView):
 class Moves(MethodView):
     @blp.arguments(s.Move())
     @blp.response(200, s.MoveResult)
-    @_errors(401, 403, 404, 409, 422)
+    @_errors(401, 403, 404, 409, 422, 429)
     def post(self, body, game_id):
-        """Play a move for the token's seat (record shape minus seat)."""
+        """Play a move for the token's seat (record shape minus seat); a finished game takes none (422 with the
+        rules' clause, nothing kept), and a seat's refusals past its bound are 429 with Retry-After."""
         command = PlayMove.from_body(game_id, body, request.headers.get("Idempotency-Key"), within_bounds=True)  # api.http.limits
         return json_response(MOVE_RESULT(arbiter().play.move(bearer(), command)))
 
@@ -161,9 +163,10 @@ class Disputes(MethodView):
 class SeatName(MethodView):
     @blp.arguments(s.NameRequest())
     @blp.response(200, s.Named)
-    @_errors(401, 403, 404, 422)
+    @_errors(401, 403, 404, 409, 422)
     def post(self, body, game_id):
-        """A seat gives the name it plays under (shown in every view, log and record from then on)."""
+        """A seat gives the name it plays under (shown in every view, log and record from then on); 409 once the game
+        is over."""
         return arbiter().play.name_seat(bearer(), NameSeat.from_body(game_id, body))
 
 

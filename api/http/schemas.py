@@ -235,8 +235,9 @@ class AfterQuery(Schema):
 
 
 class ResumeHeaders(Schema):
-    last_event_id = fields.Integer(data_key="Last-Event-ID", validate=POSITION, metadata={
-        "description": "resume after this version (what a reconnecting EventSource sends)"})
+    last_event_id = fields.String(data_key="Last-Event-ID", metadata={"description":
+        "resume after this version (what a reconnecting EventSource sends): an integer, clamped to 0 to 2^31 - 1; any "
+        "other value resumes from the start (docs/api.md, Limits)"})
 
 
 class VersionQuery(Schema):

@@ -119,9 +119,15 @@ def sse_response(facade, game_id: str, token: str | None, after: int, limit: flo
 
 def resume_point() -> int:
     """Where a (re)connecting client resumes: Last-Event-ID, or ?after=, or the start."""
+    return clamped(request.headers.get("Last-Event-ID") or request.args.get("after"))
+
+
+def clamped(value: object) -> int:
+    """A resume point as docs/api.md's limits table says: an integer clamped to 0 to MAX_POSITION; anything else (not an
+    integer, or one of more than 4,300 digits) the start."""
     try:
-        return min(MAX_POSITION, max(0, int(request.headers.get("Last-Event-ID") or request.args.get("after") or 0)))
-    except ValueError:  # not an integer, or one of more than 4,300 digits
+        return min(MAX_POSITION, max(0, int(str(value).strip()))) if value is not None else 0
+    except ValueError:
         return 0
 
 
@@ -130,11 +136,11 @@ def resume_point() -> int:
 @stream_blp.arguments(s.ResumeHeaders, location="headers", as_kwargs=True)
 @stream_blp.doc(responses=SSE)
 @errors_of(stream_blp, 401, 403, 404)
-def stream(query, game_id: str, last_event_id: int | None = None):
+def stream(query, game_id: str, last_event_id: str | None = None):
     """Server-sent events of the game as the caller may see it (the event log, live; ends after a minute or once
     the game is over and drained: reconnect with Last-Event-ID)."""
     facade = arbiter()
     token = bearer()
     facade.access.viewer(game_id, token)  # 401/403/404 before the stream starts
-    after = last_event_id if last_event_id is not None else query["after"]
+    after = clamped(last_event_id) if last_event_id is not None else query["after"]
     return sse_response(facade, game_id, token, after, float(current_app.config.get("STREAM_SECONDS", 300)))

@@ -9,6 +9,7 @@ import json
 
 from flask import Blueprint, redirect, render_template, request, url_for
 
+from domain import json_limits
 from service.errors import BadInput, ServiceError
 from service.studies.commands import StartStudy
 
@@ -39,8 +40,8 @@ def study(study_id: str):
 def move(study_id: str):
     text = request.form.get("move", "")
     try:
-        raw = json.loads(text)
-    except ValueError:
+        raw = json_limits.loads(text)
+    except ValueError:  # not JSON, or outside the JSON bounds (json_limits.LimitError)
         raise BadInput("move: write the move as JSON, e.g. {\"type\": \"pass\"}", field="move") from None
     studies().play(study_id, _token(study_id), raw)
     return redirect(url_for("study_pages.study", study_id=study_id), 303)

@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
+from domain import json_limits
+
 from .keys import PublicKey, ServerKey, canonical
 from .log_storage import FileStorage, LogShrank, MemoryStorage  # noqa: F401  (the log's storages, also imported from here)
 
@@ -148,9 +150,9 @@ class CheckpointLog:
 def _line_problem(raw: bytes, number: int, prev: str, key: PublicKey | None) -> str | None:
     """What is wrong with line `number` of the log, or None."""
     try:
-        doc = json.loads(raw)
-    except ValueError:
-        return "is not JSON (the line was edited or cut)"
+        doc = json_limits.read_document(raw)
+    except ValueError as e:  # not JSON, or outside the JSON bounds
+        return f"is not JSON within the bounds (the line was edited or cut): {e}"
     fields = FIELDS_OF.get(doc.get("format")) if isinstance(doc, dict) else None
     if fields is None:
         return f"is not a checkpoint (its format must be {FORMAT} or {FORMAT_V1})"

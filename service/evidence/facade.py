@@ -223,15 +223,15 @@ class Evidence:
 
     def checkpoints(self, after: int = 0, limit: int = 100, game: str | None = None) -> list[dict]:
         """Checkpoints of the log after line `after` (for mirrors and auditors), optionally of one game."""
-        import json
+        from domain import json_limits
 
         out = []
         for number, raw in enumerate(self.log.storage.read().splitlines(), start=1):
             if number <= after:
                 continue
             try:
-                doc = json.loads(raw)
-            except ValueError:
+                doc = json_limits.read_document(raw)
+            except ValueError:  # not JSON, or outside the JSON bounds
                 doc = {"seq": number, "unreadable": raw.decode("utf-8", "replace")[:300]}
             if game is None or (isinstance(doc, dict) and doc.get("game") == game):
                 out.append(doc)

@@ -122,11 +122,11 @@ class LogService:
 
     def consistency(self, old: int, new: int) -> dict:
         size = self.latest().size
+        if old > new:  # never answerable: a log only grows
+            raise BadInput(f"new: must be at least old ({old}): no consistency proof goes from a tree of {old} leaves "
+                           f"to a smaller one of {new}, a log only grows", field="new")
         if new > size:  # a tree that may come, not a malformed request: 404, as a leaf not yet published
-            raise NotFound(f"new: no published checkpoint has tree size {new} (the latest has {size})")
-        if old > new:
-            raise NotFound(f"old: no consistency proof goes from a tree of {old} leaves to a smaller one of {new}: "
-                           "a log only grows")
+            raise NotFound(f"new: no published checkpoint has tree size {new} (the latest has {size})", field="new")
         return {"old": old, "new": new, "proof": [b64(h) for h in self.tree.consistency(old, new)]}
 
     def audit(self, kept: Sequence[tuple[str, str]] = (), witnesses: Sequence[Verifier] = (), quorum: int = 0) -> dict:
@@ -185,10 +185,10 @@ class LogService:
 
 
 def _field(leaf: bytes, name: str):
-    import json
+    from domain import json_limits
 
     try:
-        return json.loads(leaf).get(name)
+        return json_limits.read_document(leaf).get(name)
     except (ValueError, AttributeError):
         return None
 

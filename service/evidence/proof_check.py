@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import base64
 import binascii
-import json
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from domain import json_limits
 from service.errors import ServiceError
 
 from . import merkle, receipts
@@ -66,9 +66,9 @@ def check_bundle(bundle: Any, log_key: Verifier, witnesses: list[Verifier] = (),
 
     leaf = _b64(bundle["leaf"], "leaf")
     try:
-        line = json.loads(leaf)
-    except ValueError:
-        raise BundleProblem("leaf", "the leaf is not a checkpoint line (not JSON)") from None
+        line = json_limits.read_document(leaf)
+    except ValueError as e:  # not JSON, or outside the JSON bounds (a stranger's bundle)
+        raise BundleProblem("leaf", f"the leaf is not a checkpoint line ({e})") from None
     if not isinstance(line, dict) or line.get("format") not in FIELDS_OF:
         raise BundleProblem("leaf", "the leaf is not a checkpoint line")
     for name in ("game", "version", "head"):

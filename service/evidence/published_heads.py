@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from domain import json_limits
+
 from .checkpoints import now
 
 
@@ -103,7 +105,7 @@ class HeadsDamaged(ValueError):
 
 def _read(raw: bytes, number: int) -> Published:
     try:
-        doc = json.loads(raw)
+        doc = json_limits.read_document(raw)
         return Published(int(doc["size"]), str(doc["note"]), str(doc["published_at"]))
     except (ValueError, KeyError, TypeError):
         raise HeadsDamaged(f"published checkpoint {number} of the heads file cannot be read (the file was edited)") \

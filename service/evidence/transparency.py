@@ -16,10 +16,11 @@ size is published already. Ed25519 being deterministic, every host signs the sam
 from __future__ import annotations
 
 import bisect
-import json
 import threading
 from array import array
 from typing import Callable, Sequence
+
+from domain import json_limits
 
 from . import merkle
 from .log_storage import LogShrank
@@ -38,7 +39,7 @@ def no_witnesses(witnesses, note: str, size: int, prove) -> list:
 def leaf_key(raw: bytes) -> tuple[str, int] | None:
     """(game, version) a leaf's line names, or None for a line that is no checkpoint."""
     try:
-        doc = json.loads(raw)
+        doc = json_limits.read_document(raw)
         game, version = doc["game"], doc["version"]
     except (ValueError, KeyError, TypeError):
         return None

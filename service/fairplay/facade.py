@@ -9,7 +9,6 @@ records or the store, the desk route asks for the tournament director's token.
 
 from __future__ import annotations
 
-import json
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
 from typing import Any, Callable, Iterable
@@ -22,6 +21,7 @@ from domain.records import InvalidRecord, load, parse, replay
 from projections.knowledge import seat_knowledge
 
 from service.errors import BadInput
+from service.json_files import FileProblem, read_json_lines
 from service import fast_road
 
 OWN_SAMPLES = 16  # screening precision (docs/fairplay.md): the own-information analysis, at most this many a move
@@ -73,24 +73,18 @@ def records_from_files(paths: Iterable[str]) -> list[GameInput]:
     skipped); raises BadInput naming the file (and line) at fault."""
     games = []
     for path in paths:
-        if str(path).endswith(".jsonl"):
-            try:
-                with open(path, encoding="utf-8") as f:
-                    lines = f.read().splitlines()
-            except (OSError, UnicodeDecodeError) as e:
-                raise BadInput(f"{path}: cannot read it ({getattr(e, 'strerror', None) or e})") from None
-            for n, line in enumerate(lines, 1):
-                if not line.strip():
-                    continue
-                try:
-                    doc = json.loads(line)
-                except json.JSONDecodeError as e:
-                    raise BadInput(f"{path}, line {n}: not JSON ({e.msg})") from None
+        if not str(path).endswith(".jsonl"):
+            games.append(_game(lambda: load(path), str(path)))
+            continue
+        try:
+            for n, doc in read_json_lines(str(path)):  # each line within the JSON bounds (service.json_files)
+                if isinstance(doc, FileProblem):
+                    raise doc
                 if isinstance(doc, dict) and doc.get("format") == "arbiter.tournament/1":
                     continue
-                games.append(_game(lambda: parse(doc), f"{path}:{n}"))
-        else:
-            games.append(_game(lambda: load(path), str(path)))
+                games.append(_game(lambda: parse(doc, checked=True), f"{path}:{n}"))
+        except FileProblem as e:
+            raise BadInput(str(e)) from None
     if not games:
         raise BadInput("no game to screen: the files hold no record")
     return games

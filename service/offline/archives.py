@@ -6,14 +6,14 @@ game (contract §2), an invalid line's verdict naming its line.
 
 from __future__ import annotations
 
-import json
+import itertools
 from typing import Iterator
 
-from domain import json_limits
 from domain.records import InvalidRecord, parse, replay
 
 from service.tournaments.bundles import is_bundle_header, verify_bundle
 from service import fast_road
+from service.json_files import FileProblem, read_json_lines
 
 
 def is_archive(path: str) -> bool:
@@ -22,32 +22,24 @@ def is_archive(path: str) -> bool:
 
 
 def verify_archive(path: str) -> Iterator[dict]:
-    """The verdict of every record in an archive, in order; never raises for a bad file or line."""
+    """The verdict of every record in an archive, in order; never raises for a bad file or line. Each line is read
+    within the JSON bounds (service.json_files): a line outside them is that line's invalid verdict, naming the bound."""
     try:
-        with open(path, encoding="utf-8") as f:
-            lines = f.readlines()
-    except (OSError, UnicodeDecodeError) as e:
-        yield {"status": "invalid", "error": f"cannot read {path}: {getattr(e, 'strerror', None) or e}"}
+        entries = read_json_lines(path)
+        first = next(entries, None)
+    except FileProblem as e:
+        yield {"status": "invalid", "error": str(e)}
         return
-    first = next((line for line in lines if line.strip()), "")
-    try:
-        header = json.loads(first)
-    except json.JSONDecodeError:
-        header = None
-    if is_bundle_header(header):  # a tournament's bundle (service/tournaments/bundles.py): its header, then its games' records
-        body = [(number, line) for number, line in enumerate(lines, 1) if line.strip()][1:]
-        yield from verify_bundle(header, body)
+    if first is None:
         return
-    for number, line in enumerate(lines, 1):
-        if not line.strip():
+    if is_bundle_header(first[1]):  # a tournament's bundle (service/tournaments/bundles.py): its header, then its games' records
+        yield from verify_bundle(first[1], list(entries))
+        return
+    for number, doc in itertools.chain([first], entries):
+        if isinstance(doc, FileProblem):
+            yield {"status": "invalid", "error": f"line {number}: {doc.reason}"}
             continue
         try:
-            checked, doc = json_limits.read_screened(line)  # orjson where it answers as json.loads
-            yield replay(parse(doc if checked else json.loads(line), checked=checked),
-                         fast_road_allowed=fast_road.allowed()).verdict()
-        except json.JSONDecodeError as e:
-            yield {"status": "invalid", "error": f"line {number}: not JSON: {e}"}
+            yield replay(parse(doc, checked=True), fast_road_allowed=fast_road.allowed()).verdict()
         except InvalidRecord as e:
             yield {"status": "invalid", "error": f"line {number}: {e}"}
-        except RecursionError:
-            yield {"status": "invalid", "error": f"line {number}: not a record: nested too deeply"}

@@ -34,6 +34,7 @@ from typing import Any, Iterable, Iterator
 from domain.games import spec_for
 from domain.records import InvalidRecord, parse, replay
 from service import fast_road
+from service.json_files import FileProblem, read_json, read_json_lines
 
 Z95 = 1.959963984540054
 UNFINISHED = "unfinished"  # the simulation's move cap came first (status in_progress)
@@ -80,36 +81,26 @@ def wilson(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
 
 
 def read_records(paths: Iterable[str]) -> Iterator[tuple[str, Any]]:
-    """(where, document) for each record: a directory's `*.json` in name order, a `.jsonl` archive's lines, a file."""
+    """(where, document) for each record: a directory's `*.json` in name order, a `.jsonl` archive's lines, a file;
+    each read within the JSON bounds (service.json_files): a file or line outside them is a ReportError naming it."""
     for raw in paths:
         path = Path(raw)
-        if path.is_dir():
-            files = sorted(path.glob("*.json"))
-            if not files:
-                raise ReportError(f"{path}: no *.json records in this directory")
-            for f in files:
-                yield str(f), _json(f.read_text(encoding="utf-8"), str(f))
-        elif path.suffix == ".jsonl":
-            try:
-                lines = path.read_text(encoding="utf-8").splitlines()
-            except OSError as e:
-                raise ReportError(f"{path}: cannot read: {e.strerror}") from None
-            for i, line in enumerate(lines):
-                if line.strip():
-                    yield f"{path}:{i + 1}", _json(line, f"{path}:{i + 1}")
-        else:
-            try:
-                text = path.read_text(encoding="utf-8")
-            except OSError as e:
-                raise ReportError(f"{path}: cannot read: {e.strerror}") from None
-            yield str(path), _json(text, str(path))
-
-
-def _json(text: str, where: str) -> Any:
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError as e:
-        raise ReportError(f"{where}: not JSON: {e}") from None
+        try:
+            if path.is_dir():
+                files = sorted(path.glob("*.json"))
+                if not files:
+                    raise ReportError(f"{path}: no *.json records in this directory")
+                for f in files:
+                    yield str(f), read_json(str(f))
+            elif path.suffix == ".jsonl":
+                for number, doc in read_json_lines(str(path)):
+                    if isinstance(doc, FileProblem):
+                        raise doc
+                    yield f"{path}:{number}", doc
+            else:
+                yield str(path), read_json(str(path))
+        except FileProblem as e:
+            raise ReportError(str(e)) from None
 
 
 def result_of(source: str, doc: Any) -> GameResult:

@@ -25,7 +25,6 @@ Over 300 lines: validation, the bare decider's rows and the write are one pass o
 
 from __future__ import annotations
 
-import json
 import time
 from dataclasses import dataclass, fields
 from datetime import datetime, timezone
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Any, Iterator
 from uuid import uuid4
 
-from domain import ENGINE_VERSION, json_limits
+from domain import ENGINE_VERSION
 from domain.audit import GENESIS, fields_hash
 from domain.game import ENGINE, Game, seat_actor
 from domain.randomness import commitment
@@ -42,6 +41,7 @@ from domain.rules import InvalidSetup, RuleViolation
 
 from service.adapters.canonical_json import chain_hash, plain, stored
 from service.errors import BadInput
+from service.json_files import FileProblem, read_json, read_json_lines
 from service.play.new_games import ImportRecord
 
 EXPECTED_SUFFIX = ".expected.json"  # the verdicts kept beside sample records: not records
@@ -98,40 +98,24 @@ def sources(paths: list[str]) -> list[str]:
 
 
 def documents(files: list[str]) -> Iterator[tuple[str, Any, bool]]:
-    """(where, the decoded JSON document or the exception that stopped it, whether its text surely keeps the JSON
-    bounds) for every record of the files: a `.jsonl` file gives one a non-empty line (where = file:line), any
-    other file one."""
+    """(where, the decoded JSON document or the exception that stopped it, whether it keeps the JSON bounds) for every
+    record of the files: a `.jsonl` file gives one a non-empty line (where = file:line), any other file one. Each is
+    read by the one reader of files (service.json_files), within every bound: a document it gives keeps them."""
     for path in files:
         try:
-            with open(path, "rb") as f:
-                if path.endswith(".jsonl"):
-                    for number, line in enumerate(f, 1):
-                        if line.strip():
-                            yield f"{path}:{number}", *_decoded(line)
-                else:
-                    yield path, *_decoded(f.read())
-        except OSError as e:
+            if path.endswith(".jsonl"):
+                for number, doc in read_json_lines(path):
+                    yield f"{path}:{number}", doc, not isinstance(doc, FileProblem)
+            else:
+                yield path, read_json(path), True
+        except FileProblem as e:
             yield path, e, False
-
-
-def _decoded(raw: bytes) -> tuple[Any, bool]:
-    try:
-        text = raw.decode("utf-8")
-        return json.loads(text), json_limits.screened(text)
-    except (ValueError, RecursionError) as e:  # JSONDecodeError and UnicodeDecodeError are ValueErrors
-        return e, False
 
 
 def _problem(doc: Any, screened: bool = False) -> tuple[Record | None, str | None]:
     """The validated record of a document, or what is wrong with it (the words `arbiter replay` uses)."""
-    if isinstance(doc, OSError):
-        return None, f"cannot be read: {doc.strerror or doc}"
-    if isinstance(doc, UnicodeDecodeError):
-        return None, "not UTF-8 text"
-    if isinstance(doc, json.JSONDecodeError):
-        return None, f"not JSON: {doc}"
-    if isinstance(doc, RecursionError):
-        return None, "not a record: nested too deeply"
+    if isinstance(doc, FileProblem):  # cannot be read, too large, not UTF-8, not JSON, outside the JSON bounds
+        return None, doc.reason
     try:
         record = parse(doc, checked=screened)
         record.decider.start(record.setup, record.chance)  # a set-up outcome the rules refuse makes it invalid

@@ -6,17 +6,19 @@ shapes of the commands are checked before (commands.py); the tokens are made in 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Mapping, TypeVar
+import math
+import time
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, TypeVar
 from uuid import UUID
 
 from domain import ENGINE_VERSION
-from domain.attempts import Attempts
+from domain.attempts import KEPT_PER_WINDOW, WINDOW_SECONDS, Attempts
 from domain.disputes import described
 from domain.game import Game, seat_actor
 from domain.records import InvalidRecord, Record, parse_move
 from domain.rules import InvalidSetup, RuleViolation
-
-from service.errors import BadInput, Conflict, IllegalMove, NotFound
+from service.errors import BadInput, Conflict, IllegalMove, NotFound, TooBusy
 from service.store.application import Store
 from service.store.idempotency import refuse_different, same_request, stored_key
 from service.store.server_clock import server_ms
@@ -25,6 +27,7 @@ from service.store.unit_of_work import UnitOfWork
 
 from .clocks import flag_due
 from .moves import GameMove, RecordMove
+from .not_kept import NotKept
 
 if TYPE_CHECKING:  # the commands are built and checked at the edge; the store only reads them
     from .commands import Decision, Remedy
@@ -38,6 +41,10 @@ class Referee(Store):
     ruled and rewound, seats named and flagged out of time."""
 
     name = "arbiter"  # the library's name for the store's settings (a subclass would otherwise be "Referee")
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self.not_kept = NotKept()  # refusals not kept for the bound, per (game, actor)
 
     def _command(self, game_id: UUID, decide: Callable[[UnitOfWork[Game]], T]) -> T:
         """One command on a game through the store's unit of work."""
@@ -105,6 +112,8 @@ class Referee(Store):
                 replayed = self._answer_again(game_id, game, attempts, seat, parsed, idempotency_key)
                 if replayed is not None:
                     return replayed
+            if game.outcome.is_over and not isinstance(parsed, BadInput):  # closed: the end is the reason (before a
+                return {"rejected": _after_the_end(game, parsed), "attempt": None}  # stale version), nothing kept
             if expected_version is not None and not game.current_for(expected_version):
                 raise Conflict(f"expected version {expected_version} but the game is at version {game.version}: "
                                "reload the view and decide again", field="expected_version")
@@ -116,7 +125,13 @@ class Referee(Store):
                 game.play(parsed, key)
             except RuleViolation as v:  # kept in the attempts stream: the game's version does not move
                 attempts = attempts or self.attempts(game_id) or Attempts.open(game_id)
-                attempts.refuse(seat_actor(seat), game.codec.format_move(parsed), v.clause, v.reason, game.version,
+                actor = seat_actor(seat)
+                if not attempts.keeps_more(actor):  # the seat's refusals kept are at their bound: answered, not kept
+                    return {"rejected": v, "attempt": None, "not_kept": True}
+                wait = attempts.wait_before_keeping(actor, _now())
+                if wait:  # too many refusals of this seat in the window: 429, nothing kept (the game's flags are)
+                    return {"throttled": wait, "not_kept": True}
+                attempts.refuse(actor, game.codec.format_move(parsed), v.clause, v.reason, game.version,
                                 ENGINE_VERSION, key)
                 uow.add(attempts)  # saved with the game's flags, if any: the refusal is kept, then raised
                 return {"rejected": v, "attempt": attempts.count, "seat_attempt": attempts.seat_attempt(attempts.count),
@@ -127,6 +142,12 @@ class Referee(Store):
                     "events": list(game.pending_events), "chain_head": game.chain_head}
 
         result = self._command(game_id, decide)
+        not_kept = self.not_kept.count(game_id, seat_actor(seat)) if result.get("not_kept") else 0
+        if "throttled" in result:
+            raise TooBusy(f"seat {seat} had {KEPT_PER_WINDOW} moves refused at this game within {WINDOW_SECONDS} s: "
+                          "this refusal was not kept; send a legal move (the view lists them) or wait "
+                          f"(this process has not kept {not_kept} of its refusals here)",
+                          retry_after=max(1, math.ceil(result["throttled"])))
         if "rejected" in result:
             v = result["rejected"]
             raise IllegalMove(v.reason, rule=v.clause, attempt=result.get("attempt"),
@@ -189,11 +210,14 @@ class Referee(Store):
         return self._command(game_id, lambda uow: flag_due(uow.aggregate, now_ms))
 
     def name_player(self, game_id: UUID, seat: int, name: str) -> dict:
-        """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}."""
+        """A seat's name from now on (as NameSeat checked it); returns {seat, name, version}. A finished game is closed:
+        Conflict, nothing written."""
         def decide(uow: UnitOfWork[Game]) -> dict:
             game = uow.aggregate
             if game.players[seat]["name"] == name:
                 return {"seat": seat, "name": name, "version": game.version}  # nothing to change, nothing written
+            if game.outcome.is_over:
+                raise Conflict(f"the game is over (version {game.version}): its seats' names are final", field="name")
             game.name_player(seat, name)
             return {"seat": seat, "name": name, "version": game.version}
 
@@ -244,6 +268,21 @@ def _parsed_move(move: RecordMove, seat: int, game: Game) -> GameMove | BadInput
         return GameMove(parse_move(move.of_seat(seat), game.setup.n, game.codec))
     except InvalidRecord as e:
         return BadInput(str(e).removeprefix("move."), field=str(e).split(":", 1)[0].removeprefix("move."))
+
+
+def _now() -> float:
+    """The time now (epoch seconds), as the bound on refused attempts reads it against their stored timestamps."""
+    return time.time()
+
+
+def _after_the_end(game: Game, move: GameMove) -> RuleViolation:
+    """The refusal of a move sent to a finished game: the rules' own (its clause) when the decider refuses it; raises
+    Conflict when it would not (a move the rules allow at any time still finds the game closed)."""
+    try:
+        game.decider.step(game.state, move, game.chance)  # pure: the game is not changed either way
+    except RuleViolation as v:
+        return v
+    raise Conflict(f"the game is over (version {game.version}): it takes no more moves")
 
 
 def _replayed(answer: dict, seat: int) -> dict:

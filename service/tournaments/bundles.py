@@ -9,7 +9,7 @@ verdicts with the tournament's seating must equal the header's. A last verdict l
 from __future__ import annotations
 
 import json
-from typing import Iterator
+from typing import Any, Iterator
 
 from domain.records import InvalidRecord, parse, replay
 from service import fast_road
@@ -36,8 +36,9 @@ def is_bundle_header(doc: object) -> bool:
     return isinstance(doc, dict) and doc.get("format") == FORMAT
 
 
-def verify_bundle(header: dict, lines: list[tuple[int, str]]) -> Iterator[dict]:
-    """The verdict of every game of a bundle, then the tournament's: {"status": "finished"|"invalid", "tournament"}."""
+def verify_bundle(header: dict, lines: list[tuple[int, Any]]) -> Iterator[dict]:
+    """The verdict of every game of a bundle, then the tournament's: {"status": "finished"|"invalid", "tournament"}.
+    `lines`: (line number, its record as read within the JSON bounds, or the ValueError saying why it could not be)."""
     from domain.tournament.standings import rank_by_of, standings
 
     problems: list[str] = []
@@ -53,11 +54,13 @@ def verify_bundle(header: dict, lines: list[tuple[int, str]]) -> Iterator[dict]:
     for (number, table, game), (line_no, line) in zip(listed, lines):
         scores = None
         try:
-            played = replay(parse(json.loads(line)), fast_road_allowed=fast_road.allowed())
+            if isinstance(line, ValueError):  # the line is not bounded JSON (service.json_files.FileProblem)
+                raise InvalidRecord(getattr(line, "reason", str(line)))
+            played = replay(parse(line, checked=True), fast_road_allowed=fast_road.allowed())
             verdict = played.verdict()
             outcome = played.record.decider.outcome(played.state)
             scores = list(outcome.scores) if outcome.is_over and outcome.scores else None
-        except (json.JSONDecodeError, InvalidRecord, RecursionError) as e:
+        except InvalidRecord as e:
             verdict = {"status": "invalid", "error": f"line {line_no}: {e}"}
         yield verdict
         if verdict["status"] == "invalid":

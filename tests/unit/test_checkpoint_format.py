@@ -90,3 +90,15 @@ def test_a_public_key_that_is_neither_is_refused_naming_what_was_expected(tmp_pa
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()))
     with pytest.raises(KeyFileError, match="not a PEM public key"):
         PublicKey.from_text(str(private))
+
+
+@pytest.mark.parametrize("line", [b"[" * 1000 + b"]" * 1000, b'{"a": "\xff"}', b'{"seq": ' + b"9" * 5000 + b"}"],
+                         ids=["nested 1,000 deep", "invalid UTF-8", "a number of 5,000 digits"])
+def test_a_log_line_outside_the_json_bounds_is_reported_not_raised(line):
+    """A checkpoint log handed over by someone else (verify --checkpoint-log) is read under the JSON bounds: a line
+    nested 1,000 deep used to escape as RecursionError."""
+    key = ServerKey.generate()
+    storage = MemoryStorage()
+    storage.append(lambda last: line)
+    report = _log(key, storage).report()
+    assert not report.ok and report.problem.startswith("line 1: is not JSON within the bounds")

@@ -45,7 +45,7 @@ WHO = {  # "METHOD path" (under /api/v1): the tokens it takes; ANYONE: no token 
     "POST /games/{game_id}/disputes": (SEAT,),
     "POST /games/{game_id}/disputes/{number}/ruling": (REFEREE,),
     "POST /games/{game_id}/name": (SEAT,),
-    "POST /games/{game_id}/bot": (SEAT,), "DELETE /games/{game_id}/bot": (SEAT,),
+    "POST /games/{game_id}/bot": (SEAT,), "DELETE /games/{game_id}/bot": (SEAT, REFEREE),  # the referee names the seat
     "POST /games/{game_id}/analysis": (REFEREE, SEAT, ANYONE),  # a seat its own decisions, anyone once over
     "GET /games/{game_id}/analysis/{job_id}": (REFEREE, SEAT, ANYONE),
     "POST /games/{game_id}/studies": (REFEREE, SEAT, ANYONE),  # a seat or anyone once the game is over
@@ -56,9 +56,11 @@ WHO = {  # "METHOD path" (under /api/v1): the tokens it takes; ANYONE: no token 
     "GET /log/checkpoint": (ANYONE,), "GET /log/key": (ANYONE,), "GET /log/inclusion": (ANYONE,),
     "GET /log/consistency": (ANYONE,), "POST /log/proofs": (ANYONE,),
     "GET /tournaments": (ANYONE,), "POST /tournaments": (ANYONE,), "GET /tournaments/{tournament_id}": (ANYONE,),
+    "PATCH /tournaments/{tournament_id}": (DIRECTOR,), "DELETE /tournaments/{tournament_id}": (DIRECTOR,),
     "GET /tournaments/{tournament_id}/standings": (ANYONE,),
     "POST /tournaments/{tournament_id}/players": (DIRECTOR,),
     "POST /tournaments/{tournament_id}/rounds": (DIRECTOR,),
+    "POST /tournaments/{tournament_id}/rounds/{number}/review": (DIRECTOR,),
     "POST /tournaments/{tournament_id}/boards/{board}/release": (DIRECTOR,),
     "GET /tournaments/{tournament_id}/links": (DIRECTOR,),
     "GET /tournaments/{tournament_id}/bundle": (DIRECTOR, ANYONE),  # anyone once the tournament is over
@@ -69,6 +71,8 @@ RETRY_AFTER = {"Retry-After": {"description": "seconds to wait before asking aga
 BEFORE_THE_ROUTE = {  # answered for any body, before the route reads it (api/http/limits.py)
     400: {"description": "Malformed JSON: the body is not JSON (RFC 8259)", "content": PROBLEM},
     413: {"description": "Content too large: the body is over 256 KiB", "content": PROBLEM},
+    415: {"description": "Unsupported Media Type: the body came under a Content-Type other than JSON (or none)",
+          "content": PROBLEM},
 }
 BUSY = {429: {"description": "Too many requests: ask again after Retry-After seconds", "content": PROBLEM,
                 "headers": RETRY_AFTER}}
@@ -81,7 +85,8 @@ COMMAND_ROUTES = {  # the routes that write through the unit of work (store.comm
     "POST /games/{game_id}/disputes/{number}/ruling", "POST /games/{game_id}/bot", "DELETE /games/{game_id}/bot",
     "POST /studies/{study_id}/moves", "POST /studies/{study_id}/comments",
     "POST /tournaments/{tournament_id}/players", "POST /tournaments/{tournament_id}/rounds",
-    "POST /tournaments/{tournament_id}/boards/{board}/release"}
+    "POST /tournaments/{tournament_id}/rounds/{number}/review", "PATCH /tournaments/{tournament_id}",
+    "DELETE /tournaments/{tournament_id}", "POST /tournaments/{tournament_id}/boards/{board}/release"}
 IDEMPOTENCY_KEY = {"in": "header", "name": "Idempotency-Key", "required": False,
                    "schema": {"type": "string", "minLength": 1, "maxLength": MAX_IDEMPOTENCY_KEY},
                    "description": "a retried move gets the first answer again, never a second move (docs/api.md, "
@@ -113,6 +118,9 @@ class ContractPlugin(BasePlugin):
             for status, response in extra.items():
                 if status not in responses and str(status) not in responses:
                     responses[status] = response
+            busy = responses.get(429, responses.get("429"))
+            if busy is not None and key in BUSY_ROUTES:  # a route's own 429 says when to ask again too
+                busy.setdefault("headers", RETRY_AFTER)
             if key == "POST /games/{game_id}/moves":
                 operation.setdefault("parameters", []).append(dict(IDEMPOTENCY_KEY))
 

@@ -45,7 +45,8 @@ def board_in_play(doc: Doc, game_id: str) -> bool:
         return False
     tables = len(doc.get("tables", {}).get(str(mine["round"]), ()))
     board = [g for g in doc["games"] if g["round"] == mine["round"] and g["board"] == mine["board"]]
-    return len(board) < tables or any((doc["outcomes"].get(g["game_id"]) or {"provisional": True}).get("provisional")
+    outcomes = doc["outcomes"]
+    return len(board) < tables or any(g["game_id"] not in outcomes or (outcomes[g["game_id"]] or {}).get("provisional")
                                       for g in board)  # a game reopened by a ruling is in play again
 
 

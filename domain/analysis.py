@@ -40,6 +40,20 @@ def analysis_of(spec: GameSpec):
     return spec.analysis
 
 
+def play_on(a: Any, after: Any, seat: int, rng: random.Random, chance: Chance, before: Any,
+            memo: dict | None = None) -> float:
+    """The seat's value of one rollout by the game's `Analysis` `a` from `after`, the state a candidate move made
+    from `before`: the one way generic code (this module, domain.fairplay) calls a game's `playout`, handing it the
+    keywords its spec declares (`memo=` when `Analysis.memo`, `before=` when `Analysis.before`) and no other. `memo`
+    is shared by the candidates of one sample (None: a fresh one)."""
+    extra: dict = {}
+    if a.memo:
+        extra["memo"] = {} if memo is None else memo
+    if a.before:
+        extra["before"] = before
+    return a.playout(after, seat, rng, chance, **extra)
+
+
 def same_move(a: dict, b: dict) -> bool:
     """Whether two moves of one seat are the same move (cards compared as multisets: their order is free)."""
     if a.get("type") != b.get("type"):
@@ -119,10 +133,9 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
             world = worlds[k]
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
             memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position
-            extra = ({"memo": memo} if a.memo else {}) | ({"before": world} if a.before else {})
             for i in sorted(active):
                 state = d.step(world, moves[i], chance)[1]
-                stats[i].values.append(a.playout(state, seat, random.Random(f"{base}|play|{k}"), chance, **extra))
+                stats[i].values.append(play_on(a, state, seat, random.Random(f"{base}|play|{k}"), chance, world, memo))
             worlds[k] = None  # each world is used by every candidate of this sample, then dropped
         j = batch.stop
         if j >= MIN_SAMPLES:

@@ -26,9 +26,10 @@ import math
 import random
 from typing import Any
 
-from .analysis import analysis_of, same_move
+from .analysis import analysis_of, play_on, same_move
 from .randomness import Chance
 from .spec import GameSpec
+from .wording import count, ordinal, times
 
 ALPHA = 0.01  # the family-wise level: the chance that any honest player of one report is flagged (Bonferroni)
 
@@ -52,9 +53,10 @@ def perfect_information_decision(spec: GameSpec, state: Any, seat: int, chosen: 
     totals = [0.0] * len(moves)
     for k in range(samples):
         chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())  # stateless: shared by every
-        for i, m in enumerate(moves):  # candidate of this sample, with the same rollout stream (common random numbers)
+        memo: dict = {}  # candidate of this sample, with the same rollout stream (common random numbers) and memo
+        for i, m in enumerate(moves):
             after = d.step(state, m, chance)[1]
-            totals[i] += a.playout(after, seat, random.Random(f"{base}|play|{k}"), chance)
+            totals[i] += play_on(a, after, seat, random.Random(f"{base}|play|{k}"), chance, state, memo)
     return [{"move": {k: v for k, v in spec.codec.format_move(m).items() if k != "seat"},
              "value": round(t / samples * a.scale, 2), "samples": samples} for m, t in zip(moves, totals)]
 
@@ -164,10 +166,11 @@ def player_report(name: str, verdicts: list[dict], threshold: float, games: int 
     if not verdicts:
         reason = "no decision with a choice to judge: nothing to test"
     else:
-        said = (f"over {len(verdicts)} decisions, the moves {name} played did better in the real deal than in deals "
-                f"it could not tell apart from it at the {100 * mean:.0f}th percentile on average (honest play: the "
-                f"50th); where seeing every card changed the best move ({len(informative)} decisions) it played the "
-                f"all-cards best {perfect} times and its own-information best {own} times")
+        said = (f"over {count(len(verdicts), 'decision')}, the moves {name} played did better in the real deal than "
+                f"in deals it could not tell apart from it at the {ordinal(round(100 * mean))} percentile on average "
+                f"(honest play: the 50th); where seeing every card changed the best move "
+                f"({count(len(informative), 'decision')}) it played the all-cards best {times(perfect)} and its "
+                f"own-information best {times(own)}")
         if flagged:
             reason = (f"{said}. A lead this large happens by chance with probability {p:.2g} (at most {threshold:.2g} "
                       f"flags): a referee should review these games. This is no verdict.")

@@ -105,9 +105,11 @@ def _tournament(database_url, tournament_id):
 
 
 def _table(result: dict, title: str) -> None:
+    from domain.wording import count
+
     out = Console()
     s = result["settings"]
-    table = Table(title=f"Fair play: {title}, {result['games']} games (own {s['own_samples']} / all-cards "
+    table = Table(title=f"Fair play: {title}, {count(result['games'], 'game')} (own {s['own_samples']} / all-cards "
                         f"{s['perfect_samples']} samples a move)")
     for name in ("player", "games", "decisions", "informative", "all-cards best", "own best", "mean rank", "p-value",
                  "flagged"):
@@ -121,4 +123,4 @@ def _table(result: dict, title: str) -> None:
     for p in result["players"]:
         out.print(f"[bold]{p['player']}[/bold]: {p['reason']}", highlight=False)
     out.print(f"Flagged means worth a referee's review, never a verdict (docs/fairplay.md). Each player is tested at "
-              f"alpha {s['alpha']} / {len(result['players'])} players.", highlight=False)
+              f"alpha {s['alpha']} / {count(len(result['players']), 'player')}.", highlight=False)

@@ -67,6 +67,17 @@ def test_a_player_at_the_honest_rank_is_not_flagged_and_the_reason_says_so():
     assert not empty["flagged"] and empty["p_value"] == 1.0 and "nothing to test" in empty["reason"]
 
 
+def test_the_reason_says_ordinals_and_counts_in_plain_english():
+    verdicts = [verdict(True, False, True, 0.53), verdict(True, True, False, 0.53), verdict(True, True, False, 0.53)]
+    reason = player_report("Ann", verdicts, 0.01)["reason"]
+    assert "at the 53rd percentile" in reason and "the all-cards best once and its own-information best twice" in reason
+    assert "over 3 decisions" in reason and "(3 decisions)" in reason
+    one = player_report("Bob", [verdict(True, True, False, 0.21)], 0.01)["reason"]
+    assert "over 1 decision," in one and "(1 decision)" in one and "at the 21st percentile" in one
+    assert "the all-cards best 0 times and its own-information best once" in one
+    assert not any(bad in reason + one for bad in ("53th", "21th", "1 times", "2 times", "1 decisions"))
+
+
 def test_each_player_is_tested_at_alpha_over_the_number_of_players():
     lines = report({"A": [], "B": [], "C": [], "D": []}, {"A": 2}, alpha=0.02)
     assert [x["player"] for x in lines] == ["A", "B", "C", "D"]

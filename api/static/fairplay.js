@@ -1,6 +1,7 @@
 // The fair-play report's progress (api/pages/desk.py fairplay_progress): poll the job twice a second, show how
 // many decisions are judged, and reload the page once the report is done (the page then shows it). A page answered
-// "busy" (429) reloads after its Retry-After; a failed job is said, with a link that asks again. Without script the
+// "busy" (429) reloads after its Retry-After; a failed job is said, with a link that asks again, and its bar is taken
+// away (it says "stopped", no longer "reading the games"). Without script the
 // page refreshes itself (its <noscript> meta).
 (function () {
   var box = document.getElementById("fairplay-job");
@@ -16,7 +17,11 @@
   }
 
   function stop(message) {
+    // the job is over: its bar must not keep reading "reading the games" (or a count) as if it still ran
     box.setAttribute("data-status", "failed");
+    bar.hidden = true;
+    bar.removeAttribute("value");
+    count.textContent = "stopped: nothing more is being judged.";
     state.textContent = message + " ";
     var again = document.createElement("a");
     again.href = window.location.pathname;
@@ -34,7 +39,7 @@
         if (p.total) {
           bar.max = p.total;
           bar.value = p.done;
-          count.textContent = p.done + " of " + p.total + " decisions judged";
+          count.textContent = p.done + " of " + p.total + (p.total === 1 ? " decision" : " decisions") + " judged";
         }
         setTimeout(poll, 500);
       });

@@ -64,3 +64,30 @@ def test_the_director_watches_the_report_s_progress_then_reads_it_and_others_are
     assert "Traceback" not in seat.content()
     progress = seat.request.get(f"/tournaments/{tid}/fairplay/progress")
     assert progress.status == 401 and "report" not in progress.json()
+
+
+def test_a_report_job_that_fails_while_watched_takes_its_bar_away_and_asks_again(people, server):
+    """A job failing while the page polls it (here the progress route answers what a failed job answers): the page
+    says why with a link that asks again, and its progress bar is gone; nothing still reads "reading the games" as
+    if the job ran on."""
+    import json
+
+    from playwright.sync_api import expect
+
+    tid, token = played_match(server, "Failing night")
+    director = people.page(f"/tournaments/{tid}/director/{token}")
+    director.wait_for_url(re.compile(rf"/tournaments/{tid}$"))
+    failed = {"status": "failed", "games": 3, "progress": {"done": 0, "total": None},
+              "error": "the server stopped this fair-play report"}
+    director.route("**/fairplay/progress", lambda route: route.fulfill(
+        status=200, content_type="application/json", body=json.dumps(failed)))
+    director.click("#fairplay-link")
+    director.wait_for_url(re.compile(rf"/tournaments/{tid}/fairplay$"))
+    state = director.locator("#fairplay-state")
+    expect(state).to_contain_text("The report could not be made: the server stopped this fair-play report.")
+    expect(state.locator("a", has_text="Try again")).to_have_attribute("href", f"/tournaments/{tid}/fairplay")
+    expect(director.locator("#fairplay-progress")).to_be_hidden()
+    expect(director.locator("#fairplay-count")).not_to_contain_text("reading the games")
+    expect(director.locator("#fairplay-count")).not_to_contain_text("decisions judged")
+    expect(director.locator("#fairplay-count")).to_contain_text("stopped")
+    shot(director, "fairplay-failed")

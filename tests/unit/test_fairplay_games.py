@@ -55,3 +55,19 @@ def test_the_report_runs_end_to_end_for_every_registered_game(game):
     assert sum(p["decisions"] for p in result["players"]) > 0, "no decision judged: the test would show nothing"
     for p in result["players"]:
         assert 0 <= p["p_value"] <= 1 and p["reason"]
+
+
+def test_only_play_on_calls_a_game_s_playout():
+    """Generic code reaches a game's rollout through domain.analysis.play_on alone, which hands it the keywords its
+    spec declares: a second caller (as domain.fairplay was) could forget one, and fail for that game only."""
+    import ast
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    callers = []
+    for package in ("api", "service", "projections", "domain", "bots"):
+        for path in (root / package).rglob("*.py"):
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "playout":
+                    callers.append(str(path.relative_to(root)))
+    assert callers == ["domain/analysis.py"]

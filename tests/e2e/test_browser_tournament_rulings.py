@@ -84,8 +84,8 @@ def test_a_round_over_an_open_dispute_is_confirmed_and_a_rewind_reopens_a_game_t
     assert status == 200
     page.reload()
     expect(page.locator("#room .reopened-count")).to_have_text("1 game reopened")
-    expect(page.locator(".round[data-round='1'] h2 .reopened-count")).to_have_text("1 game reopened")
-    row = page.locator(f"tr.game[data-game='{first['game_id']}']")
+    expect(page.locator(".round[data-round='1'] summary .reopened-count")).to_have_text("1 game reopened")
+    row = page.locator(f"#room tr.game[data-game='{first['game_id']}']")  # in this round's room until it ends again
     expect(row.locator(".badge.reopened")).to_be_visible()
     expect(row.locator(".badge.provisional")).to_be_visible()
     expect(row.locator(".to-act")).to_contain_text("to act:")  # someone can move it: the table's seats, again

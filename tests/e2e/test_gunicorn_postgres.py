@@ -279,7 +279,9 @@ class Race:
     def post(self, game: Game, seat: int, move: dict, key: str | None = None) -> dict:
         headers = {"Idempotency-Key": key} if key else None
         status, body = self.client.call("POST", f"/games/{game.id}/moves", game.tokens[seat], move, headers)
-        if status not in (200, 409, 422):
+        # 429: a refusal past the seat's bound on refused attempts (20 a minute, docs/api.md "Limits"): a racing seat
+        # whose moves keep arriving after the turn has passed meets it; nothing is kept, as for the 409
+        if status not in (200, 409, 422) and not (status == 429 and "refused" in str(body.get("detail", ""))):
             raise AssertionError(f"POST move {move} for seat {seat}: {status} {body}")
         return game.record(seat, status, body, move, key)
 
@@ -460,7 +462,7 @@ def test_the_same_move_sent_at_once_is_applied_once_and_the_others_are_refused(r
             assert len(applied) == 1, f"the same move was applied {len(applied)} times: {rnd}"
         assert len({a["body"]["events"][0]["version"] for a in applied}) == len(applied)
         for e in refused:
-            assert e["status"] in (409, 422), e
+            assert e["status"] in (409, 422, 429), e
             if e["status"] == 422:
                 assert e["body"].get("rule"), e
                 if turn_passed:

@@ -71,7 +71,7 @@ bench-streams: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	test -d $(RELEASE_DIR) || git worktree add --detach $(RELEASE_DIR) $(RELEASE)
 	test -x $(RELEASE_DIR)/.venv/bin/arbiter || (cd $(RELEASE_DIR) && python3.11 -m venv .venv && .venv/bin/pip install --quiet -e .)
-	$(BIN)/python -m bench.streams --against release=$(RELEASE_DIR) --no-postgres $(STREAMS_ARGS)
+	$(BIN)/python -m bench.streams --against release=$(abspath $(RELEASE_DIR)) --no-postgres $(STREAMS_ARGS)
 
 # mutation testing (docs/mutation.md), not part of `make test`: mutmut mutates each game's rules package and runs
 # that game's unit tests; prints killed/total per game and fails under 95%. GAME=small-battle for one game (all by

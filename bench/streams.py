@@ -258,19 +258,12 @@ def _player_thread(port: int, jobs: list[dict], t_start: float, t_end: float, ou
             before = job["moves"][i - 1][2] if i else job["start_version"]
             t0 = perf()
             try:
-                conn = _connection(port)
-                conn.sock.settimeout(10)
-                conn.request("POST", f"/api/v1/games/{job['game']}/moves", body=json.dumps(body),
-                             headers={"Content-Type": "application/json", "Authorization": f"Bearer {job['tokens'][seat]}",
-                                      "Connection": "close"})
-                resp = conn.getresponse()
-                data = resp.read()
-                conn.close()
+                status, data = _post_move(port, job["game"], job["tokens"][seat], body)
             except OSError:
                 errors += 1
                 continue
-            if resp.status != 200 or json.loads(data)["version"] != version:
-                raise RuntimeError(f"move answered {resp.status} {data[:200]!r}, expected version {version}")
+            if status != 200 or json.loads(data)["version"] != version:
+                raise RuntimeError(f"move answered {status} {data[:200]!r}, expected version {version}")
             for v in range(before + 1, version + 1):
                 sent[(job["game"], v)] = t0
             cursor[job["game"]] = i + 1
@@ -279,6 +272,18 @@ def _player_thread(port: int, jobs: list[dict], t_start: float, t_end: float, ou
         if not progressed:
             break
     out.update(sent=sent, moves=moves, errors=errors, cursor=cursor, ended=ended, live_moves=live)
+
+
+def _post_move(port: int, game: str, token: str, body: dict) -> tuple[int, bytes]:
+    """POST one move on a new connection (as a player's client would), its status and body; OSError on the wire."""
+    conn = _connection(port)
+    conn.sock.settimeout(10)
+    conn.request("POST", f"/api/v1/games/{game}/moves", body=json.dumps(body),
+                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {token}", "Connection": "close"})
+    resp = conn.getresponse()
+    data = resp.read()
+    conn.close()
+    return resp.status, data
 
 
 def _live_move(port: int, job: dict, rng: random.Random, sent: dict) -> int | None:
@@ -304,16 +309,9 @@ def _live_move(port: int, job: dict, rng: random.Random, sent: dict) -> int | No
     elif "cards" in move:
         body["cards"] = move["cards"]
     t0 = time.perf_counter()
-    conn = _connection(port)
-    conn.sock.settimeout(10)
-    conn.request("POST", f"/api/v1/games/{job['game']}/moves", body=json.dumps(body),
-                 headers={"Content-Type": "application/json", "Authorization": f"Bearer {job['tokens'][seat]}",
-                          "Connection": "close"})
-    resp = conn.getresponse()
-    data = resp.read()
-    conn.close()
-    if resp.status != 200:
-        raise RuntimeError(f"a live move answered {resp.status} {data[:200]!r}")
+    status, data = _post_move(port, job["game"], job["tokens"][seat], body)
+    if status != 200:
+        raise RuntimeError(f"a live move answered {status} {data[:200]!r}")
     version = json.loads(data)["version"]
     for v in range(mine["version"] + 1, version + 1):
         sent[(job["game"], v)] = t0

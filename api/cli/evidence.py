@@ -92,23 +92,18 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
                                f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
 
 
-def transparency_summary(arbiter, witness_keys: tuple[str, ...], quorum: int | None, kept: tuple[str, ...],
-                         as_json: bool) -> bool:
+def transparency_summary(arbiter, policy, kept: tuple[str, ...], as_json: bool) -> bool:
     """After `verify --all`: the transparency log's published checkpoints held against the stored lines
-    (service.evidence.log_audit); False on any finding (each printed, red; on stderr with --json)."""
-    from service.evidence.proof_check import BundleProblem, read_key
-
+    (service.evidence.log_audit), the latest against the reader's witness `policy` (api.cli.proof.reader_policy);
+    False on any finding (each printed, red; on stderr with --json)."""
     try:
-        witnesses = [read_key(w, "witness") for w in witness_keys]
         notes = []
         for path in kept:
             with open(path, encoding="utf-8") as f:
                 notes.append((path, f.read(1 << 20)))
-    except (BundleProblem, OSError, UnicodeDecodeError) as e:
+    except (OSError, UnicodeDecodeError) as e:
         raise click.UsageError(str(e)) from None
-    if quorum is not None and quorum > len(witnesses):
-        raise click.UsageError(f"--quorum {quorum} needs at least as many --witness keys ({len(witnesses)} given)")
-    done = arbiter.evidence.transparency.audit(notes, witnesses, len(witnesses) if quorum is None else quorum)
+    done = arbiter.evidence.transparency.audit(notes, policy)
     if as_json:
         for finding in done["findings"]:
             click.echo(f"transparency log: {finding}", err=True)

@@ -128,10 +128,13 @@ def _public_key(text: str | None):
               help="--all: a witness's verifier key (or a file) that must have cosigned the latest checkpoint; repeat.")
 @click.option("--quorum", type=click.IntRange(0, 100), default=None,
               help="--all: how many of the --witness keys must have cosigned (default: all of them).")
+@click.option("--policy", "policy_file", type=click.Path(dir_okay=False), default=None,
+              help="--all: a C2SP tlog-policy file whose quorum the latest checkpoint must meet (instead of "
+                   "--witness/--quorum; a log it lists must be this one).")
 @click.option("--checkpoint", "kept", multiple=True, type=click.Path(dir_okay=False),
               help="--all: a checkpoint note you kept (GET /api/v1/log/checkpoint): the log must still extend it.")
 def verify_command(game_id, verify_all, head, kept_length, database_url, as_json, receipt_file, key_file,
-                   checkpoint_log, public_key, create_store, workers, witnesses, quorum, kept) -> None:
+                   checkpoint_log, public_key, create_store, workers, witnesses, quorum, policy_file, kept) -> None:
     """Check stored games: rows, hash chain, latest signed checkpoint, deal, evidence, replay under the current
     engine, catalogue row; with --receipt, what the receipts say.
 
@@ -155,6 +158,11 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
             arbiter.close()
     if bool(game_id) == bool(verify_all):
         raise click.UsageError("give a GAME_ID or --all")
+    policy = None
+    if verify_all:
+        from .proof import reader_policy
+
+        policy = reader_policy(policy_file, witnesses, quorum)  # a bad policy stops before any game is read
     bulk = verify_all and head is None and kept_length is None
     if bulk:
         from .verify import start_early
@@ -190,7 +198,7 @@ def verify_command(game_id, verify_all, head, kept_length, database_url, as_json
         if verify_all:
             from .evidence import transparency_summary
 
-            log_ok = transparency_summary(arbiter, witnesses, quorum, kept, as_json) and log_ok
+            log_ok = transparency_summary(arbiter, policy, kept, as_json) and log_ok
         sys.exit(EXIT_OK if all(r["ok"] for r in reports) and log_ok else EXIT_ILLEGAL)
     finally:
         arbiter.close()

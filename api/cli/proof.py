@@ -1,6 +1,9 @@
-"""`arbiter proof get RECEIPT --server URL` turns a receipt into a proof bundle (POST /api/v1/log/proofs, asked again
-until the next checkpoint holds its leaf); `arbiter proof check BUNDLE --key VKEY` checks a bundle offline, with no
-store and no network (service.evidence.proof_check): every failure names what is wrong, exit 1, no traceback."""
+"""`arbiter proof get RECEIPT --server URL` turns a receipt into a proof (POST /api/v1/log/proofs, asked again until
+the next checkpoint holds its leaf), as an `arbiter.proof/1` bundle or a C2SP tlog-proof (`--format tlog-proof`);
+`arbiter proof check PROOF --key VKEY` checks either offline, with no store and no network
+(service.evidence.proof_check), against a witness quorum (`--witness ... --quorum K`, or a C2SP tlog-policy file with
+`--policy FILE`); `arbiter proof policy` writes the policy that `--witness ... --quorum K` stands for. Every failure
+names what is wrong, exit 1 (2 for a file that cannot be read), no traceback."""
 
 from __future__ import annotations
 
@@ -29,8 +32,11 @@ def proof_group() -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False), default=None, help="Write the bundle here (default stdout).")
 @click.option("--timeout", type=click.FloatRange(0, 3600), default=120, show_default=True,
               help="Seconds to keep asking while the receipt's leaf waits for the next checkpoint.")
-def get_command(receipt: str, server: str, output: str | None, timeout: float) -> None:
-    """Ask SERVER for the proof bundle of the (last) receipt in the file RECEIPT."""
+@click.option("--format", "form", type=click.Choice(["arbiter.proof/1", "tlog-proof"]), default="arbiter.proof/1",
+              show_default=True, help="arbiter's JSON bundle (with the receipt), or a C2SP tlog-proof (the leaf in its "
+                                      "extra line; keep the receipt beside it).")
+def get_command(receipt: str, server: str, output: str | None, timeout: float, form: str) -> None:
+    """Ask SERVER for the proof of the (last) receipt in the file RECEIPT."""
     doc = read_receipts(receipt)[-1]
     url = server.rstrip("/") + "/api/v1/log/proofs"
     deadline = time.monotonic() + timeout
@@ -50,13 +56,18 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float) -
             sys.exit(EXIT_PROBLEM)
         click.echo(f"waiting {wait:g} s: {body.get('detail')}", err=True)
         time.sleep(wait)
-    text = json.dumps(body, indent=1, sort_keys=True) + "\n"
+    if form == "tlog-proof":
+        from service.evidence.tlog_proof import from_bundle
+
+        text = from_bundle(body).text
+    else:
+        text = json.dumps(body, indent=1, sort_keys=True) + "\n"
     if output is None:
         click.echo(text, nl=False)
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
-        click.echo(f"wrote the proof bundle of game {doc.get('game')} version {doc.get('version')} (leaf "
+        click.echo(f"wrote the {form} proof of game {doc.get('game')} version {doc.get('version')} (leaf "
                    f"{body['index']} of {body['tree_size']}) to {output}", err=True)
 
 
@@ -95,43 +106,115 @@ def _post(url: str, doc) -> tuple[int, object]:
     return status, body
 
 
+def reader_policy(policy_file: str | None, witness_texts: tuple[str, ...], quorum: int | None):
+    """The witness policy a reader demands: the tlog-policy file, or the one `--witness ... --quorum K` stands for
+    (None when neither is given); raises click.UsageError naming what is wrong (exit 2)."""
+    from service.evidence.proof_check import BundleProblem, read_key
+    from service.evidence.tlog_policy import PolicyError, from_witnesses, read
+
+    if policy_file is not None and (witness_texts or quorum is not None):
+        raise click.UsageError("give --policy FILE or --witness ... [--quorum K], not both (a policy file names its "
+                               "witnesses and its quorum)")
+    try:
+        if policy_file is not None:
+            return read(policy_file)
+        if not witness_texts and quorum is None:
+            return None
+        return from_witnesses([read_key(w, "witness") for w in witness_texts], quorum)
+    except BundleProblem as e:
+        raise click.UsageError(f"--witness: {e.detail}") from None
+    except PolicyError as e:
+        raise click.UsageError(f"--quorum: {e}" if policy_file is None else str(e)) from None
+
+
 @proof_group.command("check")
-@click.argument("bundle", type=click.Path(dir_okay=False))
-@click.option("--key", "key_text", required=True,
-              help="The log's verifier key (GET /api/v1/log/key: <origin>+<id>+<base64>), or a file holding it.")
+@click.argument("proof", type=click.Path(dir_okay=False))
+@click.option("--key", "key_text", default=None,
+              help="The log's verifier key (GET /api/v1/log/key: <origin>+<id>+<base64>), or a file holding it; "
+                   "optional when --policy lists the log.")
 @click.option("--witness", "witness_texts", multiple=True, help="A witness's verifier key (or a file); repeat for each.")
 @click.option("--quorum", type=click.IntRange(0, 100), default=None,
               help="How many of the named witnesses must have cosigned (default: all of them).")
+@click.option("--policy", "policy_file", type=click.Path(dir_okay=False), default=None,
+              help="A C2SP tlog-policy file: the logs accepted, the witnesses and the quorum the checkpoint must meet "
+                   "(instead of --witness/--quorum).")
+@click.option("--leaf", "leaf_file", type=click.Path(dir_okay=False), default=None,
+              help="tlog-proof: a file holding the leaf's bytes (the checkpoint line), for a proof without an extra "
+                   "line.")
+@click.option("--receipt", "receipt_file", type=click.Path(dir_okay=False), default=None,
+              help="tlog-proof: the receipt the proof is for (its game, version and head must be the leaf's).")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
-def check_command(bundle: str, key_text: str, witness_texts: tuple[str, ...], quorum: int | None, as_json: bool) -> None:
-    """Check the proof bundle BUNDLE offline: the receipt, its leaf, the inclusion proof, the checkpoint's signature
-    and the witnesses' cosignatures. Exit 0 when all hold, 1 when one fails, 2 for a file that cannot be read."""
-    from service.evidence.proof_check import BundleProblem, check_bundle, read_key
+def check_command(proof: str, key_text: str | None, witness_texts: tuple[str, ...], quorum: int | None,
+                  policy_file: str | None, leaf_file: str | None, receipt_file: str | None, as_json: bool) -> None:
+    """Check the proof PROOF offline, an arbiter.proof/1 bundle or a C2SP tlog-proof (told apart by content): the
+    receipt, the leaf, the inclusion proof, the checkpoint's signature and the witnesses' cosignatures. Exit 0 when
+    all hold, 1 when one fails, 2 for a file that cannot be read."""
+    from service.evidence.proof_check import BundleProblem, check_bundle, check_file, read_key
+    from service.evidence.tlog_proof import HEADER, is_tlog_proof
+    from service.json_files import FileProblem, parse, read_bytes
 
-    from service.json_files import FileProblem, read_json
-
+    policy = reader_policy(policy_file, witness_texts, quorum)
     try:
-        doc = read_json(bundle)
+        data = read_bytes(proof, 4 << 20)
+        doc = None
+        if not is_tlog_proof(data):
+            try:
+                doc = parse(proof, data)
+            except FileProblem as e:
+                raise FileProblem(proof, f"neither a C2SP tlog-proof (its first line {HEADER}) nor a JSON proof "
+                                         f"bundle ({e.reason})") from None
+        leaf = _leaf_bytes(read_bytes(leaf_file)) if leaf_file else None
     except FileProblem as e:
         click.echo(f"arbiter proof check: {e}", err=True)
         sys.exit(EXIT_INVALID)
+    receipt = read_receipts(receipt_file)[-1] if receipt_file else None
+    if key_text is None and not (policy and policy.logs):
+        raise click.UsageError("give the log's key with --key (or a --policy that lists the log)")
     try:
-        key = read_key(key_text, "key")
-        witnesses = [read_key(w, "witness") for w in witness_texts]
-        if quorum is not None and quorum > len(witnesses):
-            raise BundleProblem("witnesses", f"a quorum of {quorum} needs at least as many --witness keys "
-                                             f"({len(witnesses)} given)")
-        passed = check_bundle(doc, key, witnesses, len(witnesses) if quorum is None else quorum)
+        key = read_key(key_text, "key") if key_text is not None else None
+        if doc is not None and leaf is None and receipt is None:
+            done = check_bundle(doc, key, policy)
+        else:  # a tlog-proof (or a bundle given a leaf or receipt it does not take: check_file says so)
+            done = check_file(data, key, policy, leaf, receipt)
     except BundleProblem as e:
         if as_json:
             click.echo(json.dumps({"ok": False, "check": e.check, "detail": e.detail}))
         else:
-            click.echo(f"proof bundle {bundle}: FAILED {e.check}: {e.detail}", err=True)
+            click.echo(f"proof {proof}: FAILED {e.check}: {e.detail}", err=True)
         sys.exit(EXIT_PROBLEM)
     if as_json:
-        click.echo(json.dumps({"ok": True, "checks": passed}))
+        click.echo(json.dumps(done.as_dict()))
     else:
-        for line in passed:
+        for line in done.passed:
             click.echo(f"ok  {line}")
-        click.echo(f"proof bundle {bundle}: the receipt's game head is in the published log")
+        leaf = done.leaf
+        click.echo(f"proof {proof} ({done.format}): game {leaf['game']} at version {leaf['version']} is in the "
+                   "published log")
     sys.exit(EXIT_OK)
+
+
+def _leaf_bytes(data: bytes) -> bytes:
+    """A leaf given in a file: the checkpoint line's bytes (a newline after it, as a text editor adds, is not part of
+    the line: a checkpoint line never ends in one)."""
+    return data[:-1] if data.endswith(b"\n") else data
+
+
+@proof_group.command("policy")
+@click.option("--key", "key_texts", multiple=True, help="A log's verifier key (or a file) to list; repeat for each.")
+@click.option("--witness", "witness_texts", multiple=True, help="A witness's verifier key (or a file); repeat for each.")
+@click.option("--quorum", type=click.IntRange(0, 100), default=None,
+              help="How many of the named witnesses must have cosigned (default: all of them).")
+def policy_command(key_texts: tuple[str, ...], witness_texts: tuple[str, ...], quorum: int | None) -> None:
+    """Print the C2SP tlog-policy that --witness ... --quorum K stands for (and the logs of --key), to keep as the
+    file `--policy` reads."""
+    from service.evidence.proof_check import BundleProblem, read_key
+    from service.evidence.tlog_policy import PolicyError, from_witnesses
+
+    try:
+        logs = [read_key(k, "key") for k in key_texts]
+        policy = from_witnesses([read_key(w, "witness") for w in witness_texts], quorum, logs)
+    except BundleProblem as e:
+        raise click.UsageError(f"--{e.check}: {e.detail}") from None
+    except PolicyError as e:
+        raise click.UsageError(str(e)) from None
+    click.echo(policy.text, nl=False)

@@ -2,7 +2,8 @@
 signature, its root against the root the stored lines give for its size (a rewritten leaf is named by the range of
 lines between the last checkpoint that still agrees and the first that does not, and by the line's own check when it
 fails it), consistency between successive published checkpoints (append-only), checkpoints an auditor kept
-(`--checkpoint FILE`: a fork shown to them is named), and a quorum of named witnesses on the latest checkpoint.
+(`--checkpoint FILE`: a fork shown to them is named), and a witness policy's quorum (C2SP tlog-policy, or the
+`--witness`/`--quorum` it stands for: service.evidence.tlog_policy) on the latest checkpoint.
 
 Pure but for reading: the stored lines are read once, the tree built afresh (not the serving process's copy)."""
 
@@ -11,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import merkle
-from .signed_notes import ED25519, COSIGNATURE, NoteError, Verifier, open_note, split
+from .signed_notes import ED25519, NoteError, Verifier, open_note, split
+from .tlog_policy import Policy
 from .tree_heads import TreeHead
 
 
@@ -49,10 +51,12 @@ def _open(note: str, key_raw: bytes | None, origin: str | None, witnesses: list[
 
 
 def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | None = None,
-          kept: list[tuple[str, str]] = (), witnesses: list[Verifier] = (), quorum: int = 0,
+          kept: list[tuple[str, str]] = (), policy: Policy | None = None,
           broken_at: int | None = None, problem: str | None = None) -> Audit:
     """`lines`: the stored checkpoint lines; `heads`: the published checkpoints (service.evidence.published_heads),
-    oldest first; `kept`: (where, note) of checkpoints an auditor kept; `broken_at`/`problem`: the lines' own check."""
+    oldest first; `kept`: (where, note) of checkpoints an auditor kept; `policy`: the witnesses (and logs) the latest
+    checkpoint must satisfy; `broken_at`/`problem`: the lines' own check."""
+    witnesses = policy.witness_verifiers if policy is not None else []
     hashes = merkle.MemoryHashes()
     for raw in lines:
         hashes.append_leaf(raw)
@@ -113,17 +117,27 @@ def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | 
                                 f"{n + 1} to {tree.size} are gone")
         else:
             out.notes.append(f"the checkpoint kept in {where} (tree size {tree.size}) is a prefix of the log")
-    if witnesses and opened:
-        latest = opened[-1][2]
-        _, opened_latest = _open(latest, key_raw, origin, list(witnesses), "the latest checkpoint")[0] or (None, None)
-        names = {w.name for w in witnesses if w.algorithm == COSIGNATURE}
-        cosigned = sorted({s.name for s in opened_latest.verified} & names) if opened_latest else []
-        if len(cosigned) < quorum:
-            out.findings.append(f"the latest published checkpoint is cosigned by {len(cosigned)} of the named witnesses "
-                                f"({', '.join(cosigned) or 'none'}), {quorum} are required")
+    if policy is not None and opened:
+        out.findings += _policy_findings(policy, opened[-1][2], key_raw, origin)
     if not heads and not kept:
         out.ok = None
         out.notes.append("no checkpoint was published yet")
     if out.findings:
         out.ok = False
     return out
+
+
+def _policy_findings(policy: Policy, latest: str, key_raw: bytes | None, origin: str | None) -> list[str]:
+    """What the latest published checkpoint lacks for the policy: a log it lists, the quorum of its witnesses."""
+    if key_raw is None:
+        return []
+    text, _ = split(latest)
+    log_key = Verifier(origin or TreeHead.parse(text).origin, ED25519, key_raw)
+    try:
+        opened, _ = policy.open(latest, log_key)
+    except NoteError as e:
+        return [f"the latest published checkpoint does not satisfy the policy: {e}"]
+    problem = policy.shortfall(opened)
+    if problem:
+        return [f"the latest published checkpoint is short of its witness quorum: {problem}"]
+    return []

@@ -129,8 +129,9 @@ class LogService:
             raise NotFound(f"new: no published checkpoint has tree size {new} (the latest has {size})", field="new")
         return {"old": old, "new": new, "proof": [b64(h) for h in self.tree.consistency(old, new)]}
 
-    def audit(self, kept: Sequence[tuple[str, str]] = (), witnesses: Sequence[Verifier] = (), quorum: int = 0) -> dict:
-        """The published checkpoints held against the stored lines (service.evidence.log_audit), for verify --all."""
+    def audit(self, kept: Sequence[tuple[str, str]] = (), policy=None) -> dict:
+        """The published checkpoints held against the stored lines (service.evidence.log_audit), for verify --all;
+        `policy` (service.evidence.tlog_policy.Policy): the witness quorum the latest checkpoint must meet."""
         from .log_audit import audit
         from .published_heads import HeadsDamaged
 
@@ -142,8 +143,8 @@ class LogService:
             return {"ok": False, "leaves": report.lines, "published": None, "latest": None, "findings": [str(e)],
                     "notes": [], "where": str(self.tree.heads)}
         lines = self.evidence.log.storage.read().split(b"\n")[:-1]
-        done = audit(lines, heads, key.raw if key is not None else None, self._origin, list(kept), list(witnesses),
-                     quorum, report.broken_at, report.problem)
+        done = audit(lines, heads, key.raw if key is not None else None, self._origin, list(kept), policy,
+                     report.broken_at, report.problem)
         return {**done.as_dict(), "where": str(self.tree.heads)}
 
     def proof(self, doc: Any) -> tuple[int, dict]:

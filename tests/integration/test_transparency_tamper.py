@@ -136,5 +136,37 @@ def test_a_quorum_of_witnesses_is_demanded_of_the_latest_checkpoint(served):
     url, arbiter, key_file, extra = served
     witness = Verifier("witness.test/one", 0x04, Ed25519PrivateKey.generate().public_key().public_bytes_raw())
     code, output, error = verify_all(url, *extra, "--witness", witness.text)
-    assert code == 1 and "cosigned by 0 of the named witnesses (none), 1 are required" in output, output
+    assert code == 1 and "0 of the named witnesses cosigned (none), 1 is needed: missing witness.test/one" in output, output
     assert verify_all(url, *extra, "--witness", witness.text, "--quorum", "0")[0] == 0
+
+
+def test_a_tlog_policy_s_quorum_is_demanded_of_the_latest_checkpoint(served, tmp_path):
+    url, arbiter, key_file, extra = served
+    log_key = arbiter.evidence.transparency.verifier().text
+    one, two = (Verifier(f"witness.test/{n}", 0x04, Ed25519PrivateKey.generate().public_key().public_bytes_raw())
+                for n in ("one", "two"))
+    policy = tmp_path / "policy.txt"
+    policy.write_text(f"log {log_key}\nwitness one {one.text}\nwitness two {two.text}\ngroup both all one two\n"
+                      "quorum both\n")
+    code, output, error = verify_all(url, *extra, "--policy", str(policy))
+    assert code == 1 and "short of its witness quorum: 0 of the 2 members of group both cosigned" in output, output
+    policy.write_text(f"log {log_key}\nwitness one {one.text}\nquorum none\n")
+    assert verify_all(url, *extra, "--policy", str(policy))[0] == 0
+
+
+def test_a_tlog_policy_that_lists_another_log_is_a_finding(served, tmp_path):
+    url, arbiter, key_file, extra = served
+    other = Signer(arbiter.evidence.transparency.origin, Ed25519PrivateKey.generate()).verifier
+    policy = tmp_path / "policy.txt"
+    policy.write_text(f"log {other.text}\nquorum none\n")
+    code, output, error = verify_all(url, *extra, "--policy", str(policy))
+    assert code == 1 and "is none of the policy's logs" in output, output
+
+
+def test_a_malformed_tlog_policy_stops_verify_all_naming_the_line(served, tmp_path):
+    url, arbiter, key_file, extra = served
+    policy = tmp_path / "policy.txt"
+    policy.write_text("# a group naming a witness never defined\ngroup g any ghost\nquorum g\n")
+    code, output, error = verify_all(url, *extra, "--policy", str(policy))
+    assert code == 2 and "policy policy.txt, line 2: group 'g' names 'ghost', an unknown witness" in output
+    assert "Traceback" not in output

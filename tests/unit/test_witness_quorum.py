@@ -29,7 +29,7 @@ def test_a_quorum_met_returns_the_witnesses_that_cosigned():
 
 
 def test_a_quorum_short_names_the_missing_witnesses():
-    with pytest.raises(NoteError, match=r"1 of the named witnesses cosigned, 2 are needed: missing w2.test, w3.test"):
+    with pytest.raises(NoteError, match=r"1 of the named witnesses cosigned \(w1.test\), 2 are needed: missing w2.test, w3.test"):
         check_quorum(cosigned(W1), LOG.verifier, ALL, 2)
 
 

@@ -13,6 +13,10 @@ from anyone.
 
 This is also how `--witness VKEY ... --quorum K` is read (`from_witnesses` writes that as a policy and reads it
 back): one mechanism decides every quorum (service.evidence.witness_quorum, proof_check, log_audit).
+
+Over 300 lines because the format and its decision are one room: a line is read into the policy the decision walks,
+and each of the spec's rules (names before use, no duplicate keys, thresholds, the one quorum) is a refusal of its
+own, worded for whoever wrote the file.
 """
 
 from __future__ import annotations

@@ -96,6 +96,12 @@ class Consistency(Schema):
     proof = fields.List(fields.String(), required=True, metadata={"description": "RFC 6962 consistency proof, base64"})
 
 
+class ProofFormatQuery(Schema):
+    format = fields.String(load_default="arbiter.proof/1", validate=validate.OneOf(["arbiter.proof/1", "tlog-proof"]),
+                           metadata={"description": "arbiter.proof/1: the JSON bundle; tlog-proof: a C2SP tlog-proof "
+                                                    "(text/plain), the leaf's bytes in its extra line"})
+
+
 class ProofBundle(Schema):
     """A receipt with the proof that its game head is a leaf of a published checkpoint (`arbiter proof check`)."""
 

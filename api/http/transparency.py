@@ -12,6 +12,7 @@ from flask_smorest import Blueprint
 
 from api.current import arbiter
 from service.evidence.log_service import game_id
+from service.evidence.tlog_proof import from_bundle
 
 from . import evidence_schemas as e
 from . import schemas as s
@@ -82,18 +83,27 @@ class Consistency(MethodView):
         return _log().consistency(query["old"], query["new"])
 
 
+TLOG_PROOF = {200: {"content": {"text/plain": {"schema": {
+    "type": "string", "description": "with ?format=tlog-proof: a C2SP tlog-proof (https://c2sp.org/tlog-proof)"}}}}}
+
+
 @log_blp.route("/proofs")
 class Proofs(MethodView):
     @log_blp.arguments(e.ReceiptToCheck)
+    @log_blp.arguments(e.ProofFormatQuery, location="query")
     @log_blp.response(200, e.ProofBundle)
+    @log_blp.doc(responses=TLOG_PROOF)
     @log_blp.alt_response(202, schema=e.ProofPending, description="The leaf is appended or not yet published: ask again")
     @_problems(404, 409)
-    def post(self, receipt):
-        """A receipt turned into a proof bundle once a published checkpoint holds its leaf (`arbiter proof check`
-        verifies it offline); 202 while the leaf waits for the next checkpoint (a leaf is appended for a receipt
-        whose version has none, once the store is found to hold what it says)."""
+    def post(self, receipt, query):
+        """A receipt turned into a proof once a published checkpoint holds its leaf (`arbiter proof check` verifies
+        it offline): the JSON bundle, or with `format=tlog-proof` a C2SP tlog-proof; 202 while the leaf waits for
+        the next checkpoint (a leaf is appended for a receipt whose version has none, once the store is found to
+        hold what it says)."""
         status, body = _log().proof(receipt)
         if status == 202:  # an answer of its own schema, not the bundle's
             return Response(json.dumps(e.ProofPending().dump(body)), status=202, mimetype="application/json",
                             headers={"Retry-After": str(max(1, round(body["retry_after"])))})
+        if query["format"] == "tlog-proof":
+            return _text(from_bundle(body).text)
         return body

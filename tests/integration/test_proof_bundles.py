@@ -125,3 +125,155 @@ def test_an_unreadable_bundle_or_key_is_named_without_a_traceback(bundle, tmp_pa
     assert check(junk, key).exit_code == 2
     bad_key = check(path, "arbiter.test/proofs+00000000+AAAA")
     assert bad_key.exit_code == 1 and "FAILED key" in bad_key.output and "Traceback" not in bad_key.output
+
+
+# -- C2SP tlog-proof (service.evidence.tlog_proof) and tlog-policy (service.evidence.tlog_policy) ------------------
+
+
+@pytest.fixture(scope="module")
+def tlog(server, bundle):
+    """(tlog-proof file, log key text, its text, the receipt file) got with `arbiter proof get --format tlog-proof`."""
+    url, arbiter, tmp = server
+    out = tmp / "receipt.tlog-proof"
+    got = CliRunner().invoke(main, ["proof", "get", str(tmp / "receipt.json"), "--server", url, "-o", str(out),
+                                    "--timeout", "20", "--format", "tlog-proof"])
+    assert got.exit_code == 0, got.output
+    return out, bundle[1], out.read_text(), tmp / "receipt.json"
+
+
+def test_a_tlog_proof_got_from_a_served_log_checks_offline_and_names_its_game_and_version(tlog, bundle):
+    path, key, text, receipt = tlog
+    doc = bundle[2]
+    assert text.startswith(f"c2sp.org/tlog-proof@v1\nextra {doc['leaf']}\nindex {doc['index']}\n")
+    assert text.endswith("\n\n" + doc["checkpoint"])
+    got = check(path, key)
+    assert got.exit_code == 0, got.output
+    assert f"game {doc['receipt']['game']} at version {doc['receipt']['version']} is in the published log" in got.output
+    with_receipt = check(path, key, "--receipt", str(receipt), "--json")
+    assert with_receipt.exit_code == 0 and json.loads(with_receipt.output)["format"] == "tlog-proof"
+    assert json.loads(with_receipt.output)["checks"][0].startswith("receipt: signed by")
+
+
+def http(url: str, path: str, body: dict | None = None) -> tuple[int, str, str]:
+    """(status, content type, text) of a GET (or a POST of `body`) to the real server."""
+    import urllib.error
+    import urllib.request
+
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(url + path, data=data, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, r.headers.get_content_type(), r.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers.get_content_type(), e.read().decode()
+
+
+def test_the_proofs_route_serves_a_tlog_proof_when_asked(server, bundle, tlog):
+    url, arbiter, tmp = server
+    receipt = bundle[2]["receipt"]
+    status, kind, text = http(url, "/api/v1/log/proofs?format=tlog-proof", receipt)
+    assert status == 200 and kind == "text/plain" and text == tlog[2]
+    status, kind, text = http(url, "/api/v1/log/proofs?format=arbiter.proof/1", receipt)
+    assert status == 200 and json.loads(text) == bundle[2]
+    status, kind, text = http(url, "/api/v1/log/proofs?format=tlog", receipt)
+    assert status == 422 and "format" in text
+
+
+def test_a_third_party_s_tlog_proof_without_extra_data_checks_with_the_leaf_given_beside_it(server, bundle, tmp_path):
+    """What a client of the log's routes (or tiles) writes: the spec's file with no extra line, the leaf kept apart."""
+    url, arbiter, tmp = server
+    doc = bundle[2]
+    receipt = doc["receipt"]
+    for _ in range(50):  # the two answers of one published tree (the duty loop may publish between them)
+        checkpoint = http(url, "/api/v1/log/checkpoint")[2]
+        inclusion = json.loads(http(url, f"/api/v1/log/inclusion?game={receipt['game']}&version={receipt['version']}")[2])
+        if f"\n{inclusion['tree_size']}\n" in checkpoint:
+            break
+    path = tmp_path / "third.tlog-proof"
+    path.write_text("c2sp.org/tlog-proof@v1\n" f"index {inclusion['index']}\n"
+                    + "".join(h + "\n" for h in inclusion["proof"]) + "\n" + checkpoint)
+    leaf = tmp_path / "leaf"
+    leaf.write_bytes(base64.b64decode(inclusion["leaf"]) + b"\n")
+    key = bundle[1]
+    assert check(path, key, "--leaf", str(leaf)).exit_code == 0
+    alone = check(path, key)
+    assert alone.exit_code == 1 and "FAILED leaf: the proof carries no leaf" in alone.output and "--leaf" in alone.output
+
+
+def _tlog_lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+@pytest.mark.parametrize("what, alter, finding", [
+    ("a proof hash", lambda t: t.replace(_tlog_lines(t)[3], base64.b64encode(b"\x01" * 32).decode(), 1),
+     "FAILED inclusion"),
+    ("the index", lambda t: t.replace(f"\n{_tlog_lines(t)[2]}\n", f"\nindex {int(_tlog_lines(t)[2][6:]) ^ 1}\n", 1),
+     "FAILED inclusion"),
+    ("the checkpoint's root", lambda t: _other_root(t), "FAILED checkpoint"),
+    ("the header", lambda t: t.replace("tlog-proof@v1", "tlog-proof@v2", 1), "FAILED format: not a well-formed "
+                                                                             "tlog-proof: line 1"),
+    ("a proof hash's base64", lambda t: t.replace(_tlog_lines(t)[3], "not*base64", 1), "is not base64"),
+    ("the index's digits", lambda t: t.replace("\nindex ", "\nindex 0", 1), "leading zeros"),
+])
+def test_an_altered_tlog_proof_fails_naming_what_is_wrong(tlog, tmp_path, what, alter, finding):
+    path, key, text, receipt = tlog
+    if what in ("a proof hash", "a proof hash's base64") and _tlog_lines(text)[3] == "":
+        pytest.skip("a tree of one leaf has no proof hash")
+    altered = tmp_path / "altered.tlog-proof"
+    altered.write_text(alter(text))
+    assert altered.read_text() != text
+    got = check(altered, key)
+    assert got.exit_code == 1, got.output
+    assert finding in got.output and "Traceback" not in got.output
+
+
+def _other_root(text: str) -> str:
+    head, note = text.split("\n\n", 1)
+    origin, size, root, rest = note.split("\n", 3)
+    return head + "\n\n" + "\n".join([origin, size, base64.b64encode(b"\x02" * 32).decode(), rest])
+
+
+def test_a_file_of_neither_format_is_named_without_a_traceback(bundle, tmp_path):
+    path = tmp_path / "junk.tlog-proof"
+    path.write_text("tlog proof?\nindex 0\n\n")
+    got = check(path, bundle[1])
+    assert got.exit_code == 2 and "neither a C2SP tlog-proof" in got.output and "Traceback" not in got.output
+
+
+def test_a_tlog_policy_decides_the_witness_quorum_of_a_proof(tlog, tmp_path):
+    path, key, text, receipt = tlog
+    one, two = (Cosigner(f"witness.test/{n}", Ed25519PrivateKey.generate()) for n in ("one", "two"))
+    head, note = text.split("\n\n", 1)
+    note_text, _ = split(note)
+    cosigned = tmp_path / "cosigned.tlog-proof"
+    cosigned.write_text(text + one.cosign(note_text).line)
+    policy = tmp_path / "policy"
+    policy.write_text(f"log {key}\nwitness one {one.verifier.text}\nwitness two {two.verifier.text}\n"
+                      "group either any one two\nquorum either\n")
+    met = CliRunner().invoke(main, ["proof", "check", str(cosigned), "--policy", str(policy)])  # the policy's log key
+    assert met.exit_code == 0 and "witnesses: quorum either met, 1 of 2 cosigned (one)" in met.output, met.output
+    short = check(path, key, "--policy", str(policy))
+    assert short.exit_code == 1
+    assert "FAILED witnesses: 0 of the 2 members of group either cosigned (none), 1 is needed: missing one, two" \
+        in short.output
+    policy.write_text(f"log {key}\nwitness one {one.verifier.text}\ngroup both all one two\nquorum both\n")
+    bad = check(path, key, "--policy", str(policy))
+    assert bad.exit_code == 2 and "line 3: group 'both' names 'two', an unknown witness or group" in bad.output
+    assert "Traceback" not in bad.output
+    both = check(path, key, "--policy", str(policy), "--witness", one.verifier.text)
+    assert both.exit_code == 2 and "not both" in both.output
+
+
+def test_proof_policy_writes_the_policy_witness_and_quorum_stand_for(tlog, tmp_path):
+    path, key, text, receipt = tlog
+    one = Cosigner("witness.test/one", Ed25519PrivateKey.generate())
+    got = CliRunner().invoke(main, ["proof", "policy", "--key", key, "--witness", one.verifier.text, "--quorum", "1"])
+    assert got.exit_code == 0, got.output
+    assert got.output == (f"log {key}\nwitness witness.test/one {one.verifier.text}\n"
+                          "group named-witnesses 1 witness.test/one\nquorum named-witnesses\n")
+    policy = tmp_path / "policy"
+    policy.write_text(got.output)
+    head, note = text.split("\n\n", 1)
+    cosigned = tmp_path / "cosigned.tlog-proof"
+    cosigned.write_text(text + one.cosign(split(note)[0]).line)
+    assert CliRunner().invoke(main, ["proof", "check", str(cosigned), "--policy", str(policy)]).exit_code == 0

@@ -44,6 +44,8 @@ def commands(tmp: Path) -> dict[str, list[str]]:
                                "--options", "TEXT"],
         "proof check": ["proof", "check", "FILE", "--key", "arbiter.test+00000000+AAAA"],
         "proof get": ["proof", "get", "FILE", "--server", UNREACHABLE, "--timeout", "0"],
+        "proof check --policy": ["proof", "check", str(tmp / "none.tlog-proof"), "--policy", "FILE"],
+        "verify --policy": ["verify", "--all", "--policy", "FILE", "--database-url", store, "--create-store"],
         "verify --receipt": ["verify", game, "--receipt", "FILE", "--database-url", store, "--create-store"],
         "verify --receipt archive": ["verify", game, "--receipt", "FILE.jsonl", "--database-url", store, "--create-store"],
         "verify --checkpoint": ["verify", "--all", "--checkpoint", "FILE", "--database-url", store, "--create-store"],

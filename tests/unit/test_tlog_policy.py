@@ -163,3 +163,19 @@ def test_two_keys_under_one_witness_name_count_as_one_witness():
 def test_a_policy_opens_a_note_with_every_witness_key_it_knows():
     opened = open_note(cosigned(X[1], Y[1]), [LOG.verifier, *parse(EXAMPLE).witness_verifiers])
     assert {s.name for s in opened.verified} == {"arbiter.test/log", "x1.test", "y1.test"}
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+
+@given(cut=st.integers(0, len(EXAMPLE)), junk=st.binary(max_size=6), at=st.integers(0, len(EXAMPLE)))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_damaged_policy_is_read_or_refused_naming_the_line_never_an_exception(cut, junk, at):
+    raw = EXAMPLE.encode()
+    damaged = (raw[:at] + junk + raw[at:])[:cut]
+    try:
+        policy = parse(damaged, "policy p")
+    except PolicyError as e:
+        assert str(e).startswith("policy p")
+    else:
+        assert policy.quorum == "none" or policy.quorum in policy.witnesses or policy.quorum in policy.groups

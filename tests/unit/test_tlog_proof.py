@@ -209,3 +209,20 @@ def test_a_bundle_becomes_the_same_tlog_proof():
     bundle = {"format": "arbiter.proof/1", "index": 4, "tree_size": len(LINES), "leaf": base64.b64encode(LINES[4]).decode(),
               "proof": [base64.b64encode(h).decode() for h in proof.hashes], "checkpoint": proof.checkpoint}
     assert from_bundle(bundle) == proof
+
+
+from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
+
+VALID = proof_of(4, cosigners=[WITNESS]).text.encode()
+
+
+@given(cut=st.integers(0, len(VALID)), junk=st.binary(max_size=8), at=st.integers(0, len(VALID)))
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+def test_any_damaged_tlog_proof_is_refused_with_a_named_problem_never_an_exception(cut, junk, at):
+    damaged = (VALID[:at] + junk + VALID[at:])[:max(cut, 1)] if junk or cut < len(VALID) else VALID
+    try:
+        done = check_file(damaged, SIGNER.verifier)
+    except BundleProblem as e:
+        assert e.check in ("format", "leaf", "checkpoint", "inclusion", "key") and e.detail
+    else:
+        assert done.leaf["index"] == 4

@@ -73,6 +73,23 @@ def test_each_published_checkpoint_carries_both_witnesses_cosignatures(witnessed
     got = CliRunner().invoke(main, args)
     assert got.exit_code == 0, got.output
 
+    # the same proof as a C2SP tlog-proof, against a C2SP tlog-policy demanding both real witnesses
+    from service.evidence.tlog_proof import from_bundle
+
+    proof = tmp_path / "receipt.tlog-proof"
+    proof.write_text(from_bundle(bundle).text)
+    policy = tmp_path / "policy"
+    policy.write_text(f"log {key_text}\nwitness one {keys[0].text}\nwitness two {keys[1].text}\n"
+                      "group both all one two\nquorum both\n")
+    got = CliRunner().invoke(main, ["proof", "check", str(proof), "--policy", str(policy), "--receipt", str(receipt)])
+    assert got.exit_code == 0 and "witnesses: quorum both met, 2 of 2 cosigned (one, two)" in got.output, got.output
+    ghost = Verifier("witness.test/w3", 0x04, bytes(32))
+    policy.write_text(f"witness one {keys[0].text}\nwitness two {keys[1].text}\nwitness three {ghost.text}\n"
+                      "group all-three all one two three\nquorum all-three\n")
+    got = CliRunner().invoke(main, ["proof", "check", str(proof), "--key", key_text, "--policy", str(policy)])
+    assert got.exit_code == 1 and "2 of the 3 members of group all-three cosigned (one, two), 3 are needed: " \
+        "missing three" in got.output, got.output
+
 
 def test_a_witness_that_is_down_costs_its_cosignature_not_the_checkpoint(witnessed):
     app, arbiter, witnesses, keys, key_text = witnessed

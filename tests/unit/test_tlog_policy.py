@@ -130,7 +130,7 @@ def test_a_malformed_policy_is_refused_naming_the_line_and_what_is_wrong(text, p
 
 def test_a_policy_with_an_unknown_key_type_is_refused_naming_the_witness():
     mldsa = "w.test+01234567+Bg" + "A" * 42  # algorithm 0x06 (ML-DSA cosignatures), not one arbiter verifies
-    with pytest.raises(PolicyError, match="line 1: witness 'w': verifier key of w.test: expected an algorithm byte"):
+    with pytest.raises(PolicyError, match="line 1: witness .w.: verifier key of w.test: expected an algorithm byte .* found algorithm 0x06"):
         parse(f"witness w {mldsa}\nquorum w\n")
 
 

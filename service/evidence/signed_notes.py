@@ -101,8 +101,9 @@ class Verifier:
             raise NoteError(f"verifier key of {name}: the key is not base64") from None
         if len(raw) != 33 or raw[0] not in (ED25519, COSIGNATURE):
             found = f"algorithm 0x{raw[0]:02x} and {len(raw) - 1} bytes" if raw else "nothing"
+            other = " (a key type arbiter does not verify)" if raw and raw[0] not in (ED25519, COSIGNATURE) else ""
             raise NoteError(f"verifier key of {name}: expected an algorithm byte 0x01 (Ed25519) or 0x04 (cosignature) "
-                            f"and a 32-byte Ed25519 public key, found {found} (a key type arbiter does not verify)")
+                            f"and a 32-byte Ed25519 public key, found {found}{other}")
         verifier = cls(name, raw[0], raw[1:])
         if verifier.id != int(hex_id, 16):
             raise NoteError(f"verifier key of {name}: key id {hex_id} does not match the name and key (expected "

@@ -74,7 +74,9 @@ def parse(data: bytes | str) -> TlogProof:
         raise ProofFormatError(f"line {line}: not UTF-8 text") from None
     cut = text.find("\n\n")
     if cut < 0:
-        raise ProofFormatError("no empty line: the checkpoint must follow the proof's lines after an empty line")
+        crlf = " (its lines end in a carriage return and a newline: the format's end in a newline only)" \
+            if "\r\n" in text else ""
+        raise ProofFormatError(f"no empty line: the checkpoint must follow the proof's lines after an empty line{crlf}")
     lines, checkpoint = text[:cut].split("\n"), text[cut + 2:]
     for number, line in enumerate(lines, 1):
         if "\r" in line:

@@ -179,7 +179,8 @@ def test_a_policy_that_lists_the_log_gives_its_key():
     ("c2sp.org/tlog-proof@v1\nextra !!!\nindex 0\n\nx\n", "line 2: the extra data is not base64"),
     ("c2sp.org/tlog-proof@v1\nindex 0\nnot base64!\n\nx\n", "line 3: the proof hash is not base64"),
     ("c2sp.org/tlog-proof@v1\nindex 0\nAAAA\n\nx\n", "line 3: the proof hash is 3 bytes, a SHA-256 hash is 32"),
-    ("c2sp.org/tlog-proof@v1\r\nindex 0\r\n\r\nx\n", "no empty line"),
+    ("c2sp.org/tlog-proof@v1\r\nindex 0\r\n\r\nx\n", "no empty line: the checkpoint must follow the proof's lines "
+                                                  "after an empty line (its lines end in a carriage return"),
     ("c2sp.org/tlog-proof@v1\r\nindex 0\n\nx\n", "line 1: a carriage return"),
     ("c2sp.org/tlog-proof@v1\nindex 0\n", "no empty line"),
     ("c2sp.org/tlog-proof@v1\nindex 0\n\n", "the checkpoint is missing"),

@@ -25,7 +25,15 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .signed_notes import COSIGNATURE, ED25519, Note, NoteError, Verifier, open_note, split
+from .signed_notes import (
+    COSIGNATURE,
+    ED25519,
+    Note,
+    NoteError,
+    Verifier,
+    open_note,
+    split,
+)
 from .tree_heads import TreeHead
 
 NONE = "none"
@@ -158,7 +166,7 @@ def parse(data: bytes | str, where: str = "the policy") -> Policy:
     policy, defined, quorum_line = Policy(), {}, None
     defined_later = _definitions(raw)
     for number, line in enumerate(raw.split(b"\n"), 1):
-        def fail(what: str):
+        def fail(what: str, number: int = number) -> PolicyError:
             return PolicyError(f"{where}, line {number}: {what}")
 
         bad = ALLOWED.search(line)

@@ -5,10 +5,17 @@ from __future__ import annotations
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from service.evidence.cosignatures import Cosigner
 from service.evidence.signed_notes import NoteError, Signer, Verifier, open_note
-from service.evidence.tlog_policy import PolicyError, QuorumNotMet, from_witnesses, parse
+from service.evidence.tlog_policy import (
+    PolicyError,
+    QuorumNotMet,
+    from_witnesses,
+    parse,
+)
 from service.evidence.tree_heads import TreeHead
 
 LOG = Signer("arbiter.test/log", Ed25519PrivateKey.generate())
@@ -142,7 +149,7 @@ def test_names_are_opaque_octets_and_a_hash_inside_a_line_is_no_comment():
 
 def test_witness_and_quorum_options_are_read_as_the_policy_they_stand_for():
     policy = from_witnesses([X[1].verifier, X[2].verifier, X[3].verifier], 2)
-    assert policy.text.endswith(f"group named-witnesses 2 x1.test x2.test x3.test\nquorum named-witnesses\n")
+    assert policy.text.endswith("group named-witnesses 2 x1.test x2.test x3.test\nquorum named-witnesses\n")
     assert policy.check(cosigned(X[1], X[3]), LOG.verifier) == ["x1.test", "x3.test"]
     with pytest.raises(QuorumNotMet, match="1 of the named witnesses cosigned"):
         policy.check(cosigned(X[2]), LOG.verifier)
@@ -164,8 +171,6 @@ def test_a_policy_opens_a_note_with_every_witness_key_it_knows():
     opened = open_note(cosigned(X[1], Y[1]), [LOG.verifier, *parse(EXAMPLE).witness_verifiers])
     assert {s.name for s in opened.verified} == {"arbiter.test/log", "x1.test", "y1.test"}
 
-
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 
 @given(cut=st.integers(0, len(EXAMPLE)), junk=st.binary(max_size=6), at=st.integers(0, len(EXAMPLE)))

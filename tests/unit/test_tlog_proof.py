@@ -12,14 +12,24 @@ import uuid
 
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from service.evidence import merkle, receipts
 from service.evidence.checkpoints import FORMAT, line_hash
 from service.evidence.cosignatures import Cosigner
 from service.evidence.keys import ServerKey, canonical
 from service.evidence.proof_check import BundleProblem, check_file, check_tlog_proof
-from service.evidence.tlog_policy import from_witnesses, parse as parse_policy
-from service.evidence.tlog_proof import HEADER, ProofFormatError, TlogProof, from_bundle, is_tlog_proof, parse
+from service.evidence.tlog_policy import from_witnesses
+from service.evidence.tlog_policy import parse as parse_policy
+from service.evidence.tlog_proof import (
+    HEADER,
+    ProofFormatError,
+    TlogProof,
+    from_bundle,
+    is_tlog_proof,
+    parse,
+)
 from service.evidence.tree_heads import TreeHead
 
 KEY = ServerKey.generate()
@@ -170,8 +180,8 @@ def test_a_policy_that_lists_the_log_gives_its_key():
 
 
 @pytest.mark.parametrize("text, problem", [
-    ("c2sp.org/tlog-proof@v2\nindex 0\n\nx\n", "line 1 is 'c2sp.org/tlog-proof@v2', expected 'c2sp.org/tlog-proof@v1'"
-                                              " (another version of the format)"),
+    ("c2sp.org/tlog-proof@v2\nindex 0\n\nx\n", ("line 1 is 'c2sp.org/tlog-proof@v2', expected 'c2sp.org/tlog-proof@v1'"
+                                               " (another version of the format)")),
     ("c2sp.org/tlog-proof@v1\nindex 01\n\nx\n", "line 2: the index '01' is not a decimal number without leading zeros"),
     ("c2sp.org/tlog-proof@v1\nindex -1\n\nx\n", "line 2: the index '-1' is not a decimal"),
     ("c2sp.org/tlog-proof@v1\n\nx\n", "line 2: expected 'index <decimal>' (or 'extra <base64>' before it), found nothing"),
@@ -179,8 +189,8 @@ def test_a_policy_that_lists_the_log_gives_its_key():
     ("c2sp.org/tlog-proof@v1\nextra !!!\nindex 0\n\nx\n", "line 2: the extra data is not base64"),
     ("c2sp.org/tlog-proof@v1\nindex 0\nnot base64!\n\nx\n", "line 3: the proof hash is not base64"),
     ("c2sp.org/tlog-proof@v1\nindex 0\nAAAA\n\nx\n", "line 3: the proof hash is 3 bytes, a SHA-256 hash is 32"),
-    ("c2sp.org/tlog-proof@v1\r\nindex 0\r\n\r\nx\n", "no empty line: the checkpoint must follow the proof's lines "
-                                                  "after an empty line (its lines end in a carriage return"),
+    ("c2sp.org/tlog-proof@v1\r\nindex 0\r\n\r\nx\n", ("no empty line: the checkpoint must follow the proof's lines "
+                                                   "after an empty line (its lines end in a carriage return")),
     ("c2sp.org/tlog-proof@v1\r\nindex 0\n\nx\n", "line 1: a carriage return"),
     ("c2sp.org/tlog-proof@v1\nindex 0\n", "no empty line"),
     ("c2sp.org/tlog-proof@v1\nindex 0\n\n", "the checkpoint is missing"),
@@ -211,8 +221,6 @@ def test_a_bundle_becomes_the_same_tlog_proof():
               "proof": [base64.b64encode(h).decode() for h in proof.hashes], "checkpoint": proof.checkpoint}
     assert from_bundle(bundle) == proof
 
-
-from hypothesis import HealthCheck, given, settings, strategies as st  # noqa: E402
 
 VALID = proof_of(4, cosigners=[WITNESS]).text.encode()
 

@@ -57,9 +57,13 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float, f
         click.echo(f"waiting {wait:g} s: {body.get('detail')}", err=True)
         time.sleep(wait)
     if form == "tlog-proof":
-        from service.evidence.tlog_proof import from_bundle
+        from service.evidence.tlog_proof import ProofFormatError, from_bundle
 
-        text = from_bundle(body).text
+        try:
+            text = from_bundle(body).text
+        except ProofFormatError as e:
+            click.echo(f"arbiter proof get: {url} answered with a bundle that is no proof: {e}", err=True)
+            sys.exit(EXIT_PROBLEM)
     else:
         text = json.dumps(body, indent=1, sort_keys=True) + "\n"
     if output is None:
@@ -67,7 +71,7 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float, f
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
-        click.echo(f"wrote the {form} proof of game {doc.get('game')} version {doc.get('version')} (leaf "
+        click.echo(f"wrote the proof ({form}) of game {doc.get('game')} version {doc.get('version')} (leaf "
                    f"{body['index']} of {body['tree_size']}) to {output}", err=True)
 
 

@@ -57,9 +57,16 @@ def is_tlog_proof(data: bytes) -> bool:
 
 
 def from_bundle(bundle: dict) -> TlogProof:
-    """An `arbiter.proof/1` bundle (already got from the log) as a tlog-proof, the leaf's bytes as its extra data."""
-    return TlogProof(bundle["index"], tuple(base64.b64decode(h) for h in bundle["proof"]), bundle["checkpoint"],
-                     base64.b64decode(bundle["leaf"]))
+    """An `arbiter.proof/1` bundle as a tlog-proof, the leaf's bytes as its extra data; raises ProofFormatError for a
+    bundle whose parts cannot be written (it is not checked: `arbiter proof check` does that)."""
+    try:
+        index, proof, checkpoint = bundle["index"], bundle["proof"], bundle["checkpoint"]
+        if not (isinstance(index, int) and index >= 0 and isinstance(checkpoint, str) and isinstance(proof, list)):
+            raise TypeError
+        return TlogProof(index, tuple(base64.b64decode(h, validate=True) for h in proof), checkpoint,
+                         base64.b64decode(bundle["leaf"], validate=True))
+    except (KeyError, TypeError, ValueError, binascii.Error):
+        raise ProofFormatError("its index, proof, leaf or checkpoint is missing or malformed") from None
 
 
 def parse(data: bytes | str) -> TlogProof:

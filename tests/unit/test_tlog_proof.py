@@ -235,3 +235,12 @@ def test_any_damaged_tlog_proof_is_refused_with_a_named_problem_never_an_excepti
         assert e.check in ("format", "leaf", "checkpoint", "inclusion", "key") and e.detail
     else:
         assert done.leaf["index"] == 4
+
+
+@pytest.mark.parametrize("change", [{"proof": "AAAA"}, {"leaf": "not base64!"}, {"index": -1}, {"checkpoint": None}])
+def test_a_bundle_with_malformed_parts_is_refused_rather_than_written(change):
+    proof = proof_of(4)
+    bundle = {"format": "arbiter.proof/1", "index": 4, "leaf": base64.b64encode(LINES[4]).decode(),
+              "proof": [base64.b64encode(h).decode() for h in proof.hashes], "checkpoint": proof.checkpoint}
+    with pytest.raises(ProofFormatError, match="missing or malformed"):
+        from_bundle({**bundle, **change})

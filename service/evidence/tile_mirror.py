@@ -119,7 +119,7 @@ def mirror(fetch: Fetch, directory: str | os.PathLike, log_key: Verifier, source
                           "mirror holds: the log went back (keep the mirror; it is the evidence)")
 
     def get(path: str) -> bytes | None:
-        if not path.endswith(tuple(f".p/{w}" for w in range(1, tiles.WIDTH))):  # a full tile, kept once copied
+        if tiles.parse_path(path).full:  # a full tile never changes: kept once copied
             kept = mine(path)
             if kept is not None:
                 return kept
@@ -127,12 +127,20 @@ def mirror(fetch: Fetch, directory: str | os.PathLike, log_key: Verifier, source
 
     try:
         files, tree = tiles.check_tiles(get, head.size, head.root)
-        if old is not None and tree.root(old.size) != old.root:
-            raise MirrorError(f"{source}: its tree of {head.size} leaves does not extend the checkpoint this mirror "
-                              f"holds ({old.size} leaves): the log forked (keep the mirror; it is the evidence)")
-    except tiles.TileError as e:
-        raise MirrorError(f"{source}: {e} (full tiles this mirror holds are read from {root}, not fetched again: "
-                          "`arbiter log check` tells whether they were altered there)") from None
+    except tiles.TileError:  # the source's own tiles say whether it or this mirror's copy is at fault
+        try:
+            files, tree = tiles.check_tiles(fetch, head.size, head.root)
+        except tiles.TileError as e:
+            raise MirrorError(f"{source}: {e}") from None
+    if old is not None and tree.root(old.size) != old.root:
+        raise MirrorError(f"{source}: its tree of {head.size} leaves does not extend the checkpoint this mirror "
+                          f"holds ({old.size} leaves): the log forked (keep the mirror; it is the evidence)")
+    for path, data in files.items():
+        kept = mine(path)
+        if kept is not None and kept != data and tiles.parse_path(path).full:
+            raise MirrorError(f"{root}/{path}: this mirror's copy differs from {source}'s, whose tiles make its "
+                              "checkpoint's tree and extend this mirror's: the mirror's copy was altered (`arbiter log "
+                              "check` names what does not hold; remove the file and mirror again)")
     written = 0
     for path, data in files.items():
         if mine(path) != data:

@@ -6,13 +6,16 @@ refuses a fork or a log gone back, and `arbiter log check` finds a tile altered 
 from __future__ import annotations
 
 import gzip
+import json
 import os
 
 import pytest
 from click.testing import CliRunner
 
 from api.cli.main import main
+from domain.games import SPECS
 from service.evidence import tiles
+from service.evidence.checkpoints import FIELDS
 from service.evidence.signed_notes import Verifier, open_note
 from service.evidence.tree_heads import TreeHead
 from tests.integration.evidence_support import new_table
@@ -149,3 +152,54 @@ def test_a_wrong_key_or_an_unreachable_source_is_named_without_a_traceback(store
     gone = CliRunner().invoke(main, ["log", "mirror", str(tmp_path / "m"), "--from", url, "--key", served.key])
     assert gone.exit_code == 2 and "cannot be read" in gone.output and "Traceback" not in gone.output
     assert not os.path.exists(tmp_path / "m" / "checkpoint")
+
+
+def play_any(served, created: dict, moves: int) -> set[str]:
+    """Up to `moves` legal moves of any game through the API (each seat's view lists its legal moves); returns the
+    cards every seat held on the way."""
+    client, url, seen = served.client, f"/api/v1/games/{created['id']}", set()
+    tokens = [s["token"] for s in created["seats"]]
+    for _ in range(moves):
+        moved = False
+        for token in tokens:
+            auth = {"Authorization": f"Bearer {token}"}
+            view = client.get(f"{url}/view", headers=auth).get_json()
+            hand = view["table"].get("hand") or []
+            seen |= {c for c in hand if isinstance(c, str)}
+            legal = view["table"].get("legal_moves") or []
+            plays = [m for m in legal if m.get("type") not in ("pass", "concede")]
+            for move in plays + [m for m in legal if m.get("type") == "pass"]:  # a listed move may need a parameter
+                if client.post(f"{url}/moves", json=move, headers=auth).status_code == 200:
+                    moved = True
+                    break
+            if moved:
+                break
+        if not moved:
+            break
+    return seen
+
+
+@pytest.mark.parametrize("game", sorted(SPECS))
+def test_the_entry_bundles_carry_no_card_of_any_game_only_the_lines_fields(stores, game):
+    """Hidden information: a leaf is a checkpoint line (game id, version, heads, counts, time, reason, seq, prev, key
+    id, signature), whatever the game; no hand, pile or deck reaches the tiles."""
+    spec = SPECS[game]
+    with served_log(stores.url("sqlite")) as served:
+        created = served.client.post("/api/v1/games", json={
+            "game": game, "options": spec.example_options[0],
+            "players": [{"name": f"P{i}"} for i in range(spec.min_players)]}).get_json()
+        cards = play_any(served, created, 25)
+        served.log.publish()
+        size = head_of(served).size
+        bundles = [served.get(tile.path) for tile in tiles.tiles_of(size) if tile.level is None]
+        leaves = [leaf for tile, data in zip([t for t in tiles.tiles_of(size) if t.level is None], bundles)
+                  for leaf in tiles.read_bundle(data, tile)]
+    assert len(leaves) == size >= 1  # its creation's line at least (and those of the moves a seat's view could make)
+    for leaf in leaves:
+        doc = json.loads(leaf)
+        assert set(doc) <= set(FIELDS), sorted(set(doc) - set(FIELDS))
+        assert all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in doc.values())
+        assert doc["game"] == created["id"]
+    text = b"".join(bundles).decode("utf-8", "replace")
+    shown = {c for c in cards if any(ch.isupper() for ch in c) and c in text}  # a card code has an upper-case suit
+    assert not shown, f"cards in the entry bundles: {sorted(shown)}"

@@ -48,7 +48,8 @@ TILE_PATH = {"in": "path", "name": "tile", "required": True,
              "description": "`<L>/<N>[.p/<W>]` (a hash tile of level L) or `entries/<N>[.p/<W>]` (an entry bundle): N "
                             "in groups of three digits, all but the last starting with `x` (1234067 is "
                             "`x001/x234/067`), `.p/<W>` a partial tile of W (1 to 255) hashes or leaves",
-             "schema": {"type": "string", "pattern": r"^(entries|0|[1-9][0-9]?)/(x[0-9]{3}/)*[0-9]{3}(\.p/[1-9][0-9]{0,2})?$"}}
+             "schema": {"type": "string",
+                        "pattern": r"^(entries|0|[1-9][0-9]?)/(x[0-9]{3}/)*[0-9]{3}(\.p/[1-9][0-9]{0,2})?$"}}
 
 
 def _text(body: str) -> Response:

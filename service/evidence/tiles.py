@@ -1,7 +1,7 @@
 """C2SP tlog-tiles (https://c2sp.org/tlog-tiles): the transparency log's Merkle tree and leaves as static files.
 
     tile/<L>/<N>[.p/<W>]        hash tile: the hashes of the complete subtrees of 256^L leaves, N*256 to N*256+W-1
-    tile/entries/<N>[.p/<W>]    entry bundle: leaves N*256 to N*256+W-1, each as a 2-byte big-endian length and its bytes
+    tile/entries/<N>[.p/<W>]    entry bundle: leaves N*256 to N*256+W-1, each a 2-byte big-endian length and bytes
 
 A full tile is 256 hashes (8,192 bytes) or 256 leaves; for a tree of size s the rightmost tile of level L is partial
 with floor(s / 256^L) mod 256 hashes (none when that is 0: no empty tile exists). N is written in groups of three
@@ -128,7 +128,7 @@ def entry_bundle(leaves: Sequence[bytes], first: int = 0) -> bytes:
 
 
 def read_bundle(data: bytes, tile: Tile) -> list[bytes]:
-    """The leaves of an entry bundle; TileError when it is cut short, runs over or holds another count than its width."""
+    """The leaves of an entry bundle; TileError when it is cut short or holds another count than its width."""
     leaves, at = [], 0
     while at < len(data):
         if at + 2 > len(data):
@@ -146,7 +146,8 @@ def read_bundle(data: bytes, tile: Tile) -> list[bytes]:
 def read_hashes(data: bytes, tile: Tile) -> list[bytes]:
     """The hashes of a hash tile; TileError when its length is not its width's 32 bytes each."""
     if len(data) != tile.width * merkle.HASH_SIZE:
-        raise TileError(f"{tile}: {len(data)} bytes, its path says {tile.width} hashes ({tile.width * merkle.HASH_SIZE})")
+        raise TileError(f"{tile}: {len(data)} bytes, its path says {tile.width} hashes "
+                        f"({tile.width * merkle.HASH_SIZE})")
     return [data[i:i + merkle.HASH_SIZE] for i in range(0, len(data), merkle.HASH_SIZE)]
 
 

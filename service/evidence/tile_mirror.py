@@ -2,12 +2,14 @@
 into a directory laid out as the URLs are (`checkpoint`, `tile/...`), so that any static file server serves the same
 bytes under its own prefix; and the check of such a directory.
 
-Nothing is written before it is checked: the new checkpoint must verify under the log's key, its tiles must make its
-root (service.evidence.tiles.check_tiles: every hash tile against the one above, every leaf against its hash), and it
-must extend the checkpoint the mirror held (the old root folds from the new tiles), else MirrorError names what does
-not hold and the directory is left as it was. Full tiles the mirror holds are read from it, not fetched again (they
-never change); the new files are written each through a temporary file and a rename, the checkpoint last, so that a
-reader of the mirror never sees a checkpoint whose tiles are not there yet.
+Nothing is written before it is checked: the new checkpoint must verify under the log's key, its hash tiles must make
+its root (service.evidence.tiles.check_hash_tiles: every full tile against the one above, the top ones against the
+root) and extend the checkpoint the mirror held (the old root folds from the new tiles), else MirrorError names what
+does not hold and nothing is written. The entry bundles are then checked one at a time against those hash tiles and
+each is written once it holds (a mirror of a million leaves never holds its half a gigabyte of entries in memory);
+the hash tiles follow, the checkpoint last. Full tiles the mirror holds are read from it, not fetched again (they
+never change); every file is written through a temporary file and a rename, so a reader of the mirror never sees a
+checkpoint whose tiles are not there yet, nor half a file.
 """
 
 from __future__ import annotations
@@ -95,19 +97,22 @@ def _head(note: bytes | None, log_key: Verifier, where: str) -> TreeHead:
 
 
 def check(directory: str | os.PathLike, log_key: Verifier) -> Mirrored:
-    """Check a mirror directory: its checkpoint verifies and its tiles make that checkpoint's tree."""
+    """Check a mirror directory: its checkpoint verifies and its tiles make that checkpoint's tree (one entry bundle
+    in memory at a time)."""
     get = directory_source(directory)
     head = _head(get(CHECKPOINT), log_key, f"{directory}/{CHECKPOINT}")
     try:
-        files, _ = tiles.check_tiles(get, head.size, head.root)
+        tree, files = tiles.check_hash_tiles(get, head.size, head.root)
+        bundles = tiles.check_entries(get, head.size, tree)
     except tiles.TileError as e:
         raise MirrorError(f"{directory}: {e}") from None
-    return Mirrored(head.origin, head.size, head.root, len(files) + 1)
+    return Mirrored(head.origin, head.size, head.root, len(files) + bundles + 1)
 
 
 def mirror(fetch: Fetch, directory: str | os.PathLike, log_key: Verifier, source: str = "the log") -> Mirrored:
     """Copy the log's latest checkpoint and its tiles from `fetch` into `directory`, checked first (the module's
-    docstring); raises MirrorError and writes nothing when a check fails."""
+    docstring); raises MirrorError when a check fails, having written no file the new checkpoint does not prove and
+    not the checkpoint itself."""
     root = Path(directory)
     mine = directory_source(root)
     held = mine(CHECKPOINT)
@@ -117,39 +122,55 @@ def mirror(fetch: Fetch, directory: str | os.PathLike, log_key: Verifier, source
     if old is not None and head.size < old.size:
         raise MirrorError(f"{source}: its checkpoint has {head.size} leaves, fewer than the {old.size} of the one this "
                           "mirror holds: the log went back (keep the mirror; it is the evidence)")
+    local: set[str] = set()
 
     def get(path: str) -> bytes | None:
         if tiles.parse_path(path).full:  # a full tile never changes: kept once copied
             kept = mine(path)
             if kept is not None:
+                local.add(path)
                 return kept
         return fetch(path)
 
+    fell_back = False
     try:
-        files, tree = tiles.check_tiles(get, head.size, head.root)
+        tree, hash_files = tiles.check_hash_tiles(get, head.size, head.root)
     except tiles.TileError:  # the source's own tiles say whether it or this mirror's copy is at fault
+        local.clear()
+        fell_back = True
         try:
-            files, tree = tiles.check_tiles(fetch, head.size, head.root)
+            tree, hash_files = tiles.check_hash_tiles(fetch, head.size, head.root)
         except tiles.TileError as e:
             raise MirrorError(f"{source}: {e}") from None
     if old is not None and tree.root(old.size) != old.root:
         raise MirrorError(f"{source}: its tree of {head.size} leaves does not extend the checkpoint this mirror "
                           f"holds ({old.size} leaves): the log forked (keep the mirror; it is the evidence)")
-    for path, data in files.items():
+    for path, data in hash_files.items() if fell_back else ():
         kept = mine(path)
         if kept is not None and kept != data and tiles.parse_path(path).full:
             raise MirrorError(f"{root}/{path}: this mirror's copy differs from {source}'s, whose tiles make its "
-                              "checkpoint's tree and extend this mirror's: the mirror's copy was altered (`arbiter log "
-                              "check` names what does not hold; remove the file and mirror again)")
+                              "checkpoint's tree and extend this mirror's: the mirror's copy was altered (`arbiter "
+                              "log check` names what does not hold; remove the file and mirror again)")
     written = 0
-    for path, data in files.items():
-        if mine(path) != data:
+
+    def keep(path: str, data: bytes) -> None:  # a file the new checkpoint proves, written if the mirror lacks it
+        nonlocal written
+        if path not in local and mine(path) != data:
             _write(root / path, data)
             written += 1
+
+    try:
+        bundles = tiles.check_entries(get, head.size, tree, keep)
+    except tiles.TileError as e:
+        where = f"this mirror's copy in {root}" if e.tile is not None and e.tile.path in local else source
+        raise MirrorError(f"{where}: {e}") from None
+    for path, data in hash_files.items():
+        keep(path, data)
     if held != note:
         _write(root / CHECKPOINT, note)
         written += 1
-    return Mirrored(head.origin, head.size, head.root, len(files) + 1, written, old.size if old else None)
+    return Mirrored(head.origin, head.size, head.root, len(hash_files) + bundles + 1, written,
+                    old.size if old else None)
 
 
 def _write(path: Path, data: bytes) -> None:

@@ -29,7 +29,12 @@ ENTRIES = "entries"
 
 
 class TileError(ValueError):
-    """A tile path that is not one, a tile that is not (yet) served, or a tile that does not hold (names which)."""
+    """A tile path that is not one, a tile that is not (yet) served, or a tile that does not hold (names which);
+    `tile` is the file at fault where one is."""
+
+    def __init__(self, message: str, tile: "Tile | None" = None):
+        super().__init__(message)
+        self.tile = tile
 
 
 @dataclass(frozen=True)
@@ -132,14 +137,15 @@ def read_bundle(data: bytes, tile: Tile) -> list[bytes]:
     leaves, at = [], 0
     while at < len(data):
         if at + 2 > len(data):
-            raise TileError(f"{tile}: cut inside the length of leaf {tile.first + len(leaves)}")
+            raise TileError(f"{tile}: cut inside the length of leaf {tile.first + len(leaves)}", tile)
         (length,) = struct.unpack_from(">H", data, at)
         if at + 2 + length > len(data):
-            raise TileError(f"{tile}: leaf {tile.first + len(leaves)} says {length} bytes and the bundle ends first")
+            raise TileError(f"{tile}: leaf {tile.first + len(leaves)} says {length} bytes and the bundle ends first",
+                            tile)
         leaves.append(data[at + 2:at + 2 + length])
         at += 2 + length
     if len(leaves) != tile.width:
-        raise TileError(f"{tile}: holds {len(leaves)} leaves, its path says {tile.width}")
+        raise TileError(f"{tile}: holds {len(leaves)} leaves, its path says {tile.width}", tile)
     return leaves
 
 
@@ -147,7 +153,7 @@ def read_hashes(data: bytes, tile: Tile) -> list[bytes]:
     """The hashes of a hash tile; TileError when its length is not its width's 32 bytes each."""
     if len(data) != tile.width * merkle.HASH_SIZE:
         raise TileError(f"{tile}: {len(data)} bytes, its path says {tile.width} hashes "
-                        f"({tile.width * merkle.HASH_SIZE})")
+                        f"({tile.width * merkle.HASH_SIZE})", tile)
     return [data[i:i + merkle.HASH_SIZE] for i in range(0, len(data), merkle.HASH_SIZE)]
 
 
@@ -187,23 +193,27 @@ class TileSet:
         return got
 
 
-def check_tiles(get: Callable[[str], bytes | None], size: int, root: bytes) -> tuple[dict[str, bytes], TileSet]:
-    """Check the tiles of a tree of `size` leaves against its checkpoint's `root`, reading each with `get(path)`
-    (None: missing); returns them by path, and the hash tiles read. Raises TileError naming the first file that does
-    not hold: a hash tile whose full tiles below do not hash to it, a tree whose top tiles do not make the root, an
-    entry bundle whose leaves do not hash to their level-0 tile, or a file missing or of the wrong length."""
+Get = Callable[[str], "bytes | None"]
+
+
+def _read(get: Get, tile: Tile, size: int) -> bytes:
+    data = get(tile.path)
+    if data is None:
+        raise TileError(f"{tile}: missing (a tree of {size} leaves serves it)", tile)
+    return data
+
+
+def check_hash_tiles(get: Get, size: int, root: bytes) -> tuple[TileSet, dict[str, bytes]]:
+    """Check the hash tiles of a tree of `size` leaves against its checkpoint's `root`, reading each with `get(path)`
+    (None: missing); returns them, folded and by path. Raises TileError naming the file that does not hold: a full
+    tile that does not hash to its place in the tile above, top tiles that do not make the root, a file missing or of
+    another length than its width."""
     files: dict[str, bytes] = {}
     hashes: dict[tuple[int, int], list[bytes]] = {}
-    bundles: list[Tile] = []
     for tile in tiles_of(size):
-        data = get(tile.path)
-        if data is None:
-            raise TileError(f"{tile}: missing (a tree of {size} leaves serves it)")
-        files[tile.path] = data
-        if tile.level is None:
-            bundles.append(tile)
-        else:
-            hashes[tile.level, tile.index] = read_hashes(data, tile)
+        if tile.level is not None:
+            files[tile.path] = _read(get, tile, size)
+            hashes[tile.level, tile.index] = read_hashes(files[tile.path], tile)
     for (level, index), row in hashes.items():  # each full tile hashes to its place in the tile above
         if len(row) == WIDTH:
             above = hashes[level + 1, index // WIDTH]
@@ -214,11 +224,32 @@ def check_tiles(get: Callable[[str], bytes | None], size: int, root: bytes) -> t
     if tree.root(size) != root:
         raise TileError(f"the tiles make another root than the checkpoint's for its {size} leaves: a hash tile was "
                         "altered, or the checkpoint is of another tree")
-    for tile in bundles:
-        leaves = read_bundle(files[tile.path], tile)
-        row = hashes[0, tile.index]
-        for n, leaf in enumerate(leaves):
+    return tree, files
+
+
+def check_entries(get: Get, size: int, tree: TileSet, each: Callable[[str, bytes], None] | None = None) -> int:
+    """Check every entry bundle of a tree of `size` leaves against its checked hash tiles, one bundle at a time
+    (`each(path, data)` is called with each once it holds: a mirror writes it then, and keeps none in memory);
+    returns how many. TileError names the bundle and the leaf that does not hash to its place."""
+    count = 0
+    for tile in tiles_of(size):
+        if tile.level is not None:
+            continue
+        data = _read(get, tile, size)
+        row = tree.hashes[0, tile.index]
+        for n, leaf in enumerate(read_bundle(data, tile)):
             if merkle.leaf_hash(leaf) != row[n]:
                 raise TileError(f"{tile}: leaf {tile.first + n} does not hash to its place in "
-                                f"{Tile(0, tile.index, tile.width)}: the entry was altered")
+                                f"{Tile(0, tile.index, tile.width)}: the entry was altered", tile)
+        if each is not None:
+            each(tile.path, data)
+        count += 1
+    return count
+
+
+def check_tiles(get: Get, size: int, root: bytes) -> tuple[dict[str, bytes], TileSet]:
+    """Every tile of a tree of `size` leaves checked against its checkpoint's `root` (check_hash_tiles, then
+    check_entries), returned by path with the hash tiles folded (for a tree small enough to hold in memory)."""
+    tree, files = check_hash_tiles(get, size, root)
+    check_entries(get, size, tree, files.__setitem__)
     return files, tree

@@ -6,6 +6,7 @@ refuses a fork or a log gone back, and `arbiter log check` finds a tile altered 
 from __future__ import annotations
 
 import gzip
+import shutil
 import json
 import os
 
@@ -203,3 +204,25 @@ def test_the_entry_bundles_carry_no_card_of_any_game_only_the_lines_fields(store
     text = b"".join(bundles).decode("utf-8", "replace")
     shown = {c for c in cards if any(ch.isupper() for ch in c) and c in text}  # a card code has an upper-case suit
     assert not shown, f"cards in the entry bundles: {sorted(shown)}"
+
+
+def test_a_source_serving_an_altered_tile_is_refused_naming_it_and_the_checkpoint_is_not_written(log, tmp_path):
+    from service.evidence.tile_mirror import MirrorError, directory_source
+    from service.evidence.tile_mirror import mirror as copy
+
+    log.grow(600)
+    assert mirror(log, tmp_path / "honest").exit_code == 0
+    shutil.copytree(tmp_path / "honest", tmp_path / "evil")
+    bundle = tmp_path / "evil/tile/entries/001"
+    data = bytearray(bundle.read_bytes())
+    data[30] ^= 1
+    bundle.write_bytes(bytes(data))
+    key = Verifier.parse(log.key)
+    with pytest.raises(MirrorError, match=r"^the evil one: tile/entries/001: leaf 256 does not hash"):
+        copy(directory_source(tmp_path / "evil"), tmp_path / "new", key, "the evil one")
+    assert not (tmp_path / "new/checkpoint").exists() and not (tmp_path / "new/tile/entries/001").exists()
+    shutil.copytree(tmp_path / "evil", tmp_path / "mine")  # now the mirror's own copy is the altered one
+    (tmp_path / "mine/checkpoint").unlink()
+    (tmp_path / "mine/checkpoint").write_bytes((tmp_path / "honest/checkpoint").read_bytes())
+    with pytest.raises(MirrorError, match=r"^this mirror's copy in .*mine: tile/entries/001: leaf 256"):
+        copy(directory_source(tmp_path / "honest"), tmp_path / "mine", key, "the log")

@@ -33,7 +33,7 @@ class _LazyGroup(click.Group):
 LAZY = {"backup": ".evidence:backup_command", "simulate": ".simulate:simulate_command",
         "report": ".simulate:report_command", "import": ".import_records:import_command",
         "analyse": ".analyse:analyse_command", "analyze": ".analyse:analyse_command",
-        "witness": ".witness:witness_command", "proof": ".proof:proof_group",
+        "witness": ".witness:witness_command", "proof": ".proof:proof_group", "log": ".log:log_group",
         "fairplay": ".fairplay:fairplay_command"}
 
 

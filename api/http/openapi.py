@@ -54,7 +54,7 @@ WHO = {  # "METHOD path" (under /api/v1): the tokens it takes; ANYONE: no token 
     "POST /studies/{study_id}/comments": (REFEREE, SEAT),
     "GET /keys": (ANYONE,), "POST /receipts/verify": (ANYONE,), "GET /checkpoints": (ANYONE,),
     "GET /log/checkpoint": (ANYONE,), "GET /log/key": (ANYONE,), "GET /log/inclusion": (ANYONE,),
-    "GET /log/consistency": (ANYONE,), "POST /log/proofs": (ANYONE,),
+    "GET /log/consistency": (ANYONE,), "POST /log/proofs": (ANYONE,), "GET /log/tile/{tile}": (ANYONE,),
     "GET /tournaments": (ANYONE,), "POST /tournaments": (ANYONE,), "GET /tournaments/{tournament_id}": (ANYONE,),
     "PATCH /tournaments/{tournament_id}": (DIRECTOR,), "DELETE /tournaments/{tournament_id}": (DIRECTOR,),
     "GET /tournaments/{tournament_id}/standings": (ANYONE,),

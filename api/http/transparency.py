@@ -1,12 +1,16 @@
 """The transparency log's routes (docs/evidence.md, "The transparency log"): the latest published checkpoint and the
 log's verifier key (text/plain, in the C2SP signed-note formats), inclusion and consistency proofs in the tree of that
-checkpoint, and a receipt turned into a proof bundle. Outside users script against these paths: keep them."""
+checkpoint, and a receipt turned into a proof bundle. Outside users script against these paths: keep them.
+
+/api/v1/log is also a C2SP tlog-tiles prefix: `checkpoint` and `tile/...` (service.evidence.tiles) are the static
+files a mirror copies and a client computes its own proofs from."""
 
 from __future__ import annotations
 
+import gzip
 import json
 
-from flask import Response
+from flask import Response, request
 from flask.views import MethodView
 from flask_smorest import Blueprint
 
@@ -36,6 +40,19 @@ def _problems(*statuses: int):
 TEXT = {200: {"content": {"text/plain": {"schema": {"type": "string"}}}}}  # the document says what is served
 
 
+TILE = {200: {"content": {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}},
+              "headers": {"Cache-Control": {"description": "`public, max-age=31536000, immutable`: a tile's path names "
+                                                           "its width, so its bytes never change",
+                                            "schema": {"type": "string"}}}}}
+IMMUTABLE = "public, max-age=31536000, immutable"
+TILE_PATH = {"in": "path", "name": "tile", "required": True,
+             "description": "`<L>/<N>[.p/<W>]` (a hash tile of level L) or `entries/<N>[.p/<W>]` (an entry bundle): N "
+                            "in groups of three digits, all but the last starting with `x` (1234067 is "
+                            "`x001/x234/067`), `.p/<W>` a partial tile of W (1 to 255) hashes or leaves",
+             "schema": {"type": "string",
+                        "pattern": r"^(entries|0|[1-9][0-9]?)/(x[0-9]{3}/)*[0-9]{3}(\.p/[1-9][0-9]{0,2})?$"}}
+
+
 def _text(body: str) -> Response:
     return Response(body, mimetype="text/plain", headers={"Cache-Control": "no-cache"})
 
@@ -49,6 +66,27 @@ class Checkpoint(MethodView):
     def get(self):
         """The latest published checkpoint (one is published first when there is none yet)."""
         return _text(_log().checkpoint_text())
+
+
+@log_blp.route("/tile/<path:tile>")
+class Tiles(MethodView):
+    @log_blp.response(200, content_type="application/octet-stream",
+                      description="A hash tile (its hashes, 32 bytes each) or an entry bundle (each leaf as a 2-byte "
+                                  "big-endian length and its bytes); an entry bundle gzip'd for a client that accepts it")
+    @log_blp.doc(responses=TILE, parameters=[TILE_PATH])
+    @_problems(404, 409)
+    def get(self, tile):
+        """A C2SP tlog-tiles tile of the latest published checkpoint's tree (https://c2sp.org/tlog-tiles): the tree
+        hashes at a level, or the leaves (the checkpoint log's lines); 404 for a path that is not one or a tile the
+        published tree does not hold yet."""
+        found, body = _log().tile("tile/" + tile)
+        response = Response(body, mimetype="application/octet-stream", headers={"Cache-Control": IMMUTABLE})
+        if found.level is None:  # entry bundles SHOULD be compressed at the HTTP layer (the spec)
+            response.headers["Vary"] = "Accept-Encoding"
+            if "gzip" in request.headers.get("Accept-Encoding", "").lower():
+                response.set_data(gzip.compress(body, compresslevel=6, mtime=0))
+                response.headers["Content-Encoding"] = "gzip"
+        return response
 
 
 @log_blp.route("/key")

@@ -1,6 +1,6 @@
 """What the transparency log's routes and the duty loop ask of a store's evidence (docs/evidence.md, "The
 transparency log"): the latest published checkpoint, the log's verifier key, inclusion and consistency proofs in the
-tree of that checkpoint, publishing, and a receipt turned into a proof bundle.
+tree of that checkpoint, that tree's tlog-tiles, publishing, and a receipt turned into a proof bundle.
 
 Where the published checkpoints live follows the checkpoint log: the table `<schema>_evidence.tree_heads` beside the
 table log, `<log file>.heads` beside a file log, memory for memory://.
@@ -16,9 +16,10 @@ from uuid import UUID
 
 from service.errors import BadInput, Conflict, NotFound
 
-from . import receipts
+from . import receipts, tiles
 from .published_heads import FileHeads, MemoryHeads, Published, TableHeads
 from .signed_notes import ED25519, Signer, Verifier
+from .tiles import Tile
 from .transparency import Collect, TransparencyLog, leaf_key, no_witnesses
 from .witness_client import collect_cosignatures, parse_witnesses
 
@@ -128,6 +129,30 @@ class LogService:
         if new > size:  # a tree that may come, not a malformed request: 404, as a leaf not yet published
             raise NotFound(f"new: no published checkpoint has tree size {new} (the latest has {size})", field="new")
         return {"old": old, "new": new, "proof": [b64(h) for h in self.tree.consistency(old, new)]}
+
+    def tile(self, path: str) -> tuple[Tile, bytes]:
+        """A tlog-tiles tile of the latest published tree (service.evidence.tiles), by its path under the log's prefix
+        (`tile/0/x001/067.p/5`); NotFound names what is wrong with the path or that the published tree does not hold
+        the tile yet, Conflict a log shorter than its own published checkpoint."""
+        try:
+            tile = tiles.parse_path(path)
+        except tiles.TileError as e:
+            raise NotFound(str(e), field="tile") from None
+        size = self.latest().size
+        if not tiles.covers(tile, size):
+            raise NotFound(f"{tile}: the latest published checkpoint's tree has {size} leaves, which do not fill this "
+                           "tile (a partial tile is served for the width the published tree gives it)", field="tile")
+        span = tiles.WIDTH ** (tile.level or 0)  # leaves under each hash of the tile
+        first, last = tile.first * span, (tile.first + tile.width) * span
+        if self.tree.sync() < last:
+            raise Conflict(f"{tile}: the log holds {self.tree.leaves} leaves, fewer than the {size} of its published "
+                           "checkpoint: lines were cut from it (arbiter verify --all names them)", field="tile")
+        if tile.level is not None:
+            return tile, self.tree.hash_tile(tile)
+        try:
+            return tile, tiles.entry_bundle(self.tree.leaves(first, last), first)
+        except tiles.TileError as e:
+            raise Conflict(str(e), field="tile") from None
 
     def audit(self, kept: Sequence[tuple[str, str]] = (), policy=None) -> dict:
         """The published checkpoints held against the stored lines (service.evidence.log_audit), for verify --all;

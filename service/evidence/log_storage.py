@@ -85,6 +85,15 @@ class FileStorage:
             f.seek(position)
             return f.readline().rstrip(b"\n")
 
+    def lines_at(self, positions) -> list[bytes]:
+        """The lines that start at each of `positions` (an entry bundle's leaves), read through one open file."""
+        out = []
+        with open(self.path, "rb") as f:
+            for position in positions:
+                f.seek(position)
+                out.append(f.readline().rstrip(b"\n"))
+        return out
+
     def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
         """Under the lock: `make(last line or None)` gives the new line, which is appended (and synced: at once, or
         within `sync_seconds`).
@@ -154,6 +163,9 @@ class MemoryStorage:
         with self._lock:
             end = self._data.index(b"\n", position)
             return bytes(self._data[position:end])
+
+    def lines_at(self, positions) -> list[bytes]:
+        return [self.line_at(position) for position in positions]
 
     def append(self, make: Callable[[bytes | None], bytes]) -> bytes:
         with self._lock:

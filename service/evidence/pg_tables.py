@@ -221,6 +221,14 @@ class TableStorage:
                                                         (seq,)).fetchone())
         return row[0].encode("utf-8") if row else self._legacy_lines().splitlines()[seq - 1]
 
+    def lines_at(self, seqs) -> list[bytes]:
+        """The lines of each of `seqs`, in one query (an entry bundle's leaves)."""
+        seqs = list(seqs)
+        rows = self.tables.run(lambda conn: conn.execute(
+            self.tables.q("SELECT seq, line FROM {log} WHERE seq = ANY(%s)"), (seqs,)).fetchall())
+        got = {seq: line.encode("utf-8") for seq, line in rows}
+        return [got[seq] if seq in got else self.line_at(seq) for seq in seqs]
+
     def _legacy_lines(self) -> bytes:
         """The whole lines of the legacy file log (empty when there is none)."""
         if self.legacy is None:

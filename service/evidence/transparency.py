@@ -26,6 +26,7 @@ from . import merkle
 from .log_storage import LogShrank
 from .published_heads import Published
 from .signed_notes import Signer
+from .tiles import Tile, hash_tile
 from .tree_heads import TreeHead
 
 Collect = Callable[[Sequence, str, int, Callable[[int, int], list[bytes]]], list]
@@ -111,6 +112,17 @@ class TransparencyLog:
         with self._lock:
             position = self._positions[index]
         return self.storage.line_at(position)
+
+    def leaves(self, start: int, end: int) -> list[bytes]:
+        """The bytes of leaves start to end - 1 as stored now (an entry bundle's), read together."""
+        with self._lock:
+            positions = list(self._positions[start:end])
+        return self.storage.lines_at(positions)
+
+    def hash_tile(self, tile: Tile) -> bytes:
+        """A tlog-tiles hash tile's bytes from the tree (service.evidence.tiles); the caller checks the tree holds it."""
+        with self._lock:
+            return hash_tile(tile, self._hashes.read)
 
     def find(self, game: str, version: int) -> int | None:
         """The first leaf of (game, version), or None."""

@@ -76,6 +76,7 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "GET /api/v1/log/inclusion": (None, {"game": "game", "version": "leaf"}, None, 200),  # the table's created leaf
     "GET /api/v1/log/consistency": (None, {"old": 1, "new": "published"}, None, 200),
     "POST /api/v1/log/proofs": (None, None, "receipt", 200),  # once its leaf is appended and published (below)
+    "GET /api/v1/log/tile/{tile}": (None, None, None, 200),  # the first level-0 tile, partial or full (below)
 }
 
 
@@ -106,6 +107,9 @@ def test_a_good_request_gets_the_documented_success_answer(label):
         started = APP.test_client().post(f"{table.url}/analysis", json={"seat": 0, "samples": 4}, headers=table.referee)
         assert started.status_code == 202, started.get_data(as_text=True)
         params["job_id"] = started.get_json()["id"]
+    if label.endswith("/tile/{tile}"):
+        size = log.latest().size
+        params["tile"] = "0/000" if size >= 256 else f"0/000.p/{size}"
     params = {k: v for k, v in params.items() if "{" + k + "}" in label}
     headers = {} if caller is None else bearer(table.referee_token if caller == "referee" else table.seat_tokens[caller])
     kwargs = {"path_parameters": params, "headers": headers}

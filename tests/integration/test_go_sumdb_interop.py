@@ -172,3 +172,32 @@ def test_go_verifies_a_served_logs_checkpoint_and_the_proofs_its_routes_give(go_
     assert got["errors"] == []
     assert (got["origin"], got["size"], got["root"]) == ("arbiter.test/served", new.size, b64(new.root))
     assert new.size > old.size >= 1 and len(inclusion) == new.size
+
+
+def test_go_reads_the_served_tlog_tiles_and_proves_leaves_from_them(go_sumdb, tmp_path):
+    """tlog.TileHashReader reads the served hash tiles (the checksum database's tiles are tlog-tiles' with a height
+    element in the path) against the checkpoint's tree; it folds the same root and builds the
+    audit paths arbiter's inclusion route gives. A hash altered in a tile makes the proofs through it fail.
+
+    (The proofs are what is held, with tlog.CheckRecord against the signed root: Go's reader is not relied on to
+    refuse an altered tile by itself. arbiter's `check_tiles` checks every full tile against the tile above.)"""
+    from service.evidence import tiles
+
+    from .tiles_support import served_log
+
+    with served_log(f"sqlite:///{tmp_path / 'games.db'}", origin="arbiter.test/go-tiles") as log:
+        log.grow(700)
+        note = log.get("checkpoint")
+        head = TreeHead.parse(open_note(note, [Verifier.parse(log.key)]).text)
+        files = {t.path: b64(log.get(t.path)) for t in tiles.tiles_of(head.size) if t.level is not None}
+        leaves = [0, 255, 256, 600, head.size - 1]
+        prove = [{"index": i, "leaf": b64(log.log.tree.leaf(i))} for i in leaves]
+        case = {"tiles": files, "tiles_size": head.size, "tiles_root": b64(head.root), "tiles_prove": prove}
+        got = go(go_sumdb, "check", case)
+        served = [log.log.tree.inclusion(i, head.size) for i in leaves]
+        raw = bytearray(base64.b64decode(files["tile/0/001"]))
+        raw[32 + 7] ^= 1  # leaf 257's hash: on the audit path of leaf 256
+        altered = go(go_sumdb, "check", {**case, "tiles": {**files, "tile/0/001": b64(bytes(raw))}})
+    assert got["errors"] == [] and got["tiles_root"] == b64(head.root)
+    assert got["tile_proofs"] == [[b64(h) for h in proof] for proof in served]
+    assert altered["errors"] and altered["errors"][0].startswith("tiles: leaf 256:")

@@ -93,6 +93,9 @@ def test_text_routes_and_the_stream_declare_what_they_serve(document):
     paths = document["paths"]
     for path in ("/log/checkpoint", "/log/key"):
         assert paths[PREFIX + path]["get"]["responses"]["200"]["content"] == {"text/plain": {"schema": {"type": "string"}}}
+    tile = paths[f"{PREFIX}/log/tile/{{tile}}"]["get"]["responses"]["200"]
+    assert tile["content"] == {"application/octet-stream": {"schema": {"type": "string", "format": "binary"}}}
+    assert "immutable" in tile["headers"]["Cache-Control"]["description"]
     stream = paths[f"{PREFIX}/games/{{game_id}}/stream"]["get"]["responses"]["200"]
     assert list(stream["content"]) == ["text/event-stream"]
     assert {"type": "string"}.items() <= stream["content"]["text/event-stream"]["schema"]["anyOf"][0].items()

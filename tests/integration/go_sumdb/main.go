@@ -1,7 +1,8 @@
 // The Go checksum database's own packages (golang.org/x/mod/sumdb/note and sumdb/tlog) judging arbiter's
 // transparency log: notes, cosignatures, tree hashes and proofs (tests/integration/test_go_sumdb_interop.py).
 //
-//	check: reads a JSON case on stdin, prints {"errors": [...], "root": base64, ...}
+//	check: reads a JSON case on stdin, prints {"errors": [...], "root": base64, ...}; with "tiles", the tree is read
+//	       from C2SP tlog-tiles hash tiles by tlog.TileHashReader (which authenticates every tile against the tree)
 //	sign:  reads {"name", "text"} on stdin, prints {"vkey", "note"} signed by a key Go generates
 package main
 
@@ -39,24 +40,49 @@ type consistency struct {
 }
 
 type checkCase struct {
-	Vkey        string        `json:"vkey"`
-	Cosigners   []string      `json:"cosigners"`
-	Note        string        `json:"note"`
-	Leaves      []string      `json:"leaves"`
-	Stored      []string      `json:"stored"`
-	Inclusion   []inclusion   `json:"inclusion"`
-	Consistency []consistency `json:"consistency"`
+	Vkey        string            `json:"vkey"`
+	Cosigners   []string          `json:"cosigners"`
+	Note        string            `json:"note"`
+	Leaves      []string          `json:"leaves"`
+	Stored      []string          `json:"stored"`
+	Inclusion   []inclusion       `json:"inclusion"`
+	Consistency []consistency     `json:"consistency"`
+	Tiles       map[string]string `json:"tiles"`      // tlog-tiles path (tile/<L>/<N>[.p/<W>]) -> base64 bytes
+	TilesSize   int64             `json:"tiles_size"` // the checkpoint's size and root the tiles are read against
+	TilesRoot   string            `json:"tiles_root"`
+	TilesProve  []inclusion       `json:"tiles_prove"` // leaves whose proofs Go builds from the tiles and checks
 }
 
 type result struct {
-	Errors      []string `json:"errors"`
-	Signers     []string `json:"signers"`
-	Origin      string   `json:"origin"`
-	Size        int64    `json:"size"`
-	Root        string   `json:"root"`
-	LeavesRoot  string   `json:"leaves_root"`
-	StoredEqual bool     `json:"stored_equal"`
+	Errors      []string   `json:"errors"`
+	Signers     []string   `json:"signers"`
+	Origin      string     `json:"origin"`
+	Size        int64      `json:"size"`
+	Root        string     `json:"root"`
+	LeavesRoot  string     `json:"leaves_root"`
+	StoredEqual bool       `json:"stored_equal"`
+	TilesRoot   string     `json:"tiles_root"`
+	TileProofs  [][]string `json:"tile_proofs"`
 }
+
+// tileFiles serves tlog.TileReader from tlog-tiles files: the checksum database's tile path tile/8/L/N[.p/W] is
+// tlog-tiles' tile/L/N[.p/W] with the height (always 8 there) dropped.
+type tileFiles struct{ files map[string][]byte }
+
+func (t tileFiles) Height() int { return 8 }
+func (t tileFiles) ReadTiles(tiles []tlog.Tile) ([][]byte, error) {
+	out := make([][]byte, len(tiles))
+	for i, tile := range tiles {
+		path := "tile/" + strings.TrimPrefix(tile.Path(), "tile/8/")
+		data, ok := t.files[path]
+		if !ok {
+			return nil, fmt.Errorf("no file %s", path)
+		}
+		out[i] = data
+	}
+	return out, nil
+}
+func (t tileFiles) SaveTiles(tiles []tlog.Tile, data [][]byte) {}
 
 // cosigVerifier checks a C2SP tlog-cosignature/v1 (algorithm 0x04): x/mod 0.7's note package knows only Ed25519
 // (0x01) keys, so this verifier is written here from the C2SP text and plugged into note.Open.
@@ -188,6 +214,45 @@ func check(c checkCase) result {
 			for i := 0; r.StoredEqual && i < len(stored); i++ {
 				r.StoredEqual = bytes.Equal(theirs[i][:], stored[i][:])
 			}
+		}
+	}
+	if c.Tiles != nil {
+		files := map[string][]byte{}
+		for path, b64 := range c.Tiles {
+			data, err := base64.StdEncoding.DecodeString(b64)
+			if err != nil {
+				fail("tile %s: %v", path, err)
+				return r
+			}
+			files[path] = data
+		}
+		root, err := hash(c.TilesRoot)
+		if err != nil {
+			fail("tiles root: %v", err)
+			return r
+		}
+		hr := tlog.TileHashReader(tlog.Tree{N: c.TilesSize, Hash: root}, tileFiles{files})
+		th, err := tlog.TreeHash(c.TilesSize, hr)
+		if err != nil {
+			fail("tiles: %v", err)
+		} else {
+			r.TilesRoot = base64.StdEncoding.EncodeToString(th[:])
+		}
+		for _, p := range c.TilesProve {
+			data, _ := base64.StdEncoding.DecodeString(p.Leaf)
+			proof, err := tlog.ProveRecord(c.TilesSize, p.Index, hr)
+			if err == nil {
+				err = tlog.CheckRecord(proof, c.TilesSize, root, p.Index, tlog.RecordHash(data))
+			}
+			if err != nil {
+				fail("tiles: leaf %d: %v", p.Index, err)
+				continue
+			}
+			list := []string{}
+			for _, h := range proof {
+				list = append(list, base64.StdEncoding.EncodeToString(h[:]))
+			}
+			r.TileProofs = append(r.TileProofs, list)
 		}
 	}
 	for _, p := range c.Inclusion {

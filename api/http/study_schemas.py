@@ -81,6 +81,8 @@ class StudyView(Schema):
     version = fields.Integer()
     seat = fields.Integer()
     players = fields.List(fields.String(), metadata={"description": "the players' names, by seat"})
+    teams = fields.List(fields.String(allow_none=True), metadata={"description": "the players' teams, by seat"})
+    options = fields.Dict(metadata={"description": "the game's options (its edition, ...)"})
     seed = fields.String()
     every_seat = fields.Boolean()
     by = fields.String()

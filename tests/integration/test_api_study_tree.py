@@ -1,0 +1,92 @@
+"""A study's tree over HTTP and on its page (issue 36 part 7, docs/studies.md): a move at a node that has another
+child starts a branch, the same move again leads to the same node; a node's permalink reads the study there; the page
+draws the table's own board, refuses an illegal move in place with its clause, answers table.js with the node
+reached, and shows no comment form to a spectator."""
+
+from __future__ import annotations
+
+import pytest
+
+from service.offline.simulation import make_plan, run
+
+from .api_support import API, assert_problem, bearer
+from .test_api_studies import _import, _open
+
+FINISHED = list(run(make_plan("el-royale", 4, 1, ("heuristic",), {"edition": "revised"}, "studies-e2e"), 1))[0]
+
+VERSION = 44  # seat 2 is to act at the study's start (pass or throw in: two moves played by the board)
+
+
+@pytest.fixture
+def study(client):
+    gid, tokens, referee = _import(client, FINISHED)
+    opened = _open(client, gid, {"version": VERSION, "seat": 2, "seed": "e2e1280"}, tokens[2]).get_json()
+    return gid, tokens, referee, opened
+
+
+def _whole(study: dict) -> list[dict]:
+    return [m for m in study["view"]["table"]["legal_moves"] if set(m) <= {"type", "cards", "seat"}]
+
+
+def test_a_different_move_at_a_node_starts_a_branch_and_the_same_move_leads_to_the_same_node(client, study):
+    gid, tokens, _, s = study
+    start, (one, other) = s["node"], _whole(s)[:2]
+    url = f"{API}/studies/{s['id']}/nodes/{start}/moves"
+    first = client.post(url, json={"move": one}).get_json()
+    again = client.post(url, json={"move": one}).get_json()
+    assert again["node"] == first["node"] and len(again["nodes"]) == len(first["nodes"])  # no node added twice
+    branch = client.post(url, json={"move": other}).get_json()
+    assert len(branch["nodes"][start]["children"]) == 2
+    assert branch["path"][:branch["path"].index(start) + 1] == first["path"][:first["path"].index(start) + 1]
+    assert branch["nodes"][branch["path"][branch["path"].index(start) + 1]]["by"] == "user"
+    at = client.get(f"{API}/studies/{s['id']}/nodes/{first['node']}").get_json()  # the first line's permalink
+    assert at["node"] == first["node"] and at["view"] == first["view"]
+    assert at["node_permalink"] == f"/studies/{s['id']}/nodes/{first['node']}"
+    assert client.get(f"{API}/studies/{s['id']}").get_json()["node"] == first["node"]  # the main line's end
+
+
+def test_a_node_the_study_does_not_have_is_a_clear_4xx(client, study):
+    _, tokens, referee, s = study
+    n = len(s["nodes"])
+    assert "nodes 0.." in assert_problem(client.get(f"{API}/studies/{s['id']}/nodes/{n}"), 422)["detail"]
+    assert_problem(client.post(f"{API}/studies/{s['id']}/nodes/{n}/moves", json={"move": {"type": "pass"}}), 422)
+    assert "node" in assert_problem(client.post(f"{API}/studies/{s['id']}/comments", json={"node": n, "text": "x"},
+                                                headers=bearer(referee)), 422)["detail"]
+    assert client.get(f"{API}/studies/{s['id']}/nodes/-1").status_code == 404
+    commented = client.post(f"{API}/studies/{s['id']}/comments", json={"node": 0, "text": "from here"},
+                            headers=bearer(tokens[2]))
+    assert commented.status_code == 201 and commented.get_json()["nodes"][0]["comments"][0]["text"] == "from here"
+    assert commented.get_json()["may_comment"] is True
+    assert client.get(f"{API}/studies/{s['id']}").get_json()["may_comment"] is False  # a spectator
+
+
+def test_the_page_draws_the_tables_board_and_refuses_an_illegal_move_in_place(client, study):
+    gid, tokens, _, s = study
+    client.get(f"/join/{gid}/{tokens[2]}")  # this browser holds seat 2's link
+    page = client.get(f"/studies/{s['id']}").get_data(as_text=True)
+    assert 'id="controls"' in page and 'id="hand"' in page and 'id="battle-pile"' in page
+    assert 'name="move"' not in page.split('id="study-side"')[0]  # no JSON box on the board
+    assert len(page) < 60_000
+    act = f"/studies/{s['id']}/nodes/{s['node']}/move"
+    refused = client.post(act, data={"type": "throw_in", "card_moves": "attack throw_in beat show take"})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and 'id="error"' in text and 'class="clause"' in text
+    assert 'id="controls"' in text and "Back to the lobby" not in text
+    inline = client.post(act, data={"type": "throw_in", "card_moves": "throw_in"},
+                         headers={"X-Arbiter-Partial": "1", "X-Arbiter-Refusal-In-Header": "1"})
+    assert inline.status_code == 200 and inline.headers["X-Arbiter-Status"] == "422"
+    assert "<html" not in inline.get_data(as_text=True) and 'id="error"' in inline.get_data(as_text=True)
+    played = client.post(act, data={"type": "pass"}, headers={"X-Arbiter-Partial": "1"})
+    assert played.status_code == 200 and played.headers["X-Arbiter-Location"].startswith(f"/studies/{s['id']}/nodes/")
+    assert client.post(act, data={"type": "pass"}).status_code == 303
+
+
+def test_a_spectator_sees_no_comment_form_and_a_seat_keeps_its_refused_text(client, study):
+    gid, tokens, _, s = study
+    spectator = client.get(f"/studies/{s['id']}/nodes/0").get_data(as_text=True)
+    assert 'id="study-comment-form"' not in spectator and 'id="comment-who"' in spectator
+    client.get(f"/join/{gid}/{tokens[2]}")
+    seat = client.get(f"/studies/{s['id']}/nodes/0").get_data(as_text=True)
+    assert 'id="study-comment-form"' in seat
+    refused = client.post(f"/studies/{s['id']}/nodes/0/comment", data={"text": "bell\x07 rings"})
+    assert refused.status_code == 422 and "bell\x07 rings" in refused.get_data(as_text=True)

@@ -29,14 +29,14 @@ def candidates(s: dict, token: str | None) -> dict | None:
         if s["seat"] not in facade.analysis.seats(s["game_id"], token):
             return None
         gid = parse_game_id(s["game_id"])
-        game = facade.app.game(gid)
+        version = facade.views.public(s["game_id"], token)["version"]  # an analysis job is of the game as it stands
     except ServiceError:
         return None
     line = None
-    if s["node"] == 0 and game is not None:
+    if s["node"] == 0:
         for samples in SAMPLES:
             for seed in SEEDS:
-                job = facade.analysis.board.find(JobKey(gid, game.version, s["seat"], samples, seed))
+                job = facade.analysis.board.find(JobKey(gid, version, s["seat"], samples, seed))
                 if job is not None and job.status == "done":
                     line = next((x for x in job.lines if x.get("version") == s["version"] + 1), line)
     if line is not None:  # each candidate in words, players by name

@@ -90,3 +90,31 @@ def test_a_spectator_sees_no_comment_form_and_a_seat_keeps_its_refused_text(clie
     assert 'id="study-comment-form"' in seat
     refused = client.post(f"/studies/{s['id']}/nodes/0/comment", data={"text": "bell\x07 rings"})
     assert refused.status_code == 422 and "bell\x07 rings" in refused.get_data(as_text=True)
+
+
+def test_the_analysis_candidates_of_the_start_show_beside_the_board_once_an_analysis_is_done(client, study,
+                                                                                               monkeypatch):
+    import time
+
+    from api.pages import study_candidates
+
+    gid, tokens, _, s = study
+    client.get(f"/join/{gid}/{tokens[2]}")
+    before = client.get(f"/studies/{s['id']}/nodes/0").get_data(as_text=True)
+    assert 'id="candidates-start"' in before and 'id="candidates-table"' not in before  # a link to start one
+    monkeypatch.setattr(study_candidates, "SAMPLES", (4,))
+    job = client.post(f"{API}/games/{gid}/analysis", json={"seat": 2, "samples": 4}, headers=bearer(tokens[2]))
+    assert job.status_code == 202, job.get_data(as_text=True)
+    url = f"{API}/games/{gid}/analysis/{job.get_json()['id']}"
+    for _ in range(600):
+        done = client.get(url, headers=bearer(tokens[2])).get_json()
+        if done["status"] != "running":
+            break
+        time.sleep(0.1)
+    assert done["status"] == "done", done
+    line = next(x for x in done["lines"] if x["version"] == VERSION + 1)
+    page = client.get(f"/studies/{s['id']}/nodes/0").get_data(as_text=True)
+    assert 'id="candidates-table"' in page and page.count('class="play-candidate"') == len(line["moves"])
+    reached = client.post(f"{API}/studies/{s['id']}/nodes/0/moves", json={"move": {"type": "pass"}}).get_json()
+    later = client.get(f"/studies/{s['id']}/nodes/{reached['node']}")
+    assert later.status_code == 200 and 'id="candidates-table"' not in later.get_data(as_text=True)  # the analysis judged the recorded game's positions, not the study's

@@ -20,7 +20,6 @@ from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 from domain.records import parse
 from domain.study import ROOT, Study
-from projections.narration import move_text
 from projections.viewers import Viewer
 
 from service.access import Access, parse_game_id, permitted_seats
@@ -29,7 +28,8 @@ from service.store.application import Store
 from service.store.unit_of_work import UnitOfWork
 
 from .commands import StartStudy
-from .sandbox import MAX_BOT_MOVES, BadVariationMove, Sandbox, knowledge_at, open_sandbox, replay, seen_text
+from .sandbox import MAX_BOT_MOVES, BadVariationMove, Sandbox, knowledge_at, open_sandbox, replay
+from .walks import Walks
 
 MAX_COMMENT = 500
 KEPT_STARTS = 256  # study starts kept in memory (each a decider state's dump)
@@ -70,6 +70,7 @@ class Studies:
         self.access = access
         self._guard = threading.Lock()
         self._starts: dict[tuple, tuple] = {}  # (game id, version, seat, seed) -> (sandbox, its state's dump)
+        self._walks = Walks()
 
     # -- access --------------------------------------------------------------------------
 
@@ -133,21 +134,12 @@ class Studies:
         """Drop the study starts kept in memory (the next read samples from the store again)."""
         with self._guard:
             self._starts.clear()
+        self._walks.clear()
 
     def _walk(self, study: Study) -> tuple[Sandbox, dict[int, Any], dict[int, str]]:
-        """The start's sandbox, and every node's state and words: the tree replayed in the order its nodes were
-        added (a parent always comes before its children). A user's move is told as it was played; a bot's as the
-        study's seat saw it (sandbox.seen_text), so the tree shows that seat nothing it could not see."""
+        """The start's sandbox, and every node's state and words (service.studies.walks)."""
         start = self._sandbox(study.game_id, study.game_version, study.seat, study.seed)
-        names = list(start.setup.names)
-        states, words = {ROOT: start.state}, {}
-        for node in study.nodes[1:]:
-            sandbox = replace(start, state=states[node["parent"]])
-            sandbox.play(node["move"])
-            states[node["id"]] = sandbox.state
-            words[node["id"]] = (move_text(study.game, node["move"], names) if node["by"] == "user"
-                                 else seen_text(sandbox, study.seat, names))
-        return start, states, words
+        return (start, *self._walks.walk(study, start))
 
     def _at(self, study: Study, node: int) -> Sandbox:
         """The sandbox at a node: the start, then the moves of the path that leads there."""

@@ -67,3 +67,32 @@ def test_a_deep_tree_of_branches_in_branches_is_listed_without_recursion():
         s.add_node(node, _m(f"x{k}"), "user")
         node = s.add_node(node, _m(f"y{k}"), "user")
     assert len(tree_rows(s.nodes)) == len(s.nodes)
+
+
+def test_a_kept_walk_is_not_used_for_a_node_the_saved_study_numbers_differently():
+    """A command walks its new node, then its save fails (a conflict) and the retry adds another move there."""
+    from service.studies.walks import Walks
+
+    class Start:  # a sandbox's stand-in: a state is the path of moves, words are the move's type
+        state = ()
+        setup = type("Setup", (), {"names": ["a", "b"]})()
+
+    import dataclasses
+
+    @dataclasses.dataclass
+    class Box:
+        state: tuple
+        setup: object = Start.setup
+
+        def play(self, move):
+            self.state = self.state + (move["type"],)
+
+    import copy
+
+    walks, start, base = Walks(), Box(()), _study()
+    lost, saved = copy.deepcopy(base), copy.deepcopy(base)  # one study: the command's copy, the one saved
+    lost.add_node(ROOT, _m("x"), "user")
+    walks.walk(lost, start)
+    saved.add_node(ROOT, _m("y"), "user")  # the retry's move got node 1
+    states, _ = walks.walk(saved, start)
+    assert states[1] == ("y",)

@@ -29,7 +29,7 @@ def _whole(study: dict) -> list[dict]:
 
 
 def test_a_different_move_at_a_node_starts_a_branch_and_the_same_move_leads_to_the_same_node(client, study):
-    gid, tokens, _, s = study
+    s = study[3]
     start, (one, other) = s["node"], _whole(s)[:2]
     url = f"{API}/studies/{s['id']}/nodes/{start}/moves"
     first = client.post(url, json={"move": one}).get_json()

@@ -118,3 +118,27 @@ def test_the_analysis_candidates_of_the_start_show_beside_the_board_once_an_anal
     reached = client.post(f"{API}/studies/{s['id']}/nodes/0/moves", json={"move": {"type": "pass"}}).get_json()
     later = client.get(f"/studies/{s['id']}/nodes/{reached['node']}")
     assert later.status_code == 200 and 'id="candidates-table"' not in later.get_data(as_text=True)  # the analysis judged the recorded game's positions, not the study's
+
+
+@pytest.mark.parametrize("every_seat", [False, True])
+def test_every_game_s_study_page_draws_its_own_board_hand_and_controls(client, every_seat):
+    """The table's partial of each game with a sampler draws a study's node (the view the page builds for it)."""
+    import json
+
+    from domain.records import to_document
+    from tests.unit.test_analysis_hidden import CASES, _game
+
+    for game, players, options in CASES:
+        record = _game(game, players, options)
+        doc = to_document(record.game, record.setup, record.seed, record.outcomes, record.moves)
+        gid, tokens, referee = _import(client, doc)
+        top = client.get(f"{API}/games/{gid}").get_json()["version"]
+        s = _open(client, gid, {"version": top // 2, "seat": 1, "seed": "boards", "every_seat": every_seat},
+                  referee).get_json()
+        client.get(f"/join/{gid}/{tokens[1]}")
+        page = client.get(f"/studies/{s['id']}")
+        text = page.get_data(as_text=True)
+        assert page.status_code == 200, (game, json.dumps(options), text[:500])
+        assert 'class="status panel"' in text and 'id="study-tree"' in text, game
+        if not s["over"] and s["view"]["seat"] in s["to_act"]:
+            assert 'id="controls"' in text, game

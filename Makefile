@@ -44,9 +44,9 @@ fuzz: $(STAMP)
 	ARBITER_FUZZ_EXAMPLES=$${ARBITER_FUZZ_EXAMPLES:-500} HYPOTHESIS_PROFILE=dev $(BIN)/pytest \
 		tests/integration/test_api_schema.py tests/integration/test_api_fuzz_stores.py -k every_operation
 
-# the README's pictures: lobby, table, replay, audit and desk at 1280 and 390 px, into docs/screenshots/
+# the README's pictures: lobby, table, replay, audit, desk and a study at 1280 and 390 px, into docs/screenshots/
 screenshots: $(STAMP)
-	ARBITER_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/test_screenshots.py
+	ARBITER_SCREENSHOTS=docs/screenshots $(BIN)/pytest tests/e2e/test_screenshots.py tests/e2e/test_browser_studies.py
 
 # the sample records of an independent implementation, when the workshop's ../shared is beside the checkout
 records: $(STAMP)

@@ -51,6 +51,8 @@ WHO = {  # "METHOD path" (under /api/v1): the tokens it takes; ANYONE: no token 
     "POST /games/{game_id}/studies": (REFEREE, SEAT, ANYONE),  # a seat or anyone once the game is over
     "GET /studies/{study_id}": (REFEREE, SEAT, ANYONE),
     "POST /studies/{study_id}/moves": (REFEREE, SEAT, ANYONE),
+    "GET /studies/{study_id}/nodes/{node}": (REFEREE, SEAT, ANYONE),
+    "POST /studies/{study_id}/nodes/{node}/moves": (REFEREE, SEAT, ANYONE),
     "POST /studies/{study_id}/comments": (REFEREE, SEAT),
     "GET /keys": (ANYONE,), "POST /receipts/verify": (ANYONE,), "GET /checkpoints": (ANYONE,),
     "GET /log/checkpoint": (ANYONE,), "GET /log/key": (ANYONE,), "GET /log/inclusion": (ANYONE,),
@@ -83,7 +85,7 @@ CONTENDED = {409: {"description": "Conflict: the game (study, tournament) kept c
 COMMAND_ROUTES = {  # the routes that write through the unit of work (store.command): each can answer CONTENDED
     "POST /games/{game_id}/moves", "POST /games/{game_id}/disputes", "POST /games/{game_id}/name",
     "POST /games/{game_id}/disputes/{number}/ruling", "POST /games/{game_id}/bot", "DELETE /games/{game_id}/bot",
-    "POST /studies/{study_id}/moves", "POST /studies/{study_id}/comments",
+    "POST /studies/{study_id}/moves", "POST /studies/{study_id}/comments", "POST /studies/{study_id}/nodes/{node}/moves",
     "POST /tournaments/{tournament_id}/players", "POST /tournaments/{tournament_id}/rounds",
     "POST /tournaments/{tournament_id}/rounds/{number}/review", "PATCH /tournaments/{tournament_id}",
     "DELETE /tournaments/{tournament_id}", "POST /tournaments/{tournament_id}/boards/{board}/release"}

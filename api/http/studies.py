@@ -44,13 +44,34 @@ class StudyOne(MethodView):
         return studies().read(study_id, bearer())
 
 
+@studies_blp.route("/studies/<study_id>/nodes/<int:node>")
+class StudyNode(MethodView):
+    @studies_blp.response(200, ss.StudyView)
+    @_errors(401, 403, 404, 422)
+    def get(self, study_id, node):
+        """The study at one node of its tree: its view, its legal moves, and the whole tree."""
+        return studies().read(study_id, bearer(), node)
+
+
+@studies_blp.route("/studies/<study_id>/nodes/<int:node>/moves")
+class StudyNodeMoves(MethodView):
+    @studies_blp.arguments(ss.PlayStudyMove)
+    @studies_blp.response(200, ss.StudyView)
+    @_errors(401, 403, 404, 409, 422)
+    def post(self, body, study_id, node):
+        """Play a move at a node (the game's decider judges it), then the bots' answers: a move the node has
+        already leads to that child, another starts a new branch there. The answer is the study at the node
+        reached."""
+        return studies().play(study_id, bearer(), body["move"], node)
+
+
 @studies_blp.route("/studies/<study_id>/moves")
 class StudyMoves(MethodView):
     @studies_blp.arguments(ss.PlayStudyMove)
     @studies_blp.response(200, ss.StudyView)
     @_errors(401, 403, 404, 409, 422)
     def post(self, body, study_id):
-        """Play a move in the variation (the game's decider judges it), then the bots' answers."""
+        """Play a move at the end of the main line (the game's decider judges it), then the bots' answers."""
         return studies().play(study_id, bearer(), body["move"])
 
 
@@ -60,5 +81,5 @@ class StudyComments(MethodView):
     @studies_blp.response(201, ss.StudyView)
     @_errors(401, 403, 404, 422)
     def post(self, body, study_id):
-        """Comment on a position of the study (a seat's token once the game is over, or the referee's)."""
-        return studies().comment(study_id, bearer(), body["version"], body["text"]), 201
+        """Comment on a node of the study (a seat's token once the game is over, or the referee's)."""
+        return studies().comment(study_id, bearer(), body.get("node", body.get("version")), body["text"]), 201

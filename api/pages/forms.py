@@ -49,37 +49,43 @@ def numeric(value: str):
     return int(value) if value.isdigit() and len(value) <= 16 else value
 
 
-def move_command(game_id: str, form) -> Asked[PlayMove]:
-    """The move a table form stands for: the JSON body POST /api/v1/games/{id}/moves would carry, made a command by
-    the route's own constructor (PlayMove.from_body), so that the page and the API split and check it one way.
+def move_body(form) -> dict | None:
+    """The move a table's controls stand for, as the JSON body of a move (None: a `move` field that is no JSON):
 
     - `move`: a whole move as a JSON object (a button of `legal_move_buttons`), sent as it is;
     - else `type`, `cards` (the ticked card boxes; an empty list too when `type` is one of the
       space-separated `card_moves`), `text` for a `say`, and each non-empty `move.<field>` as
-      `<field>` (digits as an integer);
-    - `expected_version` with either.
-    """
+      `<field>` (digits as an integer).
+
+    The table (move_command) and a study's board (api.pages.studies) read the same controls this one way."""
     if form.get("move"):
         try:
-            body = json_limits.loads(form["move"])
+            return json_limits.loads(form["move"])
         except ValueError:  # json_limits.LimitError: not JSON, too deep, a number out of range
-            body = None  # no move at all: the command refuses it, as it refuses any body that is no JSON object
-    else:
-        body = {"type": form.get("type", "")}
-        # the game's partial names the move types that carry cards (an empty choice is then an empty list)
-        if form.getlist("cards") or body["type"] in form.get("card_moves", "").split():
-            body["cards"] = form.getlist("cards")
-        if body["type"] == "say":
-            body["text"] = form.get("text", "")
-        for field, value in form.items():  # the game's own move fields (target, amount, source, ...)
-            if field.startswith("move.") and field.endswith("[]"):  # a list, as strings in form order
-                body[field[5:-2]] = [v.strip() for v in form.getlist(field)]
-            elif field.startswith("move.") and value.strip():
-                name, _, sub = field[5:].partition(".")
-                if sub:  # move.<field>.<key>: an object field (e.g. a lowering's card and rank)
-                    body.setdefault(name, {})[sub] = value.strip()
-                else:
-                    body[name] = scalar(value)
+            return None  # no move at all: the command refuses it, as it refuses any body that is no JSON object
+    body = {"type": form.get("type", "")}
+    # the game's partial names the move types that carry cards (an empty choice is then an empty list)
+    if form.getlist("cards") or body["type"] in form.get("card_moves", "").split():
+        body["cards"] = form.getlist("cards")
+    if body["type"] == "say":
+        body["text"] = form.get("text", "")
+    for field, value in form.items():  # the game's own move fields (target, amount, source, ...)
+        if field.startswith("move.") and field.endswith("[]"):  # a list, as strings in form order
+            body[field[5:-2]] = [v.strip() for v in form.getlist(field)]
+        elif field.startswith("move.") and value.strip():
+            name, _, sub = field[5:].partition(".")
+            if sub:  # move.<field>.<key>: an object field (e.g. a lowering's card and rank)
+                body.setdefault(name, {})[sub] = value.strip()
+            else:
+                body[name] = scalar(value)
+    return body
+
+
+def move_command(game_id: str, form) -> Asked[PlayMove]:
+    """The move a table form stands for (move_body), with `expected_version`: the JSON body POST
+    /api/v1/games/{id}/moves would carry, made a command by the route's own constructor (PlayMove.from_body), so that
+    the page and the API split and check it one way."""
+    body = move_body(form)
     version = numeric(form.get("expected_version", ""))
     if version is not None and isinstance(body, dict):
         body["expected_version"] = version

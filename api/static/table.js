@@ -77,13 +77,17 @@
     const ok = response.ok && (response.headers.get("X-Arbiter-Status") || "200") === "200";
     // a message sent is no draft; the fields of a move that was accepted are spent, those of a refused one stay
     swap(await response.text(), !(ok && form.classList.contains("say")), !ok);
+    // a study's board (api/pages/studies.py): a move or a comment names the node it reached; the address follows
+    const where = ok && response.headers.get("X-Arbiter-Location");
+    if (where && where !== location.pathname) history.pushState(null, "", where);
   });
+  if (root.dataset.study) window.addEventListener("popstate", () => location.reload());  // back: the node before
 
   // The live stream. EventSource reconnects by itself when the server ends a stream (its time is up, a restart)
   // and sends Last-Event-ID, so nothing is missed; while it is away the page says so, and once it is back the
   // panel is fetched again (whatever happened meanwhile shows even if the resumed stream has nothing new).
   // A stream the browser gave up on (an error answer) is opened again after the last version seen, backing off.
-  if (window.EventSource) {
+  if (window.EventSource && root.dataset.liveUrl) {  // a study's board has no live stream
     const state = document.createElement("p");
     state.id = "live-state";
     state.className = "live-state";

@@ -19,8 +19,7 @@ from uuid import UUID
 from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 from domain.records import parse
-from domain.study import Study
-from projections.narration import move_text
+from domain.study import ROOT, Study
 from projections.viewers import Viewer
 
 from service.access import Access, parse_game_id, permitted_seats
@@ -29,11 +28,12 @@ from service.store.application import Store
 from service.store.unit_of_work import UnitOfWork
 
 from .commands import StartStudy
-from .sandbox import BadVariationMove, Sandbox, bots_answer, knowledge_at, open_sandbox, replay
+from .sandbox import MAX_BOT_MOVES, BadVariationMove, Sandbox, knowledge_at, open_sandbox, replay
+from .walks import Walks
 
 MAX_COMMENT = 500
 KEPT_STARTS = 256  # study starts kept in memory (each a decider state's dump)
-MAX_VARIATION = 5000  # moves in one variation, bots' included
+MAX_NODES = 5000  # moves in all the lines of one study, bots' included
 LABEL = "Variation: played in a sandbox from what this seat knew; not part of the recorded game"
 
 
@@ -70,6 +70,7 @@ class Studies:
         self.access = access
         self._guard = threading.Lock()
         self._starts: dict[tuple, tuple] = {}  # (game id, version, seat, seed) -> (sandbox, its state's dump)
+        self._walks = Walks()
 
     # -- access --------------------------------------------------------------------------
 
@@ -133,9 +134,17 @@ class Studies:
         """Drop the study starts kept in memory (the next read samples from the store again)."""
         with self._guard:
             self._starts.clear()
+        self._walks.clear()
 
-    def _current(self, study: Study) -> Sandbox:
-        return replay(self._sandbox(study.game_id, study.game_version, study.seat, study.seed), study.moves)
+    def _walk(self, study: Study) -> tuple[Sandbox, dict[int, Any], dict[int, str]]:
+        """The start's sandbox, and every node's state and words (service.studies.walks)."""
+        start = self._sandbox(study.game_id, study.game_version, study.seat, study.seed)
+        return (start, *self._walks.walk(study, start))
+
+    def _at(self, study: Study, node: int) -> Sandbox:
+        """The sandbox at a node: the start, then the moves of the path that leads there."""
+        sandbox = self._sandbox(study.game_id, study.game_version, study.seat, study.seed)
+        return replay(sandbox, [study.nodes[i] for i in study.path(node)[1:]])
 
     # -- use cases ---------------------------------------------------------------------------
 
@@ -154,24 +163,24 @@ class Studies:
                            f"cards ({e})") from None
         study = Study(game_id=str(game.id), game=game.game, game_version=version, seat=seat, seed=seed,
                       every_seat=every_seat, by=_author(viewer))
-        if not every_seat:
-            for move in bots_answer(sandbox, 0):
-                study.play(move, "bot")
+        node = self._bots_answer(study, sandbox, ROOT)
         self.app.save(study)
-        return self._shown(study, sandbox)
+        return self._shown(study, node, viewer)
 
     def game_of(self, study_id: Any) -> str:
         """The id of the game a study comes from (public: a study's id says nothing more)."""
         return self._load(parse_study_id(study_id)).game_id
 
-    def read(self, study_id: Any, token: str | None) -> dict:
-        """A study as its permalink shows it (the reader must be allowed to study its game)."""
+    def read(self, study_id: Any, token: str | None, node: Any = None) -> dict:
+        """A study at one of its nodes (its permalink), else at the end of its main line; the reader must be allowed
+        to study its game."""
         study = self._load(parse_study_id(study_id))
-        self._reader(study.game_id, token, None)
-        return self._shown(study, self._current(study))
+        viewer, _ = self._reader(study.game_id, token, None)
+        return self._shown(study, study.line_end(ROOT) if node is None else _node(study, node), viewer)
 
-    def play(self, study_id: Any, token: str | None, raw: Any) -> dict:
-        """One move of the variation (then the bots' answers, unless the user plays every seat)."""
+    def play(self, study_id: Any, token: str | None, raw: Any, at: Any = None) -> dict:
+        """A move at node `at` (else at the end of the main line), then the bots' answers unless the user plays
+        every seat. A move the node already has leads to that child; another one starts a new branch there."""
         sid = parse_study_id(study_id)
         if not isinstance(raw, dict):
             raise BadInput("move: a move is an object with type (and seat, when the study plays every seat)",
@@ -179,10 +188,9 @@ class Studies:
 
         def decide(uow: UnitOfWork[Study]) -> dict:
             study = uow.aggregate
-            self._reader(study.game_id, token, None)
-            sandbox = self._current(study)
-            if len(study.moves) >= MAX_VARIATION:
-                raise Conflict(f"a variation has at most {MAX_VARIATION} moves")
+            viewer, _ = self._reader(study.game_id, token, None)
+            node = study.line_end(ROOT) if at is None else _node(study, at)
+            sandbox = self._at(study, node)
             if study.every_seat:
                 to_act = sandbox.to_act()
                 seat = to_act[0] if len(to_act) == 1 else None
@@ -195,16 +203,34 @@ class Studies:
                 move = sandbox.play(raw, seat)
             except BadVariationMove as e:
                 raise IllegalMove(e.reason, field="move", rule=e.clause) from None
-            study.play(move, "user")
-            if not study.every_seat:
-                for answer in bots_answer(sandbox, len(study.moves)):
-                    study.play(answer, "bot")
-            return self._shown(study, sandbox)
+            node = self._grow(study, node, move, "user")
+            return self._shown(study, self._bots_answer(study, sandbox, node), viewer)
 
         return self._command(sid, decide)
 
+    def _grow(self, study: Study, parent: int, move: dict, by: str) -> int:
+        """The child of `parent` that `move` leads to: the tree's own, else a new node (a new branch)."""
+        child = study.child_with(parent, move)
+        if child is not None:
+            return child
+        if len(study.nodes) > MAX_NODES:
+            raise Conflict(f"a study has at most {MAX_NODES} moves in all its lines")
+        return study.add_node(parent, move, by)
+
+    def _bots_answer(self, study: Study, sandbox: Sandbox, node: int) -> int:
+        """The bots play the other seats from `node` until the study's seat is to act (or the game is over); returns
+        the node reached. A bot's move depends on the position and the ply alone, so an answer the tree holds
+        already is followed, not added twice."""
+        if study.every_seat:
+            return node
+        for _ in range(MAX_BOT_MOVES):
+            if sandbox.over() or sandbox.seat in sandbox.to_act():
+                break
+            node = self._grow(study, node, sandbox.bot_move(study.nodes[node]["ply"]), "bot")
+        return node
+
     def comment(self, study_id: Any, token: str | None, at: Any, text: Any) -> dict:
-        """A comment on a position of the variation, by a seat of the game (once it is over) or its referee."""
+        """A comment on a node of the study, by a seat of the game (once it is over) or its referee."""
         sid = parse_study_id(study_id)
         text = clean_comment(text)
 
@@ -213,31 +239,52 @@ class Studies:
             if token is None:
                 raise Forbidden("a comment is signed: give a seat's token for this game, or the referee's")
             viewer, _ = self._reader(study.game_id, token, None)
-            if not isinstance(at, int) or isinstance(at, bool) or not 0 <= at <= len(study.moves):
-                raise BadInput(f"version: this study has positions 0..{len(study.moves)} (0 is its start), got {at!r}",
-                               field="version")
-            study.comment(at, _author(viewer), text)
-            return self._shown(study, self._current(study))
+            if not _may_comment(viewer):
+                raise Forbidden("a comment is signed by a seat of the game or its referee; a spectator reads them")
+            node = _node(study, at)
+            study.comment(node, _author(viewer), text)
+            return self._shown(study, node, viewer)
 
         return self._command(sid, decide)
 
     # -- what is shown -------------------------------------------------------------------------
 
-    def _shown(self, study: Study, sandbox: Sandbox) -> dict:
-        d = sandbox.decider
-        outcome = d.outcome(sandbox.state)
+    def _shown(self, study: Study, node: int, viewer: Viewer) -> dict:
+        start, states, words = self._walk(study)
+        sandbox = replace(start, state=states[node])
+        outcome = sandbox.decider.outcome(sandbox.state)
         to_act = list(sandbox.to_act()) if not outcome.is_over else []
         shown_seat = to_act[0] if study.every_seat and len(to_act) == 1 else study.seat
-        names = list(sandbox.setup.names)
-        positions = [{"at": 0, "move": None, "by": None, "comments": []}]
-        for k, m in enumerate(study.moves, 1):  # `text`: the move in words, players by name (no seat numbers)
-            positions.append({"at": k, "move": m["move"], "by": m["by"], "comments": [],
-                              "text": move_text(study.game, m["move"], names)})
+        nodes = []
+        for n in study.nodes:  # a bot's move: its kind and seat; what the study's seat saw of it is its `text`
+            move = n["move"] if n["by"] != "bot" or n["move"] is None else {k: n["move"][k] for k in ("type", "seat")}
+            nodes.append({"id": n["id"], "parent": n["parent"], "ply": n["ply"], "move": move, "by": n["by"],
+                          "text": words.get(n["id"]), "children": list(n["children"]), "comments": []})
         for c in study.comments:
-            positions[c["at"]]["comments"].append(dict(c))
-        return {"id": str(study.id), "permalink": f"/studies/{study.id}", "label": LABEL, "variation": True,
-                "game_id": study.game_id, "game": study.game, "title": spec_for(study.game).title,
-                "version": study.game_version, "seat": study.seat, "players": names, "seed": study.seed,
-                "every_seat": study.every_seat, "by": study.by, "positions": positions, "to_act": to_act, "over": outcome.is_over,
+            nodes[c["at"]]["comments"].append(dict(c))
+        line = study.path(study.line_end(node))
+        positions = [{"at": i, **{k: nodes[i][k] for k in ("move", "by", "comments")},
+                      **({"text": nodes[i]["text"]} if i != ROOT else {})} for i in line]
+        base = f"/studies/{study.id}"
+        return {"id": str(study.id), "permalink": base, "node": node, "node_permalink": f"{base}/nodes/{node}",
+                "label": LABEL, "variation": True, "game_id": study.game_id, "game": study.game,
+                "title": spec_for(study.game).title, "version": study.game_version, "seat": study.seat,
+                "players": list(sandbox.setup.names), "teams": [p.get("team") for p in sandbox.setup.players()],
+                "options": dict(sandbox.setup.options()), "seed": study.seed, "every_seat": study.every_seat,
+                "by": study.by, "nodes": nodes, "path": study.path(node), "line": line, "positions": positions,
+                "may_comment": _may_comment(viewer), "to_act": to_act, "over": outcome.is_over,
                 "result": outcome.result, "winner": outcome.winner_json(),
                 "view": {"seat": shown_seat, "table": sandbox.view(shown_seat)}}
+
+
+def _may_comment(viewer: Viewer) -> bool:
+    """A comment is signed: by a seat of the game or its referee, never by a spectator."""
+    return viewer.is_referee or viewer.seat is not None
+
+
+def _node(study: Study, node: Any) -> int:
+    """A node of the study's tree, or BadInput naming the nodes it has."""
+    if not study.has(node):
+        raise BadInput(f"node: this study's positions are its nodes 0..{len(study.nodes) - 1} (0 is its start), "
+                       f"got {node!r}", field="node")
+    return node

@@ -23,6 +23,7 @@ from domain.randomness import Chance
 from domain.records import InvalidRecord, Record, parse_move
 from domain.rules import RuleViolation
 from projections.knowledge import seat_knowledge
+from projections.narration import describe, generic
 from projections.registry import projection_for
 from projections.viewers import Viewer
 
@@ -48,6 +49,7 @@ class Sandbox:
     state: Any
     chance: Chance
     public: list
+    events: tuple = ()  # the events the last move made (seen_text tells them as a seat saw them)
 
     @property
     def decider(self):
@@ -73,9 +75,10 @@ class Sandbox:
         if move["type"] == "say":
             raise BadVariationMove("move.type: table talk has no place in a variation")
         try:
-            _, self.state = d.step(self.state, move, self.chance)
+            events, self.state = d.step(self.state, move, self.chance)
         except RuleViolation as v:
             raise BadVariationMove(f"{v.clause}: {v.reason}", v.clause) from None
+        self.events = tuple(events)
         return spec_for(self.game).codec.format_move(move)
 
     def bot_move(self, ply: int) -> dict:
@@ -90,6 +93,24 @@ class Sandbox:
     def view(self, seat: int) -> dict:
         """The seat's projection of the sandbox state (a table, its legal moves when it is to act)."""
         return projection_for(self.game).table(self.state, Viewer.of_seat(seat), False)
+
+
+def seen_text(sandbox: Sandbox, seat: int, names: list[str]) -> str:
+    """The events of the sandbox's last move in words, each as the game's projection redacts it for `seat` (the same
+    `redact` a seat's event log uses while a game is on): a bot's move is told as the study's seat saw it, never
+    with the cards it could not see (its hand arranged, a card discarded face down)."""
+    spec = spec_for(sandbox.game)
+    redact, viewer, n = projection_for(sandbox.game).redact, Viewer.of_seat(seat), sandbox.setup.n
+    lines = []
+    for e in sandbox.events:
+        stored = spec.codec.encode_event(e)
+        data = redact(e["type"], {k: v for k, v in stored.items() if k != "type"}, viewer, n)
+        event = {"type": e["type"], **data}
+        try:
+            lines.append(describe(sandbox.game, event, names))
+        except (KeyError, IndexError, TypeError, ValueError):  # a redacted event may lack a field its words need
+            lines.append(generic(event, names))
+    return "; ".join(line for line in lines if line)
 
 
 def knowledge_at(record: Record, seat: int) -> list[dict]:

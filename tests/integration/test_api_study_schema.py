@@ -12,6 +12,8 @@ STUDY_GOOD = {  # operation: (body, expected status); the caller is the referee 
     "GET /api/v1/studies/{study_id}": (None, 200),
     "POST /api/v1/studies/{study_id}/moves": ({"move": {"type": "pass"}}, 200),
     "POST /api/v1/studies/{study_id}/comments": ({"version": 0, "text": "a quiet start"}, 201),
+    "GET /api/v1/studies/{study_id}/nodes/{node}": (None, 200),
+    "POST /api/v1/studies/{study_id}/nodes/{node}/moves": ({"move": {"type": "pass"}}, 200),
 }
 
 
@@ -25,7 +27,7 @@ def test_a_good_study_request_gets_the_documented_success_answer(label):
         opened = APP.test_client().post(f"{table.url}/studies", json={"version": version, "seat": 2, "seed": "schema"},
                                         headers=headers)
         assert opened.status_code == 201, opened.get_data(as_text=True)
-        params = {"study_id": opened.get_json()["id"]}
+        params = {"study_id": opened.get_json()["id"], **({"node": 0} if "{node}" in label else {})}
     kwargs = {"path_parameters": params, "headers": headers}
     if body is not None:
         kwargs["body"] = {k: (version if v == "disputed" else v) for k, v in body.items()}

@@ -90,6 +90,8 @@ class Evidence:
         self.key_file = key_file
         self.every = every
         self.mmd = promises.mmd_seconds()  # the maximum merge delay every acknowledgement promises (ARBITER_LOG_MMD)
+        self._attempts_known: dict[UUID, int] = {}  # refused attempts per game as this process last knew them
+        self._signer = None  # the log's note signer, made once
         self.tables = tables
         self._public_key = public_key
         self._key: keys.ServerKey | None = None
@@ -169,11 +171,23 @@ class Evidence:
         return stored_head(self.app, game if isinstance(game, UUID) else UUID(game))
 
     def promise(self, game_id: UUID, version: int, attempts: int | None = None) -> str:
-        """The log's signed promise that the game at `version` with `attempts` refused attempts (as stored, when None)
-        is in a published checkpoint within the maximum merge delay (service.evidence.promises)."""
+        """The log's signed promise that the game at `version` with `attempts` refused attempts is in a published
+        checkpoint within the maximum merge delay (service.evidence.promises). Without `attempts` (a move's), the
+        refused attempts this process last knew of: read from the store once per game, then kept as this process's
+        refusals come (a lower bound when another process refuses too, so the promise is never more than the truth),
+        which spares a read per move."""
+        known = self._attempts_known
         if attempts is None:
-            attempts = stored_count(self.app, game_id)
-        return promises.issue(self.transparency.signer(), str(game_id), version, attempts, self.mmd)
+            attempts = known.get(game_id)
+            if attempts is None:
+                attempts = stored_count(self.app, game_id)
+        if len(known) >= 100_000:
+            known.clear()
+        known[game_id] = max(attempts, known.get(game_id, 0))
+        signer = self._signer
+        if signer is None or signer.name != self.transparency.origin:
+            signer = self._signer = self.transparency.signer()
+        return promises.issue(signer, str(game_id), version, attempts, self.mmd)
 
     def refused(self, game_id: UUID, attempt: int) -> str | None:
         """After a refused attempt (number `attempt`): its promise (None for a game with no stored event), and a

@@ -25,7 +25,7 @@ from service.play.new_games import CreateGame, ImportRecord
 
 STORES = ["sqlite", "postgres"]
 RECORD = Path(__file__).resolve().parent.parent / "records" / "el-royale" / "example3-06-revised.json"
-RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature"}
+RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature", "promise"}
 
 
 @pytest.fixture(params=STORES)
@@ -48,7 +48,7 @@ def test_every_accepted_command_is_answered_with_a_receipt_of_the_version_it_wro
     created = arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "players": [{"name": "A"}, {"name": "B"}]}))
     assert created["receipt"]["version"] == created["version"]
     for receipt in (filed["receipt"], created["receipt"], *table.receipts):
-        assert set(receipt) == RECEIPT_FIELDS, "a receipt holds the game, version, head, time and signature only"
+        assert set(receipt) == RECEIPT_FIELDS, "a receipt holds the game, version, head, time, the log's promise and signature only"
         assert arbiter.evidence.verify_receipt(receipt)["status"] == "intact"
 
 

@@ -56,7 +56,8 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float) -
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
-        click.echo(f"wrote the proof bundle of game {doc.get('game')} version {doc.get('version')} (leaf "
+        what = "a promise" if "format" not in doc else f"game {doc.get('game')} version {doc.get('version')}"
+        click.echo(f"wrote the proof bundle of {what} (leaf "
                    f"{body['index']} of {body['tree_size']}) to {output}", err=True)
 
 
@@ -133,5 +134,6 @@ def check_command(bundle: str, key_text: str, witness_texts: tuple[str, ...], qu
     else:
         for line in passed:
             click.echo(f"ok  {line}")
-        click.echo(f"proof bundle {bundle}: the receipt's game head is in the published log")
+        what = "the promise" if "receipt" not in doc else "the receipt's game head"
+        click.echo(f"proof bundle {bundle}: {what} is in the published log")
     sys.exit(EXIT_OK)

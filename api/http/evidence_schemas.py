@@ -116,10 +116,13 @@ class Consistency(Schema):
 
 
 class ProofBundle(Schema):
-    """A receipt with the proof that its game head is a leaf of a published checkpoint (`arbiter proof check`)."""
+    """A receipt with the proof that its game head is a leaf of a published checkpoint (`arbiter proof check`); for a
+    promise kept alone (a refusal's), the promise with the proof of the first leaf that covers it."""
 
     format = fields.String(required=True, metadata={"example": "arbiter.proof/1"})
-    receipt = fields.Nested(Receipt, required=True)
+    receipt = fields.Nested(Receipt, metadata={"description": "the receipt (every bundle of a receipt)"})
+    promise = fields.String(metadata={"description": "the promise (a bundle asked for with a promise kept alone, "
+                                                     "`{\"promise\": ...}`, instead of a receipt)"})
     leaf = fields.String(required=True)
     index = fields.Integer(required=True)
     tree_size = fields.Integer(required=True)

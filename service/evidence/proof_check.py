@@ -2,7 +2,10 @@
 verifier key (and the witnesses' keys a checker demands). Each check is named; the first that fails says what is wrong.
 
     receipt      the receipt's shape, and its signature under the log's key (the same Ed25519 key)
-    leaf         the leaf is a checkpoint line of the receipt's game, version and head, signed by that key
+    promise      (a bundle of a promise kept alone, a refusal's: `promise` instead of `receipt`) the promise's note
+                 signed by the log's key under its origin (service.evidence.promises)
+    leaf         the leaf is a checkpoint line of the receipt's game, version and head (of a promise: of its game,
+                 at its version or later, with its refused attempts or more), signed by that key
     checkpoint   the checkpoint note is signed by the log's key under its origin, and its tree size is the bundle's
     inclusion    the audit path leads from the leaf to the checkpoint's root
     witnesses    at least `quorum` of the named witnesses cosigned the checkpoint
@@ -48,6 +51,8 @@ def check_bundle(bundle: Any, log_key: Verifier, witnesses: list[Verifier] = (),
     """The checks passed, in order (each a sentence); raises BundleProblem at the first that fails."""
     if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE:
         raise BundleProblem("bundle", f"not a proof bundle (a JSON object of format {BUNDLE})")
+    if "receipt" not in bundle and "promise" in bundle:
+        return _check_promise_bundle(bundle, log_key, witnesses, quorum)
     for name, kind in FIELDS.items():
         if not isinstance(bundle.get(name), kind) or isinstance(bundle.get(name), bool):
             raise BundleProblem("bundle", f"{name} is missing or not {kind.__name__}")
@@ -79,7 +84,41 @@ def check_bundle(bundle: Any, log_key: Verifier, witnesses: list[Verifier] = (),
     if problem:
         raise BundleProblem("leaf", f"the leaf's line signature does not hold: {problem}")
     passed.append(f"leaf: checkpoint line {line.get('seq')} signs the receipt's game, version and head")
+    return passed + _check_tree(bundle, leaf, log_key, witnesses, quorum)
 
+
+def _check_promise_bundle(bundle: dict, log_key: Verifier, witnesses: list[Verifier], quorum: int) -> list[str]:
+    """A promise's bundle: the promise signed by the log, the leaf covering it, then the tree's checks."""
+    from . import promises
+
+    fields = {**{k: v for k, v in FIELDS.items() if k != "receipt"}, "promise": str}
+    for name, kind in fields.items():
+        if not isinstance(bundle.get(name), kind) or isinstance(bundle.get(name), bool):
+            raise BundleProblem("bundle", f"{name} is missing or not {kind.__name__}")
+    try:
+        promise = promises.read(bundle["promise"], log_key)
+    except ServiceError as e:
+        raise BundleProblem("promise", e.detail) from None
+    passed = [f"promise: signed by {log_key.name} (game {promise.game}, version {promise.version}, "
+              f"{promise.attempts} refused attempt(s), in the log by {promise.by.isoformat()})"]
+    leaf = _b64(bundle["leaf"], "leaf")
+    try:
+        line = json_limits.read_document(leaf)
+    except ValueError as e:
+        raise BundleProblem("leaf", f"the leaf is not a checkpoint line ({e})") from None
+    if not isinstance(line, dict) or line.get("format") not in FIELDS_OF or not promises.covers(line, promise):
+        raise BundleProblem("leaf", "the leaf is not a checkpoint line of the promise's game at its version or later "
+                                    "with its refused attempts or more")
+    problem = PublicKey(Ed25519PublicKey.from_public_bytes(log_key.public)).signature_problem(line)
+    if problem:
+        raise BundleProblem("leaf", f"the leaf's line signature does not hold: {problem}")
+    passed.append(f"leaf: checkpoint line {line.get('seq')} covers the promise")
+    return passed + _check_tree(bundle, leaf, log_key, witnesses, quorum)
+
+
+def _check_tree(bundle: dict, leaf: bytes, log_key: Verifier, witnesses: list[Verifier], quorum: int) -> list[str]:
+    """The checkpoint, the leaf's inclusion in its tree and the witnesses' cosignatures."""
+    passed = []
     try:
         note = open_note(bundle["checkpoint"], [log_key, *witnesses])
         head = TreeHead.parse(note.text)

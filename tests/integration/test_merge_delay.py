@@ -191,3 +191,67 @@ def test_a_forged_or_malformed_promise_is_refused_naming_it(store, tmp_path):
     (tmp_path / "bad.json").write_text(json.dumps({"promise": "not a note"}))
     code, output = _verify_receipts(url, table.id, tmp_path / "bad.json")
     assert code == 2 and "promise:" in output, output
+
+
+@pytest.fixture
+def served(tmp_path, monkeypatch):
+    """A real server on a SQLite file store, its duty loop running as `arbiter serve`'s does (publishing every 0.2 s):
+    its base URL and its facade."""
+    import threading
+
+    from werkzeug.serving import make_server
+
+    from api import create_app
+
+    monkeypatch.setenv("ARBITER_LOG_PUBLISH_SECONDS", "0.2")
+    app = create_app({"DATABASE_URL": f"sqlite:///{tmp_path / 'games.db'}", "LOG_ORIGIN": "arbiter.test/mmd",
+                      "DUTIES": True})
+    http = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=http.serve_forever, daemon=True)
+    thread.start()
+    arbiter = app.extensions["arbiter"]
+    try:
+        yield f"http://127.0.0.1:{http.server_port}", arbiter
+    finally:
+        http.shutdown()
+        arbiter.play.duty.stop()
+        arbiter.app.close()
+
+
+def test_a_refusals_422_answer_carries_a_promise_the_served_log_keeps_and_proof_get_proves(served, tmp_path):
+    import urllib.error
+    import urllib.request
+
+    url, arbiter = served
+    table = uncovered_play(arbiter)
+    seat = arbiter.app.game(table.gid).state.to_act
+    bystander = next(s for s in range(len(table.tokens)) if s != seat)
+    request = urllib.request.Request(f"{url}/api/v1/games/{table.id}/moves", data=json.dumps({"type": "pass"}).encode(),
+                                     headers={"Content-Type": "application/json",
+                                              "Authorization": f"Bearer {table.tokens[bystander]}"})
+    with pytest.raises(urllib.error.HTTPError) as refused:
+        urllib.request.urlopen(request, timeout=10)
+    answer = json.loads(refused.value.read())
+    assert refused.value.code == 422 and answer["attempt"] == 1, answer
+    promise = promises.read(answer["promise"], arbiter.evidence.transparency.verifier())
+    assert (promise.game, promise.attempts) == (table.id, 1)
+
+    deadline = time.monotonic() + 10  # the game does nothing more: the running duty loop covers and publishes it
+    while arbiter.evidence.keep_promise(answer["promise"])["status"] != "kept":
+        assert time.monotonic() < deadline, arbiter.evidence.keep_promise(answer["promise"])
+        time.sleep(0.1)
+    saved = tmp_path / "refusal.json"
+    saved.write_text(json.dumps(answer))
+    bundle = tmp_path / "bundle.json"
+    got = CliRunner().invoke(main, ["proof", "get", str(saved), "--server", url, "-o", str(bundle), "--timeout", "20"])
+    assert got.exit_code == 0, got.output
+    key = arbiter.evidence.transparency.key_text().strip()
+    checked = CliRunner().invoke(main, ["proof", "check", str(bundle), "--key", key])
+    assert checked.exit_code == 0 and "the promise is in the published log" in checked.output, checked.output
+    assert "leaf: checkpoint line" in checked.output and "covers the promise" in checked.output
+
+    doc = json.loads(bundle.read_text())
+    doc["promise"] = doc["promise"].replace("attempts 1", "attempts 2")
+    bundle.write_text(json.dumps(doc))
+    checked = CliRunner().invoke(main, ["proof", "check", str(bundle), "--key", key])
+    assert checked.exit_code == 1 and "FAILED promise" in checked.output, checked.output

@@ -4,7 +4,7 @@ covers it, under 16 clients, and what the promise and the cover cost per move, e
     .venv/bin/python -m bench.merge_delay [--clients 16] [--seconds 12] [--games 4] [--moves 60] [--repeat 3]
 
 Delay: `--clients` threads each play their own El Royale game through the facade on a SQLite file (a refused attempt
-every fifth action), while the process's duty loop runs as a server's does (ARBITER_LOG_PUBLISH_SECONDS and
+every tenth action), while the process's duty loop runs as a server's does (ARBITER_LOG_PUBLISH_SECONDS and
 ARBITER_LOG_MMD at their defaults, or as set). Every acknowledgement's promise is kept; after the run, each is held
 against the stored lines and the published checkpoints: its delay is the time from `acknowledged` to the publication
 of the first checkpoint that covers it. Reference, in the same run: the same clients with the duty's cover left out
@@ -31,7 +31,7 @@ from pathlib import Path
 from uuid import UUID
 
 from bench.receipts import create_tables, play_interleaved, prepare
-from service.errors import IllegalMove
+from service.errors import IllegalMove, ServiceError
 from service.evidence import promises
 from service.evidence.publish_duty import PublishDuty
 from service.facade import Arbiter
@@ -41,7 +41,7 @@ from tests.integration.service_support import pick, raw_move
 
 
 def client(arbiter: Arbiter, index: int, until: float, kept: list, lock: threading.Lock) -> None:
-    """One client: its own game, played by random legal moves (a refused attempt every fifth action) until `until`
+    """One client: its own game, played by random legal moves (a refused attempt every tenth action) until `until`
     (a new game when one ends); every promise kept in `kept`."""
     rng = random.Random(index)
     mine = []
@@ -56,13 +56,15 @@ def client(arbiter: Arbiter, index: int, until: float, kept: list, lock: threadi
             if game.outcome.is_over:
                 break
             step += 1
-            if step % 5 == 0:
-                bystander = (game.state.to_act + 1) % 4
+            if step % 10 == 0:  # a refused attempt, by a seat in turn (within the bound on kept refusals)
+                bystander = (game.state.to_act + 1 + step // 10 % 3) % 4
                 try:
                     arbiter.play.move(tokens[bystander], PlayMove.from_body(str(gid), {"type": "pass"}))
                 except IllegalMove as refusal:
                     if getattr(refusal, "promise", None):
                         mine.append(refusal.promise)
+                except ServiceError:  # over the bound: answered, not kept, nothing promised
+                    pass
                 continue
             move = pick(game, rng)
             mine.append(arbiter.play.move(tokens[move["seat"]], PlayMove.from_body(str(gid), raw_move(move)))

@@ -71,6 +71,7 @@ def _close_with(app: Store, tables) -> None:
     close_app = app.close
 
     def close() -> None:
+        app.closed = True  # the duty loop stops at its next round, not after the evidence connection is free
         tables.close()
         close_app()
 

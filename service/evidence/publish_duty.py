@@ -116,8 +116,8 @@ class PublishDuty:
 
     def act(self, leases, claim: bool) -> None:
         now = time.monotonic()
-        if now - self._last < self.seconds:
-            return
+        if now - self._last < self.seconds or getattr(self.transparency.evidence.app, "closed", False):
+            return  # not due, or the store was closed under the loop (its reads would only retry until they fail)
         self._last = now
         try:
             if self.cover is not None:

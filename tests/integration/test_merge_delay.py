@@ -255,3 +255,19 @@ def test_a_refusals_422_answer_carries_a_promise_the_served_log_keeps_and_proof_
     bundle.write_text(json.dumps(doc))
     checked = CliRunner().invoke(main, ["proof", "check", str(bundle), "--key", key])
     assert checked.exit_code == 1 and "FAILED promise" in checked.output, checked.output
+
+
+def test_a_refusal_on_the_table_page_hands_its_promise_to_the_seats_kept_receipts(client):
+    import html
+    import re
+
+    from tests.integration.api_support import create, to_act
+
+    table = create(client, 3)
+    idle = (to_act(client, table) + 1) % 3
+    client.get(f"/join/{table.id}/{table.seat_tokens[idle]}")
+    page = client.post(f"/games/{table.id}/act", data={"type": "pass"}).get_data(as_text=True)
+    kept = re.search(r"data-receipt='([^']*)'", page)
+    assert kept, "the refusal's promise is not handed to the page's receipts"
+    doc = json.loads(html.unescape(kept.group(1)))
+    assert doc["attempt"] == 1 and promises.read(doc["promise"]).game == table.id

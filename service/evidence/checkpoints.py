@@ -66,6 +66,7 @@ class LogReport:
     problem: str | None = None
     latest: dict[str, dict] = field(default_factory=dict)
     covered: dict[str, tuple[int, int]] | None = None  # what the latest published checkpoint signs (Evidence.coverage_report)
+    promised_since: str | None = None  # the time of the log's first `mmd` line: promises were handed out from then on
 
     def as_dict(self) -> dict:
         return {"ok": self.ok, "lines": self.lines, "head": self.head, "broken_at": self.broken_at, "problem": self.problem}

@@ -260,8 +260,9 @@ class Evidence:
             return report
         if latest is None:
             return report
-        lines = self.log.storage.read().split(b"\n")[:latest.size]
-        return dataclasses.replace(report, covered=coverage.published_coverage(lines))
+        lines = self.log.storage.read().split(b"\n")[:-1]
+        return dataclasses.replace(report, covered=coverage.published_coverage(lines[:latest.size]),
+                                   promised_since=coverage.promised_since(lines))
 
     # -- the store against the log ---------------------------------------------------------------
 
@@ -348,7 +349,8 @@ class Evidence:
         if covered is not None and chain is not None:
             stored = attempt_rows[-1].originator_version - 1 if attempt_rows else \
                 (0 if attempt_rows is not None else stored_count(self.app, game_id))
-            late = coverage.uncovered(self.app, game_id, chain["length"], stored, covered.get(str(game_id)), self.mmd)
+            late = coverage.uncovered(self.app, game_id, chain["length"], stored, covered.get(str(game_id)), self.mmd,
+                                      since=getattr(report, "promised_since", None))
             out["uncovered"] = late
             if late is not None and late["past_mmd"]:
                 ok = False

@@ -172,3 +172,18 @@ def test_go_verifies_a_served_logs_checkpoint_and_the_proofs_its_routes_give(go_
     assert got["errors"] == []
     assert (got["origin"], got["size"], got["root"]) == ("arbiter.test/served", new.size, b64(new.root))
     assert new.size > old.size >= 1 and len(inclusion) == new.size
+
+
+def test_go_opens_a_promise_as_a_note_signed_by_the_log_and_never_reads_it_as_a_checkpoint(go_sumdb):
+    from datetime import datetime, timezone
+
+    from service.evidence import promises
+
+    log_key = Signer("arbiter.test/federation", Ed25519PrivateKey.generate())
+    note = promises.issue(log_key, "0f8e6a52-1111-4222-8333-444455556666", 12, 3, 10,
+                          datetime(2026, 1, 2, tzinfo=timezone.utc))
+    got = go(go_sumdb, "check", {"vkey": log_key.verifier.text, "note": note})
+    assert got["signers"] == ["arbiter.test/federation"]  # the note and its signature hold for Go's sumdb/note
+    assert got["errors"] and got["errors"][0].startswith("checkpoint size"), got  # and its second line is no tree size
+    altered = go(go_sumdb, "check", {"vkey": log_key.verifier.text, "note": note.replace("version 12", "version 13")})
+    assert altered["errors"] and altered["errors"][0].startswith("note:"), altered

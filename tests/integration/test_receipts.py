@@ -208,10 +208,15 @@ def test_the_api_checks_a_receipt_and_refuses_a_forged_one_as_a_problem(tmp_path
 
     checked = client.post("/api/v1/receipts/verify", json=receipt)
     assert checked.status_code == 200 and checked.get_json()["status"] == "intact"
+    promise = checked.get_json()["promise"]  # the receipt's promise, held against the published log
+    assert promise["status"] in ("pending", "kept") and promise["promise"]["version"] == receipt["version"], promise
+    malformed_promise = assert_problem(client.post("/api/v1/receipts/verify", json={**receipt, "promise": 7}), 422)
+    assert malformed_promise["field"] == "promise"
     forged = assert_problem(client.post("/api/v1/receipts/verify", json={**receipt, "version": receipt["version"] + 1}), 422)
     assert forged["title"] == "Forged receipt" and "signature" in forged["detail"]
     malformed = assert_problem(client.post("/api/v1/receipts/verify", json={**receipt, "head": 7}), 422)
     assert malformed["field"] == "head"
     key = client.get("/api/v1/keys").get_json()
     assert key["key_id"] == receipt["key"] and len(key["public_key"]) == 64 and "BEGIN PUBLIC KEY" in key["pem"]
+    assert key["mmd_seconds"] == 10
     assert canonical({"b": 1, "a": "x"}) == b'{"a":"x","b":1}'

@@ -291,3 +291,15 @@ def test_a_refusal_on_the_table_page_hands_its_promise_to_the_seats_kept_receipt
     assert kept, "the refusal's promise is not handed to the page's receipts"
     doc = json.loads(html.unescape(kept.group(1)))
     assert doc["attempt"] == 1 and promises.read(doc["promise"]).game == table.id
+
+
+def test_a_host_still_running_covers_what_another_acknowledged(store, facades):
+    kind, url, first = store
+    second = facades(url)  # another process (or host) of the same store and log
+    table = uncovered_play(first)
+    refusal = refuse(first, table)  # acknowledged by the first, which then stops before its duty covered them
+    duty_round(second)
+    line = first.evidence.checkpoints(limit=10_000, game=table.id)[-1]
+    assert (line["reason"], line["version"], line["attempts"]) == ("mmd", table.version, refusal.attempt)
+    assert first.evidence.keep_promise(table.receipts[-1]["promise"])["status"] == "kept"
+    assert first.evidence.keep_promise(refusal.promise)["status"] == "kept"

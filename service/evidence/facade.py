@@ -91,7 +91,6 @@ class Evidence:
         self.key_file = key_file
         self.every = every
         self.mmd = promises.mmd_seconds()  # the maximum merge delay every acknowledgement promises (ARBITER_LOG_MMD)
-        self._attempts_known: dict[UUID, int] = {}  # refused attempts per game as this process last knew them
         self._signer = None  # the log's note signer, made once
         self.tables = tables
         self._public_key = public_key
@@ -171,20 +170,11 @@ class Evidence:
         """(refused attempts, their chain's head) of a game as stored: what its next checkpoint signs beside its head."""
         return stored_head(self.app, game if isinstance(game, UUID) else UUID(game))
 
-    def promise(self, game_id: UUID, version: int, attempts: int | None = None) -> str:
+    def promise(self, game_id: UUID, version: int, attempts: int = 0) -> str:
         """The log's signed promise that the game at `version` with `attempts` refused attempts is in a published
-        checkpoint within the maximum merge delay (service.evidence.promises). Without `attempts` (a move's), the
-        refused attempts this process last knew of: read from the store once per game, then kept as this process's
-        refusals come (a lower bound when another process refuses too, so the promise is never more than the truth),
-        which spares a read per move."""
-        known = self._attempts_known
-        if attempts is None:
-            attempts = known.get(game_id)
-            if attempts is None:
-                attempts = stored_count(self.app, game_id)
-        if len(known) >= 100_000:
-            known.clear()
-        known[game_id] = max(attempts, known.get(game_id, 0))
+        checkpoint within the maximum merge delay (service.evidence.promises). A refusal's promise names its own
+        attempt; every other acknowledgement's promises none (0): a seat's answer never tells it how many refused
+        attempts the other seats made (docs/evidence.md)."""
         signer = self._signer
         if signer is None or signer.name != self.transparency.origin:
             signer = self._signer = self.transparency.signer()

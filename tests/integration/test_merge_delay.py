@@ -76,6 +76,9 @@ def test_every_acknowledgement_carries_a_promise_signed_by_the_log_key(store, fa
     promise = promises.read(refusal.promise, verifier)
     assert (promise.game, promise.version, promise.attempts) == (table.id, table.version, refusal.attempt)
 
+    table.play(1)  # the next seat's move: its promise says nothing of the refusal another seat made
+    assert promises.read(table.receipts[-1]["promise"], verifier).attempts == 0
+
 
 def test_the_duty_covers_every_game_that_moved_in_one_batch_before_it_publishes(store):
     kind, url, arbiter = store

@@ -25,6 +25,7 @@ log = logging.getLogger("arbiter.evidence")
 GAME_TOPIC = "domain.game:Game."
 ATTEMPTS_TOPIC = "domain.attempts:Attempts."
 RECENT = 10_000  # a process's first round also covers what the store's last this many notifications touched
+CACHE = 100_000  # attempts streams whose game was read, kept
 
 
 class Cover:
@@ -34,7 +35,7 @@ class Cover:
         self.evidence = evidence
         self._games: set[UUID] = set()
         self._attempts: set[UUID] = set()  # attempts streams, resolved to their games when covered
-        self._game_of: dict[UUID, UUID] = {}  # attempts stream -> its game
+        self._game_of: dict[UUID, UUID] = {}  # attempts stream -> its game, read from the stream (bounded: CACHE)
         self._started = False
 
     def notice(self, notification: Any) -> None:
@@ -59,6 +60,8 @@ class Cover:
             rows = app.recorder.select_events(stream, lte=1)
             if not rows:
                 return None
+            if len(self._game_of) >= CACHE:
+                self._game_of.clear()
             self._game_of[stream] = UUID(app.mapper.to_domain_event(rows[0]).game_id)
         return self._game_of[stream]
 
@@ -70,9 +73,8 @@ class Cover:
             self._recent()
         games, streams = self._games, self._attempts
         self._games, self._attempts = set(), set()
-        for game in games:
-            self._game_of.setdefault(attempts_id(game), game)
-        games |= {g for g in map(self._game, streams) if g is not None}
+        moved = {attempts_id(game): game for game in games}  # a refusal's game that moved too needs no read
+        games |= {g for g in (moved.get(s) or self._game(s) for s in streams) if g is not None}
         app, tree = self.evidence.app, self.evidence.transparency.tree
         tree.sync()
         lines = []

@@ -32,7 +32,7 @@ from .adapters.stores import DEFAULT_URL
 from .analysis.jobs import AnalysisJobs
 from .evidence.facade import Evidence
 from .evidence.log_service import publish_seconds
-from .evidence.publish_duty import PublishDuty
+from .evidence.publish_duty import Cover, PublishDuty
 from .fairplay.jobs import FairplayJobs
 from .play.referee import Referee
 from .play.facade import PlayFacade
@@ -59,7 +59,9 @@ class Arbiter:
         self.views = ViewsFacade(app, self.access)
         self.lobby = LobbyFacade(app, self.views)
         self.play = PlayFacade(app, self.access, self.views, self.evidence)
-        self.play.duty.add(PublishDuty(self.evidence.transparency, publish_seconds()))  # the log's checkpoints
+        # the log's checkpoints: what moved covered, then published, at least twice per maximum merge delay
+        self.play.duty.add(PublishDuty(self.evidence.transparency, min(publish_seconds(), self.evidence.mmd / 2),
+                                       Cover(self.evidence)))
         self.verification = VerificationFacade(app, self.evidence, self.lobby.caught_up, self.access)
         self.analysis = AnalysisJobs(app, self.access, self.views)
 

@@ -36,21 +36,33 @@ def read_receipts(path: str) -> list:
     return docs
 
 
+def is_promise(doc) -> bool:
+    """Whether a document of a receipt file is a refusal's answer (or any object) holding only a promise, no receipt."""
+    return isinstance(doc, dict) and "promise" in doc and "format" not in doc
+
+
 def verify_receipts(arbiter, game_id: str | None, path: str, as_json: bool) -> int:
-    """Check each receipt of a file against the store; returns the exit code (0 intact, 1 the store differs,
-    2 a receipt is malformed, forged or of another game)."""
+    """Check each receipt of a file against the store, and each promise (a receipt's, or a refusal's answer kept
+    whole) against the published log; returns the exit code (0 intact, 1 the store differs or the log broke a
+    promise, 2 a receipt is malformed, forged or of another game)."""
     from service.errors import ServiceError
 
     worst = EXIT_OK
     for n, doc in enumerate(read_receipts(path), start=1):
         where = f"receipt {n}" + (f" (version {doc['version']})" if isinstance(doc, dict) and "version" in doc else "")
-        if game_id and isinstance(doc, dict) and str(doc.get("game")) != str(game_id):
+        if is_promise(doc):
+            where = f"promise {n}" + (f" (refused attempt {doc['attempt']})" if isinstance(doc.get("attempt"), int) else "")
+        if game_id and isinstance(doc, dict) and not is_promise(doc) and str(doc.get("game")) != str(game_id):
             result = {"ok": False, "status": "invalid", "detail": f"it is a receipt of game {doc.get('game')}, not {game_id}"}
         else:
             try:
-                result = arbiter.evidence.verify_receipt(doc)
+                if is_promise(doc):
+                    result = arbiter.evidence.keep_promise(doc["promise"], str(game_id) if game_id else None)
+                    result["ok"] = result["status"] != "broken"
+                else:
+                    result = arbiter.evidence.verify_receipt(doc)
             except ServiceError as e:
-                status = "forged" if e.title == "Forged receipt" else "invalid"
+                status = "forged" if e.title.startswith("Forged") else "invalid"
                 result = {"ok": False, "status": status, "detail": e.detail}
         code = EXIT_OK if result["ok"] else (EXIT_INVALID if result["status"] in ("forged", "invalid") else EXIT_PROBLEM)
         worst = max(worst, code)
@@ -90,6 +102,28 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
                 continue
             console.print(Text(f"  {r['id']}: store at version {have}, signed version {cp['checkpoint']['version']} "
                                f"at {cp['checkpoint']['at']} ({cp['finding']})", style="red"), soft_wrap=True)
+    uncovered_summary(reports, console)
+
+
+def uncovered_summary(reports: list[dict], console: Console) -> None:
+    """Each game's newest stored thing that no published checkpoint covers, and how long ago it was acknowledged;
+    red past the maximum merge delay (the log broke the promise handed out with it)."""
+    late = [(r["id"], r["checkpoint"]["uncovered"]) for r in reports if (r.get("checkpoint") or {}).get("uncovered")]
+    if not late:
+        return
+    mmd = late[0][1]["mmd"]
+    broken = [g for g, u in late if u["past_mmd"]]
+    console.print(Text(f"not yet in a published checkpoint: {len(late)} game(s)"
+                       + (f", {len(broken)} past the maximum merge delay of {mmd:g} s (the log broke its promise)"
+                          if broken else f" (within the maximum merge delay of {mmd:g} s)") + ":",
+                       style="bold red" if broken else "yellow"), soft_wrap=True)
+    for gid, u in late:
+        ago = "at an unknown time" if u["seconds_ago"] is None else f"{u['seconds_ago']:.1f} s ago"
+        text = f"  {gid}: {u['newest']} acknowledged {ago}"
+        if u["oldest"] != u["newest"]:
+            text += f" (uncovered since {u['oldest']}, {u['oldest_seconds_ago'] or 0:.1f} s ago)"
+        console.print(Text(text + (": past the MMD" if u["past_mmd"] else ""), style="red" if u["past_mmd"] else "yellow"),
+                      soft_wrap=True)
 
 
 def transparency_summary(arbiter, policy, kept: tuple[str, ...], as_json: bool) -> bool:

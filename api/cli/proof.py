@@ -71,7 +71,8 @@ def get_command(receipt: str, server: str, output: str | None, timeout: float, f
     else:
         with open(output, "w", encoding="utf-8") as f:
             f.write(text)
-        click.echo(f"wrote the proof ({form}) of game {doc.get('game')} version {doc.get('version')} (leaf "
+        what = "a promise" if "format" not in doc else f"game {doc.get('game')} version {doc.get('version')}"
+        click.echo(f"wrote the proof ({form}) of {what} (leaf "
                    f"{body['index']} of {body['tree_size']}) to {output}", err=True)
 
 
@@ -193,7 +194,8 @@ def check_command(proof: str, key_text: str | None, witness_texts: tuple[str, ..
             click.echo(f"ok  {line}")
         leaf = done.leaf
         click.echo(f"proof {proof} ({done.format}): game {leaf['game']} at version {leaf['version']} is in the "
-                   "published log")
+                   "published log" + (", covering the promise" if any(p.startswith("promise:") for p in done.passed)
+                                      else ""))
     sys.exit(EXIT_OK)
 
 

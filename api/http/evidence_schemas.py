@@ -17,6 +17,10 @@ class Receipt(Schema):
     at = fields.String(required=True, metadata={"description": "when it was signed (UTC, ISO 8601)"})
     key = fields.String(required=True, metadata={"description": "the signing key's id (GET /api/v1/keys)"})
     signature = fields.String(required=True, metadata={"description": "Ed25519, hex, over the canonical JSON of the other fields"})
+    promise = fields.String(metadata={"description": "the log's signed promise (a C2SP signed note, arbiter.promise/1, "
+                                                     "under the log's key: GET /api/v1/log/key) that this version is "
+                                                     "in a published checkpoint by its `in-log-by` time (the maximum "
+                                                     "merge delay); receipts signed before it have none"})
 
 
 class ReceiptToCheck(Schema):
@@ -34,6 +38,8 @@ class ReceiptToCheck(Schema):
     key = DeclaredString(required=True, metadata={"description": "the signing key's id (GET /api/v1/keys)"})
     signature = DeclaredString(required=True, metadata={"description": "Ed25519, hex, over the canonical JSON of the "
                                                                         "other fields"})
+    promise = DeclaredString(metadata={"description": "the log's signed promise, when the receipt carries one: held "
+                                                      "against the published checkpoints"})
 
 
 class ReceiptCheck(Schema):
@@ -44,6 +50,17 @@ class ReceiptCheck(Schema):
     version = fields.Integer(required=True)
     receipt = fields.Nested(Receipt, required=True)
     chain = fields.Dict(allow_none=True, metadata={"description": "the whole stored chain checked, beyond the receipt"})
+    promise = fields.Nested(lambda: PromiseCheck(), metadata={"description": "the receipt's promise held against the "
+                                                                              "published checkpoints, when it has one"})
+
+
+class PromiseCheck(Schema):
+    status = fields.String(required=True, validate=validate.OneOf(["kept", "pending", "broken"]))
+    detail = fields.String(required=True)
+    line = fields.Integer(allow_none=True, metadata={"description": "the first checkpoint line that covers it"})
+    published_at = fields.String(allow_none=True, metadata={"description": "when the first published checkpoint "
+                                                                           "holding that line was published"})
+    promise = fields.Dict(metadata={"description": "what was promised: game, version, attempts, acknowledged, in_log_by"})
 
 
 class PublicKey(Schema):
@@ -52,6 +69,8 @@ class PublicKey(Schema):
     public_key = fields.String(required=True, metadata={"description": "the raw 32-byte public key, hex"})
     pem = fields.String(required=True)
     checkpoint_every = fields.Integer(metadata={"description": "a running game is checkpointed every this many versions"})
+    mmd_seconds = fields.Float(metadata={"description": "the maximum merge delay: whatever the server acknowledges is "
+                                                        "in a published checkpoint within this many seconds"})
 
 
 class CheckpointQuery(Schema):
@@ -103,10 +122,13 @@ class ProofFormatQuery(Schema):
 
 
 class ProofBundle(Schema):
-    """A receipt with the proof that its game head is a leaf of a published checkpoint (`arbiter proof check`)."""
+    """A receipt with the proof that its game head is a leaf of a published checkpoint (`arbiter proof check`); for a
+    promise kept alone (a refusal's), the promise with the proof of the first leaf that covers it."""
 
     format = fields.String(required=True, metadata={"example": "arbiter.proof/1"})
-    receipt = fields.Nested(Receipt, required=True)
+    receipt = fields.Nested(Receipt, metadata={"description": "the receipt (every bundle of a receipt)"})
+    promise = fields.String(metadata={"description": "the promise (a bundle asked for with a promise kept alone, "
+                                                     "`{\"promise\": ...}`, instead of a receipt)"})
     leaf = fields.String(required=True)
     index = fields.Integer(required=True)
     tree_size = fields.Integer(required=True)

@@ -72,7 +72,8 @@ def _rule_url(rule, under: tuple[str, dict] | None = None) -> str | None:
 def service_problem(e: ServiceError) -> Response:
     """A service's refusal as problem+json (the API's, and a page's own JSON routes')."""
     response = problem(e.status, e.title, e.detail, rule=e.rule, rule_url=_rule_url(e.rule, getattr(e, "under", None)),
-                       field=e.field, attempt=getattr(e, "attempt", None), seat_attempt=getattr(e, "seat_attempt", None))
+                       field=e.field, attempt=getattr(e, "attempt", None), seat_attempt=getattr(e, "seat_attempt", None),
+                       promise=getattr(e, "promise", None))
     if e.status == 401:
         response.headers["WWW-Authenticate"] = 'Bearer realm="arbiter"'
     if getattr(e, "retry_after", None) is not None:  # 429: when to ask again (service.errors.TooBusy)

@@ -43,6 +43,10 @@ class Problem(Schema):
     attempt = fields.Integer(metadata={"description": "an illegal move's attempt number: dispute its refusal with it"})
     seat_attempt = fields.Integer(metadata={"description": "the same refusal's number for its seat (its 1st, 2nd, ...): "
                                                            "the number the pages show"})
+    promise = fields.String(metadata={"description": "a kept refusal's acknowledgement: the log's signed promise (a C2SP "
+                                                     "signed note, arbiter.promise/1) to publish the game's refused "
+                                                     "attempts up to this one within the maximum merge delay "
+                                                     "(docs/evidence.md)"})
 
 
 class Player(Schema):

@@ -73,6 +73,8 @@ def act(game_id: str):
         receipt = facade.play.move(token, move_command(game_id, request.form)).get("receipt")
     except ServiceError as e:
         error = e
+        if getattr(e, "promise", None):  # a kept refusal: the log's promise to publish it, kept with the receipts
+            receipt = {"attempt": e.attempt, "promise": e.promise}
     view = facade.views.view(game_id, token) if token else facade.views.public(game_id)
     template = "_panel.html" if request.headers.get("X-Arbiter-Partial") else "table.html"
     page = render_template(template, view=view, viewer=viewer, error=error, receipt=receipt,

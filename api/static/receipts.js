@@ -1,6 +1,7 @@
-// A seat's receipts: every answer to this seat's moves carries one (a <template data-receipt> in the panel);
-// they are kept in this browser (localStorage, per game and seat), listed, and offered as a download that
-// `arbiter verify GAME --receipt FILE` checks against the store.
+// A seat's receipts: every answer to this seat's moves carries one (a <template data-receipt> in the panel), and a
+// kept refusal's answer the log's promise to publish it ({attempt, promise}); they are kept in this browser
+// (localStorage, per game and seat), listed, and offered as a download that `arbiter verify GAME --receipt FILE`
+// checks against the store and the published log.
 (function () {
   "use strict";
   const panel = document.getElementById("panel");
@@ -21,10 +22,13 @@
   function render(list) {
     box.hidden = list.length === 0;
     if (!list.length) return;
-    const last = list.reduce((a, b) => (b.version > a.version ? b : a));
+    const moves = list.filter((r) => typeof r.version === "number");
     box.querySelector(".receipt-count").textContent = String(list.length);
-    box.querySelector(".receipt-version").textContent = String(last.version);
-    box.querySelector(".receipt-head").textContent = last.head;
+    if (moves.length) {
+      const last = moves.reduce((a, b) => (b.version > a.version ? b : a));
+      box.querySelector(".receipt-version").textContent = String(last.version);
+      box.querySelector(".receipt-head").textContent = last.head;
+    }
     if (url) URL.revokeObjectURL(url);
     url = URL.createObjectURL(new Blob([JSON.stringify(list, null, 1) + "\n"], { type: "application/json" }));
     const link = box.querySelector(".receipt-download");
@@ -43,7 +47,8 @@
         return;
       }
       el.removeAttribute("data-receipt");
-      if (receipt && !list.some((r) => r.signature === receipt.signature)) {
+      const id = (r) => r.signature || r.promise;
+      if (receipt && id(receipt) && !list.some((r) => id(r) === id(receipt))) {
         list.push(receipt);
         added = true;
       }

@@ -20,6 +20,12 @@ def stored_head(app: Any, game_id: UUID) -> tuple[int, str]:
     return rows[0].originator_version - 1, event_hash(app.mapper.to_domain_event(rows[0]))  # entry 1 opens the stream
 
 
+def stored_count(app: Any, game_id: UUID) -> int:
+    """How many refused attempts the store holds of a game: one read of the stream's last row, nothing decoded."""
+    rows = app.recorder.select_events(attempts_id(game_id), desc=True, limit=1)
+    return rows[0].originator_version - 1 if rows else 0
+
+
 def attempts_finding(app: Any, game_id: UUID, cp: dict, rows: list | None = None) -> tuple[str, str, dict] | None:
     """(finding, status, {stored, signed}) when the store's refused attempts fall short of, or differ from, those
     checkpoint `cp` signed; None when they match (or `cp` signed none, or is of format /1, which signs none).

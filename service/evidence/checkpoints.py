@@ -40,7 +40,7 @@ FIELDS_V1 = {"format": str, "seq": int, "prev": str, "game": str, "version": int
              "key": str, "signature": str}
 FIELDS = {**FIELDS_V1, "attempts": int, "attempts_head": str}
 FIELDS_OF = {FORMAT: FIELDS, FORMAT_V1: FIELDS_V1}
-REASONS = ("created", "every", "end", "import", "ruling", "refused", "receipt")
+REASONS = ("created", "every", "end", "import", "ruling", "refused", "receipt", "mmd")
 NO_ATTEMPTS = (0, "")  # (count, head) of a game nobody made a refused attempt at
 log = logging.getLogger("arbiter.evidence")
 
@@ -65,6 +65,8 @@ class LogReport:
     broken_at: int | None = None
     problem: str | None = None
     latest: dict[str, dict] = field(default_factory=dict)
+    covered: dict[str, tuple[int, int]] | None = None  # what the latest published checkpoint signs (Evidence.coverage_report)
+    promised_since: str | None = None  # the time of the log's first `mmd` line: promises were handed out from then on
 
     def as_dict(self) -> dict:
         return {"ok": self.ok, "lines": self.lines, "head": self.head, "broken_at": self.broken_at, "problem": self.problem}

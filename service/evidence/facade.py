@@ -8,10 +8,15 @@ checkpoint log in the table `<schema>_evidence.checkpoints` (service.evidence.pg
 an in-memory store keeps both in memory. `ARBITER_KEY_FILE`, `ARBITER_CHECKPOINT_LOG` (a file log, also on
 PostgreSQL) and `ARBITER_CHECKPOINT_EVERY` (or the app config keys `KEY_FILE`, `CHECKPOINT_LOG`, `CHECKPOINT_EVERY`,
 or the CLI options) override them.
+
+Over 300 lines: the facade is the one place the rest of the service asks for evidence (receipts, promises,
+checkpoints, a game held against its latest line and against what the published checkpoints cover); the work itself
+lives in the modules it calls (receipts, promises, coverage, attempts_heads, checkpoints, log_service).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import threading
@@ -25,8 +30,8 @@ from service.adapters.stores import persistence_env
 from service.errors import BadInput
 from service.store.application import Store
 
-from . import keys, receipts
-from .attempts_heads import attempts_finding, stored_head
+from . import coverage, keys, promises, receipts
+from .attempts_heads import attempts_finding, stored_count, stored_head
 from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
 from .log_service import LogService
 from .pinning import load_pinned, serving_problem
@@ -66,6 +71,7 @@ def _close_with(app: Store, tables) -> None:
     close_app = app.close
 
     def close() -> None:
+        app.closed = True  # the duty loop stops at its next round, not after the evidence connection is free
         tables.close()
         close_app()
 
@@ -84,6 +90,8 @@ class Evidence:
         self.app = app
         self.key_file = key_file
         self.every = every
+        self.mmd = promises.mmd_seconds()  # the maximum merge delay every acknowledgement promises (ARBITER_LOG_MMD)
+        self._signer = None  # the log's note signer, made once
         self.tables = tables
         self._public_key = public_key
         self._key: keys.ServerKey | None = None
@@ -144,7 +152,7 @@ class Evidence:
 
     def public_key(self) -> dict:
         """What GET /api/v1/keys publishes, with where the key and the log are kept."""
-        return {**self.key.describe(), "checkpoint_every": self.every}
+        return {**self.key.describe(), "checkpoint_every": self.every, "mmd_seconds": self.mmd}
 
     # -- receipts and checkpoints ----------------------------------------------------------------
 
@@ -162,15 +170,27 @@ class Evidence:
         """(refused attempts, their chain's head) of a game as stored: what its next checkpoint signs beside its head."""
         return stored_head(self.app, game if isinstance(game, UUID) else UUID(game))
 
-    def refused(self, game_id: UUID, attempt: int) -> None:
-        """After a refused attempt (number `attempt`): a checkpoint when the game's refused attempts reach a multiple
-        of `every`, at the game's version as stored (a refusal never moves it), signing the attempts' head."""
-        if attempt % self.every:
-            return
+    def promise(self, game_id: UUID, version: int, attempts: int = 0) -> str:
+        """The log's signed promise that the game at `version` with `attempts` refused attempts is in a published
+        checkpoint within the maximum merge delay (service.evidence.promises). A refusal's promise names its own
+        attempt; every other acknowledgement's promises none (0): a seat's answer never tells it how many refused
+        attempts the other seats made (docs/evidence.md)."""
+        signer = self._signer
+        if signer is None or signer.name != self.transparency.origin:
+            signer = self._signer = self.transparency.signer()
+        return promises.issue(signer, str(game_id), version, attempts, self.mmd)
+
+    def refused(self, game_id: UUID, attempt: int) -> str | None:
+        """After a refused attempt (number `attempt`): its promise (None for a game with no stored event), and a
+        checkpoint when the game's refused attempts reach a multiple of `every`, at the game's version as stored (a
+        refusal never moves it), signing the attempts' head."""
         rows = self.app.recorder.select_events(game_id, desc=True, limit=1)
-        if rows:
-            version = rows[0].originator_version
+        if not rows:
+            return None
+        version = rows[0].originator_version
+        if not attempt % self.every:
             self.checkpoint(game_id, version, self.head_at(game_id, version), "refused")
+        return self.promise(game_id, version, attempt)
 
     def answer(self, game_id: UUID, first: int, last: int, reason: str | None = None, head: str | None = None) -> dict:
         """The receipt of a command that wrote versions first..last; writes a checkpoint when one is due.
@@ -183,11 +203,11 @@ class Evidence:
             reason = "every"
         if reason is not None:
             self.checkpoint(game_id, last, head, reason)
-        return receipts.issue(self.key, game_id, last, head)
+        return receipts.issue(self.key, game_id, last, head, self.promise(game_id, last))
 
     def receipt(self, game_id: UUID, version: int) -> dict:
         """A receipt for what the store holds at `version` (an idempotent replay's answer)."""
-        return receipts.issue(self.key, game_id, version, self.head_at(game_id, version))
+        return receipts.issue(self.key, game_id, version, self.head_at(game_id, version), self.promise(game_id, version))
 
     def checkpoint(self, game_id: UUID, version: int, head: str, reason: str) -> dict | None:
         """Append a checkpoint; a log that cannot be written is logged, never fails the command already stored."""
@@ -199,8 +219,40 @@ class Evidence:
             return None
 
     def verify_receipt(self, doc) -> dict:
-        """A receipt checked against the store (service.evidence.receipts.verify)."""
-        return receipts.verify(self.app, self.verifying_key(), doc)
+        """A receipt checked against the store (service.evidence.receipts.verify) and, when it carries one, its
+        promise held against the published log (`promise`: {status, detail}; a broken promise fails it)."""
+        out = receipts.verify(self.app, self.verifying_key(), doc)
+        if isinstance(doc, dict) and "promise" in doc:
+            out["promise"] = self.keep_promise(doc["promise"], doc["game"])
+            out["detail"] = f"{out['detail']}; promise {out['promise']['detail']}"
+            if out["promise"]["status"] == "broken":
+                out["ok"] = False
+        return out
+
+    def keep_promise(self, note, game: str | None = None) -> dict:
+        """A promise (a signed note) checked under the log's key and held against the stored lines and the published
+        checkpoints (service.evidence.promises.held); raises BadInput (malformed, another game), ForgedPromise."""
+        promise = promises.read(note, self.transparency.verifier())
+        if game is not None and promise.game != game:
+            raise BadInput(f"promise: it is a promise of game {promise.game}, not {game}", field="promise")
+        lines = self.log.storage.read().split(b"\n")[:-1]
+        return promises.held(promise, lines, self.transparency.tree.heads.all())
+
+    def coverage_report(self):
+        """The log's report (CheckpointLog.report) with `covered`: what the latest published checkpoint signs of each
+        game (None while none is published: no promise can be held then), for verify --all."""
+        from .published_heads import HeadsDamaged
+
+        report = self.log.report()
+        try:
+            latest = self.transparency.tree.heads.latest()
+        except HeadsDamaged:  # the transparency summary names it; the games are held against their lines as before
+            return report
+        if latest is None:
+            return report
+        lines = self.log.storage.read().split(b"\n")[:-1]
+        return dataclasses.replace(report, covered=coverage.published_coverage(lines[:latest.size]),
+                                   promised_since=coverage.promised_since(lines))
 
     # -- the store against the log ---------------------------------------------------------------
 
@@ -283,6 +335,19 @@ class Evidence:
             if attempts is not None:
                 finding, status, out["attempts"] = attempts
                 ok = False
+        covered = getattr(report, "covered", None)
+        if covered is not None and chain is not None:
+            stored = attempt_rows[-1].originator_version - 1 if attempt_rows else \
+                (0 if attempt_rows is not None else stored_count(self.app, game_id))
+            late = coverage.uncovered(self.app, game_id, chain["length"], stored, covered.get(str(game_id)), self.mmd,
+                                      since=getattr(report, "promised_since", None))
+            out["uncovered"] = late
+            if late is not None and late["past_mmd"]:
+                ok = False
+                status += (f"; {late['oldest']} was acknowledged {late['oldest_seconds_ago']:.0f} s ago and no published "
+                           f"checkpoint covers it (the maximum merge delay is {self.mmd:g} s)")
+                if finding in ("intact", "none"):
+                    finding = "uncovered"
         if not report.ok:
             ok = False
             status += f"; the checkpoint log is broken at {report.problem}"

@@ -16,7 +16,7 @@ from uuid import UUID
 
 from service.errors import BadInput, Conflict, NotFound
 
-from . import receipts, tiles
+from . import promises, receipts, tiles
 from .published_heads import FileHeads, MemoryHeads, Published, TableHeads
 from .signed_notes import ED25519, Signer, Verifier
 from .tiles import Tile
@@ -173,7 +173,11 @@ class LogService:
         return {**done.as_dict(), "where": str(self.tree.heads)}
 
     def proof(self, doc: Any) -> tuple[int, dict]:
-        """A receipt turned into a proof bundle (200), or a leaf appended or waiting for the next checkpoint (202)."""
+        """A receipt turned into a proof bundle (200), or a leaf appended or waiting for the next checkpoint (202); a
+        promise kept alone (a refusal's answer: an object with `promise` and no `format`) into the bundle of the first
+        leaf that covers it (`promise_proof`)."""
+        if isinstance(doc, dict) and "format" not in doc and "promise" in doc:
+            return self.promise_proof(doc["promise"])
         receipt = receipts.parse(doc)
         key = self.evidence.verifying_key()
         problem = key.signature_problem(receipt) if key is not None else "this server has no signing key"
@@ -200,6 +204,27 @@ class LogService:
             return 202, self._pending(index, "waiting")
         return 200, {"format": BUNDLE, "receipt": receipt, "leaf": b64(leaf), "index": index, "tree_size": head.size,
                      "proof": [b64(h) for h in self.tree.inclusion(index, head.size)], "checkpoint": head.note}
+
+    def promise_proof(self, note: Any) -> tuple[int, dict]:
+        """The bundle of the first leaf covering a promise (service.evidence.promises) in the latest published
+        checkpoint (200); 202 while its time has not come; a promise past its time that no published checkpoint
+        covers is the log's broken word: 409 naming the game, the version and the time."""
+        promise = promises.read(note, self.verifier())
+        head = self.tree.latest()
+        lines = self.evidence.log.storage.read().split(b"\n")[:-1]
+        held = promises.held(promise, lines, self.tree.heads.all())
+        if held["status"] == "broken":
+            raise Conflict(held["detail"], field="promise")
+        if held["status"] == "pending":
+            index = held["line"] - 1 if held["line"] else len(lines)
+            return 202, {"status": "pending", "index": index, "tree_size": head.size if head else 0,
+                         "retry_after": publish_seconds(), "detail": held["detail"]}
+        head = self.latest()
+        index = held["line"] - 1
+        self.tree.sync()
+        return 200, {"format": BUNDLE, "promise": promise.note, "leaf": b64(self.tree.leaf(index)), "index": index,
+                     "tree_size": head.size, "proof": [b64(h) for h in self.tree.inclusion(index, head.size)],
+                     "checkpoint": head.note}
 
     def _pending(self, index: int, what: str) -> dict:
         latest = self.tree.latest()

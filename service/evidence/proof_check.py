@@ -9,8 +9,11 @@ Each check is named; the first that fails says what is wrong (BundleProblem):
 
     format       the file is a proof of either format, well formed
     receipt      the receipt's shape, and its signature under the log's key (the same Ed25519 key)
-    leaf         the leaf is a checkpoint line (of the receipt's game, version and head, when there is a receipt),
-                 line index + 1 of the log, signed by that key
+    promise      (a bundle of a promise kept alone, a refusal's: `promise` instead of `receipt`) the promise's note
+                 signed by the log's key under its origin (service.evidence.promises)
+    leaf         the leaf is a checkpoint line (of the receipt's game, version and head, when there is a receipt; of a
+                 promise's game at its version or later with its refused attempts or more, for a promise), line
+                 index + 1 of the log, signed by that key
     checkpoint   the checkpoint note is signed by the log's key under its origin (and its tree size is the bundle's)
     inclusion    the audit path leads from the leaf to the checkpoint's root
     witnesses    the checkpoint's cosignatures satisfy the policy's quorum (service.evidence.tlog_policy)
@@ -91,6 +94,8 @@ def check_bundle(bundle: Any, log_key: Verifier | None, policy: Policy | None = 
     """An `arbiter.proof/1` bundle checked; raises BundleProblem at the first check that fails."""
     if not isinstance(bundle, dict) or bundle.get("format") != BUNDLE:
         raise BundleProblem("format", f"not a proof bundle (a JSON object of format {BUNDLE}, or a tlog-proof)")
+    if "receipt" not in bundle and "promise" in bundle:
+        return _check_promise_bundle(bundle, log_key, policy)
     for name, kind in FIELDS.items():
         if not isinstance(bundle.get(name), kind) or isinstance(bundle.get(name), bool):
             raise BundleProblem("format", f"{name} is missing or not {kind.__name__}")
@@ -177,6 +182,35 @@ def _leaf(leaf: bytes, index: int, key: PublicKey, receipt: dict | None, out: Ch
         f"game {line.get('game')} at version {line.get('version')} (head {str(line.get('head'))[:16]}…)"
     out.passed.append(f"leaf: checkpoint line {line.get('seq')} signs {what}")
     return leaf
+
+
+def _check_promise_bundle(bundle: dict, log_key: Verifier | None, policy: Policy | None) -> Checked:
+    """The bundle of a promise kept alone (a refusal's): the promise signed by the log, the leaf covering it, then the
+    tree's checks; raises BundleProblem at the first that fails."""
+    from . import promises
+
+    for name, kind in {**{k: v for k, v in FIELDS.items() if k != "receipt"}, "promise": str}.items():
+        if not isinstance(bundle.get(name), kind) or isinstance(bundle.get(name), bool):
+            raise BundleProblem("format", f"{name} is missing or not {kind.__name__}")
+    out = Checked(BUNDLE)
+    log_key, key = _log_key(bundle["checkpoint"], log_key, policy)
+    try:
+        promise = promises.read(bundle["promise"], log_key)
+    except ServiceError as e:
+        raise BundleProblem("promise", e.detail) from None
+    out.passed.append(f"promise: signed by {log_key.name} (game {promise.game}, version {promise.version}, "
+                      f"{promise.attempts} refused attempt(s), in the log by {promise.by.isoformat()})")
+    line = _leaf(_b64(bundle["leaf"], "leaf"), bundle["index"], key, None, out)
+    if not promises.covers(json_limits.read_document(line), promise):
+        raise BundleProblem("leaf", "the leaf is not a checkpoint line of the promise's game at its version or later "
+                                    "with its refused attempts or more")
+    out.passed.append(f"leaf: checkpoint line {out.leaf.get('seq')} covers the promise")
+    head, opened = _checkpoint(bundle["checkpoint"], log_key, policy, out)
+    if head.size != bundle["tree_size"]:
+        raise BundleProblem("checkpoint", f"the bundle says tree size {bundle['tree_size']}, the checkpoint {head.size}")
+    _inclusion(bundle["index"], head, line, [_b64(h, "a proof hash") for h in bundle["proof"]], out)
+    _witnesses(opened, policy, out)
+    return out
 
 
 def _checkpoint(note: str, log_key: Verifier, policy: Policy | None, out: Checked):

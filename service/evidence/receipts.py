@@ -4,7 +4,10 @@ A receipt holds only the game id, the version, the chain head, the time and the 
 no token), in canonical JSON (service.evidence.keys, docs/evidence.md):
 
     {"at":"2025-05-01T12:00:00.000000+00:00","format":"arbiter.receipt/1","game":"<uuid>",
-     "head":"<64 hex>","key":"<key id>","signature":"<128 hex>","version":42}
+     "head":"<64 hex>","key":"<key id>","promise":"<signed note>","signature":"<128 hex>","version":42}
+
+`promise` (added; receipts signed before it have none) is the log's promise to publish the version within the maximum
+merge delay (service.evidence.promises), covered by the receipt's signature too.
 """
 
 from __future__ import annotations
@@ -25,6 +28,7 @@ from .keys import PublicKey, ServerKey
 FORMAT = "arbiter.receipt/1"
 FIELDS = {"format": str, "game": str, "version": int, "head": str, "at": str, "key": str, "signature": str}
 MAX_VERSION = 2**53  # beyond any game, and within every store's integer column
+OPTIONAL = {"promise": 4096}  # fields a receipt may carry, with their longest length
 HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -40,9 +44,10 @@ def gone(first: int, last: int) -> str:
     return f"version {first} is gone" if first == last else f"versions {first} to {last} are gone"
 
 
-def issue(key: ServerKey, game_id: UUID, version: int, head: str) -> dict:
-    """A signed receipt: the store holds chain head `head` at `version` of the game, now."""
-    return key.sign({"format": FORMAT, "game": str(game_id), "version": version, "head": head, "at": now()})
+def issue(key: ServerKey, game_id: UUID, version: int, head: str, promise: str | None = None) -> dict:
+    """A signed receipt: the store holds chain head `head` at `version` of the game, now (with the log's `promise`)."""
+    doc = {"format": FORMAT, "game": str(game_id), "version": version, "head": head, "at": now()}
+    return key.sign({**doc, "promise": promise} if promise is not None else doc)
 
 
 def parse(doc: Any) -> dict:
@@ -52,9 +57,13 @@ def parse(doc: Any) -> dict:
     missing = [name for name in FIELDS if name not in doc]
     if missing:
         raise BadInput(f"{missing[0]}: a receipt needs this field", field=missing[0])
-    extra = sorted(set(doc) - set(FIELDS))
+    extra = sorted(set(doc) - set(FIELDS) - set(OPTIONAL))
     if extra:
-        raise BadInput(f"{extra[0]}: not a field of a receipt (a receipt has exactly {', '.join(FIELDS)})", field=extra[0])
+        raise BadInput(f"{extra[0]}: not a field of a receipt (a receipt has exactly {', '.join(FIELDS)}, and may "
+                       f"have {', '.join(OPTIONAL)})", field=extra[0])
+    for name, longest in OPTIONAL.items():
+        if name in doc and (not isinstance(doc[name], str) or len(doc[name]) > longest):
+            raise BadInput(f"{name}: must be a string of at most {longest} characters", field=name)
     for name, kind in FIELDS.items():
         value = doc[name]
         if not isinstance(value, kind) or isinstance(value, bool) or (kind is str and len(value) > 200):

@@ -39,14 +39,20 @@ def no_witnesses(witnesses, note: str, size: int, prove) -> list:
 
 def leaf_key(raw: bytes) -> tuple[str, int] | None:
     """(game, version) a leaf's line names, or None for a line that is no checkpoint."""
+    fields = leaf_fields(raw)
+    return None if fields is None else fields[:2]
+
+
+def leaf_fields(raw: bytes) -> tuple[str, int, int] | None:
+    """(game, version, refused attempts) a leaf's line signs, or None for a line that is no checkpoint."""
     try:
         doc = json_limits.read_document(raw)
-        game, version = doc["game"], doc["version"]
-    except (ValueError, KeyError, TypeError):
+        game, version, attempts = doc["game"], doc["version"], doc.get("attempts", 0)
+    except (ValueError, KeyError, TypeError, AttributeError):
         return None
-    if not isinstance(game, str) or not isinstance(version, int) or isinstance(version, bool):
+    if not isinstance(game, str) or not all(isinstance(n, int) and not isinstance(n, bool) for n in (version, attempts)):
         return None
-    return game, version
+    return game, version, attempts
 
 
 class TransparencyLog:
@@ -64,6 +70,7 @@ class TransparencyLog:
         self._positions = array("q")  # where each leaf's line is in the storage (byte offset or seq)
         self._leaf_of: dict[str, dict[int, int]] = {}  # game -> {version: its first leaf}
         self._versions: dict[str, list[int]] = {}  # game -> its leaves' versions, sorted
+        self._covered: dict[str, tuple[int, int]] = {}  # game -> (highest version, most refused attempts) signed
         self._after = 0
 
     @property
@@ -90,9 +97,11 @@ class TransparencyLog:
             index = self._hashes.leaves
             self._hashes.append_leaf(raw)
             self._positions.append(position)
-            key = leaf_key(raw)
+            key = leaf_fields(raw)
             if key is not None:
-                game, version = key
+                game, version, attempts = key
+                had = self._covered.get(game, (0, 0))
+                self._covered[game] = (max(had[0], version), max(had[1], attempts))
                 versions = self._leaf_of.setdefault(game, {})
                 if version not in versions:
                     versions[version] = index
@@ -128,6 +137,11 @@ class TransparencyLog:
         """The first leaf of (game, version), or None."""
         with self._lock:
             return self._leaf_of.get(game, {}).get(version)
+
+    def covered(self, game: str) -> tuple[int, int] | None:
+        """(highest version, most refused attempts) the lines read so far sign of `game`, or None for none."""
+        with self._lock:
+            return self._covered.get(game)
 
     def nearest(self, game: str, version: int, size: int) -> tuple[int | None, int | None]:
         """The versions of `game` with a leaf among the first `size`, nearest below and above `version`."""

@@ -121,8 +121,8 @@ class PlayFacade:
         try:
             result = self.app.submit_move(gid, seat, command.move, command.expected_version, command.idempotency_key)
         except IllegalMove as refusal:  # kept in the attempts stream: checkpointed every `every` refusals
-            if refusal.attempt:
-                self.evidence.refused(gid, refusal.attempt)
+            if refusal.attempt:  # the refusal is kept: its answer carries the log's promise to publish it
+                refusal.promise = self.evidence.refused(gid, refusal.attempt)
             raise
         first = result["first_version"]
         last = result["version"]

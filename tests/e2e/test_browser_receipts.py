@@ -7,7 +7,7 @@ import json
 
 from tests.e2e.test_browser import EX4_MOVES, chromium, people, play, server, shot, wait_for_version  # noqa: F401
 
-RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature"}
+RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature", "promise"}
 
 
 def test_a_seat_page_keeps_the_receipts_of_its_moves_across_a_reload_and_offers_them_as_a_download(people, server):

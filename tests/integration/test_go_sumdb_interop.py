@@ -201,3 +201,18 @@ def test_go_reads_the_served_tlog_tiles_and_proves_leaves_from_them(go_sumdb, tm
     assert got["errors"] == [] and got["tiles_root"] == b64(head.root)
     assert got["tile_proofs"] == [[b64(h) for h in proof] for proof in served]
     assert altered["errors"] and altered["errors"][0].startswith("tiles: leaf 256:")
+
+
+def test_go_opens_a_promise_as_a_note_signed_by_the_log_and_never_reads_it_as_a_checkpoint(go_sumdb):
+    from datetime import datetime, timezone
+
+    from service.evidence import promises
+
+    log_key = Signer("arbiter.test/federation", Ed25519PrivateKey.generate())
+    note = promises.issue(log_key, "0f8e6a52-1111-4222-8333-444455556666", 12, 3, 10,
+                          datetime(2026, 1, 2, tzinfo=timezone.utc))
+    got = go(go_sumdb, "check", {"vkey": log_key.verifier.text, "note": note})
+    assert got["signers"] == ["arbiter.test/federation"]  # the note and its signature hold for Go's sumdb/note
+    assert got["errors"] and got["errors"][0].startswith("checkpoint size"), got  # and its second line is no tree size
+    altered = go(go_sumdb, "check", {"vkey": log_key.verifier.text, "note": note.replace("version 12", "version 13")})
+    assert altered["errors"] and altered["errors"][0].startswith("note:"), altered

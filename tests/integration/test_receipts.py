@@ -25,7 +25,7 @@ from service.play.new_games import CreateGame, ImportRecord
 
 STORES = ["sqlite", "postgres"]
 RECORD = Path(__file__).resolve().parent.parent / "records" / "el-royale" / "example3-06-revised.json"
-RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature"}
+RECEIPT_FIELDS = {"format", "game", "version", "head", "at", "key", "signature", "promise"}
 
 
 @pytest.fixture(params=STORES)
@@ -48,7 +48,7 @@ def test_every_accepted_command_is_answered_with_a_receipt_of_the_version_it_wro
     created = arbiter.play.create_game(CreateGame.from_body({"game": "el-royale", "players": [{"name": "A"}, {"name": "B"}]}))
     assert created["receipt"]["version"] == created["version"]
     for receipt in (filed["receipt"], created["receipt"], *table.receipts):
-        assert set(receipt) == RECEIPT_FIELDS, "a receipt holds the game, version, head, time and signature only"
+        assert set(receipt) == RECEIPT_FIELDS, "a receipt holds the game, version, head, time, the log's promise and signature only"
         assert arbiter.evidence.verify_receipt(receipt)["status"] == "intact"
 
 
@@ -208,10 +208,15 @@ def test_the_api_checks_a_receipt_and_refuses_a_forged_one_as_a_problem(tmp_path
 
     checked = client.post("/api/v1/receipts/verify", json=receipt)
     assert checked.status_code == 200 and checked.get_json()["status"] == "intact"
+    promise = checked.get_json()["promise"]  # the receipt's promise, held against the published log
+    assert promise["status"] in ("pending", "kept") and promise["promise"]["version"] == receipt["version"], promise
+    malformed_promise = assert_problem(client.post("/api/v1/receipts/verify", json={**receipt, "promise": 7}), 422)
+    assert malformed_promise["field"] == "promise"
     forged = assert_problem(client.post("/api/v1/receipts/verify", json={**receipt, "version": receipt["version"] + 1}), 422)
     assert forged["title"] == "Forged receipt" and "signature" in forged["detail"]
     malformed = assert_problem(client.post("/api/v1/receipts/verify", json={**receipt, "head": 7}), 422)
     assert malformed["field"] == "head"
     key = client.get("/api/v1/keys").get_json()
     assert key["key_id"] == receipt["key"] and len(key["public_key"]) == 64 and "BEGIN PUBLIC KEY" in key["pem"]
+    assert key["mmd_seconds"] == 10
     assert canonical({"b": 1, "a": "x"}) == b'{"a":"x","b":1}'

@@ -108,8 +108,10 @@ class SeatedBots:
             raise Forbidden("the referee takes a seat back from its bot by naming it (seat), never its own")
         if viewer.role == "referee":
             n = len(self.app.game(parse_game_id(gid)).players)
-            if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < n:
+            if not isinstance(seat, int) or isinstance(seat, bool):
                 raise BadInput(f"seat: the referee names the seat to take back, from 0 to {n - 1}", field="seat")
+            if not 0 <= seat < n:  # a well-formed seat number this table does not have: no such seat, like no bot
+                raise NotFound(f"seat {seat}: this game has no such seat (its seats are 0 to {n - 1})", field="seat")
             reason = REFEREE_TOOK_BACK
         elif viewer.role == "seat" and seat in (None, viewer.seat):
             seat, reason = viewer.seat, TAKEN_BACK

@@ -167,7 +167,7 @@ def test_the_referee_takes_a_bot_seat_back_by_naming_it_and_no_other_token_may(c
     assert client.delete(f"{API}/games/{gid}/bot", headers=bearer(referee)).status_code == 403, "the referee names a seat"
     assert client.delete(f"{API}/games/{gid}/bot?seat=1", headers=bearer(seats[2])).status_code == 403, "another seat's"
     assert client.delete(f"{API}/games/{gid}/bot?seat=1").status_code == 401
-    assert client.delete(f"{API}/games/{gid}/bot?seat=7", headers=bearer(referee)).status_code == 422
+    assert client.delete(f"{API}/games/{gid}/bot?seat=7", headers=bearer(referee)).status_code == 404, "no seat 7"
     assert client.delete(f"{API}/games/{gid}/bot?seat=2", headers=bearer(referee)).status_code == 404, "no bot plays it"
     taken = client.delete(f"{API}/games/{gid}/bot?seat=1", headers=bearer(referee))
     assert taken.status_code == 200 and taken.get_json() == {"id": gid, "seat": 1, "bot": "random", "released": True}

@@ -20,6 +20,8 @@ from domain.games import spec_for
 from domain.records import Record
 from projections.knowledge import Decision, seat_knowledge
 
+from .pool import in_order
+
 DEFAULT_SAMPLES = 1000  # the cap on samples a move; the engine stops sooner once the interval is narrow enough
 MAX_SAMPLES = 20000
 
@@ -71,7 +73,7 @@ def analyse(p: Plan, seed: str = "0", samples: int = DEFAULT_SAMPLES, workers: i
     tasks = [(p.game, p.setup, p.seat, p.seen[:x.index], x.move, seed, k, samples) for k, x in enumerate(p.decisions)]
     total = len(tasks)
     if executor is not None:
-        pool, results = None, executor.map(_one, tasks, chunksize=1)
+        pool, results = None, in_order(executor, _one, tasks)
     elif workers > 1 and total > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
         results = pool.map(_one, tasks, chunksize=1)

@@ -131,6 +131,8 @@ class JobRunner:
             raise TooBusy(str(e), retry_after=RETRY_AFTER) from None
         if new:
             self.start()
+        elif row.status == DONE:
+            row = self.table.get(job_id) or row  # with its result
         return row, new
 
     def get(self, job_id: str) -> JobRow | None:

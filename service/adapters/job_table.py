@@ -18,6 +18,8 @@ Over 300 lines on purpose: the two databases' forms of each statement sit side b
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import threading
 import uuid
@@ -30,6 +32,7 @@ from service.jobs.rules import (ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING
 from .stores import persistence_env
 
 TABLE = "arbiter_jobs"
+HOST = socket.gethostname()
 COLUMNS = ("id", "kind", "subject", "game", "request", "status", "owner", "address", "created", "started", "finished",
            "holder", "lease_until", "done", "total", "units", "seconds", "cancel", "result", "error", "attempts")
 LIGHT = tuple(c for c in COLUMNS if c != "result")  # what the queue's reads need (a result may be large)
@@ -150,7 +153,7 @@ class JobTable:
         cancelled on the way."""
         if not kinds:
             return None
-        holder = uuid.uuid4().hex
+        holder = f"{HOST}/{os.getpid()}/{uuid.uuid4().hex[:12]}"  # which host and process: an operator can tell
         with self.transaction(locked=self.claim_locked) as cur:
             cur.execute(self.q("UPDATE {t} SET status = %s, finished = {now} WHERE status = %s AND cancel = 1 "
                                "AND lease_until < {now}"), (CANCELLED, RUNNING))
@@ -178,15 +181,16 @@ class JobTable:
             return "cancel" if cur.fetchone()[0] else "go"
 
     def finish(self, job_id: str, holder: str, status: str, result: Any = None, error: str | None = None,
-               done: int | None = None) -> bool:
+               done: int | None = None, total: int | None = None) -> bool:
         """End a job the worker still holds: done with its result, failed with its error, or cancelled; its run
         time is kept (the estimates' measure). False when it no longer held it (nothing written)."""
         assert status in (DONE, FAILED, CANCELLED)
         with self.transaction(locked=False) as cur:
             cur.execute(self.q("UPDATE {t} SET status = %s, result = %s, error = %s, finished = {now}, "
                                "seconds = {now} - started, holder = NULL, lease_until = NULL, "
-                               "done = COALESCE(%s, done) WHERE id = %s AND holder = %s AND status = %s"),
-                        (status, None if result is None else json.dumps(result), error, done, job_id, holder,
+                               "done = COALESCE(%s, done), total = COALESCE(%s, total) "
+                               "WHERE id = %s AND holder = %s AND status = %s"),
+                        (status, None if result is None else json.dumps(result), error, done, total, job_id, holder,
                          RUNNING))
             return cur.rowcount == 1
 

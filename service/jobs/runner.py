@@ -195,7 +195,7 @@ class JobRunner:
             said = table.beat(job_id, r.holder, r.done, r.total, self.lease)
             if said == "cancel":
                 r.stop = "cancel"
-                table.finish(job_id, r.holder, CANCELLED, error="cancelled", done=r.done)
+                table.finish(job_id, r.holder, CANCELLED, error="cancelled", done=r.done, total=r.total)
                 self._told(r, CANCELLED)
             elif said == "lost":
                 r.stop = "lost"
@@ -230,7 +230,7 @@ class JobRunner:
             status, error = FAILED, f"the {kind.what} could not be completed"
         try:
             if r.stop is None and status is not None:
-                if self.table.finish(r.row.id, r.holder, status, result, error, r.done):
+                if self.table.finish(r.row.id, r.holder, status, result, error, r.done, r.total):
                     self._told(r, status)
             elif r.stop == "closed":
                 self.table.release(r.row.id, r.holder)

@@ -129,11 +129,15 @@ class JobTable:
             cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE status IN (%s, %s)"), ACTIVE)
             return [_row(r, LIGHT) for r in cur.fetchall()]
 
-    def history(self, kind: str, game: str, n: int) -> list[JobRow]:
-        """The last `n` jobs of this kind and game that were done (their measured cost)."""
+    def history(self, kind: str, game: str, n: int, subject: str | None = None) -> list[JobRow]:
+        """The last `n` jobs of this kind and game (and subject, if given: the same game id) that were done (their
+        measured cost)."""
+        where, args = "kind = %s AND game = %s AND status = %s", [kind, game, DONE]
+        if subject is not None:
+            where, args = where + " AND subject = %s", args + [subject]
         with self.transaction(locked=False) as cur:
-            cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE kind = %s AND game = %s AND status = %s "
-                               "ORDER BY finished DESC LIMIT %s"), (kind, game, DONE, n))
+            cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE {where} ORDER BY finished DESC LIMIT %s"),
+                        (*args, n))
             return [_row(r, LIGHT) for r in cur.fetchall()]
 
     def cancel(self, job_id: str) -> JobRow | None:

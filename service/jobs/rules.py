@@ -117,17 +117,18 @@ def cost_per_unit(history: Iterable[JobRow], kind: str) -> float:
     return seconds / units if units else DEFAULT_COST.get(kind, 1.0)
 
 
-def estimate(rows: Iterable[JobRow], job_id: str, costs: dict[tuple[str, str], float]) -> float | None:
+def estimate(rows: Iterable[JobRow], job_id: str, costs: dict[str, float]) -> float | None:
     """Seconds until the job is done, from now: its own remaining units and those of every job before it (running
-    ones, then the queued ones ahead), each at its kind and game's measured cost per unit, done one after the other
-    (the jobs share the same cores). None for a job not queued or running."""
+    ones, then the queued ones ahead), each at its own measured cost per unit (`costs` by job id: see
+    `cost_per_unit`; a job missing there at its kind's guess), done one after the other (the jobs share the same
+    cores). None for a job not queued or running."""
     rows = list(rows)
     me = next((r for r in rows if r.id == job_id), None)
     if me is None or me.status not in ACTIVE:
         return None
 
     def cost(r: JobRow) -> float:
-        return costs.get((r.kind, r.game), DEFAULT_COST.get(r.kind, 1.0)) * r.remaining
+        return costs.get(r.id, DEFAULT_COST.get(r.kind, 1.0)) * r.remaining
 
     if me.status == RUNNING:
         return cost(me)

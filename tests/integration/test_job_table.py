@@ -174,3 +174,19 @@ def test_a_runner_that_dies_leaves_its_job_to_another_once_its_lease_runs_out(ur
     finally:
         dying.close()
         other.close()
+
+
+def test_a_queued_job_s_estimate_is_priced_by_the_measured_cost_of_past_jobs_of_its_game(url, tables):
+    t = tables()
+    r = JobRunner(url)
+    r.register("test", lambda row, step, executor: None)
+    ask(t, "past")
+    _, holder = t.claim(["test"], 30)
+    time.sleep(0.2)
+    t.finish("past", holder, "done", [], done=4, total=4)
+    past = t.get("past")
+    ask(t, "next")  # 10 units expected, of the same game
+    view = r.view(t.get("next"))
+    assert view.position == 1
+    assert view.estimate == pytest.approx(past.seconds / 4 * 10)
+    assert past.seconds >= 0.2

@@ -53,11 +53,12 @@ def test_the_cost_of_a_unit_is_measured_from_finished_jobs_or_the_kind_s_guess()
 
 
 def test_an_estimate_adds_the_jobs_before_it_at_their_own_game_s_cost():
-    costs = {("analysis", "el-royale"): 0.5, ("analysis", "batallion"): 0.1}
+    costs = {"run": 0.5, "first": 0.1, "me": 0.5}  # each job's measured cost a unit (its game's)
     rows = [row("run", "running", created=0.0, done=20, total=100),  # 80 left at 0.5
             row("first", created=1.0, units=50, game="batallion"),  # 50 at 0.1
             row("me", created=2.0, units=10),  # 10 at 0.5
             row("after", created=3.0, units=1000)]
+    assert estimate(rows, "after", {}) == (80 + 50 + 10 + 1000) * DEFAULT_COST["analysis"]  # nothing measured yet
     assert estimate(rows, "run", costs) == 40.0
     assert estimate(rows, "me", costs) == 40.0 + 5.0 + 5.0
     assert estimate([row("x", "done")], "x", costs) is None

@@ -10,7 +10,6 @@ the seat did not see reaches the engine.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -20,7 +19,7 @@ from domain.games import spec_for
 from domain.records import Record
 from projections.knowledge import Decision, seat_knowledge
 
-from .pool import in_order
+from service.jobs.pool import default_workers, in_order
 
 DEFAULT_SAMPLES = 1000  # the cap on samples a move; the engine stops sooner once the interval is narrow enough
 MAX_SAMPLES = 20000
@@ -48,14 +47,6 @@ def plan(record: Record, seat: int, versions: list[int] | None = None) -> Plan:
         raise NotAnalysable(f"seat {seat!r}: this game has seats 0..{record.setup.n - 1}")
     seen, decisions = seat_knowledge(record, seat)
     return Plan(record.game, record.setup, seat, seen, decisions, versions)
-
-
-def default_workers() -> int:
-    """One worker per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
 
 
 def _one(args: tuple) -> dict | None:

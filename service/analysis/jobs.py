@@ -14,7 +14,7 @@ Who may analyse what (the same rules for reading a job as for starting it):
 Whatever the viewer, the lines of seat N are made from seat N's knowledge only (projections.knowledge).
 
 One job per (game, version, seat, samples, seed) in the whole deployment: a row of the store's jobs
-(service.jobs.runner, service.adapters.job_table), whichever process or host is asked. An identical request gets
+(service.jobs.runner, service.jobs.table), whichever process or host is asked. An identical request gets
 the same job, queued, running or done; its lines, kept in the store once done, answer every later asker who may read
 that seat's analysis (the rules above, checked on every read). A job waits in the deployment's queue (its position
 and an estimate of the seconds it will take are in every answer) until a server process has room; whoever started it
@@ -44,7 +44,8 @@ from service.store.application import Store
 from service.views.facade import ViewsFacade
 
 from service.jobs.rules import JobRow, may_cancel
-from service.jobs.runner import JobRunner, View, caller_of, iso
+from service.jobs.askers import caller_of, iso
+from service.jobs.runner import JobRunner, View
 
 from .facade import DEFAULT_SAMPLES, analyse, plan
 

@@ -23,7 +23,7 @@ from projections.knowledge import seat_knowledge
 from service.errors import BadInput
 from service.json_files import FileProblem, read_json_lines
 from service import fast_road
-from service.analysis.pool import in_order
+from service.jobs.pool import in_order
 
 OWN_SAMPLES = 16  # screening precision (docs/fairplay.md): the own-information analysis, at most this many a move
 PERFECT_SAMPLES = 4  # rollouts a move from a full state (the true one, or each world of the honest baseline)

@@ -24,7 +24,8 @@ from domain.games import spec_for
 
 from service.errors import BadInput
 from service.jobs.rules import JobRow
-from service.jobs.runner import JobRunner, View, caller_of
+from service.jobs.askers import caller_of
+from service.jobs.runner import JobRunner, View
 
 from .facade import Settings, screen, tournament_games
 

@@ -1,7 +1,7 @@
 """The rules of the store's background jobs (docs/analysis.md "Jobs"), as pure functions of job rows: which job a
 worker may take, whether an asker may add one more, where a queued job stands and how long it should take.
 
-No I/O here: service.adapters.job_table reads and writes the rows, service.jobs.runner runs them; tests/unit checks
+No I/O here: service.jobs.table reads and writes the rows, service.jobs.runner runs them; tests/unit checks
 these rules on rows made by hand.
 
 A job row's life: `queued` (asked, waiting for a worker) -> `running` (a worker holds its lease) -> `done` (its

@@ -1,7 +1,7 @@
 """The background jobs of a deployment, run by whichever server process is free (docs/analysis.md "Jobs"): computer
 analysis (service.analysis.jobs) and the fair-play report (service.fairplay.jobs) ask for jobs here; every process's
-runner takes jobs from the store's queue (service.adapters.job_table) and runs them on the process's one pool of
-worker processes (service.analysis.pool).
+runner takes jobs from the store's queue (service.jobs.table) and runs them on the process's one pool of
+worker processes (service.jobs.pool).
 
 A job is one row of the store, keyed by what it computes: asked from any process or host, the same request is the
 same job, and its result, stored once done, answers every later asker (who may read it is its kind's rule, checked
@@ -19,20 +19,18 @@ What a job computes is its kind's: `register(kind, work, expected)`; `work(row, 
 from __future__ import annotations
 
 import atexit
-import hashlib
 import logging
 import threading
-import time
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from service.adapters.job_table import JobTable, Refused, jobs_for
-from service.analysis.facade import default_workers
-from service.analysis.pool import worker_pool
 from service.errors import TooBusy
 
+from .pool import default_workers, worker_pool
+
+from .table import JobTable, Refused, jobs_for
 from .rules import (CANCELLED, COST_HISTORY, DONE, FAILED, JobRow, Limits, cost_per_unit, estimate, position)
 
 log = logging.getLogger("arbiter.jobs")
@@ -297,17 +295,3 @@ class JobRunner:
         self._closed.set()
         for r in list(self._running.values()):
             r.stop = "lost"
-
-
-def caller_of(token: str | None, address: str | None, anonymous: str | None = None) -> str:
-    """Who asks, for the limits and the cancel: a token (its hash: a token is never kept), else a browser's own
-    anonymous id (its hash), else the caller's address."""
-    if token is not None:
-        return "token " + hashlib.sha256(token.encode()).hexdigest()
-    if anonymous:
-        return "browser " + hashlib.sha256(anonymous.encode()).hexdigest()
-    return f"address {address or 'unknown'}"
-
-
-def iso(at: float | None) -> str | None:
-    return None if at is None else time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(at))

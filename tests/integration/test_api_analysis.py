@@ -187,7 +187,7 @@ def test_one_asker_beyond_its_active_jobs_gets_429_with_retry_after_while_others
     body = assert_problem(busy, 429)
     assert busy.headers["Retry-After"].isdigit() and "at most 1 at a time for one asker" in body["detail"]
     assert client.post(game.url, json={"seat": 0, "seed": "c"}, headers=game.referee).status_code == 202
-    assert app.extensions["arbiter"].analysis.running() == 2
+    assert len(app.extensions["arbiter"].jobs.table.active()) == 2
 
 
 def test_beyond_the_process_s_running_jobs_a_new_job_waits_in_the_queue_with_its_place_and_estimate(make_app):

@@ -1,4 +1,4 @@
-"""The background jobs' table in real stores (service.adapters.job_table, service.jobs.runner; docs/analysis.md
+"""The background jobs' table in real stores (service.jobs.table, service.jobs.runner; docs/analysis.md
 "Jobs"): a SQLite file shared by several connections, and a PostgreSQL schema. A job is taken by one worker only,
 however many try at once; a job whose lease ran out passes to another worker and the first can no longer write it;
 a cancel reaches the running worker at its next heartbeat; the limits hold against askers at once; two runners on one
@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from service.adapters.job_table import Refused, jobs_for
+from service.jobs.table import Refused, jobs_for
 from service.jobs.rules import Limits
 from service.jobs.runner import JobRunner
 

@@ -1,4 +1,4 @@
-"""The analysis jobs' pool of worker processes (service.analysis.jobs): one per server process, started on its first
+"""The background jobs' pool of worker processes (service.jobs.runner: analyses and fair-play reports): one per server process, started on its first
 job with forkserver (workers forked from a clean server process, never from the threaded web server), else spawn.
 
 A server's worker process may be stopped by its master without shutting its pool down; each analysis worker
@@ -16,6 +16,14 @@ from itertools import islice
 from typing import Any, Iterator
 
 WATCH_SECONDS = 2.0  # how often a worker checks that its server process is still there
+
+
+def default_workers() -> int:
+    """One worker per core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
 
 
 def worker_pool(workers: int) -> Executor:

@@ -26,10 +26,9 @@ import uuid
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-from service.jobs.rules import (ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobRow, Limits, refusal,
-                                requeued_on_ask)
+from service.adapters.stores import persistence_env
 
-from .stores import persistence_env
+from .rules import (ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobRow, Limits, refusal, requeued_on_ask)
 
 TABLE = "arbiter_jobs"
 HOST = socket.gethostname()
@@ -266,7 +265,7 @@ class PostgresJobs(JobTable):
         super().__init__()
         from psycopg import sql
 
-        from .store_tables import schema_lock_name
+        from service.adapters.store_tables import schema_lock_name
 
         self.env = env
         schema = env.get("POSTGRES_SCHEMA", "").strip()
@@ -280,7 +279,7 @@ class PostgresJobs(JobTable):
 
     def _connection(self):
         if self.conn is None or self.conn.closed:
-            from .stores import connect
+            from service.adapters.stores import connect
 
             self.conn = connect(self.env)
         return self.conn

@@ -14,6 +14,9 @@ A server that shuts down cleanly gives its running jobs back to the queue at onc
 
 What a job computes is its kind's: `register(kind, work, expected)`; `work(row, step, executor)` returns the result
 (JSON-safe) and calls `step(done, total)` after each unit, which raises Stopped once the job must stop.
+
+Over 300 lines on purpose: the askers' side (ask, view, cancel) and the workers' side (heartbeats, claims, the job's
+thread, the stop) of one job's life read together, each deciding what the other sees in the store.
 """
 
 from __future__ import annotations
@@ -21,6 +24,7 @@ from __future__ import annotations
 import atexit
 import logging
 import threading
+import time
 from concurrent.futures import Executor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
@@ -38,6 +42,7 @@ log = logging.getLogger("arbiter.jobs")
 HEARTBEAT = 0.5  # seconds between a worker's heartbeats (its progress written, its cancel read)
 LEASE = 15.0  # seconds a heartbeat holds a job for: a dead host's job passes to another process after about this
 RETRY_AFTER = 10  # seconds: a busy answer's Retry-After
+CANCEL_WAIT = 2.0  # seconds a cancel waits for the running worker's answer
 
 Work = Callable[[JobRow, Callable[[int, int | None], None], Executor | None], Any]
 
@@ -167,9 +172,14 @@ class JobRunner:
 
     def cancel(self, job_id: str) -> JobRow | None:
         """Cancel a job (the caller checked the asker may): queued, at once; running, by its worker within about a
-        heartbeat (this process's own job at once)."""
+        heartbeat, which this call waits for (up to CANCEL_WAIT seconds: a worker whose host died leaves the job
+        `running` until its lease runs out, then `cancelled`)."""
         row = self.table.cancel(job_id)
         self._wake.set()
+        end = time.monotonic() + CANCEL_WAIT
+        while row is not None and row.status == "running" and time.monotonic() < end:
+            time.sleep(HEARTBEAT / 5)  # its worker answers at its next heartbeat: the answer says it was done
+            row = self.table.get(job_id)
         return row
 
     def running(self) -> int:

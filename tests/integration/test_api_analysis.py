@@ -195,6 +195,10 @@ def test_beyond_the_process_s_running_jobs_a_new_job_waits_in_the_queue_with_its
     game = finished(client, BATALLION)
     first = client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0])
     assert first.status_code == 202
+    end = time.monotonic() + 10
+    while client.get(first.get_json()["url"], headers=game.seats[0]).get_json()["status"] != "running":
+        assert time.monotonic() < end
+        time.sleep(0.05)
     second = client.post(game.url, json={"seat": 1, "seed": "a"}, headers=game.referee)
     assert second.status_code == 202
     waiting = client.get(second.get_json()["url"], headers=game.referee).get_json()

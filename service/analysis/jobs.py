@@ -55,6 +55,7 @@ MAX_SAMPLES = 1000  # over HTTP, at most the CLI's default cap a move (the engin
 DEFAULT_HTTP_SAMPLES = min(DEFAULT_SAMPLES, MAX_SAMPLES)
 SEED = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 KIND = "analysis_progress"  # the stream message's kind
+VIEWERS_KEPT = 256  # jobs whose askers on this process are told their progress on the stream
 
 NOT_OVER = "a seat may analyse its game once the game is over (the referee may analyse a running game)"
 NOT_OVER_SPECTATOR = "spectators may analyse a game once it is over"
@@ -152,6 +153,8 @@ class AnalysisJobs:
                                  {"version": key.version, "seat": seat, "samples": samples, "seed": seed},
                                  caller_of(token, address, anonymous), address or "", units)
         self._viewers.setdefault(row.id, set()).add(viewer)
+        while len(self._viewers) > VIEWERS_KEPT:  # jobs another process ran: their viewers are never told an end
+            self._viewers.pop(next(iter(self._viewers)))
         return as_dict(self.runner.view(row), key, with_lines=False)
 
     def job(self, game_id: Any, token: str | None, job_id: str) -> dict:

@@ -149,26 +149,12 @@ class JobRunner:
             row.done, row.total = max(row.done, mine.done), mine.total if mine.total is not None else row.total
         if row.status not in ("queued", "running"):
             return View(row, None, None)
-        active = self.table.active()
+        active, priced = self.table.queue_state(COST_HISTORY)
         for r in active:
             if r.id == row.id:
                 r.done, r.total = row.done, row.total
-        return View(row, position(active, row.id), estimate(active, row.id, self._costs(active)))
-
-    def _costs(self, active: list[JobRow]) -> dict[str, float]:
-        """Each active job's measured cost per unit: from past jobs of the same game (the same game id or
-        tournament: another seat's analysis, an earlier report) if any, else of the same kind of game, else the
-        kind's guess."""
-        by_subject: dict[tuple[str, str], list[JobRow]] = {}
-        by_game: dict[tuple[str, str], list[JobRow]] = {}
-        out = {}
-        for r in active:
-            same = by_subject.setdefault((r.kind, r.subject), self.table.history(r.kind, r.game, COST_HISTORY,
-                                                                                 subject=r.subject))
-            if not same:
-                same = by_game.setdefault((r.kind, r.game), self.table.history(r.kind, r.game, COST_HISTORY))
-            out[r.id] = cost_per_unit(same, r.kind)
-        return out
+        costs = {r.id: cost_per_unit(priced.get(r.id, []), r.kind) for r in active}
+        return View(row, position(active, row.id), estimate(active, row.id, costs))
 
     def cancel(self, job_id: str) -> JobRow | None:
         """Cancel a job (the caller checked the asker may): queued, at once; running, by its worker within about a

@@ -128,16 +128,37 @@ class JobTable:
             cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE status IN (%s, %s)"), ACTIVE)
             return [_row(r, LIGHT) for r in cur.fetchall()]
 
-    def history(self, kind: str, game: str, n: int, subject: str | None = None) -> list[JobRow]:
+    def history(self, kind: str, game: str, n: int, subject: str | None = None, cur: Any = None) -> list[JobRow]:
         """The last `n` jobs of this kind and game (and subject, if given: the same game id) that were done (their
         measured cost)."""
+        if cur is None:
+            with self.transaction(locked=False) as cur:
+                return self.history(kind, game, n, subject, cur)
         where, args = "kind = %s AND game = %s AND status = %s", [kind, game, DONE]
         if subject is not None:
             where, args = where + " AND subject = %s", args + [subject]
+        cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE {where} ORDER BY finished DESC LIMIT %s"),
+                    (*args, n))
+        return [_row(r, LIGHT) for r in cur.fetchall()]
+
+    def queue_state(self, n: int) -> tuple[list[JobRow], dict[str, list[JobRow]]]:
+        """In one transaction: the active jobs, and for each the last `n` done jobs that price it (of the same
+        subject if there are any, else of the same game)."""
         with self.transaction(locked=False) as cur:
-            cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE {where} ORDER BY finished DESC LIMIT %s"),
-                        (*args, n))
-            return [_row(r, LIGHT) for r in cur.fetchall()]
+            cur.execute(self.q(f"SELECT {', '.join(LIGHT)} FROM {{t}} WHERE status IN (%s, %s)"), ACTIVE)
+            active = [_row(r, LIGHT) for r in cur.fetchall()]
+            seen: dict[tuple, list[JobRow]] = {}
+            priced = {}
+            for r in active:
+                past = seen.get((r.kind, r.subject))
+                if past is None:
+                    past = seen[(r.kind, r.subject)] = self.history(r.kind, r.game, n, r.subject, cur)
+                if not past:
+                    past = seen.get((r.kind, r.game, None))
+                    if past is None:
+                        past = seen[(r.kind, r.game, None)] = self.history(r.kind, r.game, n, None, cur)
+                priced[r.id] = past
+        return active, priced
 
     def cancel(self, job_id: str) -> JobRow | None:
         """Cancel a job: a queued one at once; a running one is asked to stop (its worker answers at its next

@@ -1,8 +1,8 @@
-"""Background jobs across hosts (docs/analysis.md "Jobs"): two `arbiter serve` on one PostgreSQL schema (tests/e2e/
-hosts_support.py), a lease of 3 seconds. The same analysis asked of both hosts is one job, run by one process; the
+"""Background jobs across hosts (docs/analysis.md "Jobs"): two `arbiter serve` on one PostgreSQL schema, or on one
+SQLite file (two servers of one machine), each in its own folder (tests/e2e/hosts_support.py), a lease of 3 seconds. The same analysis asked of both hosts is one job, run by one process; the
 host running it is killed (SIGKILL to its process group, as a machine that dies) and the other takes the job once
 the lease runs out and starts it again; the referee's cancel, sent to the survivor, stops it within about a second;
-a finished job's lines answer a poll on any host. Skipped without ARBITER_TEST_POSTGRES_URL."""
+a finished job's lines answer a poll on any host. PostgreSQL is skipped without ARBITER_TEST_POSTGRES_URL."""
 
 from __future__ import annotations
 
@@ -11,6 +11,8 @@ import os
 import time
 from pathlib import Path
 
+import sqlite3
+
 import psycopg
 import pytest
 
@@ -18,14 +20,18 @@ from .hosts_support import POSTGRES_ENV, Host, call, drop_schema, schema_url, si
 
 RECORD = Path(__file__).resolve().parent.parent / "records" / "batallion" / "selfplay-01-3p.json"
 LEASE = 3
-pytestmark = pytest.mark.skipif(not os.environ.get(POSTGRES_ENV), reason=f"{POSTGRES_ENV} is not set")
+COLUMNS = "status, holder, attempts, done"
 
 
 def row(base: str, schema: str, job_id: str) -> dict | None:
-    with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
-        found = conn.execute(f'SELECT status, holder, attempts, done FROM "{schema}".arbiter_jobs WHERE id = %s',
-                             (job_id,)).fetchone()
-    return None if found is None else dict(zip(("status", "holder", "attempts", "done"), found))
+    """The job's row, read from the database itself (`base` a SQLite file's path when `schema` is None)."""
+    if schema is None:
+        with sqlite3.connect(base) as conn:
+            found = conn.execute(f"SELECT {COLUMNS} FROM arbiter_jobs WHERE id = ?", (job_id,)).fetchone()
+    else:
+        with psycopg.connect(base.split("?", 1)[0], autocommit=True) as conn:
+            found = conn.execute(f'SELECT {COLUMNS} FROM "{schema}".arbiter_jobs WHERE id = %s', (job_id,)).fetchone()
+    return None if found is None else dict(zip(COLUMNS.split(", "), found))
 
 
 def until(what, seconds: float, step: float = 0.1):
@@ -38,9 +44,16 @@ def until(what, seconds: float, step: float = 0.1):
     raise AssertionError(f"not within {seconds} s")
 
 
-def test_a_job_is_one_job_across_hosts_and_passes_to_the_survivor_when_its_host_dies(tmp_path):
-    base = os.environ[POSTGRES_ENV]
-    schema, url = schema_url(base, "arbiter_jobs_e2e")
+@pytest.mark.parametrize("store", ["postgres", "sqlite"])
+def test_a_job_is_one_job_across_hosts_and_passes_to_the_survivor_when_its_host_dies(tmp_path, store):
+    if store == "postgres":
+        if not os.environ.get(POSTGRES_ENV):
+            pytest.skip(f"{POSTGRES_ENV} is not set")
+        base = os.environ[POSTGRES_ENV]
+        schema, url = schema_url(base, "arbiter_jobs_e2e")
+    else:
+        base, schema = str(tmp_path / "jobs.db"), None
+        url = f"sqlite:///{base}"
     pem = signing_key_pem()
     env = {"ARBITER_JOB_LEASE_SECONDS": str(LEASE), "ARBITER_ANALYSIS_WORKERS": "1"}
     hosts = [Host(name, tmp_path / name, url, pem, env=env) for name in ("a", "b")]
@@ -87,4 +100,5 @@ def test_a_job_is_one_job_across_hosts_and_passes_to_the_survivor_when_its_host_
     finally:
         for h in hosts:
             h.stop()
-        drop_schema(base, schema)
+        if schema is not None:
+            drop_schema(base, schema)

@@ -81,5 +81,7 @@ class Arbiter:
         return FairplayJobs(self.tournaments, self.jobs)
 
     def close(self) -> None:
-        """Close the store's connections (the duty loop stops when it sees this)."""
+        """Close the store's connections (the duty loop stops when it sees this; the jobs' runner gives its running
+        jobs back to the queue and closes its own connection)."""
+        self.jobs.close(store=True)
         self.app.close()

@@ -272,8 +272,9 @@ class JobRunner:
                 self._pool = worker_pool(self.workers)
             return self._pool
 
-    def close(self) -> None:
-        """Stop: each running job stops at its next unit and goes back to the queue; the workers end."""
+    def close(self, store: bool = False) -> None:
+        """Stop: each running job stops at its next unit and goes back to the queue; the workers end. `store`: close
+        the connection to the jobs' table too (the store is closing)."""
         self._closed.set()
         self._wake.set()
         for r in list(self._running.values()):
@@ -285,6 +286,10 @@ class JobRunner:
             pool, self._pool = self._pool, None
         if pool is not None:
             pool.shutdown(wait=False, cancel_futures=True)
+        if store and self._thread is not None:
+            self._thread.join(timeout=5)
+        if store and self._table is not None:
+            self._table.close()
 
     def abandon(self) -> None:
         """Stop as a host that dies does (a test's stand-in for a killed host): nothing is written, leases run out."""

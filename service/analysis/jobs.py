@@ -28,9 +28,8 @@ from __future__ import annotations
 import logging
 import re
 from concurrent.futures import Executor
-from typing import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
 
 from domain.analysis import NotAnalysable, analysis_of
@@ -43,8 +42,8 @@ from service.errors import BadInput, Forbidden, NotFound
 from service.store.application import Store
 from service.views.facade import ViewsFacade
 
-from service.jobs.rules import JobRow, may_cancel
 from service.jobs.askers import caller_of, iso
+from service.jobs.rules import JobRow, may_cancel
 from service.jobs.runner import JobRunner, View
 
 from .facade import DEFAULT_SAMPLES, analyse, plan

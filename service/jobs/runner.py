@@ -34,8 +34,8 @@ from service.errors import TooBusy
 
 from .pool import default_workers, worker_pool
 
+from .rules import CANCELLED, COST_HISTORY, DONE, FAILED, JobRow, Limits, cost_per_unit, estimate, position
 from .table import JobTable, Refused, jobs_for
-from .rules import (CANCELLED, COST_HISTORY, DONE, FAILED, JobRow, Limits, cost_per_unit, estimate, position)
 
 log = logging.getLogger("arbiter.jobs")
 

@@ -28,7 +28,7 @@ from typing import Any, Iterator
 
 from service.adapters.stores import persistence_env
 
-from .rules import (ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobRow, Limits, refusal, requeued_on_ask)
+from .rules import ACTIVE, CANCELLED, DONE, FAILED, QUEUED, RUNNING, JobRow, Limits, refusal, requeued_on_ask
 
 TABLE = "arbiter_jobs"
 HOST = socket.gethostname()
@@ -352,4 +352,4 @@ def jobs_for(database_url: str) -> JobTable:
     return SQLiteJobs(None)
 
 
-__all__ = ["JobTable", "SQLiteJobs", "PostgresJobs", "Refused", "jobs_for", "FAILED"]
+__all__ = ["JobTable", "SQLiteJobs", "PostgresJobs", "Refused", "jobs_for"]

@@ -32,9 +32,11 @@ def create_app(config: dict | None = None) -> Flask:
     arbiter.tournaments  # built now: the duplicate board's hold on spectators is in place before the first request
     if app.config.get("WATCH_CLOCKS"):  # a serving process flags seats that run out of time (service.play.clocks)
         arbiter.play.watch_clocks()
-    arbiter.analysis.configure(  # computer analysis jobs (service.analysis.jobs, docs/analysis.md)
+    arbiter.analysis.configure(  # the background jobs (service.jobs.runner, docs/analysis.md "Jobs")
         app.config.get("ANALYSIS_WORKERS"), app.config.get("ANALYSIS_MAX_JOBS"),
-        app.config.get("ANALYSIS_JOBS_PER_CALLER"), app.config.get("ANALYSIS_KEPT"))
+        app.config.get("ANALYSIS_JOBS_PER_CALLER"), app.config.get("ANALYSIS_JOBS_PER_ADDRESS"),
+        app.config.get("ANALYSIS_QUEUE"), app.config.get("JOB_LEASE_SECONDS"))
+    arbiter.fairplay  # this process runs fair-play report jobs too (service.fairplay.jobs)
     description = "A referee for card battles: moves, views, replays, audits, disputes."
     api = problems.ProblemApi(app, spec_kwargs={"info": {"description": description}, "extra_plugins": [ContractPlugin()]})
     problems.install(app, api)
@@ -81,6 +83,7 @@ def create_app(config: dict | None = None) -> Flask:
 
     if app.config.get("DUTIES"):  # a serving process plays the bot seats and tournaments it holds the lease of (service.duty)
         arbiter.play.duty.start()
+        arbiter.jobs.start()  # and takes background jobs from the store's queue (service.jobs.runner)
     api.register_blueprint(tournaments_blp)
     app.register_blueprint(tournament_pages)
 

@@ -34,6 +34,7 @@ from .evidence.facade import Evidence
 from .evidence.log_service import publish_seconds
 from .evidence.publish_duty import Cover, PublishDuty
 from .fairplay.jobs import FairplayJobs
+from .jobs.runner import JobRunner
 from .play.referee import Referee
 from .play.facade import PlayFacade
 from .studies.facade import Studies
@@ -63,7 +64,8 @@ class Arbiter:
         self.play.duty.add(PublishDuty(self.evidence.transparency, min(publish_seconds(), self.evidence.mmd / 2),
                                        Cover(self.evidence)))
         self.verification = VerificationFacade(app, self.evidence, self.lobby.caught_up, self.access)
-        self.analysis = AnalysisJobs(app, self.access, self.views)
+        self.jobs = JobRunner(self.database_url)  # the deployment's background jobs, run from this process too
+        self.analysis = AnalysisJobs(app, self.access, self.views, self.jobs)
 
     @cached_property
     def tournaments(self) -> Tournaments:
@@ -77,9 +79,11 @@ class Arbiter:
 
     @cached_property
     def fairplay(self) -> FairplayJobs:
-        """Fair-play reports of this store's tournaments, on the analysis jobs' board."""
-        return FairplayJobs(self.tournaments, self.analysis.board)
+        """Fair-play reports of this store's tournaments, on the same job runner as computer analysis."""
+        return FairplayJobs(self.tournaments, self.jobs)
 
     def close(self) -> None:
-        """Close the store's connections (the duty loop stops when it sees this)."""
+        """Close the store's connections (the duty loop stops when it sees this; the jobs' runner gives its running
+        jobs back to the queue and closes its own connection)."""
+        self.jobs.close(store=True)
         self.app.close()

@@ -21,7 +21,7 @@ ERRORS = {401: "Bad or missing token", 404: "No such game (or job)",
           403: "Outside what this caller may analyse: another seat's decisions, a game not over yet (seats and "
                "spectators), a token of another game",
           422: "Invalid input (seat, samples, seed), or a game that offers no computer analysis",
-          429: "Too many analyses running (on this server, or for this caller)"}
+          429: "Too many jobs queued or running (for this caller, for its address, or in the deployment's queue)"}
 
 
 def _errors(*codes):
@@ -49,8 +49,15 @@ class Analyses(MethodView):
 @analysis_blp.route("/games/<game_id>/analysis/<job_id>")
 class AnalysisJob(MethodView):
     @analysis_blp.response(200, a.AnalysisJob)
-    @_errors(401, 403, 404, 429)
+    @_errors(401, 403, 404)
     def get(self, game_id, job_id):
-        """An analysis job: status, progress (decisions done / total) and, once done, its lines. A job another server
-        process started (its id names its request) is started again here, as busy as a POST may be (429)."""
+        """An analysis job: status, progress (decisions done / total), its place in the queue and an estimate of its
+        seconds, and once done its lines (kept in the store: the same answer from any server of the deployment)."""
         return arbiter().analysis.job(game_id, bearer(), job_id)
+
+    @analysis_blp.response(200, a.AnalysisJob)
+    @_errors(401, 403, 404)
+    def delete(self, game_id, job_id):
+        """Cancel an analysis job, queued or running: whoever started it (the same token) or the game's referee. A
+        running job is stopped by its worker within about a second; a job already ended is answered as it is."""
+        return arbiter().analysis.cancel(game_id, bearer(), job_id, address=request.remote_addr)

@@ -28,6 +28,16 @@ class Progress(Schema):
                            metadata={"description": "the seat's decisions (null until the job has read the game)"})
 
 
+class Queue(Schema):
+    position = fields.Integer(required=True, allow_none=True,
+                              metadata={"description": "the job's place in the deployment's queue (1: taken next); "
+                                                       "null once a worker runs it, or it ended"})
+    estimate_seconds = fields.Float(required=True, allow_none=True,
+                                    metadata={"description": "seconds until it should be done, from the measured cost "
+                                                             "a decision of past jobs of this game and the jobs before "
+                                                             "it; null once it ended"})
+
+
 class CandidateMove(Schema):
     move = fields.Dict(required=True, metadata={"description": MOVE})
     value = fields.Float(required=True, metadata={"description": "the estimated outcome (win chance in points, or "
@@ -69,12 +79,16 @@ class AnalysisJob(Schema):
     seat = fields.Integer(required=True)
     samples = fields.Integer(required=True)
     seed = fields.String(required=True)
-    status = fields.String(required=True, validate=validate.OneOf(["running", "done", "failed"]))
+    status = fields.String(required=True, validate=validate.OneOf(["queued", "running", "done", "failed", "cancelled"]),
+                           metadata={"description": "queued (waiting for a worker), running, done, failed, or "
+                                                    "cancelled (by whoever started it, or the referee)"})
     progress = fields.Nested(Progress, required=True)
-    analysed = fields.Integer(required=True, metadata={"description": "lines made so far"})
-    started = fields.String(required=True)
+    queue = fields.Nested(Queue, required=True)
+    analysed = fields.Integer(required=True, metadata={"description": "lines made (once done)"})
+    started = fields.String(required=True, allow_none=True,
+                            metadata={"description": "when a worker took it (null while queued)"})
     finished = fields.String(allow_none=True)
-    error = fields.String(metadata={"description": "why a failed job failed"})
+    error = fields.String(metadata={"description": "why a failed job failed, or that it was cancelled"})
     lines = fields.List(fields.Nested(AnalysisLine),
                         metadata={"description": "once done: one line per analysed decision, in game order"})
     url = fields.String(metadata={"description": "where to poll the job (GET /api/v1/games/{id}/analysis/{job})"})

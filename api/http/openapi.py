@@ -48,6 +48,7 @@ WHO = {  # "METHOD path" (under /api/v1): the tokens it takes; ANYONE: no token 
     "POST /games/{game_id}/bot": (SEAT,), "DELETE /games/{game_id}/bot": (SEAT, REFEREE),  # the referee names the seat
     "POST /games/{game_id}/analysis": (REFEREE, SEAT, ANYONE),  # a seat its own decisions, anyone once over
     "GET /games/{game_id}/analysis/{job_id}": (REFEREE, SEAT, ANYONE),
+    "DELETE /games/{game_id}/analysis/{job_id}": (REFEREE, SEAT, ANYONE),  # whoever started it, or the referee
     "POST /games/{game_id}/studies": (REFEREE, SEAT, ANYONE),  # a seat or anyone once the game is over
     "GET /studies/{study_id}": (REFEREE, SEAT, ANYONE),
     "POST /studies/{study_id}/moves": (REFEREE, SEAT, ANYONE),

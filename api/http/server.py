@@ -8,6 +8,7 @@ worker's threads (the behaviour before the event loop; kept to compare against).
 
 from __future__ import annotations
 
+import os
 import sys
 
 from gunicorn.app.base import BaseApplication
@@ -33,6 +34,9 @@ class Server(BaseApplication):
         config = {"DATABASE_URL": self.database_url} if self.database_url else {}
         config["WATCH_CLOCKS"] = True
         config["DUTIES"] = True
+        for name in ("JOB_LEASE_SECONDS", "ANALYSIS_WORKERS"):  # the background jobs' settings (docs/analysis.md "Jobs")
+            if os.environ.get(f"ARBITER_{name}"):
+                config[name] = os.environ[f"ARBITER_{name}"]
         if self.asgi:
             from .asgi import create_asgi_app
 

@@ -88,7 +88,7 @@ def fairplay_page(tournament_id: str):
         info = tournaments().seatings(tournament_id)  # an unknown tournament is named as such, whoever asks
         token = director_or_refuse(tournament_id)
         try:
-            job = fairplay().start(tournament_id, token)
+            job = fairplay().start(tournament_id, token, address=request.remote_addr)
         except TooBusy as e:  # the page waits its turn: it asks again after Retry-After
             job = {"status": "busy", "error": e.detail, "progress": {"done": 0, "total": None},
                    "retry_after": e.retry_after}
@@ -112,3 +112,17 @@ def fairplay_progress(tournament_id: str):
         return jsonify({"status": "refused", "error": e.detail}), e.status, {"Cache-Control": "no-store"}
     body = {k: v for k, v in job.items() if k != "report"}
     return jsonify(body), 200, {"Cache-Control": "no-store"}
+
+
+@desk.post("/tournaments/<tournament_id>/fairplay/cancel")
+def fairplay_cancel(tournament_id: str):
+    """Cancel the report job (the director only): the page answers with the job cancelled, and a link that asks for
+    the report again. A running job is stopped by its worker within about a second."""
+    try:
+        info = tournaments().seatings(tournament_id)
+        job = fairplay().cancel(tournament_id, director_or_refuse(tournament_id))
+    except ServiceError as e:
+        return render_template("error.html", error=e, game_id=None), e.status
+    info = {k: v for k, v in info.items() if k != "games"}
+    return render_template("desk_fairplay.html", t=info, job=job, result=job.get("report")), 200, \
+        {"Cache-Control": "no-store"}

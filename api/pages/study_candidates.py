@@ -36,9 +36,9 @@ def candidates(s: dict, token: str | None) -> dict | None:
     if s["node"] == 0:
         for samples in SAMPLES:
             for seed in SEEDS:
-                job = facade.analysis.board.find(JobKey(gid, version, s["seat"], samples, seed))
-                if job is not None and job.status == "done":
-                    line = next((x for x in job.lines if x.get("version") == s["version"] + 1), line)
+                lines = facade.analysis.finished_lines(JobKey(gid, version, s["seat"], samples, seed))
+                if lines is not None:
+                    line = next((x for x in lines if x.get("version") == s["version"] + 1), line)
     if line is not None:  # each candidate in words, players by name
         line = {**line, "moves": [{**m, "text": move_text(s["game"], m["move"], s["players"])} for m in line["moves"]]}
     return {"line": line, "at": 0}

@@ -199,17 +199,46 @@
     moveCursor(version());
     drawDetail(version());
   }
+  const cancel = document.getElementById("analysis-cancel");
+  let cancelUrl = null;
+  function duration(seconds) {
+    if (seconds === null || seconds === undefined) return "";
+    if (seconds < 60) return `about ${Math.max(1, Math.round(seconds))} s`;
+    if (seconds < 3600) return `about ${Math.round(seconds / 60)} min`;
+    return `about ${(seconds / 3600).toFixed(1)} h`;
+  }
   async function poll(url) {
+    cancelUrl = `${url}/cancel`;
     for (;;) {
       const job = await answer(await fetch(url, { credentials: "same-origin", headers: { Accept: "application/json" } }));
       const { done: d, total } = job.progress;
+      const left = duration(job.queue && job.queue.estimate_seconds);
       if (total) { progress.max = total; progress.value = d; }
+      box.dataset.state = job.status;
       if (job.status === "done") return done(job);
       if (job.status === "failed") throw new Error(job.error || "the analysis failed");
-      say(total ? `Analysing ${nameOf(job.seat)}: ${d} of ${total} decisions…` : `Analysing ${nameOf(job.seat)}: reading the game…`);
+      if (job.status === "cancelled") { say(`The analysis of ${nameOf(job.seat)} was cancelled.`); return; }
+      cancel.hidden = false;
+      if (job.status === "queued") {
+        say(`Waiting for a free worker: place ${job.queue.position} in the queue${left ? `, done in ${left}` : ""}…`);
+      } else {
+        say((total ? `Analysing ${nameOf(job.seat)}: ${d} of ${total} decisions` : `Analysing ${nameOf(job.seat)}: reading the game`) +
+          (left ? `, ${left} left…` : "…"));
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     }
   }
+  cancel.addEventListener("click", async () => {
+    if (!cancelUrl) return;
+    cancel.disabled = true;
+    try {
+      await answer(await fetch(cancelUrl, { method: "POST", credentials: "same-origin", headers: { Accept: "application/json" } }));
+    } catch (err) {
+      say(String(err.message || err), true);
+    } finally {
+      cancel.disabled = false;
+    }
+  });
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     const body = { seat: Number(form.seat.value), samples: Number(form.samples.value) };
@@ -228,6 +257,7 @@
     } finally {
       button.disabled = false;
       progress.hidden = true;
+      cancel.hidden = true;
     }
   });
 })();

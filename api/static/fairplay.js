@@ -1,5 +1,5 @@
-// The fair-play report's progress (api/pages/desk.py fairplay_progress): poll the job twice a second, show how
-// many decisions are judged, and reload the page once the report is done (the page then shows it). A page answered
+// The fair-play report's progress (api/pages/desk.py fairplay_progress): poll the job twice a second, show its place
+// in the queue, its estimate and how many decisions are judged, and reload the page once the report is done (the page then shows it). A page answered
 // "busy" (429) reloads after its Retry-After; a failed job is said, with a link that asks again, and its bar is taken
 // away (it says "stopped", no longer "reading the games"). Without script the
 // page refreshes itself (its <noscript> meta).
@@ -10,6 +10,7 @@
   var bar = document.getElementById("fairplay-progress");
   var count = document.getElementById("fairplay-count");
   var state = document.getElementById("fairplay-state");
+  var queue = document.getElementById("fairplay-queue");
 
   if (box.getAttribute("data-status") === "busy") {
     setTimeout(function () { window.location.reload(); }, 1000 * (parseInt(box.getAttribute("data-retry"), 10) || 10));
@@ -34,9 +35,16 @@
       return r.json().then(function (job) {
         if (!r.ok) return stop(job.error || "The report's progress could not be read.");
         if (job.status === "failed") return stop("The report could not be made: " + job.error + ".");
-        if (job.status !== "running") return window.location.reload();  // done, or unknown to this server process
+        if (job.status === "cancelled") return stop("The report was cancelled.");
+        if (job.status !== "running" && job.status !== "queued") return window.location.reload();  // done, or unknown
         var p = job.progress || {};
-        if (p.total) {
+        var q = job.queue || {};
+        var parts = [];
+        if (q.position) parts.push("place " + q.position + " in the queue");
+        if (q.estimate_seconds !== null && q.estimate_seconds !== undefined) parts.push("done in about " + Math.round(q.estimate_seconds) + " s");
+        queue.textContent = parts.join(", ");
+        if (job.status === "queued") count.textContent = "waiting for a free worker";
+        if (job.status === "running" && p.total) {
           bar.max = p.total;
           bar.value = p.done;
           count.textContent = p.done + " of " + p.total + (p.total === 1 ? " decision" : " decisions") + " judged";

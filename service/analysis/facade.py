@@ -10,7 +10,6 @@ the seat did not see reaches the engine.
 
 from __future__ import annotations
 
-import os
 from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, Callable, Iterator
@@ -19,6 +18,8 @@ from domain.analysis import NotAnalysable, analyse_decision, analysis_of
 from domain.games import spec_for
 from domain.records import Record
 from projections.knowledge import Decision, seat_knowledge
+
+from service.jobs.pool import default_workers, in_order
 
 DEFAULT_SAMPLES = 1000  # the cap on samples a move; the engine stops sooner once the interval is narrow enough
 MAX_SAMPLES = 20000
@@ -48,14 +49,6 @@ def plan(record: Record, seat: int, versions: list[int] | None = None) -> Plan:
     return Plan(record.game, record.setup, seat, seen, decisions, versions)
 
 
-def default_workers() -> int:
-    """One worker per core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def _one(args: tuple) -> dict | None:
     game, setup, seat, seen, move, seed, ordinal, samples = args
     return analyse_decision(spec_for(game), setup, seat, seen, move, seed, ordinal, samples)
@@ -71,7 +64,7 @@ def analyse(p: Plan, seed: str = "0", samples: int = DEFAULT_SAMPLES, workers: i
     tasks = [(p.game, p.setup, p.seat, p.seen[:x.index], x.move, seed, k, samples) for k, x in enumerate(p.decisions)]
     total = len(tasks)
     if executor is not None:
-        pool, results = None, executor.map(_one, tasks, chunksize=1)
+        pool, results = None, in_order(executor, _one, tasks)
     elif workers > 1 and total > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
         results = pool.map(_one, tasks, chunksize=1)

@@ -13,14 +13,14 @@ Who may analyse what (the same rules for reading a job as for starting it):
   it), once its spectators have seen the end (a delayed game) and unless a hold keeps the game from them.
 Whatever the viewer, the lines of seat N are made from seat N's knowledge only (projections.knowledge).
 
-One job per (game, version, seat, samples, seed): an identical request gets the same job, running or done. The jobs
-run on the process's board of background jobs (service.analysis.board, shared with the fair-play report): at most
-`max_running` at a time in this process, `per_caller` of them for one caller (a token; without one, the address it
-came from); beyond that, `TooBusy` (429 with Retry-After). Results are kept in this process's memory (the last
-`kept` finished jobs), but a job's id is its request (`<version>~<seat>~<samples>~<seed>`, job_id_of): another
-process, another host, or this one after a restart, asked for a job it does not know, starts that same request again
-(for a caller who may read it, the game still at that version) and, from the same seed, gives the same lines. So a
-poll that lands on another worker, or on a host still running after one died, finds the job going on there.
+One job per (game, version, seat, samples, seed) in the whole deployment: a row of the store's jobs
+(service.jobs.runner, service.jobs.table), whichever process or host is asked. An identical request gets
+the same job, queued, running or done; its lines, kept in the store once done, answer every later asker who may read
+that seat's analysis (the rules above, checked on every read). A job waits in the deployment's queue (its position
+and an estimate of the seconds it will take are in every answer) until a server process has room; whoever started it
+(the same token, or the same browser) and the game's referee may cancel it. Limits: service.jobs.rules.Limits, per
+asker (a token; a browser's own anonymous id; else the address) and, larger, per address; past one, `TooBusy` (429
+with Retry-After). A job's id names its request (`<version>~<seat>~<samples>~<seed>`, job_id_of).
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ import logging
 import re
 from concurrent.futures import Executor
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 from uuid import UUID
 
 from domain.analysis import NotAnalysable, analysis_of
@@ -42,7 +42,10 @@ from service.errors import BadInput, Forbidden, NotFound
 from service.store.application import Store
 from service.views.facade import ViewsFacade
 
-from .board import Job, JobBoard, caller_of, iso
+from service.jobs.askers import caller_of, iso
+from service.jobs.rules import JobRow, may_cancel
+from service.jobs.runner import JobRunner, View
+
 from .facade import DEFAULT_SAMPLES, analyse, plan
 
 log = logging.getLogger("arbiter.analysis")
@@ -51,6 +54,7 @@ MAX_SAMPLES = 1000  # over HTTP, at most the CLI's default cap a move (the engin
 DEFAULT_HTTP_SAMPLES = min(DEFAULT_SAMPLES, MAX_SAMPLES)
 SEED = re.compile(r"[A-Za-z0-9_.:-]{1,64}")
 KIND = "analysis_progress"  # the stream message's kind
+VIEWERS_KEPT = 256  # jobs whose askers on this process are told their progress on the stream
 
 NOT_OVER = "a seat may analyse its game once the game is over (the referee may analyse a running game)"
 NOT_OVER_SPECTATOR = "spectators may analyse a game once it is over"
@@ -71,17 +75,27 @@ class JobKey:
     seed: str
 
 
-def as_dict(job: Job, with_lines: bool = True) -> dict:
-    """An analysis job as the API answers it (its lines once done, unless `with_lines` is False)."""
-    key = job.key
-    out = {"id": job.id, "game": str(key.game), "version": key.version, "seat": key.seat, "samples": key.samples,
-           "seed": key.seed, "status": job.status, "progress": {"done": job.done, "total": job.total},
-           "analysed": len(job.lines), "started": iso(job.started), "finished": iso(job.finished) if job.finished else None}
-    if job.error is not None:
-        out["error"] = job.error
-    if with_lines and job.status == "done":
-        out["lines"] = list(job.lines)
+def as_dict(view: View, key: "JobKey", with_lines: bool = True) -> dict:
+    """An analysis job as the API answers it: its request, status, progress, place in the queue and estimate; its
+    lines once done (unless `with_lines` is False)."""
+    row = view.row
+    lines = row.result if row.status == "done" and isinstance(row.result, list) else []
+    out = {"id": job_id_of(key), "game": str(key.game), "version": key.version, "seat": key.seat,
+           "samples": key.samples, "seed": key.seed, "status": row.status,
+           "progress": {"done": row.done, "total": row.total}, "analysed": len(lines),
+           "queue": {"position": view.position,
+                     "estimate_seconds": None if view.estimate is None else round(view.estimate, 1)},
+           "started": iso(row.started), "finished": iso(row.finished)}
+    if row.error is not None and row.status in ("failed", "cancelled"):
+        out["error"] = row.error
+    if with_lines and row.status == "done":
+        out["lines"] = list(lines)
     return out
+
+
+def store_id(key: "JobKey") -> str:
+    """The job's row in the store: its kind, its game and its request."""
+    return f"analysis:{key.game}:{job_id_of(key)}"
 
 
 def job_id_of(key: JobKey) -> str:
@@ -103,23 +117,26 @@ def key_of_job_id(game: UUID, job_id: str, seats: int) -> JobKey | None:
 
 
 class AnalysisJobs:
-    """The analysis jobs of one process (see the module doc), on the process's board of background jobs."""
+    """The analysis jobs of a deployment, asked from this process (see the module doc)."""
 
-    def __init__(self, app: Store, access: Access, views: ViewsFacade, board: JobBoard | None = None):
+    def __init__(self, app: Store, access: Access, views: ViewsFacade, runner: JobRunner | None = None):
         self.app, self.access, self.views = app, access, views
-        self.board = board or JobBoard()
+        self.runner = runner or JobRunner(app.database_url if hasattr(app, "database_url") else "memory://")
+        self.runner.register("analysis", self._work, (NotAnalysable,), "analysis", self._tell)
+        self._viewers: dict[str, set] = {}  # job row id -> the viewers that asked for it on this process (stream)
 
     def configure(self, workers: int | None = None, max_running: int | None = None, per_caller: int | None = None,
-                  kept: int | None = None) -> None:
-        """Set the board's bounds (the app's config): None leaves one as it is."""
-        self.board.configure(workers, max_running, per_caller, kept)
+                  per_address: int | None = None, queued: int | None = None, lease: float | None = None) -> None:
+        """Set the runner's bounds (the app's config): None leaves one as it is."""
+        self.runner.configure(workers, max_running, per_caller, per_address, queued, lease)
 
     # -- the door -----------------------------------------------------------------------------
 
     def start(self, game_id: Any, token: str | None, seat: Any, samples: Any = DEFAULT_HTTP_SAMPLES, seed: Any = "0",
-              address: str | None = None) -> dict:
-        """Start (or find) the job analysing `seat`'s decisions; returns it (`as_dict`). Raises 401/403/404 as the
-        access does, BadInput (422) for a game without analysis or a bad seat, samples or seed, TooBusy (429)."""
+              address: str | None = None, anonymous: str | None = None) -> dict:
+        """Start (or find) the job analysing `seat`'s decisions; returns it (`as_dict`, without lines). Raises
+        401/403/404 as the access does, BadInput (422) for a game without analysis or a bad seat, samples or seed,
+        TooBusy (429) past a limit. `anonymous`: a browser's own id, the asker of a caller without a token."""
         viewer = self.access.viewer(game_id, token)
         gid = parse_game_id(game_id)
         game = self.app.game(gid)
@@ -129,34 +146,54 @@ class AnalysisJobs:
             raise BadInput(str(e), field="game") from None
         _check(seat, samples, seed, game.setup.n)
         self._may_read(gid, game, viewer, seat)
-        return as_dict(self._admit(game, JobKey(gid, game.version, seat, samples, seed), viewer, token, address),
-                       with_lines=False)
-
-    def _admit(self, game, key: JobKey, viewer: Viewer, token: str | None, address: str | None) -> Job:
-        """The job of `key`, found, or admitted and started (the caller's access already checked)."""
-        job, new = self.board.admit(key, caller_of(token, address), "analysis", viewer, job_id_of(key))
-        if not new:
-            return job
-        doc, versions = game.to_record(), list(game.move_versions)
-        self.board.run(job, lambda job, executor: self._work(job, executor, doc, versions), (NotAnalysable,),
-                       self._tell)
-        return job
+        key = JobKey(gid, game.version, seat, samples, seed)
+        units = sum(1 for m in game.moves if m.get("seat") == seat)
+        row, _ = self.runner.ask(store_id(key), "analysis", str(gid), game.game,
+                                 {"version": key.version, "seat": seat, "samples": samples, "seed": seed},
+                                 caller_of(token, address, anonymous), address or "", units)
+        self._viewers.setdefault(row.id, set()).add(viewer)
+        while len(self._viewers) > VIEWERS_KEPT:  # jobs another process ran: their viewers are never told an end
+            self._viewers.pop(next(iter(self._viewers)))
+        return as_dict(self.runner.view(row), key, with_lines=False)
 
     def job(self, game_id: Any, token: str | None, job_id: str) -> dict:
-        """A job's status, progress and (once done) lines, to a viewer that may read that seat's analysis."""
+        """A job's status, progress, place in the queue, estimate and (once done) lines, to a viewer that may read
+        that seat's analysis."""
+        gid, key, row = self._found(game_id, token, job_id)
+        return as_dict(self.runner.view(row), key)
+
+    def cancel(self, game_id: Any, token: str | None, job_id: str, address: str | None = None,
+               anonymous: str | None = None) -> dict:
+        """Cancel a queued or running job: whoever started it (the same token, or browser) or the game's referee.
+        Raises Forbidden (403) for anyone else, NotFound (404) for an unknown job; a finished job is answered as it
+        is."""
+        viewer = self.access.viewer(game_id, token)
+        gid, key, row = self._found(game_id, token, job_id)
+        if row.status in ("queued", "running"):
+            if not may_cancel(row, caller_of(token, address, anonymous), viewer.is_referee):
+                raise Forbidden("only whoever started this analysis (the same token or browser) or the game's referee "
+                                "may cancel it", field="job")
+            row = self.runner.cancel(row.id) or row
+        return as_dict(self.runner.view(row), key, with_lines=False)
+
+    def _found(self, game_id: Any, token: str | None, job_id: str) -> tuple[UUID, "JobKey", JobRow]:
+        """The game, the request and the stored job a job id names, once the viewer may read it; NotFound else."""
         viewer = self.access.viewer(game_id, token)
         gid = parse_game_id(game_id)
-        job = self.board.get(job_id)
-        if job is not None and isinstance(job.key, JobKey) and job.key.game == gid:
-            self._may_read(gid, self.app.game(gid), viewer, job.key.seat)
-            return as_dict(job)
         game = self.app.game(gid)
         key = key_of_job_id(gid, job_id, game.setup.n)
-        if key is None or key.version != game.version:
-            raise NotFound(f"no analysis job {str(job_id)[:40]!r} of this game as it stands (a job is named by the "
-                           "game's version, the seat, the samples and the seed: ask again with POST)", field="job")
-        self._may_read(gid, game, viewer, key.seat)  # a job another process started: started here again
-        return as_dict(self._admit(game, key, viewer, token, None))
+        row = None if key is None else self.runner.get(store_id(key))
+        if row is None:
+            raise NotFound(f"no analysis job {str(job_id)[:40]!r} of this game (a job is named by the game's version, "
+                           "the seat, the samples and the seed: ask for it with POST)", field="job")
+        self._may_read(gid, game, viewer, key.seat)
+        return gid, key, row
+
+    def finished_lines(self, key: JobKey) -> list[dict] | None:
+        """The lines of the done job of this request, None while none is done (found, never started: the caller has
+        checked that its viewer may read that seat's analysis)."""
+        row = self.runner.get(store_id(key))
+        return list(row.result) if row is not None and row.status == "done" and isinstance(row.result, list) else None
 
     def seats(self, game_id: Any, token: str | None) -> list[int]:
         """The seats whose analysis this caller may ask for now, by the rules of `start` and `job` (the replay page
@@ -171,12 +208,12 @@ class AnalysisJobs:
         return permitted_seats(game, lambda seat: self._may_read(gid, game, viewer, seat))
 
     def running(self) -> int:
-        """How many background jobs run now (analyses and fair-play reports: they share the board)."""
-        return self.board.running()
+        """How many background jobs this process runs now (analyses and fair-play reports: they share the runner)."""
+        return self.runner.running()
 
     def close(self) -> None:
-        """Stop the board's workers; each running job fails at its next decision (a server shutting down)."""
-        self.board.close()
+        """Stop this process's runner: each running job goes back to the queue at its next decision."""
+        self.runner.close()
 
     # -- the rules ----------------------------------------------------------------------------
 
@@ -201,26 +238,29 @@ class AnalysisJobs:
         if cut is not None and cut.version < game.version:
             raise Forbidden(DELAYED)
 
-    # -- the work (the job's own thread) ------------------------------------------------------
+    # -- the work (a runner's thread, in whichever process took the job) -----------------------
 
-    def _work(self, job: Job, executor: Executor | None, doc: dict, versions: list[int]) -> None:
-        p = plan(parse(doc, checked=True), job.key.seat, versions=versions)
-        job.total = len(p.decisions)
-        self._tell(job)
-        for line in analyse(p, job.key.seed, job.key.samples, progress=lambda done, total: self._progress(job, done),
-                            executor=executor):
-            job.lines.append(line)
+    def _work(self, row: JobRow, step: Callable, executor: Executor | None) -> list[dict]:
+        gid, r = UUID(row.subject), row.request
+        game = self.app.game(gid, version=r["version"])
+        p = plan(parse(game.to_record(), checked=True), r["seat"], versions=list(game.move_versions))
+        step(0, len(p.decisions))
+        return list(analyse(p, r["seed"], r["samples"], progress=lambda done, total: step(done, total),
+                            executor=executor))
 
-    def _progress(self, job: Job, done: int) -> None:
-        self.board.step(job, done)
-        self._tell(job)
-
-    def _tell(self, job: Job) -> None:
-        data = {"job": job.id, "seat": job.key.seat, "status": job.status, "done": job.done, "total": job.total}
+    def _tell(self, job_id: str, status: str, done: int, total: int | None) -> None:
+        viewers = self._viewers.get(job_id)
+        if not viewers:
+            return
+        _, game, name = job_id.split(":", 2)
+        seat = int(name.split("~")[1])
+        data = {"job": name, "seat": seat, "status": status, "done": done, "total": total}
         try:
-            self.views.tell(job.key.game, set(job.viewers), KIND, data)
+            self.views.tell(UUID(game), set(viewers), KIND, data)
         except Exception as e:  # noqa: BLE001 - the stream is a courtesy: the job goes on
             log.warning("analysis progress not told: %s", type(e).__name__)
+        if status not in ("queued", "running"):
+            self._viewers.pop(job_id, None)
 
 
 def _check(seat: Any, samples: Any, seed: Any, n: int) -> None:

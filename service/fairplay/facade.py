@@ -23,6 +23,7 @@ from projections.knowledge import seat_knowledge
 from service.errors import BadInput
 from service.json_files import FileProblem, read_json_lines
 from service import fast_road
+from service.jobs.pool import in_order
 
 OWN_SAMPLES = 16  # screening precision (docs/fairplay.md): the own-information analysis, at most this many a move
 PERFECT_SAMPLES = 4  # rollouts a move from a full state (the true one, or each world of the honest baseline)
@@ -161,7 +162,7 @@ def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: 
     tasks = _task_list(games, settings, only)
     verdicts: dict[str, list[dict]] = {n: [] for g in games for n in g.names if only is None or n in only}
     if executor is not None:
-        pool, results = None, executor.map(judge_task, tasks, chunksize=max(1, min(16, len(tasks) // 32)))
+        pool, results = None, in_order(executor, judge_task, tasks)
     elif workers > 1 and len(tasks) > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
         results = pool.map(judge_task, tasks, chunksize=max(1, min(16, len(tasks) // (workers * 8))))

@@ -1,27 +1,31 @@
 """The fair-play report of a tournament as a background job (docs/fairplay.md "On the web"): the desk page's door.
 
 REFEREE ONLY, like service.fairplay.facade, whose `screen` the job runs: `start` first checks that the tournament's
-director (its referee) asks, then starts (or finds) the job on the process's board of background jobs
-(service.analysis.board, shared with computer analysis: the same bounds, the same pool of workers). The job is keyed
-by the tournament, the ids of its finished games and the report's settings: the same director asking again (the
-page reloaded, its progress polled) gets the same job, running or done; a game finishing since makes a new key, so
-a new report. What a job answers is its status, its progress (decisions judged out of all) and, once done, the
-report of `screen`: counts and p-values per player, never a move or a card.
+director (its referee) asks, then asks the deployment's job runner (service.jobs.runner, shared with computer
+analysis: one queue, the same limits, the same pool of workers in each process) for the job. The job is a row of the
+store keyed by the tournament, the ids of its finished games and the report's settings: the director asking again
+(the page reloaded, its progress polled), on any process or host, gets the same job, queued, running or done, and a
+report once made is kept in the store; a game finishing since makes a new key, so a new report. A job answers its
+status, its progress (decisions judged out of all), its place in the queue and an estimate of its seconds, and, once
+done, the report of `screen`: counts and p-values per player, never a move or a card. The director may cancel it.
 """
 
 from __future__ import annotations
 
-from collections import OrderedDict
+import hashlib
+import json
 from concurrent.futures import Executor
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
 from uuid import UUID
 
 from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 
-from service.analysis.board import Job, JobBoard, caller_of
 from service.errors import BadInput
+from service.jobs.rules import JobRow
+from service.jobs.askers import caller_of
+from service.jobs.runner import JobRunner, View
 
 from .facade import Settings, screen, tournament_games
 
@@ -39,70 +43,92 @@ class ReportKey:
 
 
 class FairplayJobs:
-    """The fair-play reports of one process, on its board of background jobs."""
+    """The fair-play reports of a deployment, asked from this process, on the shared job runner."""
 
-    def __init__(self, tournaments: Any, board: JobBoard, settings: Settings = Settings()):
-        self.tournaments, self.board, self.settings = tournaments, board, settings
-        self._last: OrderedDict[ReportKey, Job] = OrderedDict()  # the last job of each key, failed ones too
+    def __init__(self, tournaments: Any, runner: JobRunner, settings: Settings = Settings()):
+        self.tournaments, self.runner, self.settings = tournaments, runner, settings
+        self.runner.register("fairplay", self._work, (BadInput,), WHAT)
 
-    def start(self, tournament_id: Any, token: str | None) -> dict:
+    def start(self, tournament_id: Any, token: str | None, address: str | None = None) -> dict:
         """Start (or find) the report of the tournament's finished games now; returns the job (`as_dict`). A failed
-        job is started again. Raises NotFound for an unknown tournament, 401/403 unless `token` is its director's,
-        BadInput for a game without analysis, TooBusy (429) past a bound."""
-        key = self._key(tournament_id, token)
+        or cancelled job is queued again. Raises NotFound for an unknown tournament, 401/403 unless `token` is its
+        director's, BadInput for a game without analysis, TooBusy (429) past a limit."""
+        key, game = self._key(tournament_id, token)
         if not key.games:
             return EMPTY
-        job, new = self.board.admit(key, caller_of(token, None), WHAT)
-        if new:
-            self._last[key] = job
-            while len(self._last) > self.board.kept:
-                self._last.popitem(last=False)
-            self.board.run(job, self._work, (BadInput,))
-        return as_dict(job)
+        units = self._units(key)
+        row, _ = self.runner.ask(store_id(key), "fairplay", key.tournament, game,
+                                 {"tournament": key.tournament, "games": list(key.games),
+                                  "settings": asdict(key.settings)},
+                                 caller_of(token, None), address or "", units)
+        return as_dict(self.runner.view(row), key)
 
     def progress(self, tournament_id: Any, token: str | None) -> dict:
         """The report job of the tournament's finished games now, as `start` answers it, without starting one: status
-        `unknown` when this process has none (another process of the server ran it, or it restarted)."""
-        key = self._key(tournament_id, token)
+        `unknown` when nobody asked for it yet."""
+        key, _ = self._key(tournament_id, token)
         if not key.games:
             return EMPTY
-        job = self.board.find(key) or self._last.get(key)
-        if job is None:
-            return {"status": "unknown", "games": len(key.games), "progress": {"done": 0, "total": None}}
-        return as_dict(job)
+        row = self.runner.get(store_id(key))
+        if row is None:
+            return {"status": "unknown", "games": len(key.games), "progress": {"done": 0, "total": None},
+                    "queue": {"position": None, "estimate_seconds": None}}
+        return as_dict(self.runner.view(row), key)
 
-    def _key(self, tournament_id: Any, token: str | None) -> ReportKey:
+    def cancel(self, tournament_id: Any, token: str | None) -> dict:
+        """Cancel the report job of the tournament's finished games now (its director only, as every door here)."""
+        key, _ = self._key(tournament_id, token)
+        if not key.games:
+            return EMPTY
+        row = self.runner.get(store_id(key))
+        if row is None:
+            return self.progress(tournament_id, token)
+        if row.status in ("queued", "running"):
+            row = self.runner.cancel(row.id) or row
+        return as_dict(self.runner.view(row), key)
+
+    def _key(self, tournament_id: Any, token: str | None) -> tuple[ReportKey, str]:
         tid, _ = self.tournaments._director(tournament_id, token)
         info = self.tournaments.seatings(tid)
         try:
             analysis_of(spec_for(info["game"]))
         except NotAnalysable as e:
             raise BadInput(f"{e}: no fair-play report without it", field="game") from None
-        return ReportKey(str(tid), self._finished(info), self.settings)
+        return ReportKey(str(tid), self._finished(info), self.settings), info["game"]
 
     def _finished(self, info: dict) -> tuple[str, ...]:
         ids = [g["game_id"] for g in info["games"]]
         return tuple(sorted(i for i in ids if self.tournaments.app.game(UUID(i)).outcome.is_over))
 
-    def _work(self, job: Job, executor: Executor | None) -> None:
-        key: ReportKey = job.key
-        _, games = tournament_games(self.tournaments, key.tournament)
-        games = [g for g in games if g.label in key.games]
-        job.result = screen(games, key.settings, progress=lambda done, total: self._progress(job, done, total),
-                            executor=executor)
+    def _units(self, key: ReportKey) -> int:
+        """The decisions the report is expected to judge (every move of its games: its estimate's measure)."""
+        return sum(len(self.tournaments.app.game(UUID(i)).moves) for i in key.games)
 
-    def _progress(self, job: Job, done: int, total: int) -> None:
-        job.total = total
-        self.board.step(job, done)
+    def _work(self, row: JobRow, step: Callable, executor: Executor | None) -> dict:
+        r = row.request
+        _, games = tournament_games(self.tournaments, r["tournament"])
+        games = [g for g in games if g.label in set(r["games"])]
+        return screen(games, Settings(**r["settings"]), progress=lambda done, total: step(done, total),
+                      executor=executor)
 
 
-def as_dict(job: Job) -> dict:
-    """A report job as the page reads it: status, progress, error, and the report once done."""
-    out: dict = {"status": job.status, "games": len(job.key.games), "progress": {"done": job.done, "total": job.total}}
-    if job.error is not None:
-        out["error"] = job.error
-    if job.status == "done":
-        out["report"] = job.result
+def store_id(key: ReportKey) -> str:
+    """The report's row in the store: its kind, its tournament, and a digest of its games and settings."""
+    digest = hashlib.sha256(json.dumps([list(key.games), asdict(key.settings)], sort_keys=True).encode()).hexdigest()
+    return f"fairplay:{key.tournament}:{digest[:32]}"
+
+
+def as_dict(view: View, key: ReportKey) -> dict:
+    """A report job as the page reads it: status, progress, place in the queue, estimate, error, and the report
+    once done."""
+    row = view.row
+    out: dict = {"status": row.status, "games": len(key.games), "progress": {"done": row.done, "total": row.total},
+                 "queue": {"position": view.position,
+                           "estimate_seconds": None if view.estimate is None else round(view.estimate, 1)}}
+    if row.error is not None and row.status in ("failed", "cancelled"):
+        out["error"] = row.error
+    if row.status == "done":
+        out["report"] = row.result
     return out
 
 

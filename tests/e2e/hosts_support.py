@@ -70,8 +70,10 @@ def give_key(folder: Path, pem: bytes) -> Path:
 class Host:
     """One `arbiter serve` on its own port, folder and state folder."""
 
-    def __init__(self, name: str, folder: Path, url: str, pem: bytes, workers: int = 1, threads: int = 8):
+    def __init__(self, name: str, folder: Path, url: str, pem: bytes, workers: int = 1, threads: int = 8,
+                 env: dict | None = None):
         self.name, self.folder, self.url = name, folder, url
+        self.env = dict(env or {})  # settings of this host's own (ARBITER_JOB_LEASE_SECONDS...)
         self.key_file = give_key(folder, pem)
         self.port = free_port()
         self.workers, self.threads = workers, threads
@@ -86,7 +88,7 @@ class Host:
             self.proc = subprocess.Popen(
                 [str(ARBITER), "serve", "--database-url", self.url, "--port", str(self.port),
                  "--workers", str(self.workers), "--threads", str(self.threads), "--key-file", str(self.key_file)],
-                cwd=self.folder, env=clean_env(self.folder / "state"), stdout=log, stderr=subprocess.STDOUT,
+                cwd=self.folder, env={**clean_env(self.folder / "state"), **self.env}, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True)
         return self
 

@@ -84,3 +84,31 @@ def test_a_seat_s_page_offers_only_its_seat_and_its_route_refuses_another_seat(p
         headers: {'Content-Type': 'application/json'}, body: JSON.stringify({seat: 0, samples: 4})});
         return [r.status, (await r.json()).detail]; }""", start)
     assert answer == [403, "a seat may analyse only its own decisions: seat 1 asked for seat 0's"]
+
+
+def test_a_visitor_sees_its_place_in_the_queue_and_an_estimate_then_cancels_its_analysis(people, server):
+    """The server's two running places taken by the referee's long analyses (Batallion at 1000 samples a move): a
+    spectator's analysis waits in the queue, the page says its place and an estimate, and its Cancel button cancels
+    it (docs/analysis.md "Jobs")."""
+    long_record = RECORD.parent.parent / "batallion" / "selfplay-01-3p.json"
+    game = Game(server, server.ok("POST", "/api/v1/records", json.loads(long_record.read_text())))
+    busy = [server.call("POST", f"/api/v1/games/{game.id}/analysis", {"seat": s, "samples": 1000, "seed": "busy"},
+                        token=game.referee) for s in (1, 2)]
+    assert [status for status, _ in busy] == [202, 202]
+    busy = [job for _, job in busy]
+    try:
+        page = people.page(f"/games/{game.id}/replay", width=1280, height=900)  # a spectator: no link held
+        expect(page.locator("#replay")).to_have_attribute("data-ready", "true")
+        page.select_option("#analysis-seat", "0")
+        page.fill("#analysis-samples", "1000")
+        page.locator("#analysis-start").click()
+        expect(page.locator("#analysis")).to_have_attribute("data-state", "queued", timeout=20_000)
+        expect(page.locator("#analysis-status")).to_contain_text("in the queue")
+        expect(page.locator("#analysis-status")).to_contain_text("done in about")
+        page.locator("#analysis-cancel").click()
+        expect(page.locator("#analysis")).to_have_attribute("data-state", "cancelled", timeout=20_000)
+        expect(page.locator("#analysis-status")).to_contain_text("was cancelled")
+        expect(page.locator("#analysis-cancel")).to_be_hidden()
+    finally:
+        for job in busy:
+            server.call("DELETE", f"/api/v1/games/{game.id}/analysis/{job['id']}", token=game.referee)

@@ -62,13 +62,13 @@ def finished(client, path: Path = SMALL_BATTLE) -> Imported:
 
 
 def done(client, url: str, headers: dict, seconds: float = 120) -> dict:
-    """Poll a job until it is no longer running; its last answer."""
+    """Poll a job until it is no longer queued or running; its last answer."""
     end = time.monotonic() + seconds
     while time.monotonic() < end:
         answer = client.get(url, headers=headers)
         assert answer.status_code == 200, answer.get_data(as_text=True)
         job = answer.get_json()
-        if job["status"] != "running":
+        if job["status"] not in ("queued", "running"):
             return job
         time.sleep(0.1)
     raise AssertionError(f"the job at {url} still runs after {seconds} s")
@@ -178,30 +178,66 @@ def test_the_same_request_gets_the_same_job_and_another_seed_another(make_app):
     assert (after["id"], after["status"]) == (first["id"], "done")  # kept once done: asked again, answered at once
 
 
-def test_one_caller_beyond_its_running_jobs_gets_429_with_retry_after_while_others_still_start(make_app):
+def test_one_asker_beyond_its_active_jobs_gets_429_with_retry_after_while_others_still_start(make_app):
     app = make_app(ANALYSIS_MAX_JOBS=4, ANALYSIS_JOBS_PER_CALLER=1)
     client = app.test_client()
     game = finished(client, BATALLION)  # at 1000 samples a move, seconds of work: still running below
     assert client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0]).status_code == 202
     busy = client.post(game.url, json={"seat": 0, "seed": "b"}, headers=game.seats[0])
     body = assert_problem(busy, 429)
-    assert busy.headers["Retry-After"].isdigit() and "at most 1 at a time for one caller" in body["detail"]
+    assert busy.headers["Retry-After"].isdigit() and "at most 1 at a time for one asker" in body["detail"]
     assert client.post(game.url, json={"seat": 0, "seed": "c"}, headers=game.referee).status_code == 202
-    assert app.extensions["arbiter"].analysis.running() == 2
+    assert len(app.extensions["arbiter"].jobs.table.active()) == 2
 
 
-def test_beyond_the_server_s_running_jobs_every_new_request_gets_429(make_app):
+def test_beyond_the_process_s_running_jobs_a_new_job_waits_in_the_queue_with_its_place_and_estimate(make_app):
     client = make_app(ANALYSIS_MAX_JOBS=1).test_client()
     game = finished(client, BATALLION)
     first = client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0])
     assert first.status_code == 202
-    body = assert_problem(client.post(game.url, json={"seat": 1, "seed": "a"}, headers=game.referee), 429)
-    assert "its most at a time" in body["detail"]
+    end = time.monotonic() + 10
+    while client.get(first.get_json()["url"], headers=game.seats[0]).get_json()["status"] != "running":
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    second = client.post(game.url, json={"seat": 1, "seed": "a"}, headers=game.referee)
+    assert second.status_code == 202
+    waiting = client.get(second.get_json()["url"], headers=game.referee).get_json()
+    assert waiting["status"] == "queued" and waiting["queue"]["position"] == 1
+    assert waiting["queue"]["estimate_seconds"] > 0 and waiting["started"] is None
     again = client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0])  # the same job is no new job
     assert again.status_code == 202 and again.get_json()["id"] == first.get_json()["id"]
-    client.application.extensions["arbiter"].analysis.close()  # a server stopping: its jobs stop at the next decision
-    stopped = done(client, first.get_json()["url"], game.seats[0], seconds=30)
-    assert (stopped["status"], stopped["error"], "lines" in stopped) == ("failed", "the server stopped this analysis", False)
+    client.application.extensions["arbiter"].analysis.close()  # a server stopping: its job goes back to the queue
+    stopped = client.get(first.get_json()["url"], headers=game.seats[0]).get_json()
+    assert (stopped["status"], "lines" in stopped) == ("queued", False)
+
+
+def test_whoever_started_a_job_or_the_referee_may_cancel_it_and_nobody_else(make_app):
+    app = make_app(ANALYSIS_MAX_JOBS=1)
+    client = app.test_client()
+    game = finished(client, BATALLION)
+    running = client.post(game.url, json={"seat": 0, "seed": "a"}, headers=game.seats[0]).get_json()
+    queued = client.post(game.url, json={"seat": 0, "seed": "b"}).get_json()  # a spectator's, from its address
+    assert_problem(client.delete(running["url"]), 403)  # a spectator did not start it
+    body = client.delete(queued["url"]).get_json()  # the spectator's own: cancelled at once
+    assert body["status"] == "cancelled" and body["queue"]["position"] is None
+    end = time.monotonic() + 10
+    while client.get(running["url"], headers=game.seats[0]).get_json()["status"] != "running":
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    asked = time.monotonic()
+    assert client.delete(running["url"], headers=game.referee).status_code == 200
+    stopped = done(client, running["url"], game.seats[0], seconds=10)
+    assert stopped["status"] == "cancelled" and time.monotonic() - asked < 2.0
+    assert app.extensions["arbiter"].analysis.running() == 0 or _settles(app)
+    again = client.post(game.url, json={"seat": 0, "seed": "b", "samples": 2}).get_json()
+    assert again["status"] in ("queued", "running")  # a cancelled request asked again is queued again
+
+
+def _settles(app) -> bool:
+    end = time.monotonic() + 5
+    while app.extensions["arbiter"].analysis.running() and time.monotonic() < end:
+        time.sleep(0.05)
+    return app.extensions["arbiter"].analysis.running() == 0
 
 
 def test_a_job_id_that_names_no_request_of_the_game_as_it_stands_is_404(make_app):
@@ -214,18 +250,23 @@ def test_a_job_id_that_names_no_request_of_the_game_as_it_stands_is_404(make_app
                                                    404)["detail"], job_id
 
 
-def test_a_job_started_by_one_server_process_is_found_by_another_which_gives_the_same_lines(make_app, tmp_path):
-    """Two apps on one store stand for two workers (or hosts): a poll landing on the other one finds the job going
-    on there, as its id names the request, and the lines are the same."""
+def test_a_job_asked_of_two_server_processes_is_one_job_run_once_whose_lines_both_answer(make_app, tmp_path):
+    """Two apps on one store stand for two workers (or hosts): the same request asked of both is one row of the
+    store, run by one of them once, and its lines, kept in the store, answer a poll on either."""
     url = f"sqlite:///{tmp_path / 'games.db'}"
     first, second = make_app(DATABASE_URL=url).test_client(), make_app(DATABASE_URL=url).test_client()
     game = finished(first)
     started = first.post(game.url, json={"seat": 0, "samples": 8, "seed": "w"}, headers=game.seats[0]).get_json()
     elsewhere = second.get(started["url"], headers=game.seats[0])
     assert elsewhere.status_code == 200 and elsewhere.get_json()["id"] == started["id"]
+    asked_there = second.post(game.url, json={"seat": 0, "samples": 8, "seed": "w"}, headers=game.seats[0])
+    assert asked_there.get_json()["id"] == started["id"]
     lines_here = done(first, started["url"], game.seats[0])["lines"]
     lines_there = done(second, started["url"], game.seats[0])["lines"]
     assert lines_here == lines_there and lines_here
+    row = first.application.extensions["arbiter"].jobs.get(f"analysis:{game.id}:{started['id']}")
+    assert row is not None and row.status == "done"
+    assert _attempts(tmp_path / "games.db", row.id) == 1  # taken once, by one of the two
     assert_problem(second.get(started["url"], headers=game.seats[1]), 403)  # another seat may not, there either
 
 
@@ -253,6 +294,13 @@ def test_bad_input_is_a_422_problem_naming_the_field(make_app, request_body, fie
     body = assert_problem(client.post(game.url, json=request_body, headers=game.seats[0]), 422)
     assert body["field"] == field, body
     assert app_jobs(client) == 0
+
+
+def _attempts(path, job_id: str) -> int:
+    import sqlite3
+
+    with sqlite3.connect(path) as conn:
+        return conn.execute("SELECT attempts FROM arbiter_jobs WHERE id = ?", (job_id,)).fetchone()[0]
 
 
 def app_jobs(client) -> int:

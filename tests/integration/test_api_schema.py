@@ -70,6 +70,7 @@ GOOD = {  # operation: (caller, query, body, expected status); caller is a seat 
     "DELETE /api/v1/games/{game_id}/bot": (3, None, None, 200),  # after the seat was handed to a bot (below)
     "POST /api/v1/games/{game_id}/analysis": ("referee", None, {"seat": 0, "samples": 4}, 202),
     "GET /api/v1/games/{game_id}/analysis/{job_id}": ("referee", None, None, 200),  # a job started below
+    "DELETE /api/v1/games/{game_id}/analysis/{job_id}": ("referee", None, None, 200),  # cancelled by its referee
     "GET /api/v1/games/{game_id}/positions": (0, None, None, 200),
     "GET /api/v1/log/checkpoint": (None, None, None, 200),
     "GET /api/v1/log/key": (None, None, None, 200),

@@ -59,7 +59,7 @@ def report_done(client, url: str, seconds: float = 60) -> dict:
         assert answer.status_code == 200 and answer.headers["Cache-Control"] == "no-store"
         body = answer.get_json()
         assert "report" not in body  # counts of decisions only: the report is the page's
-        if body["status"] != "running":
+        if body["status"] not in ("queued", "running"):
             assert body["status"] == "done", body
             return body
         time.sleep(0.2)
@@ -73,9 +73,8 @@ def test_the_report_is_one_background_job_per_set_of_finished_games_with_its_pro
     client.get(f"/tournaments/{tid}/director/{token}")
     page = client.get(url).get_data(as_text=True)
     assert 'id="fairplay-job"' in page and "fairplay.js" in page and 'http-equiv="refresh"' in page
-    assert app.extensions["arbiter"].analysis.running() == 1
-    client.get(url)  # asked again while running: the same job, no second one
-    assert app.extensions["arbiter"].analysis.running() == 1
+    client.get(url)  # asked again: the same job, no second one
+    assert len(app.extensions["arbiter"].jobs.table.active()) <= 1
     done = report_done(client, url)
     assert done["games"] == 1 and done["progress"]["done"] == done["progress"]["total"] > 0
     assert app.extensions["arbiter"].analysis.running() == 0
@@ -83,37 +82,49 @@ def test_the_report_is_one_background_job_per_set_of_finished_games_with_its_pro
     assert app.extensions["arbiter"].analysis.running() == 0  # the done job answered, nothing started again
 
 
-def test_a_busy_server_makes_the_page_wait_with_429_and_retry_after(app, client):
-    app.extensions["arbiter"].analysis.configure(max_running=1)
-    first, second = played_tournament(app), played_tournament(app)
-    for t in (first, second):
+def test_a_report_waits_in_the_queue_with_its_place_and_a_full_queue_makes_the_page_wait_with_429(app, client):
+    app.extensions["arbiter"].analysis.configure(max_running=1, queued=1)
+    first, second, third = played_tournament(app), played_tournament(app), played_tournament(app)
+    for t in (first, second, third):
         client.get(f"/tournaments/{t['id']}/director/{t['director_token']}")
     assert client.get(f"/tournaments/{first['id']}/fairplay").status_code == 200
-    busy = client.get(f"/tournaments/{second['id']}/fairplay")
+    end = time.monotonic() + 10
+    while client.get(f"/tournaments/{first['id']}/fairplay/progress").get_json()["status"] != "running":
+        assert time.monotonic() < end
+        time.sleep(0.05)
+    waiting = client.get(f"/tournaments/{second['id']}/fairplay")
+    assert waiting.status_code == 200 and "place 1 in the queue" in waiting.get_data(as_text=True)
+    polled = client.get(f"/tournaments/{second['id']}/fairplay/progress").get_json()
+    assert polled["status"] == "queued" and polled["queue"]["position"] == 1 and polled["queue"]["estimate_seconds"] > 0
+    busy = client.get(f"/tournaments/{third['id']}/fairplay")
     assert busy.status_code == 429 and busy.headers["Retry-After"].isdigit()
-    assert "its most at a time" in busy.get_data(as_text=True) and 'id="fairplay-job"' in busy.get_data(as_text=True)
-    polled = client.get(f"/tournaments/{second['id']}/fairplay/progress")  # the poll starts nothing
-    assert polled.status_code == 200 and polled.get_json()["status"] == "unknown"
+    assert "wait in the queue already" in busy.get_data(as_text=True) and 'id="fairplay-job"' in busy.get_data(as_text=True)
+    assert client.get(f"/tournaments/{third['id']}/fairplay/progress").get_json()["status"] == "unknown"  # none started
     report_done(client, f"/tournaments/{first['id']}/fairplay")
-    assert client.get(f"/tournaments/{second['id']}/fairplay").status_code == 200  # its turn now
     report_done(client, f"/tournaments/{second['id']}/fairplay")
+    assert client.get(f"/tournaments/{third['id']}/fairplay").status_code == 200  # its turn now
+    report_done(client, f"/tournaments/{third['id']}/fairplay")
 
 
-def test_a_job_that_fails_is_said_by_the_poll_and_the_page_asks_again(app, client):
-    created = played_tournament(app)
+def test_the_director_cancels_a_report_and_asks_for_it_again(app, client):
+    app.extensions["arbiter"].analysis.configure(max_running=1)
+    first, created = played_tournament(app), played_tournament(app)
+    for t in (first, created):
+        client.get(f"/tournaments/{t['id']}/director/{t['director_token']}")
+    client.get(f"/tournaments/{first['id']}/fairplay")  # the worker is busy with this one
     tid = created["id"]
+    page = client.get(f"/tournaments/{tid}/fairplay").get_data(as_text=True)
+    assert 'id="fairplay-cancel"' in page
+    cancelled = client.post(f"/tournaments/{tid}/fairplay/cancel")
+    assert cancelled.status_code == 200 and 'id="fairplay-cancelled"' in cancelled.get_data(as_text=True)
+    assert client.get(f"/tournaments/{tid}/fairplay/progress").get_json()["status"] == "cancelled"
+    client.delete_cookie("arbiter_td_" + tid.replace("-", ""), path="/tournaments/")
+    assert client.post(f"/tournaments/{tid}/fairplay/cancel").status_code == 401  # nobody else may
     client.get(f"/tournaments/{tid}/director/{created['director_token']}")
-    app.extensions["arbiter"].analysis.close()  # a server stopping: the job stops at its next decision
-    assert client.get(f"/tournaments/{tid}/fairplay").status_code == 200
-    deadline = time.monotonic() + 30
-    while (body := client.get(f"/tournaments/{tid}/fairplay/progress").get_json())["status"] == "running":
-        assert time.monotonic() < deadline
-        time.sleep(0.1)
-    assert body == {**body, "status": "failed", "error": "the server stopped this fair-play report"}
-    page = client.get(f"/tournaments/{tid}/fairplay")  # a new job (the failed one is forgotten): it fails too here
-    text = page.get_data(as_text=True)
-    assert page.status_code == 200 and 'id="fairplay"' not in text
-    assert 'id="fairplay-job"' in text or ('id="fairplay-failed"' in text and "Try again" in text)
+    again = client.get(f"/tournaments/{tid}/fairplay")  # asked again: queued again
+    assert again.status_code == 200 and 'id="fairplay-job"' in again.get_data(as_text=True)
+    report_done(client, f"/tournaments/{first['id']}/fairplay")
+    report_done(client, f"/tournaments/{tid}/fairplay")
 
 
 def test_an_unknown_tournament_is_named(client):

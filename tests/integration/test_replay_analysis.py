@@ -128,3 +128,28 @@ def test_a_game_without_analysis_shows_neither_control_nor_study_link():
         page = browser(app, body["id"], body["referee_token"]).get(f"/games/{body['id']}/replay").get_data(as_text=True)
     assert created.status_code == 201 and 'id="replay"' in page
     assert offered(page) is None and 'id="study-here"' not in page
+
+
+def test_visitors_of_one_address_each_have_their_own_slot_within_the_larger_address_limit():
+    """Spectators' browsers on one address (the test client's 127.0.0.1) are told apart by their own cookie: one
+    visitor's second job is refused (one asker), another visitor's first is not, until the address's limit."""
+    app = create_app({"DATABASE_URL": "memory://", "ANALYSIS_WORKERS": 1, "ANALYSIS_MAX_JOBS": 1,
+                      "ANALYSIS_JOBS_PER_CALLER": 1, "ANALYSIS_JOBS_PER_ADDRESS": 2})
+    app.test_client_class = CheckedClient
+    try:
+        game = finished(app.test_client(), RECORDS / "batallion" / "selfplay-01-3p.json")
+        url = f"/games/{game.id}/replay/analysis"
+        ann, bob, cy = app.test_client(), app.test_client(), app.test_client()
+        first = ann.post(url, json={"seat": 0, "seed": "ann"})
+        assert first.status_code == 202 and "arbiter-asker=" in first.headers["Set-Cookie"]
+        assert "HttpOnly" in first.headers["Set-Cookie"] and "SameSite=Strict" in first.headers["Set-Cookie"]
+        again = ann.post(url, json={"seat": 0, "seed": "ann-2"})
+        assert again.status_code == 429 and "one asker" in again.get_json()["detail"]
+        assert bob.post(url, json={"seat": 1, "seed": "bob"}).status_code == 202  # another visitor, same address
+        third = cy.post(url, json={"seat": 2, "seed": "cy"})
+        assert third.status_code == 429 and "one address" in third.get_json()["detail"]
+        assert bob.post(f"{first.get_json()['url']}/cancel").status_code == 403  # not bob's job
+        assert ann.post(f"{first.get_json()['url']}/cancel").get_json()["status"] == "cancelled"
+        assert cy.post(url, json={"seat": 2, "seed": "cy"}).status_code == 202  # a place freed on the address
+    finally:
+        app.extensions["arbiter"].analysis.close()

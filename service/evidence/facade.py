@@ -25,7 +25,7 @@ from service.adapters.stores import persistence_env
 from service.errors import BadInput
 from service.store.application import Store
 
-from . import keys, receipts
+from . import keys, lost_lines, receipts
 from .attempts_heads import attempts_finding, stored_head
 from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
 from .log_service import LogService
@@ -204,9 +204,15 @@ class Evidence:
 
     # -- the store against the log ---------------------------------------------------------------
 
+    def checked_log(self):
+        """The checkpoint log's report (service.evidence.checkpoints.LogReport), with the lines the newest published
+        checkpoint signed and the log no longer holds counted as gone (service.evidence.lost_lines.with_cut)."""
+        report = self.log.report()
+        return lost_lines.with_cut(report, self.transparency.signed_size() if report.lines or report.gone else None)
+
     def log_report(self) -> dict:
         """The checkpoint log checked, with where it is kept."""
-        report = self.log.report()
+        report = self.checked_log()
         return {**report.as_dict(), "path": str(self.log.storage), "exists": self.log.storage.exists()}
 
     def backup(self, path: str, force: bool = False) -> dict:
@@ -218,8 +224,10 @@ class Evidence:
                 "key_file": str(key_file) if key_file is not None else None}
 
     def logged_games(self) -> list[str]:
-        """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance."""
-        return list(self.log.report().latest)
+        """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance, then
+        those only a line that is gone was named for."""
+        report = self.log.report()
+        return list(dict.fromkeys([*report.latest, *lost_lines.named_games(report)]))
 
     def checkpoints(self, after: int = 0, limit: int = 100, game: str | None = None) -> list[dict]:
         """Checkpoints of the log after line `after` (for mirrors and auditors), optionally of one game."""
@@ -245,14 +253,16 @@ class Evidence:
 
         `chain` is the game's chain report (None: no event of the game is stored). Findings: `intact`,
         `truncated` (the store ends before the signed version: a deletion or a rolled-back database),
-        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway) and `none` (no checkpoint yet).
-        A broken log makes every game's check fail: what follows the broken line cannot be trusted.
+        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway), `none` (no checkpoint yet) and `lost` (a line
+        of the log that held this game's coverage is gone: `lost` lists them in words, service.evidence.lost_lines).
+        A log whose check stopped (lines moved or inserted) makes every game's check fail: what follows cannot be
+        trusted.
         `log_report` (the log's report, read once for many games) and `heads` (the game's chain hashes by version
         from 1, computed while verifying it) spare re-reading the log and the row. A game whose events match is then
         held against the refused attempts the checkpoint signed (`truncated`, `rewritten`, with `attempts`: {stored,
         signed}); `attempt_rows`: the attempts stream's rows read in bulk already.
         """
-        report = self.log.report() if log_report is None else log_report
+        report = self.checked_log() if log_report is None else log_report
         cp = report.latest.get(str(game_id))
         out = {"checkpoint": _summary(cp), "log": report.as_dict()}
         if cp is None:
@@ -283,7 +293,12 @@ class Evidence:
             if attempts is not None:
                 finding, status, out["attempts"] = attempts
                 ok = False
-        if not report.ok:
+        gone = [] if report.stopped else lost_lines.lost(report, str(game_id), cp, chain and chain["length"])
+        if gone:
+            finding = "lost" if finding in ("intact", "none") else finding
+            ok, status = False, "; ".join(gone) + ("" if cp is None and chain is None else f"; {status}")
+            out["lost"] = gone
+        elif not report.ok and (report.stopped or not report.gone):
             ok = False
             status += f"; the checkpoint log is broken at {report.problem}"
         return {"ok": ok, "finding": finding, "status": status, **out}

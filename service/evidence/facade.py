@@ -253,10 +253,8 @@ class Evidence:
 
         `chain` is the game's chain report (None: no event of the game is stored). Findings: `intact`,
         `truncated` (the store ends before the signed version: a deletion or a rolled-back database),
-        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway), `none` (no checkpoint yet) and `lost` (a line
-        of the log that held this game's coverage is gone: `lost` lists them in words, service.evidence.lost_lines).
-        A log whose check stopped (lines moved or inserted) makes every game's check fail: what follows cannot be
-        trusted.
+        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway), `none` (no checkpoint yet) and `lost` (lines
+        of the log that are gone held this game's: service.evidence.lost_lines.verdict).
         `log_report` (the log's report, read once for many games) and `heads` (the game's chain hashes by version
         from 1, computed while verifying it) spare re-reading the log and the row. A game whose events match is then
         held against the refused attempts the checkpoint signed (`truncated`, `rewritten`, with `attempts`: {stored,
@@ -293,15 +291,7 @@ class Evidence:
             if attempts is not None:
                 finding, status, out["attempts"] = attempts
                 ok = False
-        gone = [] if report.stopped else lost_lines.lost(report, str(game_id), cp, chain and chain["length"])
-        if gone:
-            finding = "lost" if finding in ("intact", "none") else finding
-            ok, status = False, "; ".join(gone) + ("" if cp is None and chain is None else f"; {status}")
-            out["lost"] = gone
-        elif not report.ok and (report.stopped or not report.gone):
-            ok = False
-            status += f"; the checkpoint log is broken at {report.problem}"
-        return {"ok": ok, "finding": finding, "status": status, **out}
+        return {**lost_lines.verdict(report, str(game_id), cp, chain, ok, finding, status), **out}
 
 
 def _summary(cp: dict | None) -> dict | None:

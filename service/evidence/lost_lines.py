@@ -64,3 +64,17 @@ def lost(report, game: str, cp: dict | None, length: int | None) -> list[str]:
         out.append(f"{left}, and the checkpoint log lost {where}, which nothing left names: its line(s) may have "
                    "been among them")
     return out
+
+
+def verdict(report, game: str, cp: dict | None, chain: dict | None, ok, finding: str, status: str) -> dict:
+    """A game's checkpoint verdict ({ok, finding, status}, and `lost` in words) once the log's gone lines are weighed:
+    a game they took fails, finding `lost` where nothing else was found; a log whose check stopped (lines moved or
+    inserted) fails every game, what follows the break being untrusted."""
+    gone = [] if report.stopped else lost(report, game, cp, chain and chain["length"])
+    if gone:
+        status = "; ".join(gone) + ("" if cp is None and chain is None else f"; {status}")
+        return {"ok": False, "finding": "lost" if finding in ("intact", "none") else finding, "status": status,
+                "lost": gone}
+    if not report.ok and (report.stopped or not report.gone):
+        return {"ok": False, "finding": finding, "status": f"{status}; the checkpoint log is broken at {report.problem}"}
+    return {"ok": ok, "finding": finding, "status": status}

@@ -110,8 +110,10 @@ def gone_lines(reports: list[dict], log: dict, console: Console) -> None:
                            style="red"), soft_wrap=True)
     elif log.get("gone"):
         lost = [r["id"] for r in reports if (r.get("checkpoint") or {}).get("lost")]
-        console.print(Text(f"  the lines after them were still checked; {len(lost)} game(s) lost lines: "
-                           + (", ".join(lost) or "none named"), style="red"), soft_wrap=True)
+        after = any(g["why"] != "cut" for g in log["gone"])
+        console.print(Text(("  the lines after them were still checked; " if after else "  ")
+                           + f"{len(lost)} game(s) lost lines: " + (", ".join(lost) or "none named"), style="red"),
+                      soft_wrap=True)
 
 
 def transparency_summary(arbiter, witness_keys: tuple[str, ...], quorum: int | None, kept: tuple[str, ...],

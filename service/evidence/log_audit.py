@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import merkle
-from .signed_notes import ED25519, COSIGNATURE, NoteError, Verifier, open_note, split
+from .signed_notes import COSIGNATURE, ED25519, NoteError, Verifier, open_note, split
 from .tree_heads import TreeHead
 
 

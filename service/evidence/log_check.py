@@ -22,7 +22,7 @@ import json
 
 from domain import json_limits
 
-from .checkpoints import FORMAT, FIELDS_OF, LogReport, line_hash, prev_of
+from .checkpoints import FIELDS_OF, FORMAT, LogReport, line_hash, prev_of
 from .keys import PublicKey, canonical
 
 

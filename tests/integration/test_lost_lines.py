@@ -91,7 +91,7 @@ def reports(url: str, extra: list[str]) -> tuple[int, dict[str, dict], str]:
 
 def summary(url: str, extra: list[str]) -> str:
     """`verify --all` as a referee reads it, its lines joined again where the terminal wrapped them."""
-    code, output, error = verify_all(url, *extra)
+    code, output, _ = verify_all(url, *extra)
     assert code == 1 and "Traceback" not in output, output
     return " ".join(output.split())
 
@@ -156,15 +156,15 @@ def test_the_tail_cut_names_the_games_whose_versions_no_line_left_signs(played):
     first = mine[1]  # every line of the running game but its first (created) is cut
     delete_lines(arbiter, first, total)
 
-    code, rows, output = reports(url, extra)
+    code, rows, _ = reports(url, extra)
 
     assert code == 1
     cut = rows[running.id]["checkpoint"]
     assert cut["ok"] is False and cut["finding"] == "lost", cut
     signed = json.loads(lines_of(arbiter)[mine[0] - 1])["version"]
-    assert cut["lost"] == [f"no line left signs its versions {signed + 1} to {running.version}, and the checkpoint log "
-                           f"lost lines {first} to {total} (cut), which nothing left names: its line(s) may have been "
-                           "among them"], cut
+    assert cut["lost"] == [(f"no line left signs its versions {signed + 1} to {running.version}, and the checkpoint log "
+                            f"lost lines {first} to {total} (cut), which nothing left names: its line(s) may have been "
+                            "among them")], cut
     assert rows[finished.id]["ok"] is True, "its end line is left, and signs all its store holds"
 
     text = summary(url, extra)
@@ -176,7 +176,7 @@ def test_the_tail_cut_names_the_games_whose_versions_no_line_left_signs(played):
 
 
 def test_a_single_game_s_verification_names_its_gone_line_too(played, facades):
-    url, arbiter, finished, running, extra = played
+    url, arbiter, finished, _, extra = played
     seq, _ = end_line(arbiter, finished)
     delete_lines(arbiter, seq, seq)
 

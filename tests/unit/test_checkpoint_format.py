@@ -11,7 +11,15 @@ import json
 import pytest
 from cryptography.hazmat.primitives import serialization
 
-from service.evidence.checkpoints import FORMAT, FORMAT_V1, FORMAT_V2, CheckpointLog, MemoryStorage, leaf_hex, line_hash
+from service.evidence.checkpoints import (
+    FORMAT,
+    FORMAT_V1,
+    FORMAT_V2,
+    CheckpointLog,
+    MemoryStorage,
+    leaf_hex,
+    line_hash,
+)
 from service.evidence.keys import KeyFileError, PublicKey, ServerKey, canonical
 
 HEAD = "ab" * 32
@@ -193,7 +201,7 @@ def test_lines_moved_stop_the_check_where_the_order_breaks_and_nothing_after_is_
 
 def test_a_line_that_names_another_line_before_it_than_the_one_there_stops_the_check():
     key = ServerKey.generate()
-    log, lines = _played(key, GAMES[:2])
+    _, lines = _played(key, GAMES[:2])
     doc = json.loads(lines[1])
     lines[1] = canonical(key.sign({k: v for k, v in {**doc, "prev_version": 7}.items() if k not in ("key", "signature")}))
 

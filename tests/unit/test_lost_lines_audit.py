@@ -68,21 +68,21 @@ def test_two_lines_deleted_leave_a_hole_no_published_tree_over_it_can_be_recompu
     done = audit(lines, heads, key.raw, ORIGIN, report=report)
 
     assert done.ok is False
-    assert done.findings == ["published checkpoint 1 (2026-01-01T00:00:00+00:00) (tree size 7) cannot be recomputed "
-                             "from the stored lines: line 3 is gone and no line after it names its hash (the lines "
-                             "after it are held by their own signatures only)"]
+    assert done.findings == [("published checkpoint 1 (2026-01-01T00:00:00+00:00) (tree size 7) cannot be recomputed "
+                              "from the stored lines: line 3 is gone and no line after it names its hash (the lines "
+                              "after it are held by their own signatures only)")]
 
 
 def test_a_cut_below_the_published_size_names_the_games_past_their_last_line_left():
     key = ServerKey.generate()
-    lines, heads = _log(key)
+    lines, _ = _log(key)
     _, report = _checked(key, lines[:4])  # a 1, b 1, a 10, c 1 left; b 10, a 20, c 10 cut
 
     cut = with_cut(report, (7, "2026-01-01T00:00:00+00:00"))
 
     assert not cut.ok and cut.gone[-1]["first"] == 5 and cut.gone[-1]["last"] == 7 and cut.gone[-1]["why"] == "cut"
     assert lost(cut, "a", cut.latest["a"], 20) == [
-        "no line left signs its versions 11 to 20, and the checkpoint log lost lines 5 to 7 (cut), which nothing left "
-        "names: its line(s) may have been among them"]
+        ("no line left signs its versions 11 to 20, and the checkpoint log lost lines 5 to 7 (cut), which nothing left "
+         "names: its line(s) may have been among them")]
     assert lost(cut, "a", cut.latest["a"], 10) == [], "a game whose store its last line left signs lost nothing"
     assert with_cut(report, (4, "2026-01-01T00:00:00+00:00")) is report

@@ -207,8 +207,8 @@ class Evidence:
     def checked_log(self):
         """The checkpoint log's report (service.evidence.checkpoints.LogReport), with the lines the newest published
         checkpoint signed and the log no longer holds counted as gone (service.evidence.lost_lines.with_cut)."""
-        report = self.log.report()
-        return lost_lines.with_cut(report, self.transparency.signed_size() if report.lines or report.gone else None)
+        published = self.transparency.signed_size()  # first: a head is published only once its lines are written
+        return lost_lines.with_cut(self.log.report(), published)
 
     def log_report(self) -> dict:
         """The checkpoint log checked, with where it is kept."""

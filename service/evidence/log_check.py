@@ -38,6 +38,7 @@ def check_lines(data: bytes, start: int, so_far: LogReport, key: PublicKey | Non
         body = complete + b"\n" if complete else b""
     lost: list[dict] = []  # the run of gone lines the next good line follows
     before = dict(out.latest)  # each game's latest line before the first problem (all that holds if the check stops)
+    previous = json.loads(out.last_line) if out.last_line is not None else None  # the last good line, read
 
     def first(number: int, problem: str) -> None:
         nonlocal before
@@ -74,14 +75,14 @@ def check_lines(data: bytes, start: int, so_far: LogReport, key: PublicKey | Non
                 lost[-1].update(game=doc["prev_game"], version=doc["prev_version"], leaf=doc["prev"], named_by=seq)
             out.gone.extend(lost)
             lost = []
-        elif out.last_line is not None:
-            problem = _follows(doc, out.last_line, seq)
+        elif out.last_line is not None or seq == 1:
+            problem = _follows(doc, out.last_line, previous, seq)
             if problem:
                 first(seq, problem)
                 out.stopped, out.latest = True, dict(before)
                 break
         out.latest[doc["game"]] = doc
-        out.lines, out.head, out.last_line = seq, line_hash(raw), raw
+        out.lines, out.head, out.last_line, previous = seq, line_hash(raw), raw, doc
     out.gone.extend(lost)  # the last lines altered: nothing after them names them
     out.ok = not out.gone and not out.stopped and out.broken_at is None
     return out
@@ -95,13 +96,16 @@ def _add(lost: list[dict], first: int, last: int, why: str) -> None:
                      "named_by": None})
 
 
-def _follows(doc: dict, previous: bytes, seq: int) -> str | None:
-    """What is wrong with a good line `seq` as the follower of the good line `previous`, or None."""
+def _follows(doc: dict, previous: bytes | None, before: dict | None, seq: int) -> str | None:
+    """What is wrong with a good line `seq` as the follower of the good line `previous` (read: `before`; None before
+    line 1), or None."""
+    if previous is None:
+        first = doc["prev"] == "" and (doc["format"] != FORMAT or (doc["prev_game"], doc["prev_version"]) == ("", 0))
+        return None if first else "is the first line but names a line before it (lines were removed before it)"
     if doc["prev"] != prev_of(doc["format"], previous):
         return (f"does not follow line {seq - 1}: its prev differs from the hash of line {seq - 1} "
                 "(that line was edited, or lines were removed or reordered)")
     if doc["format"] == FORMAT:
-        before = json.loads(previous)
         if (doc["prev_game"], doc["prev_version"]) != (before["game"], before["version"]):
             return (f"names line {seq - 1} as game {doc['prev_game']} at version {doc['prev_version']}, but line "
                     f"{seq - 1} signs game {before['game']} at version {before['version']}")

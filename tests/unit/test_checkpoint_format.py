@@ -208,3 +208,14 @@ def test_a_line_that_names_another_line_before_it_than_the_one_there_stops_the_c
     report = _rewritten(key, lines).report()
 
     assert report.stopped and report.broken_at == 2 and "names line 1 as game a at version 7" in report.problem
+
+
+def test_a_first_line_that_names_a_line_before_it_is_refused():
+    key = ServerKey.generate()
+    _, lines = _played(key, GAMES[:2])
+    doc = json.loads(lines[0])
+    lines[0] = canonical(key.sign({k: v for k, v in {**doc, "prev_game": "z"}.items() if k not in ("key", "signature")}))
+
+    report = _rewritten(key, lines).report()
+
+    assert report.stopped and report.broken_at == 1 and "is the first line but names a line before it" in report.problem

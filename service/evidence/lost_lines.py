@@ -72,8 +72,8 @@ def verdict(report, game: str, cp: dict | None, chain: dict | None, ok, finding:
     inserted) fails every game, what follows the break being untrusted."""
     gone = [] if report.stopped else lost(report, game, cp, chain and chain["length"])
     if gone:
-        status = "; ".join(gone) + ("" if cp is None and chain is None else
-                                    f"; its latest line left: {status}" if cp is not None else f"; {status}")
+        status = "; ".join(gone) + ("; the store holds no event of this game either" if cp is None and chain is None
+                                    else f"; its latest line left: {status}" if cp is not None else f"; {status}")
         return {"ok": False, "finding": "lost" if finding in ("intact", "none") else finding, "status": status,
                 "lost": gone}
     if not report.ok and (report.stopped or not report.gone):

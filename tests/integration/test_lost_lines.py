@@ -184,3 +184,22 @@ def test_a_single_game_s_verification_names_its_gone_line_too(played, facades):
 
     assert report["ok"] is False and report["checkpoint"]["finding"] == "lost"
     assert f"line {seq} of the checkpoint log" in report["checkpoint"]["status"]
+
+
+def test_a_game_whose_only_lines_are_gone_and_whose_store_lost_it_is_still_listed_and_named(played):
+    from tests.integration.evidence_support import delete_game
+
+    url, arbiter, finished, running, extra = played
+    mine = [json.loads(raw)["seq"] for raw in lines_of(arbiter) if json.loads(raw)["game"] == finished.id]
+    assert mine == list(range(mine[0], mine[-1] + 1)), "the finished game's lines come one after another"
+    delete_lines(arbiter, mine[0], mine[-1])
+    delete_game("postgres" if url.startswith("postgresql") else "sqlite", url, finished.gid)
+
+    code, rows, _ = reports(url, extra)
+
+    assert code == 1 and finished.id in rows, "listed though neither the store nor a line left holds it"
+    checkpoint = rows[finished.id]["checkpoint"]
+    assert checkpoint["ok"] is False and checkpoint["finding"] == "lost"
+    assert checkpoint["status"].endswith(f"version {finished.version}, is gone (deleted; line {mine[-1] + 1} names it); "
+                                         "the store holds no event of this game either"), checkpoint
+    assert rows[running.id]["ok"] is True

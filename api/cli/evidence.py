@@ -86,7 +86,8 @@ def checkpoint_summary(reports: list[dict], log: dict, console: Console | None =
     elif log["ok"]:
         console.print(Text(f"checkpoint log: ok ({log['lines']} signed checkpoints, {log['path']})", style="green"))
     else:
-        console.print(Text(f"checkpoint log {log['path']}: BROKEN at {log['problem']}", style="bold red"))
+        console.print(Text(f"checkpoint log {log['path']}: BROKEN at {log['problem']}", style="bold red"), soft_wrap=True)
+        gone_lines(reports, log, console)
     lost = [r for r in reports if (r.get("checkpoint") or {}).get("finding") in ("truncated", "deleted")]
     if lost:
         console.print(Text(f"the store is behind the checkpoint log: {len(lost)} game(s) lost signed versions "
@@ -123,6 +124,29 @@ def uncovered_summary(reports: list[dict], console: Console) -> None:
         if u["oldest"] != u["newest"]:
             text += f" (uncovered since {u['oldest']}, {u['oldest_seconds_ago'] or 0:.1f} s ago)"
         console.print(Text(text + (": past the MMD" if u["past_mmd"] else ""), style="red" if u["past_mmd"] else "yellow"),
+                      soft_wrap=True)
+
+
+def gone_lines(reports: list[dict], log: dict, console: Console) -> None:
+    """Under a broken log: each run of lines that is gone, the game and version the line after it names, the games
+    whose rows say they lost lines, and whether the lines after them were still read."""
+    from service.evidence.lost_lines import lines_text
+
+    for g in log.get("gone") or []:
+        text = f"  {lines_text(g)}: gone"
+        if g["game"] is not None:
+            text += f"; line {g['last']} signed game {g['game']} at version {g['version']} (line {g['named_by']} says)"
+        if g["why"] == "cut":
+            text += f"; the checkpoint published at {g.get('published_at')} signed them"
+        console.print(Text(text, style="red"), soft_wrap=True)
+    if log.get("stopped"):
+        console.print(Text("  the lines after it are out of order: they were not used, and every game's check fails",
+                           style="red"), soft_wrap=True)
+    elif log.get("gone"):
+        lost = [r["id"] for r in reports if (r.get("checkpoint") or {}).get("lost")]
+        after = any(g["why"] != "cut" for g in log["gone"])
+        console.print(Text(("  the lines after them were still checked; " if after else "  ")
+                           + f"{len(lost)} game(s) lost lines: " + (", ".join(lost) or "none named"), style="red"),
                       soft_wrap=True)
 
 

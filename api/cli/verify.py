@@ -23,7 +23,7 @@ def verify_all_reports(arbiter, key_file: str | None, checkpoint_log: str | None
     started = time.perf_counter()
     with _progress(total, len(ids)) as advance:
         for report in verify_all(arbiter.database_url, ids, key_file, checkpoint_log, workers,
-                                 log_report=arbiter.evidence.coverage_report()):  # checked already, to list the games;
+                                 log_report=arbiter.evidence.coverage_report()):  # checked already (gone lines counted), to list the games;
             # with what the latest published checkpoint covers of each game (the maximum merge delay)
             if as_json:
                 sys.stdout.write(json.dumps(report) + "\n")

@@ -80,7 +80,9 @@ class CheckpointQuery(Schema):
 
 
 class Checkpoints(Schema):
-    log = fields.Dict(required=True, metadata={"description": "the log checked: ok, lines, head, broken_at, problem"})
+    log = fields.Dict(required=True, metadata={
+        "description": "the log checked: ok, lines, head, broken_at, problem, gone (the runs of lines deleted, altered "
+                       "or cut, each with the game and version the line after it names), stopped"})
     checkpoints = fields.List(fields.Dict(), required=True)
 
 

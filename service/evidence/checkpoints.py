@@ -4,19 +4,23 @@ In the spirit of Certificate Transparency's signed tree heads. One canonical JSO
 (docs/evidence.md):
 
     {"at":"2025-05-01T12:00:00.000000+00:00","attempts":3,"attempts_head":"<chain head of the refused attempts>",
-     "format":"arbiter.checkpoint/2","game":"<uuid>","head":"<chain head at version>","key":"<key id>",
-     "prev":"<sha256 hex of the previous line>","reason":"created|every|end|import|ruling|refused|receipt","seq":7,
-     "signature":"<hex>","version":40}
+     "format":"arbiter.checkpoint/3","game":"<uuid>","head":"<chain head at version>","key":"<key id>",
+     "prev":"<leaf hash of the previous line>","prev_game":"<its game>","prev_version":39,
+     "reason":"created|every|end|import|ruling|refused|receipt","seq":7,"signature":"<hex>","version":40}
 
 `attempts` counts the game's refused attempts so far and `attempts_head` is their chain's head after the last of them
-(empty while there is none): a line signs both the game's head and its refused attempts' head. Lines of
-`arbiter.checkpoint/1` (the same without the two attempts fields), written before, still check.
+(empty while there is none): a line signs both the game's head and its refused attempts' head.
 
-`seq` counts lines from 1, `prev` is the SHA-256 of the previous line's bytes (empty on line 1),
-`signature` signs every other field (service.evidence.keys). Editing, removing, inserting or reordering a line
-breaks `seq`, `prev` or a signature; a removed *last* line shows only against a log head kept elsewhere.
-Several workers on one machine append to a file under an exclusive `flock`; several hosts of one PostgreSQL store
-append to a table (service.evidence.pg_tables) through the same interface (read, exists, append).
+`seq` counts lines from 1; `prev` is the RFC 6962 leaf hash of the previous line (SHA-256 of a zero byte and the
+line's bytes: the hash the transparency log's tree holds for it), and `prev_game`, `prev_version` repeat that line's
+game and version (empty and 0 on line 1); `signature` signs every other field (service.evidence.keys). Editing,
+removing, inserting or reordering a line breaks `seq`, `prev` or a signature; a line deleted or altered is named by
+the line after it (which game and version it signed, and its leaf hash, so that the lines after it are still held
+against the published tree: service.evidence.log_check); a removed *last* line shows only against a published
+checkpoint or a log head kept elsewhere. Lines of `arbiter.checkpoint/2` (no `prev_game`, `prev_version`; `prev` the
+SHA-256 of the previous line's bytes) and `arbiter.checkpoint/1` (without the two attempts fields too), written
+before, still check. Several workers on one machine append to a file under an exclusive `flock`; several hosts of
+one PostgreSQL store append to a table (service.evidence.pg_tables) through the same interface (read, exists, append).
 """
 
 from __future__ import annotations
@@ -29,25 +33,37 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Callable
 
-from domain import json_limits
-
+from . import merkle
 from .keys import PublicKey, ServerKey, canonical
 from .log_storage import FileStorage, LogShrank, MemoryStorage  # noqa: F401  (the log's storages, also imported from here)
 
-FORMAT = "arbiter.checkpoint/2"
+FORMAT = "arbiter.checkpoint/3"
+FORMAT_V2 = "arbiter.checkpoint/2"
 FORMAT_V1 = "arbiter.checkpoint/1"
 FIELDS_V1 = {"format": str, "seq": int, "prev": str, "game": str, "version": int, "head": str, "at": str, "reason": str,
              "key": str, "signature": str}
-FIELDS = {**FIELDS_V1, "attempts": int, "attempts_head": str}
-FIELDS_OF = {FORMAT: FIELDS, FORMAT_V1: FIELDS_V1}
+FIELDS_V2 = {**FIELDS_V1, "attempts": int, "attempts_head": str}
+FIELDS = {**FIELDS_V2, "prev_game": str, "prev_version": int}
+FIELDS_OF = {FORMAT: FIELDS, FORMAT_V2: FIELDS_V2, FORMAT_V1: FIELDS_V1}
 REASONS = ("created", "every", "end", "import", "ruling", "refused", "receipt", "mmd")
 NO_ATTEMPTS = (0, "")  # (count, head) of a game nobody made a refused attempt at
 log = logging.getLogger("arbiter.evidence")
 
 
 def line_hash(line: bytes) -> str:
-    """The SHA-256 (hex) of one line's bytes, without its newline: the next line's `prev`."""
+    """The SHA-256 (hex) of one line's bytes, without its newline: the next line's `prev` in formats 1 and 2, and the
+    log's head."""
     return hashlib.sha256(line).hexdigest()
+
+
+def leaf_hex(line: bytes) -> str:
+    """The RFC 6962 leaf hash (hex) of one line's bytes: the next line's `prev` in format 3."""
+    return merkle.leaf_hash(line).hex()
+
+
+def prev_of(line_format: object, previous: bytes) -> str:
+    """The `prev` a line of `line_format` gives the line before it."""
+    return leaf_hex(previous) if line_format == FORMAT else line_hash(previous)
 
 
 def now() -> str:
@@ -57,7 +73,13 @@ def now() -> str:
 
 @dataclass
 class LogReport:
-    """The log checked: ok, or the first bad line and why; each game's latest checkpoint in the good lines before it."""
+    """The log checked: ok, or the first bad line and why; each game's latest checkpoint in the good lines (read past
+    lines that are gone: service.evidence.log_check).
+
+    `gone`: the runs of lines that are gone, each {first, last, why ("deleted", "altered" or "cut"), game, version,
+    leaf, named_by}: the game, version and leaf hash (hex) of line `last` as line `named_by` names it, else None.
+    `stopped`: the lines after `broken_at` could not be read in order (a line inserted or moved), so `latest` holds
+    only the lines before it. `lines`: the number of lines the log should hold, those gone counted."""
 
     ok: bool
     lines: int
@@ -65,11 +87,15 @@ class LogReport:
     broken_at: int | None = None
     problem: str | None = None
     latest: dict[str, dict] = field(default_factory=dict)
+    gone: list[dict] = field(default_factory=list)
+    stopped: bool = False
+    last_line: bytes | None = field(default=None, repr=False)  # the last good line, that the next one follows
     covered: dict[str, tuple[int, int]] | None = None  # what the latest published checkpoint signs (Evidence.coverage_report)
     promised_since: str | None = None  # the time of the log's first `mmd` line: promises were handed out from then on
 
     def as_dict(self) -> dict:
-        return {"ok": self.ok, "lines": self.lines, "head": self.head, "broken_at": self.broken_at, "problem": self.problem}
+        return {"ok": self.ok, "lines": self.lines, "head": self.head, "broken_at": self.broken_at,
+                "problem": self.problem, "gone": [dict(g) for g in self.gone], "stopped": self.stopped}
 
 
 class CheckpointLog:
@@ -96,20 +122,22 @@ class CheckpointLog:
         checkpoints = [c if len(c) == 6 else (*c, *self._attempts(c[0])) for c in checkpoints]
 
         def make(last: bytes | None) -> bytes:
-            seq, prev = 1, ""
+            seq, prev, prev_game, prev_version = 1, "", "", 0
             if last is not None:
-                prev = line_hash(last)
+                prev = leaf_hex(last)
                 try:
-                    seq = int(json.loads(last)["seq"]) + 1
+                    doc = json.loads(last)
+                    seq, prev_game, prev_version = int(doc["seq"]) + 1, str(doc["game"]), int(doc["version"])
                 except (ValueError, KeyError, TypeError):
                     log.error("arbiter: the checkpoint log %s ends with a line that is not a checkpoint", self.storage)
                     seq = 0
             lines = []
             for game, version, head, reason, attempts, attempts_head in checkpoints:
-                doc = {"format": FORMAT, "seq": seq, "prev": prev, "game": game, "version": version, "head": head,
-                       "attempts": attempts, "attempts_head": attempts_head, "at": now(), "reason": reason}
+                doc = {"format": FORMAT, "seq": seq, "prev": prev, "prev_game": prev_game, "prev_version": prev_version,
+                       "game": game, "version": version, "head": head, "attempts": attempts,
+                       "attempts_head": attempts_head, "at": now(), "reason": reason}
                 lines.append(canonical(key.sign(doc)))
-                seq, prev = seq + 1 if seq else 0, line_hash(lines[-1])
+                seq, prev, prev_game, prev_version = seq + 1 if seq else 0, leaf_hex(lines[-1]), game, version
             return b"\n".join(lines)
 
         return [json.loads(line) for line in self.storage.append(make).split(b"\n")]
@@ -131,48 +159,6 @@ class CheckpointLog:
             return report
 
     def _check(self, data: bytes, start: int, so_far: LogReport) -> LogReport:
-        key = self._verifying_key()
-        latest = dict(so_far.latest)
-        lines, head = so_far.lines, so_far.head
-        body = data[start:]
-        if body and not body.endswith(b"\n"):
-            complete, _, _ = body.rpartition(b"\n")  # a line being written right now is not judged yet
-            body = complete + b"\n" if complete else b""
-        for raw in body.split(b"\n")[:-1] if body else []:
-            number = lines + 1
-            problem = _line_problem(raw, number, head, key)
-            if problem:
-                return LogReport(False, lines, head, number, f"line {number}: {problem}", latest)
-            doc = json.loads(raw)
-            latest[doc["game"]] = doc
-            lines, head = number, line_hash(raw)
-        return LogReport(True, lines, head, None, None, latest)
+        from .log_check import check_lines
 
-
-def _line_problem(raw: bytes, number: int, prev: str, key: PublicKey | None) -> str | None:
-    """What is wrong with line `number` of the log, or None."""
-    try:
-        doc = json_limits.read_document(raw)
-    except ValueError as e:  # not JSON, or outside the JSON bounds
-        return f"is not JSON within the bounds (the line was edited or cut): {e}"
-    fields = FIELDS_OF.get(doc.get("format")) if isinstance(doc, dict) else None
-    if fields is None:
-        return f"is not a checkpoint (its format must be {FORMAT} or {FORMAT_V1})"
-    if set(doc) != set(fields):
-        return f"is not a checkpoint (expected exactly the fields {', '.join(sorted(fields))})"
-    for name, kind in fields.items():
-        if not isinstance(doc[name], kind) or isinstance(doc[name], bool):
-            return f"{name} must be {'an integer' if kind is int else 'a string'}"
-    if doc["seq"] != number:
-        return f"has seq {doc['seq']}, expected {number} (a line was removed, inserted or moved)"
-    if doc["prev"] != prev:
-        return (f"does not follow line {number - 1}: its prev differs from the hash of line {number - 1} "
-                "(that line was edited, or lines were removed or reordered)")
-    if raw != canonical(doc):
-        return "is not in canonical form (the line was edited)"
-    if key is None:
-        return "cannot be checked: no signing key (the key file is missing)"
-    problem = key.signature_problem(doc)
-    if problem:
-        return f"bad signature: {problem}"
-    return None
+        return check_lines(data, start, so_far, self._verifying_key())

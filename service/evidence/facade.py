@@ -30,7 +30,7 @@ from service.adapters.stores import persistence_env
 from service.errors import BadInput
 from service.store.application import Store
 
-from . import coverage, keys, promises, receipts
+from . import coverage, keys, lost_lines, promises, receipts
 from .attempts_heads import attempts_finding, stored_count, stored_head
 from .checkpoints import CheckpointLog, FileStorage, MemoryStorage
 from .log_service import LogService
@@ -239,11 +239,11 @@ class Evidence:
         return promises.held(promise, lines, self.transparency.tree.heads.all())
 
     def coverage_report(self):
-        """The log's report (CheckpointLog.report) with `covered`: what the latest published checkpoint signs of each
-        game (None while none is published: no promise can be held then), for verify --all."""
+        """The log's report (checked_log: gone lines counted) with `covered`: what the latest published checkpoint
+        signs of each game (None while none is published: no promise can be held then), for verify --all."""
         from .published_heads import HeadsDamaged
 
-        report = self.log.report()
+        report = self.checked_log()  # with the lines a cut took counted as gone (lost_lines.with_cut)
         try:
             latest = self.transparency.tree.heads.latest()
         except HeadsDamaged:  # the transparency summary names it; the games are held against their lines as before
@@ -256,9 +256,15 @@ class Evidence:
 
     # -- the store against the log ---------------------------------------------------------------
 
+    def checked_log(self):
+        """The checkpoint log's report (service.evidence.checkpoints.LogReport), with the lines the newest published
+        checkpoint signed and the log no longer holds counted as gone (service.evidence.lost_lines.with_cut)."""
+        published = self.transparency.signed_size()  # first: a head is published only once its lines are written
+        return lost_lines.with_cut(self.log.report(), published)
+
     def log_report(self) -> dict:
         """The checkpoint log checked, with where it is kept."""
-        report = self.log.report()
+        report = self.checked_log()
         return {**report.as_dict(), "path": str(self.log.storage), "exists": self.log.storage.exists()}
 
     def backup(self, path: str, force: bool = False) -> dict:
@@ -270,8 +276,10 @@ class Evidence:
                 "key_file": str(key_file) if key_file is not None else None}
 
     def logged_games(self) -> list[str]:
-        """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance."""
-        return list(self.log.report().latest)
+        """The ids of every game the (good part of the) log holds a checkpoint of, in order of first appearance, then
+        those only a line that is gone was named for."""
+        report = self.log.report()
+        return list(dict.fromkeys([*report.latest, *lost_lines.named_games(report)]))
 
     def checkpoints(self, after: int = 0, limit: int = 100, game: str | None = None) -> list[dict]:
         """Checkpoints of the log after line `after` (for mirrors and auditors), optionally of one game."""
@@ -297,14 +305,14 @@ class Evidence:
 
         `chain` is the game's chain report (None: no event of the game is stored). Findings: `intact`,
         `truncated` (the store ends before the signed version: a deletion or a rolled-back database),
-        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway) and `none` (no checkpoint yet).
-        A broken log makes every game's check fail: what follows the broken line cannot be trusted.
+        `rewritten`, `deleted`, `unchecked` (the chain is broken anyway), `none` (no checkpoint yet) and `lost` (lines
+        of the log that are gone held this game's: service.evidence.lost_lines.verdict).
         `log_report` (the log's report, read once for many games) and `heads` (the game's chain hashes by version
         from 1, computed while verifying it) spare re-reading the log and the row. A game whose events match is then
         held against the refused attempts the checkpoint signed (`truncated`, `rewritten`, with `attempts`: {stored,
         signed}); `attempt_rows`: the attempts stream's rows read in bulk already.
         """
-        report = self.log.report() if log_report is None else log_report
+        report = self.checked_log() if log_report is None else log_report
         cp = report.latest.get(str(game_id))
         out = {"checkpoint": _summary(cp), "log": report.as_dict()}
         if cp is None:
@@ -348,10 +356,7 @@ class Evidence:
                            f"checkpoint covers it (the maximum merge delay is {self.mmd:g} s)")
                 if finding in ("intact", "none"):
                     finding = "uncovered"
-        if not report.ok:
-            ok = False
-            status += f"; the checkpoint log is broken at {report.problem}"
-        return {"ok": ok, "finding": finding, "status": status, **out}
+        return {**lost_lines.verdict(report, str(game_id), cp, chain, ok, finding, status), **out}
 
 
 def _summary(cp: dict | None) -> dict | None:

@@ -50,23 +50,72 @@ def _open(note: str, key_raw: bytes | None, origin: str | None, witnesses: list[
     return (head, opened), None
 
 
+def signed_tree(note: str, key_raw: bytes, origin: str | None) -> TreeHead | None:
+    """The tree head of a checkpoint note signed by the log's key, else None."""
+    got, _ = _open(note, key_raw, origin, [], "")
+    return got[0] if got else None
+
+
+def leaves(lines: list[bytes], report=None) -> tuple[merkle.MemoryHashes, int | None]:
+    """The tree of the log's lines, in seq order, and the first line that is gone with no hash known (or None).
+
+    `report`: the lines' own check (service.evidence.log_check). A line deleted or altered that the line after it
+    names takes the leaf hash that line gives (so the lines after it are held against the published tree as they
+    were signed); one deleted that nothing names leaves a hole (every tree from it on cannot be recomputed); one altered
+    that nothing names is taken as it stands. Without a report, or one that stopped, the lines as they stand."""
+    hashes = merkle.MemoryHashes()
+    gone = {} if report is None or report.stopped else \
+        {seq: g for g in report.gone if g["why"] != "cut" for seq in range(g["first"], g["last"] + 1)}
+    if not gone:
+        for raw in lines:
+            hashes.append_leaf(raw)
+        return hashes, None
+    physical, hole = iter(lines), None
+    for seq in range(1, report.lines + 1):
+        g = gone.get(seq)
+        raw = next(physical, None) if g is None or g["why"] == "altered" else None
+        named = _hash(g["leaf"]) if g is not None and seq == g["last"] else None
+        if named is not None:
+            hashes.append_leaf_hash(named)
+        elif raw is not None:
+            hashes.append_leaf(raw)
+        else:
+            hashes.append_leaf_hash(bytes(merkle.HASH_SIZE))
+            hole = hole or seq
+    for raw in physical:  # lines appended since the report was made
+        hashes.append_leaf(raw)
+    return hashes, hole
+
+
+def _hash(text) -> bytes | None:
+    try:
+        raw = bytes.fromhex(text)
+    except (TypeError, ValueError):
+        return None
+    return raw if len(raw) == merkle.HASH_SIZE else None
+
+
 def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | None = None,
           kept: list[tuple[str, str]] = (), policy: Policy | None = None,
-          broken_at: int | None = None, problem: str | None = None) -> Audit:
+          broken_at: int | None = None, problem: str | None = None, report=None) -> Audit:
     """`lines`: the stored checkpoint lines; `heads`: the published checkpoints (service.evidence.published_heads),
     oldest first; `kept`: (where, note) of checkpoints an auditor kept; `policy`: the witnesses (and logs) the latest
-    checkpoint must satisfy; `broken_at`/`problem`: the lines' own check."""
+    checkpoint must satisfy; `broken_at`/`problem`: the lines' own check, `report` all of it (the lines gone, and what
+    the lines after them name: `leaves`)."""
     witnesses = policy.witness_verifiers if policy is not None else []
-    hashes = merkle.MemoryHashes()
-    for raw in lines:
-        hashes.append_leaf(raw)
+    hashes, hole = leaves(lines, report)
     n = hashes.leaves
     out = Audit(True, n, len(heads), heads[-1].size if heads else None)
     opened: list[tuple[int, TreeHead, str]] = []
     agreed = 0
+    named = [g for g in (report.gone if report is not None and not report.stopped else []) if g["named_by"]]
+    rejoined: list[str] = []
 
     def against_lines(head: TreeHead, what: str) -> str | None:
         nonlocal agreed
+        if hole is not None and hole <= head.size <= n:
+            return f"{what} (tree size {head.size}) cannot be recomputed from the stored lines: line {hole} is gone " \
+                   "and no line after it names its hash (the lines after it are held by their own signatures only)"
         if head.size > n:
             return f"{what} signed a tree of {head.size} leaves, but the log holds {n} lines: lines {n + 1} to " \
                    f"{head.size} are gone (the log was cut or rolled back)"
@@ -76,6 +125,9 @@ def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | 
                 else ""
             return f"{what} (tree size {head.size}) has another root than the stored lines give: a leaf among {where} " \
                    f"was rewritten{line}"
+        if not rejoined and any(g["last"] < head.size for g in named):
+            rejoined.append(f"{what} (tree size {head.size}) holds the stored lines, with the hash of each line that "
+                            "is gone as the line after it names it: every line after a gone one is as published")
         return None
 
     for number, head in enumerate(heads, start=1):
@@ -94,7 +146,7 @@ def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | 
             agreed = max(agreed, tree.size)
         if opened:
             prev = opened[-1][1]
-            if prev.size <= tree.size <= n:
+            if prev.size <= tree.size <= n and (hole is None or tree.size < hole):
                 try:
                     merkle.check_consistency(prev.size, tree.size, prev.root, tree.root,
                                              merkle.consistency_proof(prev.size, tree.size, hashes.read))
@@ -108,7 +160,10 @@ def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | 
             out.findings.append(finding)
             continue
         tree, _ = got
-        if tree.size <= n and merkle.tree_hash(tree.size, hashes.read) != tree.root:
+        if hole is not None and hole <= tree.size <= n:
+            out.findings.append(f"the checkpoint kept in {where} (tree size {tree.size}) cannot be recomputed from the "
+                                f"stored lines: line {hole} is gone and no line after it names its hash")
+        elif tree.size <= n and merkle.tree_hash(tree.size, hashes.read) != tree.root:
             out.findings.append(f"fork: the checkpoint kept in {where} (tree size {tree.size}) has another root than "
                                 f"the first {tree.size} lines of the log now: the log shown then and the log now differ "
                                 "(a fork or a rewrite)")
@@ -119,6 +174,7 @@ def audit(lines: list[bytes], heads: list, key_raw: bytes | None, origin: str | 
             out.notes.append(f"the checkpoint kept in {where} (tree size {tree.size}) is a prefix of the log")
     if policy is not None and opened:
         out.findings += _policy_findings(policy, opened[-1][2], key_raw, origin)
+    out.notes.extend(rejoined)
     if not heads and not kept:
         out.ok = None
         out.notes.append("no checkpoint was published yet")

@@ -154,6 +154,27 @@ class LogService:
         except tiles.TileError as e:
             raise Conflict(str(e), field="tile") from None
 
+    def signed_size(self) -> tuple[int, str] | None:
+        """(tree size, when published) of the newest published checkpoint signed by this log's key, or None: what the
+        log's lines must reach (fewer lines: the log was cut, service.evidence.facade.Evidence.checked_log)."""
+        from .log_audit import signed_tree
+        from .published_heads import HeadsDamaged
+
+        key = self.evidence.verifying_key()
+        if key is None:
+            return None
+        try:
+            latest = self.tree.heads.latest()
+            heads = [latest] if latest is None or signed_tree(latest.note, key.raw, self._origin) else \
+                self.tree.heads.all()  # the latest is not the log's: the newest that is
+        except HeadsDamaged:  # the audit names it
+            return None
+        for head in reversed([h for h in heads if h is not None]):
+            tree = signed_tree(head.note, key.raw, self._origin)
+            if tree is not None:
+                return tree.size, head.published_at
+        return None
+
     def audit(self, kept: Sequence[tuple[str, str]] = (), policy=None) -> dict:
         """The published checkpoints held against the stored lines (service.evidence.log_audit), for verify --all;
         `policy` (service.evidence.tlog_policy.Policy): the witness quorum the latest checkpoint must meet."""
@@ -169,7 +190,7 @@ class LogService:
                     "notes": [], "where": str(self.tree.heads)}
         lines = self.evidence.log.storage.read().split(b"\n")[:-1]
         done = audit(lines, heads, key.raw if key is not None else None, self._origin, list(kept), policy,
-                     report.broken_at, report.problem)
+                     report.broken_at, report.problem, report)
         return {**done.as_dict(), "where": str(self.tree.heads)}
 
     def proof(self, doc: Any) -> tuple[int, dict]:

@@ -75,7 +75,11 @@ def leaves_of(count: int) -> int:
 def hashes_to_store(leaves: int, data: bytes, read: Reader) -> list[bytes]:
     """The hashes to append when leaf number `leaves` (from 0) with bytes `data` joins a tree of `leaves` leaves:
     its leaf hash, then every subtree it completes, in stored order."""
-    h = leaf_hash(data)
+    return hashes_to_store_of(leaves, leaf_hash(data), read)
+
+
+def hashes_to_store_of(leaves: int, h: bytes, read: Reader) -> list[bytes]:
+    """hashes_to_store for a leaf known only by its leaf hash `h` (a line that is gone, whose hash another names)."""
     out = [h]
     levels = ((leaves + 1) & -(leaves + 1)).bit_length() - 1  # the number of subtrees this leaf completes
     if levels:
@@ -262,9 +266,13 @@ class MemoryHashes:
 
     def append_leaf(self, data: bytes) -> None:
         """Add one leaf (its bytes) to the tree these hashes make."""
+        self.append_leaf_hash(leaf_hash(data))
+
+    def append_leaf_hash(self, h: bytes) -> None:
+        """Add one leaf known by its leaf hash."""
         leaves = self.leaves
-        for h in hashes_to_store(leaves, data, self.read):
-            self._data += h
+        for stored in hashes_to_store_of(leaves, h, self.read):
+            self._data += stored
         self._leaves = leaves + 1
 
     @property

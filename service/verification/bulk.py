@@ -163,7 +163,7 @@ def _open(database_url: str, key_file: str | None, checkpoint_log: str | None, l
 
     verification = VerificationFacade(app, evidence, caught_up)
     _worker.update(app=app, verification=verification, catalogue=catalogue,
-                   log=evidence.log.report() if log_report is None else log_report)
+                   log=evidence.checked_log() if log_report is None else log_report)
 
 
 def _worker_batch(ids: list[str]) -> tuple[list[dict], int, float]:

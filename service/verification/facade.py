@@ -64,7 +64,7 @@ class VerificationFacade:
             out = verify_game(self.app, gid, kept_head, kept_length, replay=full, catalogue=full, rows=rows)
         except NotFound:
             checkpoint = self.evidence.check_game(gid, None, log_report)
-            if checkpoint["finding"] != "deleted":
+            if checkpoint["finding"] not in ("deleted", "lost"):
                 raise
             return deleted_report(gid, checkpoint)
         chain = out["chain"]
@@ -124,10 +124,11 @@ class VerificationFacade:
 
 def deleted_report(gid: UUID, checkpoint: dict) -> dict:
     """The verification report of a game the checkpoint log knows and the store no longer holds."""
-    signed = checkpoint["checkpoint"]
+    signed = checkpoint["checkpoint"]  # None: no line of it is left, a gone line's successor named it
     chain = {"ok": False, "length": 0, "head": "", "broken_at": 1, "problem": checkpoint["status"], "problems": []}
     deal = {"commitment": None, "seed": None, "stacked": None, "seed_given": None, "fixed_outcomes": [], "shuffles": [],
             "fair": None, "consistent": None,
-            "status": f"not checked: the game is gone (it was at version {signed['version']} or later)"}
+            "status": "not checked: the game is gone" + (f" (it was at version {signed['version']} or later)" if signed
+                                                          else " (only a line of the log that is gone signed it)")}
     return {"id": str(gid), "game": None, "ok": False, "chain": chain, "deal": deal, "checkpoint": checkpoint,
             "engine": None, "provenance": []}

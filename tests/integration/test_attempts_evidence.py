@@ -68,7 +68,7 @@ def test_a_checkpoint_signs_the_refused_attempts_when_they_reach_a_multiple_of_t
     signed = [(line["reason"], line["attempts"]) for line in lines if line["reason"] == "refused"]
     assert signed == [("refused", 2), ("refused", 4)]
     head = arbiter.app.stored_attempts(table.gid)[4].__dict__  # the stream entry of refused attempt 4
-    assert lines[-1]["attempts_head"] and lines[-1]["format"] == "arbiter.checkpoint/2"
+    assert lines[-1]["attempts_head"] and lines[-1]["format"] == "arbiter.checkpoint/3"
     assert head["originator_version"] == 5
 
 

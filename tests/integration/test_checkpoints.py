@@ -10,6 +10,7 @@ touched still reported intact.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import stat
 from pathlib import Path
@@ -17,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from service.evidence.keys import KeyFileError, ServerKey, canonical
-from service.evidence.checkpoints import line_hash
+from service.evidence.checkpoints import leaf_hex
 from tests.integration.evidence_support import SHORT, delete_game, new_table, truncate, verify_all
 from tests.integration.service_support import RawEvents
 
@@ -219,7 +220,7 @@ def _forge_line(lines: list[bytes], index: int) -> None:
     lines[index] = canonical(other.sign({k: v for k, v in doc.items() if k not in ("key", "signature")}))
     for i in range(index + 1, len(lines)):
         later = json.loads(lines[i])
-        later["prev"] = line_hash(lines[i - 1])
+        later["prev"] = leaf_hex(lines[i - 1])
         lines[i] = canonical(later)
 
 
@@ -234,7 +235,9 @@ TAMPERS = {  # what is done to the log: (tamper, the line reported broken (1-bas
 
 
 @pytest.mark.parametrize("tamper", sorted(TAMPERS))
-def test_a_tampered_checkpoint_log_is_detected_at_the_line_and_fails_every_game(stores, facades, tamper):
+def test_a_tampered_checkpoint_log_is_detected_at_the_line_and_fails_the_game_whose_line_it_was(stores, facades, tamper):
+    """Lines moved: every game fails (what follows cannot be trusted); a line deleted or altered: the game whose line
+    it was fails, named by the line after it (or, when nothing names it, every game its line may have held)."""
     url = stores.url("sqlite")
     arbiter = facades(url, checkpoint_every=2)  # more than 10 lines whatever the random deal
     tables = [new_table(arbiter, 4).play(30), new_table(arbiter, 3).play(12)]
@@ -247,6 +250,7 @@ def test_a_tampered_checkpoint_log_is_detected_at_the_line_and_fails_every_game(
         f.write(b"".join(line + b"\n" for line in lines))
     assert facades(url).evidence.log_report()["ok"] is True
     change, line, words = TAMPERS[tamper]
+    hit = json.loads(lines[line - 1])["game"]
     change(lines)
     with open(path, "wb") as f:
         f.write(b"".join(line + b"\n" for line in lines))
@@ -257,7 +261,10 @@ def test_a_tampered_checkpoint_log_is_detected_at_the_line_and_fails_every_game(
     assert words in log["problem"], log["problem"]
     for table in tables:
         checkpoint = facades(url).verification.verify(table.id)["checkpoint"]
-        assert checkpoint["ok"] is False and f"checkpoint log is broken at line {line}" in checkpoint["status"]
+        if tamper == "reordered lines":
+            assert checkpoint["ok"] is False and f"checkpoint log is broken at line {line}" in checkpoint["status"]
+        elif table.id == hit:
+            assert checkpoint["ok"] is False and re.search(rf"\blines? {line}\b", checkpoint["status"]), checkpoint
     assert_verify_all_fails(url, "BROKEN", f"line {line}")
 
 

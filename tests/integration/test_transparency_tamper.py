@@ -12,7 +12,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from psycopg import sql
 
 from service.evidence import keys, merkle
-from service.evidence.checkpoints import line_hash
+from service.evidence.checkpoints import prev_of
 from service.evidence.keys import canonical
 from service.evidence.signed_notes import Signer, Verifier, open_note
 from service.evidence.tree_heads import TreeHead
@@ -41,15 +41,15 @@ def rewrite(arbiter, key_file, line: int, change: dict) -> None:
     re-chained and re-signed: an operator holding the key and the log's storage."""
     key = keys.load(key_file)
     lines = [json.loads(raw) for raw in arbiter.evidence.log.storage.read().splitlines()]
-    out, prev = [], ""
+    out: list[bytes] = []
     for number, doc in enumerate(lines, start=1):
         body = {k: v for k, v in doc.items() if k not in ("key", "signature")}
         if number == line:
             body.update(change)
-        body["prev"] = prev
+        if out:
+            body["prev"] = prev_of(body["format"], out[-1])
         raw = canonical(key.sign(body)) if number >= line else canonical(doc)
         out.append(raw)
-        prev = line_hash(raw)
     storage = arbiter.evidence.log.storage
     if storage.path is not None:
         storage.path.write_bytes(b"".join(raw + b"\n" for raw in out))

@@ -10,6 +10,7 @@ thread. A thousand open streams hold no thread and read nothing from the store t
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from service.views.subscription import Entries
 
@@ -42,12 +43,40 @@ def _health_body() -> bytes:
     return json.dumps(health_report()).encode()
 
 
+class Mail:
+    """What the feed's thread hands the streams of one event loop: collected, and put in their inboxes by one callback
+    on the loop for all the streams given something at once (the feed's fan-out of a batch to a thousand
+    subscriptions wakes the loop once, not a thousand times)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop):
+        self.loop = loop
+        self._items: list = []
+        self._lock = threading.Lock()
+        self._due = False  # a delivery is scheduled on the loop and has not run yet
+
+    def post(self, inbox: asyncio.Queue, entries) -> None:
+        """From any thread: `entries` for the stream of `inbox`."""
+        with self._lock:
+            self._items.append((inbox, entries))
+            if self._due:
+                return
+            self._due = True
+        self.loop.call_soon_threadsafe(self._deliver)
+
+    def _deliver(self) -> None:
+        with self._lock:
+            items, self._items, self._due = self._items, [], False
+        for inbox, entries in items:
+            inbox.put_nowait(entries)
+
+
 class LiveStreams:
     """ASGI middleware: requests to the WSGI app; a stream it hands over is pumped here until it ends."""
 
     def __init__(self, wsgi):
         self.wsgi = wsgi
         self.health = _health_body()
+        self.mail: Mail | None = None
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -60,8 +89,11 @@ class LiveStreams:
             await send({"type": "http.response.body", "body": self.health if scope["method"] == "GET" else b""})
             return
         loop = asyncio.get_running_loop()
+        if self.mail is None or self.mail.loop is not loop:
+            self.mail = Mail(loop)
         inbox: asyncio.Queue = asyncio.Queue()
-        slot: dict = {"sink": lambda entries: loop.call_soon_threadsafe(inbox.put_nowait, entries)}
+        post = self.mail.post
+        slot: dict = {"sink": lambda entries: post(inbox, entries)}
 
         async def until_handed_over(msg) -> None:
             if "subscription" in slot and msg["type"] == "http.response.body" and not msg.get("more_body"):

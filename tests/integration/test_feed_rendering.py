@@ -58,8 +58,7 @@ def test_each_viewer_s_stream_text_is_rendered_from_its_own_entries_and_never_se
     for name, token in viewers.items():
         own_log = b"".join(message(e, True) for e in as_entries(arbiter.views.events(game["id"], token, game["version"])))
         assert texts[name] == [own_log] * COPIES, f"{name}'s stream text differs from its own event log"
-    distinct = {name: texts[name][0] for name in viewers}
-    assert len(set(distinct.values())) == len(viewers), "two viewers were given the same text (hidden draws must differ)"
+    assert texts["referee"] != texts["spectator"], "the referee and a spectator were told the same (nothing was hidden)"
 
     owner: dict[int, str] = {}
     for name in viewers:

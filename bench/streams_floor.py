@@ -17,6 +17,11 @@ prototype measures that part alone:
 
 Each round measures the rate without subscribers (`baseline`, as bench.streams) and then with the emitter and its
 1,000 readers (`floor`); `kept` is their ratio, the most any server could keep here while writing every message.
+On a shared machine that ratio also measures the scheduler (more processes of this run share the cores others
+load), so `kept_by_cpu` is given beside it: the CPU a move of every process of the run (workers, players,
+subscriber clients, emitter; the clients' from their start, the workers' while the players play) without
+subscribers over the same with them, which is the ratio of rates a quiet machine whose 2 cores are busy in both
+measurements would show.
 
 Usage:  python -m bench.streams_floor [--rounds R] [--seconds D] [--baseline-seconds B] [--json]
 """
@@ -70,14 +75,14 @@ def _emitter(db_path: str, ports, t_stop: float, results) -> None:
 
         async def handle(reader, writer) -> None:
             request = await reader.readline()  # GET /api/v1/games/{id}/stream HTTP/1.0
-            game = request.split(b" ")[1].split(b"/")[4].decode()
+            game = UUID(request.split(b" ")[1].split(b"/")[4].decode()).hex
             while (await reader.readline()) not in (b"\r\n", b"\n", b""):
                 pass
             writer.write(b"HTTP/1.0 200 OK\r\ncontent-type: text/event-stream\r\n\r\nretry: 1000\n\n")
             streams[game].append(writer)
             try:
                 await reader.read()  # until the client goes
-            except OSError:
+            except (OSError, asyncio.CancelledError):  # (cancelled: the emitter stops at the end of the run)
                 pass
             finally:
                 streams[game].remove(writer)
@@ -95,7 +100,7 @@ def _emitter(db_path: str, ports, t_stop: float, results) -> None:
             news: dict[str, list[bytes]] = defaultdict(list)
             for rowid, originator, version, size in rows:
                 position = rowid
-                game = str(UUID(bytes=originator)) if isinstance(originator, bytes) else str(originator)
+                game = (UUID(bytes=originator) if isinstance(originator, bytes) else UUID(str(originator))).hex
                 news[game].append(b'id: %d\ndata: {"version": %d, "pad": "%s"}\n\n' % (version, version, b"x" * size))
             for game, messages in news.items():
                 body = b"".join(messages)
@@ -156,15 +161,17 @@ def measure(url: str, db_path: str, games: list[dict], cfg: dict, tmp: str, per_
     moves = sum(c["moves"] for p in played for c in p["clients"])
     received = [s for r in subbed for s in r["subs"]]
     answered = [lat for _, lat in health if lat is not None]
+    worker_cpu = sorted(round(cpu_after[p] - cpu_before[p], 1) for p in cpu_before
+                        if cpu_before.get(p) is not None and cpu_after.get(p) is not None)
+    cpu = sum(worker_cpu) + sum(r["cpu_s"] for r in subbed + played) + (emitter_out["cpu_s"] if emitter_out else 0)
     return {"per_game": per_game, "subscribers": len(subs), "moves_per_s": moves / seconds,
+            "cpu_ms_per_move": 1000 * cpu / max(1, moves),
             "connected": sum(1 for s in received if s["connected_at"] is not None),
             "entries_received": sum(len(s["received"]) for s in received),
             "emitter_writes": emitter_out and emitter_out["writes"], "emitter_cpu_s": emitter_out and round(emitter_out["cpu_s"], 1),
             "subscriber_cpu_s": [round(r["cpu_s"], 1) for r in subbed],
             "player_cpu_s": [round(p["cpu_s"], 1) for p in played],
-            "worker_cpu_s": sorted(round(cpu_after[p] - cpu_before[p], 1) for p in cpu_before
-                                   if cpu_before.get(p) is not None and cpu_after.get(p) is not None),
-            "health_p99_ms": None if not answered else 1000 * _pct(answered, 0.99),
+            "worker_cpu_s": worker_cpu, "health_p99_ms": None if not answered else 1000 * _pct(answered, 0.99),
             "load": {**load, "after": uptime()}}
 
 
@@ -194,15 +201,17 @@ def main() -> None:
                 _log(f"  {runs[-1]['moves_per_s']:.0f} moves/s")
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    base = {r["round"]: r["moves_per_s"] for r in runs if not r["per_game"]}
+    base = {r["round"]: r for r in runs if not r["per_game"]}
     for r in runs:
         if r["per_game"] and base.get(r["round"]):
-            r["kept"] = r["moves_per_s"] / base[r["round"]]
+            r["kept"] = r["moves_per_s"] / base[r["round"]]["moves_per_s"]
+            r["kept_by_cpu"] = base[r["round"]]["cpu_ms_per_move"] / r["cpu_ms_per_move"]
     if args.json:
         print(json.dumps(runs, indent=2))
     for r in runs:
         print(f"round {r['round']}  subscribers {r['subscribers']:>5}  moves/s {r['moves_per_s']:6.1f}  kept "
-              f"{r.get('kept', float('nan')):.2f}  workers CPU {r['worker_cpu_s']}  emitter CPU {r['emitter_cpu_s']}  "
+              f"{r.get('kept', float('nan')):.2f}  CPU a move {r['cpu_ms_per_move']:.2f} ms (kept by CPU "
+              f"{r.get('kept_by_cpu', float('nan')):.2f})  workers CPU {r['worker_cpu_s']}  emitter CPU {r['emitter_cpu_s']}  "
               f"subscriber clients CPU {r['subscriber_cpu_s']}  players CPU {r['player_cpu_s']}  entries "
               f"{r['entries_received']}  writes {r['emitter_writes']}  health p99 {r['health_p99_ms']}  ({r['load']['before']})")
 

@@ -21,7 +21,7 @@ def run(limit: float, given: list, backlog=(), keepalive: float = 15.0, go_after
 
     async def main():
         inbox: asyncio.Queue = asyncio.Queue()
-        sub, written, gone = Sub(), [], asyncio.Event()
+        sub, written = Sub(), []
 
         async def send(msg):
             written.append((msg["body"], msg["more_body"]))

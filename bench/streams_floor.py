@@ -11,8 +11,8 @@ prototype measures that part alone:
 - beside it, one process (`emitter`, an asyncio server on its own port, uvloop when installed, as uvicorn's) takes
   the 1,000 subscribers' connections (bench.streams' own subscriber processes, unchanged: `_subscriber`), reads
   the store's notification log every 50 ms as the live feed does (one SELECT on the same SQLite file), and for each
-  batch writes to each subscriber of a game with news one body of precomputed SSE messages (an `id:` line and a
-  `data:` line the size of the stored event): one write per subscriber and batch, the same bytes for every viewer,
+  batch writes to each subscriber of a game with news one body of precomputed SSE messages (`id:`, `event:` and a
+  `data:` line the size of the stored event, as arbiter's messages have): one write per subscriber and batch, the same bytes for every viewer,
   no redaction, no per-subscriber Python but the write, no GIL shared with the moves (its own process).
 
 Each round measures the rate without subscribers (`baseline`, as bench.streams) and then with the emitter and its
@@ -95,13 +95,15 @@ def _emitter(db_path: str, ports, t_stop: float, results) -> None:
         perf = time.perf_counter
         while perf() < t_stop:
             await asyncio.sleep(POLL_SECONDS)
-            rows = db.execute("SELECT rowid, originator_id, originator_version, length(state) FROM stored_events "
+            rows = db.execute("SELECT rowid, originator_id, originator_version, topic, length(state) FROM stored_events "
                               "WHERE rowid > ? ORDER BY rowid LIMIT 2000", (position,)).fetchall()
             news: dict[str, list[bytes]] = defaultdict(list)
-            for rowid, originator, version, size in rows:
+            for rowid, originator, version, topic, size in rows:
                 position = rowid
                 game = (UUID(bytes=originator) if isinstance(originator, bytes) else UUID(str(originator))).hex
-                news[game].append(b'id: %d\ndata: {"version": %d, "pad": "%s"}\n\n' % (version, version, b"x" * size))
+                kind = topic.rsplit(".", 1)[-1].lower().encode()  # an `event:` line as arbiter's messages have
+                news[game].append(b'id: %d\nevent: %s\ndata: {"version": %d, "pad": "%s"}\n\n' % (version, kind, version,
+                                                                                                b"x" * size))
             for game, messages in news.items():
                 body = b"".join(messages)
                 for writer in streams.get(game, ()):

@@ -39,9 +39,9 @@ from service.access import withheld_when
 from service.store.server_clock import server_ms
 
 from .spectator_delay import Held
-from .subscription import Entry, Sink, Subscription, as_entries, news_entry
+from .subscription import Entries, Entry, Sink, Subscription, as_entries, news_entry
 
-__all__ = ["Feed", "Subscription", "Entry", "Sink", "as_entries"]
+__all__ = ["Feed", "Subscription", "Entry", "Entries", "Sink", "as_entries"]
 
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
 LISTEN_TIMEOUT = 1.0  # PostgreSQL: a read also happens this often without a NOTIFY (a missed one costs a second)

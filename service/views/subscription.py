@@ -25,9 +25,29 @@ Entry = tuple[Any, str, str]  # (version, type, the log entry as JSON text); new
 Sink = Callable[[list[Entry]], None]
 
 
-def as_entries(log_entries: Iterable[dict]) -> list[Entry]:
+class Entries(list):
+    """One viewer's entries of one batch of news, the same list handed to every subscription of that viewer (the
+    feed makes one per game, batch and viewer: a seat's is never another seat's). What the entry points make of it
+    (an SSE body) is made once and kept with it (`rendered`), so a hundred subscribers of a viewer cost one
+    rendering, and no other viewer can be served from it: the rendering lives on this viewer's list alone."""
+
+    __slots__ = ("_rendered",)
+
+    def rendered(self, key: Any, render: Callable[[list[Entry]], Any]) -> Any:
+        """`render(self)`, made the first time `key` is asked and kept (the entries never change once given)."""
+        try:
+            cache = self._rendered
+        except AttributeError:
+            cache = self._rendered = {}
+        out = cache.get(key)
+        if out is None:
+            out = cache[key] = render(self)
+        return out
+
+
+def as_entries(log_entries: Iterable[dict]) -> Entries:
     """Event-log entries as (version, type, JSON text): serialised once, whoever receives them."""
-    return [(e["version"], e["type"], json.dumps(e)) for e in log_entries]
+    return Entries((e["version"], e["type"], json.dumps(e)) for e in log_entries)
 
 
 def news_entry(kind: str, data: dict) -> Entry:
@@ -71,12 +91,14 @@ class Subscription:
                 self.close()
 
     def _newer(self, entries: list[Entry]) -> list[Entry]:
+        """The entries after what was passed on; `entries` itself (shared with the viewer's other subscriptions,
+        with its rendering) when every one of them is."""
         out = []
         for entry in entries:
             if entry[0] > self.seen:
                 out.append(entry)
                 self.seen = entry[0]
-        return out
+        return entries if len(out) == len(entries) else out
 
     def tell(self, entries: list[Entry]) -> None:
         """A viewer's own news (entries without a version): passed on as they come, once the backlog was taken (news

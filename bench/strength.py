@@ -18,7 +18,7 @@ A seat's result: its win share (1 for a win, 1/k for a win shared by k, else 0; 
 
 Equal time per decision: both analysis policies get the same CPU-time budget per decision (`--budget` seconds of
 this process' CPU, time.process_time, so other load on the machine does not count), sampling in batches of
-`BATCH` until it is spent (at least one batch), with `--samples` as a cap; the CPU seconds each actually spent per
+`BATCH` until it is spent (at least 2 samples a candidate), with `--samples` as a cap; the CPU seconds each actually spent per
 analysed decision are measured and printed. `--quick` (a CI smoke test) plays 1 deal per game (one seat
 of it, `--rotate`) with a 4-sample cap instead of a time budget.
 
@@ -56,7 +56,7 @@ GAMES = {"el-royale": (4, {"edition": "revised"}), "batallion": (4, {"variants":
          "four-virtues": (2, {"target": 100})}
 ROWS = {"heuristic": ("pimc", "heuristic"), "inference": ("infer", "pimc")}  # row: (policy A, policy B)
 FULL_DEALS = {"el-royale": 300, "batallion": 1000, "small-battle": 1000, "four-virtues": 1000}
-BATCH = 4  # samples a candidate between two looks at the clock
+BATCH = 1  # samples a candidate between two looks at the clock (the budget is overrun by at most one sample)
 MAX_MOVES = 3000
 
 
@@ -77,7 +77,7 @@ class Analyst:
         start = time.process_time()
         stop = None if self.budget is None else (lambda: time.process_time() - start >= self.budget)
         move = best_move(self.spec, setup, self.seat, seen, self.seed, self.decisions, self.samples, self.infer, stop,
-                         BATCH)
+                         2, BATCH)
         self.decisions += 1
         if move is None:
             return fallback
@@ -231,6 +231,8 @@ def run_row(game: str, row: str, deals: range, budget: float | None, samples: in
 
 
 def _fmt(s: dict) -> str:
+    if "note" in s:
+        return f"{s['game']:13} {s['a'] + ' - ' + s['b']:17} {s['note']}"
     hw = s["half_width"]
     cpu = " / ".join(f"{s[k] * 1000:.0f} ms" for k in (f"cpu_per_decision_{s['a']}", f"cpu_per_decision_{s['b']}")
                      if k in s)
@@ -248,7 +250,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--budget", type=float, default=0.2, help="CPU seconds per analysed decision (both policies)")
     parser.add_argument("--samples", type=int, default=1000, help="cap on samples a candidate")
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--out", default=None, help="a folder for the JSON Lines results (resumable)")
+    parser.add_argument("--out", default=None,
+                        help="a folder for the JSON Lines results, resumed from (default runs/strength; --quick: none)")
     parser.add_argument("--quick", action="store_true", help="CI smoke test: 1 deal a game, 4 samples a move")
     parser.add_argument("--rotate", action="store_true",
                         help="games of 3+ seats: each deal at one seat (deal mod n), not at every seat")
@@ -258,12 +261,16 @@ def main(argv: list[str] | None = None) -> list[dict]:
     games = args.game or sorted(GAMES)
     rows = args.row or ["heuristic", "inference"]
     budget, samples = (None, 4) if args.quick else (args.budget, args.samples)
-    tag = "quick" if args.quick else f"b{args.budget:g}-s{args.samples}"
-    out = Path(args.out) if args.out else None
+    tag = "quick" if args.quick else f"b{args.budget:g}-s{args.samples}-v2"
+    out = Path(args.out) if args.out else (None if args.quick else Path("runs/strength"))
     summaries = []
     for game in games:
         n = args.deals or (1 if args.quick else FULL_DEALS[game])
         for row in rows:
+            if row == "inference" and spec_for(game).analysis.evidence is None:
+                summaries.append({"game": game, "row": row, "a": "infer", "b": "pimc", "deals": 0,
+                                  "note": "no inference model for this game: infer plays exactly as pimc"})
+                continue
             lines = run_row(game, row, range(args.start, args.start + n), budget, samples, args.jobs, out, tag,
                             (args.rotate or args.quick) and GAMES[game][0] > 2, not args.report)
             if lines:

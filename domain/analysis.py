@@ -144,11 +144,12 @@ def _drawer(a, setup: Any, seat: int, seen: list[dict], base: str, infer: bool):
 
 def evaluate(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int = 2000,
              chosen: dict | None = None, infer: bool = True, stop: Callable[[], bool] | None = None,
-             min_samples: int = MIN_SAMPLES):
+             min_samples: int = MIN_SAMPLES, batch_size: int = BATCH):
     """The candidates of the seat's decision and their sampled values: (moves, stats, inference report or None), or
     None when the decision is not analysed. `chosen` (the move made, when judging one) is added to the candidates;
     `infer`: weigh the samples by the others' public choices where the game can; `stop()` (optional, e.g. a time
-    budget) is asked after each batch once `min_samples` are in, and ends the sampling when it says so."""
+    budget) is asked after each batch of `batch_size` samples once `min_samples` are in, and ends the sampling when it
+    says so."""
     a = analysis_of(spec)
     d = spec.decider
     base = f"arbiter-analysis|{seed}|{ordinal}"
@@ -170,7 +171,7 @@ def evaluate(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str,
     tol = a.tolerance / a.scale
     j = 0
     while active and j < samples:
-        batch = range(j, min(j + BATCH, samples))
+        batch = range(j, min(j + batch_size, samples))
         for k in batch:
             if k >= len(worlds):
                 worlds.append(draw(k))
@@ -205,10 +206,11 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
 
 
 def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int,
-              infer: bool = True, stop: Callable[[], bool] | None = None, min_samples: int = BATCH) -> dict | None:
+              infer: bool = True, stop: Callable[[], bool] | None = None, min_samples: int = 2,
+              batch_size: int = 1) -> dict | None:
     """The analysis as a player: the candidate with the best mean value (the first listed among equals), or None
     when the decision is not analysed (the caller plays it some other way). Arguments as `evaluate`."""
-    out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, None, infer, stop, min_samples)
+    out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, None, infer, stop, min_samples, batch_size)
     if out is None:
         return None
     moves, stats, _ = out

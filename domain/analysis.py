@@ -8,8 +8,12 @@ players on the bare decider. Samples come in batches; a move stops once its 95% 
 tolerance, or once it is clearly worse than the best (a one-sided 5% test on the paired differences), or at the
 sample cap. The candidates of one sample may share a memo (`Analysis.memo`: a rollout reaching a position another
 reached returns that one's value; an exact shortcut), and a game may read the knowledge once per decision
-(`Analysis.fold`, `Analysis.deal`). Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
-and seed give the same bytes (tests/unit/test_analysis_hidden.py alters hidden cards and compares).
+(`Analysis.fold`, `Analysis.deal`). Where a game states an opponent model (`Analysis.evidence`), each sample is kept
+from several drawn deals with chance proportional to how likely each makes the other seats' public choices
+(importance resampling, issue 36), and the line reports the proposals' effective sample size. Nothing here reads a
+card the seat did not see, so the answer cannot depend on one: the same knowledge and seed give the same bytes
+(tests/unit/test_analysis_hidden.py alters hidden cards and compares). `best_move` is the analysis as a player
+(bench.strength).
 """
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ not analysed and does not count); None with no analysed decision.
 from __future__ import annotations
 
 import math
-from typing import Iterable
+from collections.abc import Iterable
 
 WIN_BLUNDER = 20.0  # points of win chance at which a move is a blunder (the win-unit games' threshold)
 

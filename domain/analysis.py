@@ -21,7 +21,8 @@ from __future__ import annotations
 import hashlib
 import math
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from .randomness import Chance
 from .spec import GameSpec

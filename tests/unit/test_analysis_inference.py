@@ -62,7 +62,7 @@ def test_after_an_attack_the_attacker_is_taken_to_hold_none_of_its_rank():
 
 
 def _record():
-    return parse(list(run(make_plan("el-royale", 4, 1, ("heuristic",), {"edition": "revised"}, "s16"), 1))[0])
+    return parse(next(iter(run(make_plan("el-royale", 4, 1, ("heuristic",), {"edition": "revised"}, "s16"), 1))))
 
 
 def test_resampling_shifts_the_samples_toward_deals_that_fit_the_others_passes():
@@ -96,7 +96,7 @@ def test_the_analysis_reports_its_effective_sample_size_and_plain_games_report_n
     off = analyse_decision(spec, record.setup, seat, seen[:decisions[0].index], decisions[0].move, "t", 0, 32,
                            infer=False)
     assert off is None or "inference" not in off
-    sb = parse(list(run(make_plan("small-battle", 2, 1, ("heuristic",), {}, "s"), 1))[0])
+    sb = parse(next(iter(run(make_plan("small-battle", 2, 1, ("heuristic",), {}, "s"), 1))))
     sseen, sdec = seat_knowledge(sb, 0)
     some = [analyse_decision(spec_for("small-battle"), sb.setup, 0, sseen[:x.index], x.move, "t", k, 16)
             for k, x in enumerate(sdec)]

@@ -9,17 +9,22 @@ wall time projected to 100 of the seat's decisions (seconds x 100 / decisions), 
 seconds say how much work was done whatever else the machine runs; wall / CPU says how well the workers used the
 cores.
 
-Usage:  python -m bench.analysis [--workers W] [--samples K] [--json]
+With inference from the other seats' choices (issue 36, El Royale) as the analysis does by default; `--plain` runs
+the same games with it off (each game's `evidence` taken out), for the comparison.
+
+Usage:  python -m bench.analysis [--workers W] [--samples K] [--plain] [--json]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import dataclasses
 import json
 import resource
 import time
 
-from domain.games import SPECS
+from domain.games import SPECS, registered
 from domain.records import parse
 from service.analysis.facade import DEFAULT_SAMPLES, analyse, default_workers, plan
 from service.offline.simulation import make_plan, run
@@ -58,15 +63,26 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--plain", action="store_true", help="inference off (plain sampling, as before issue 36)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    rows = [one(g, n, o, seed, args.workers, args.samples) for g, n, o, seed in ROWS
-            if g in SPECS and SPECS[g].analysis is not None]
+    rows = []
+    for g, n, o, seed in ROWS:
+        if g not in SPECS or SPECS[g].analysis is None:
+            continue
+        spec = SPECS[g]
+        with contextlib.ExitStack() as stack:
+            if args.plain and spec.analysis.evidence is not None:
+                stack.enter_context(registered(g, dataclasses.replace(
+                    spec, analysis=dataclasses.replace(spec.analysis, evidence=None))))
+            rows.append(one(g, n, o, seed, args.workers, args.samples))
+            rows[-1]["inference"] = SPECS[g].analysis.evidence is not None
     ref = reference()
     if args.json:
-        print(json.dumps({"rows": rows, "self_play_games_per_s": ref, "workers": args.workers}))
+        print(json.dumps({"rows": rows, "self_play_games_per_s": ref, "workers": args.workers, "plain": args.plain}))
         return
-    print(f"Computer analysis, seat 0 of one game each, {args.workers} worker(s), cap {args.samples} samples a move")
+    print(f"Computer analysis, seat 0 of one game each, {args.workers} worker(s), cap {args.samples} samples a move, "
+          f"inference {'off' if args.plain else 'on where the game has a model'}")
     print(f"{'game':40} {'moves':>6} {'seat 0 decisions':>16} {'analysed':>8} {'samples':>8} {'seconds':>8} "
           f"{'CPU s':>7} {'s per 100 decisions':>19}")
     for r in rows:

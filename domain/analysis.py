@@ -8,8 +8,12 @@ players on the bare decider. Samples come in batches; a move stops once its 95% 
 tolerance, or once it is clearly worse than the best (a one-sided 5% test on the paired differences), or at the
 sample cap. The candidates of one sample may share a memo (`Analysis.memo`: a rollout reaching a position another
 reached returns that one's value; an exact shortcut), and a game may read the knowledge once per decision
-(`Analysis.fold`, `Analysis.deal`). Nothing here reads a card the seat did not see, so the answer cannot depend on one: the same knowledge
-and seed give the same bytes (tests/unit/test_analysis_hidden.py alters hidden cards and compares).
+(`Analysis.fold`, `Analysis.deal`). Where a game states an opponent model (`Analysis.evidence`), each sample is kept
+from several drawn deals with chance proportional to how likely each makes the other seats' public choices
+(importance resampling, issue 36), and the line reports the proposals' effective sample size. Nothing here reads a
+card the seat did not see, so the answer cannot depend on one: the same knowledge and seed give the same bytes
+(tests/unit/test_analysis_hidden.py alters hidden cards and compares). `best_move` is the analysis as a player
+(bench.strength).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+from collections.abc import Callable
 from typing import Any
 
 from .randomness import Chance
@@ -95,41 +100,86 @@ def _half_width(values: list[float]) -> float:
     return Z95 * math.sqrt(var / n)
 
 
-def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
-                     samples: int = 2000) -> dict | None:
-    """The analysis of the seat's `ordinal`-th decision (its knowledge `seen`, its move `chosen`), or None when the
-    decision is not analysed (one candidate, or a game's `candidates` says so). At most `samples` samples a move."""
+class _Inference:
+    """The importance weights of every proposal drawn for one decision (their effective sample size is reported)."""
+
+    def __init__(self, proposals: int) -> None:
+        self.per_sample, self.total, self.square, self.count = proposals, 0.0, 0.0, 0
+
+    def add(self, weights: list[float]) -> None:
+        self.total += sum(weights)
+        self.square += sum(w * w for w in weights)
+        self.count += len(weights)
+
+    def report(self) -> dict:
+        """`proposals` drawn, their effective sample size (sum w)^2 / sum w^2, and `kept` one of every `per_sample`."""
+        ess = self.total * self.total / self.square if self.square > 0 else 0.0
+        return {"proposals": self.count, "ess": round(ess, 1), "per_sample": self.per_sample}
+
+
+def _drawer(a, setup: Any, seat: int, seen: list[dict], base: str, infer: bool):
+    """draw(k), the k-th sampled state, and the inference's weights (None: plain sampling).
+
+    Plain: one state from the k-th deal stream. With inference (the game's `evidence`): `a.proposals` states from
+    the k-th deal's streams, one of them kept with chance proportional to its evidence weight (a seeded pick), so
+    the kept states follow the sampler's distribution reweighted by how likely each makes the others' public
+    choices (sampling importance resampling). All of it reads only the folded knowledge."""
+    if a.fold is None:
+        return (lambda k: a.sample(setup, seat, seen, random.Random(f"{base}|deal|{k}"))), None
+    folded = a.fold(setup, seat, seen)
+    if not infer or a.evidence is None:
+        return (lambda k: a.deal(folded, random.Random(f"{base}|deal|{k}"))), None
+    inference = _Inference(a.proposals)
+
+    def draw(k: int):
+        states = [a.deal(folded, random.Random(f"{base}|deal|{k}|{p}")) for p in range(a.proposals)]
+        weights = [a.evidence(folded, st) for st in states]
+        inference.add(weights)
+        total = sum(weights)
+        if total <= 0:
+            return states[0]
+        x = random.Random(f"{base}|pick|{k}").random() * total
+        for st, w in zip(states, weights):
+            x -= w
+            if x < 0:
+                return st
+        return states[-1]
+    return draw, inference
+
+
+def evaluate(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int = 2000,
+             chosen: dict | None = None, infer: bool = True, stop: Callable[[], bool] | None = None,
+             min_samples: int = MIN_SAMPLES, batch_size: int = BATCH):
+    """The candidates of the seat's decision and their sampled values: (moves, stats, inference report or None), or
+    None when the decision is not analysed. `chosen` (the move made, when judging one) is added to the candidates;
+    `infer`: weigh the samples by the others' public choices where the game can; `stop()` (optional, e.g. a time
+    budget) is asked after each batch of `batch_size` samples once `min_samples` are in, and ends the sampling when it
+    says so."""
     a = analysis_of(spec)
     d = spec.decider
     base = f"arbiter-analysis|{seed}|{ordinal}"
-    if a.fold is not None:
-        folded = a.fold(setup, seat, seen)
-
-        def draw(rng):
-            return a.deal(folded, rng)
-    else:
-        def draw(rng):
-            return a.sample(setup, seat, seen, rng)
-    first = draw(random.Random(f"{base}|deal|0"))
+    draw, inference = _drawer(a, setup, seat, seen, base, infer)
+    first = draw(0)
     moves = a.candidates(first, seat) if a.candidates is not None else None
     if moves is None:
         moves = [m for m in d.legal_moves(first) if m["seat"] == seat]
     if len(moves) < 2:
         return None
-    if not any(m["type"] == chosen["type"] for m in moves):
-        return None  # a move beside the turn's choice (a show): nothing to compare it with
-    if not any(same_move(m, chosen) for m in moves):
-        moves = moves + [dict(chosen, seat=seat)]
+    if chosen is not None:
+        if not any(m["type"] == chosen["type"] for m in moves):
+            return None  # a move beside the turn's choice (a show): nothing to compare it with
+        if not any(same_move(m, chosen) for m in moves):
+            moves = moves + [dict(chosen, seat=seat)]
     stats = [_Stats() for _ in moves]
     active = set(range(len(moves)))
     worlds = [first]
     tol = a.tolerance / a.scale
     j = 0
     while active and j < samples:
-        batch = range(j, min(j + BATCH, samples))
+        batch = range(j, min(j + batch_size, samples))
         for k in batch:
             if k >= len(worlds):
-                worlds.append(draw(random.Random(f"{base}|deal|{k}")))
+                worlds.append(draw(k))
             world = worlds[k]
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
             memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position
@@ -138,9 +188,38 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
                 stats[i].values.append(play_on(a, state, seat, random.Random(f"{base}|play|{k}"), chance, world, memo))
             worlds[k] = None  # each world is used by every candidate of this sample, then dropped
         j = batch.stop
-        if j >= MIN_SAMPLES:
+        if j >= min_samples:
             active = _still_moving(stats, active, tol)
-    return _report(a, spec.codec.format_move, moves, stats, chosen)
+            if stop is not None and stop():
+                break
+    return moves, stats, (inference.report() if inference is not None else None)
+
+
+def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
+                     samples: int = 2000, infer: bool = True) -> dict | None:
+    """The analysis of the seat's `ordinal`-th decision (its knowledge `seen`, its move `chosen`), or None when the
+    decision is not analysed (one candidate, or a game's `candidates` says so). At most `samples` samples a move.
+    `infer`: samples weighted by the others' public choices (the game's `evidence`), reported as `inference`."""
+    out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, chosen, infer)
+    if out is None:
+        return None
+    moves, stats, inference = out
+    report = _report(spec.analysis, spec.codec.format_move, moves, stats, chosen)
+    if inference is not None:
+        report["inference"] = inference
+    return report
+
+
+def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int,
+              infer: bool = True, stop: Callable[[], bool] | None = None, min_samples: int = 2,
+              batch_size: int = 1) -> dict | None:
+    """The analysis as a player: the candidate with the best mean value (the first listed among equals), or None
+    when the decision is not analysed (the caller plays it some other way). Arguments as `evaluate`."""
+    out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, None, infer, stop, min_samples, batch_size)
+    if out is None:
+        return None
+    moves, stats, _ = out
+    return moves[max(range(len(moves)), key=lambda i: (stats[i].mean, -i))]
 
 
 def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:

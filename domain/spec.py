@@ -193,6 +193,12 @@ class Analysis:
     deal: Callable[..., Any] | None = None
     # playout takes `before=`, the sampled state the candidate move was made in (a value counted from it: a round's)
     before: bool = False
+    # inference from the other seats' public choices (needs fold/deal): evidence(folded, state) is the likelihood, up
+    # to a constant factor and at most 1, that the other seats made the choices the seat saw them make if they held
+    # the sampled state's hidden cards, under the game's stated opponent model; domain.analysis draws `proposals`
+    # states a sample and keeps one in proportion to it (importance resampling). None: plain sampling.
+    evidence: Callable[..., float] | None = None
+    proposals: int = 8
 
 
 @dataclass(frozen=True)

@@ -29,38 +29,47 @@ class Decision:
     move: dict
 
 
-def seat_knowledge(record: Any, seat: int) -> tuple[list[dict], list[Decision]]:
-    """The seat's knowledge of the whole game, and its decisions (see the module doc). `record` is a
-    domain.records.Record; a move the rules refuse ends the replay there (a record cut short by its illegal move)."""
-    from domain.rules import RuleViolation
+class Knowing:
+    """One seat's knowledge as a game goes on (what `seat_knowledge` reads off a whole record, one step at a time:
+    a live player's analysis, bench.strength): `know(state, events)` takes in the events one step made from
+    `state`, and returns the state after them; `seen` is the knowledge so far."""
 
-    d, codec = record.decider, record.codec
-    n = record.setup.n
-    redact = projection_for(record.game).redact
-    viewer = Viewer.of_seat(seat)
-    chance = record.chance
-    state = d.initial_state(record.setup)
-    seen: list[dict] = []
+    def __init__(self, game: str, decider: Any, codec: Any, n: int, seat: int):
+        self.decider, self.codec, self.n, self.seat = decider, codec, n, seat
+        self.redact = projection_for(game).redact
+        self.viewer = Viewer.of_seat(seat)
+        self.seen: list[dict] = []
 
-    def know(events: list[dict]) -> None:
-        nonlocal state
+    def know(self, state: Any, events: list[dict]) -> Any:
+        d, codec, seat = self.decider, self.codec, self.seat
         for e in events:
             private, public = d.disclosed(state, e)
             shown = [codec.format_card(c) for c in list(private.get(seat, ())) + list(public)]
             stored = codec.encode_event(e)
             data = {k: v for k, v in stored.items() if k != "type"}
-            seen.append({"kind": e["type"], "data": redact(e["type"], data, viewer, n), "shown": shown})
+            self.seen.append({"kind": e["type"], "data": self.redact(e["type"], data, self.viewer, self.n),
+                              "shown": shown})
             state = d.evolve(state, e)
+        return state
 
-    know(d.start(record.setup, chance))
+
+def seat_knowledge(record: Any, seat: int) -> tuple[list[dict], list[Decision]]:
+    """The seat's knowledge of the whole game, and its decisions (see the module doc). `record` is a
+    domain.records.Record; a move the rules refuse ends the replay there (a record cut short by its illegal move)."""
+    from domain.rules import RuleViolation
+
+    d = record.decider
+    knowing = Knowing(record.game, d, record.codec, record.setup.n, seat)
+    chance = record.chance
+    state = knowing.know(d.initial_state(record.setup), d.start(record.setup, chance))
     decisions: list[Decision] = []
     for i, move in enumerate(record.moves):
         if move["seat"] == seat and move["type"] != "say":
-            decisions.append(Decision(len(seen), i, dict(move)))
+            decisions.append(Decision(len(knowing.seen), i, dict(move)))
         try:
             events = d.step(state, move, chance)[0]
         except RuleViolation:
             decisions = [x for x in decisions if x.move_index < i]
             break
-        know(events)
-    return seen, decisions
+        state = knowing.know(state, events)
+    return knowing.seen, decisions

@@ -24,6 +24,7 @@ EXIT_BAD_INPUT = 2
 @click.option("--json", "as_json", is_flag=True, help="JSON Lines: one line per analysed decision.")
 def analyse_command(record: str, seat: int, samples: int, seed: str, workers: int | None, as_json: bool) -> None:
     """Judge every decision of SEAT in RECORD (a finished game's record file) by determinized rollouts."""
+    from domain.games import spec_for
     from domain.records import InvalidRecord, load
     from service.analysis.facade import NotAnalysable, analyse, default_workers, plan
 
@@ -47,7 +48,7 @@ def analyse_command(record: str, seat: int, samples: int, seed: str, workers: in
         err.print(f"[red]error:[/red] {e}", highlight=False)
         sys.exit(EXIT_BAD_INPUT)
     if not as_json:
-        _table(lines, seat, loaded.game, list(loaded.setup.names))
+        _table(lines, seat, loaded.game, list(loaded.setup.names), spec_for(loaded.game).analysis.marks)
 
 
 def _value_text(row: dict) -> str:
@@ -56,7 +57,7 @@ def _value_text(row: dict) -> str:
     return f"{row['value']:.1f} ±{(row['high'] - row['low']) / 2:.1f}"
 
 
-def _table(lines: list[dict], seat: int, game: str, names: list[str]) -> None:
+def _table(lines: list[dict], seat: int, game: str, names: list[str], marks: tuple) -> None:
     from projections.narration import move_text  # a move in words, players by name (no seat number in it)
 
     def _move_text(move: dict) -> str:
@@ -77,3 +78,8 @@ def _table(lines: list[dict], seat: int, game: str, names: list[str]) -> None:
     counts = {m: sum(1 for x in lines if x["mark"] == m) for m in ("inaccuracy", "mistake", "blunder")}
     out.print(", ".join(f"{v} {k}{'es' if k == 'inaccuracy' and v != 1 else ('s' if v != 1 else '')}"
                         for k, v in counts.items()).replace("inaccuracyes", "inaccuracies"))
+    from domain.accuracy import accuracy  # docs/analysis.md "Accuracy"
+
+    score = accuracy(lines, marks)
+    if score is not None:
+        out.print(f"accuracy {score:.1f}%")

@@ -24,7 +24,7 @@ import random
 from ..cards import PACK, RANK_MASKS, cards_of, parse_card, rank_of
 from ..hidden import Hidden
 from ..randomness import Chance
-from . import clauses
+from . import clauses, inference
 from .decider import fold_legal
 from .moves import answer, whole_plays
 from .setup import HAND_SIZE, Setup
@@ -56,6 +56,7 @@ def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
     pile: list[int] = []
     discard: list[int] = []
     laid: list[int] = []
+    watcher = inference.Watcher(seat)
     for item in seen:
         kind, data = item["kind"], item["data"]
         event = {"type": kind, **data}
@@ -112,13 +113,14 @@ def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
         elif kind == "laid_out_discarded":
             discard.extend(laid)
             laid = []
+        watcher.see(kind, who, event.get("cards") or [], shadow)
         apply(shadow, event)
-    return setup, hidden, shadow, discard, laid
+    return setup, hidden, shadow, discard, laid, watcher.finish()
 
 
 def deal(folded: tuple, rng: random.Random) -> State:
     """One full state drawn from `fold`'s reading (the folded knowledge is left as it was)."""
-    setup, hidden, shadow, discard, laid = folded
+    setup, hidden, shadow, discard, laid, _ = folded
     dealt = hidden.deal(rng)
     state = shadow.clone()
     state.hands = tuple(_mask(dealt.get(s, ())) for s in range(setup.n))
@@ -128,6 +130,11 @@ def deal(folded: tuple, rng: random.Random) -> State:
 
 
 # -- the rollout player ---------------------------------------------------------------------------------------------
+
+
+def evidence(folded: tuple, state: State) -> float:
+    """How likely the sampled hands make the other seats' public choices (domain/el_royale/inference.py)."""
+    return inference.weight(folded[5], state.hands)
 
 
 def _wins(s: State, hand: int, cards: list[int]) -> bool:

@@ -24,7 +24,7 @@ SPEC = GameSpec(
     fast_replay=FastReplay(WRITTEN_FOR, fold_step=rules.fold_step, fold_moves=rules.fold_moves),
     next_deal=rules.next_deal,
     analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, memo=True,
-                      fold=determinize.fold, deal=determinize.deal),
+                      fold=determinize.fold, deal=determinize.deal, evidence=determinize.evidence),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",
     narration="projections.el_royale:describe",

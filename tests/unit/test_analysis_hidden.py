@@ -164,11 +164,55 @@ def test_the_shared_rollout_memo_and_the_once_read_knowledge_change_no_byte():
     record = _game("el-royale", 4, {"edition": "revised"})
     spec = spec_for("el-royale")
     assert spec.analysis.memo and spec.analysis.fold is not None
-    fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
-    plain = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False, fold=None, deal=None))
+    # without inference (it needs fold/deal): the shortcuts alone
+    fast_spec = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, evidence=None))
+    with registered("el-royale", fast_spec):
+        fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    plain = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False, fold=None, deal=None,
+                                                                   evidence=None))
     with registered("el-royale", plain):
         slow = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
     assert fast == slow and fast != "[]"
+
+
+def test_the_shared_rollout_memo_changes_no_byte_with_inference_on():
+    record = _game("el-royale", 4, {"edition": "revised"})
+    spec = spec_for("el-royale")
+    assert spec.analysis.evidence is not None
+    fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    with registered("el-royale", dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False))):
+        slow = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    assert fast == slow and '"inference"' in fast
+
+
+INFERENCE_CASES = [c for c in CASES if SPECS[c[0]].analysis.evidence is not None]
+
+
+@pytest.mark.parametrize("game,players,options", INFERENCE_CASES,
+                         ids=[f"{g}-{json.dumps(o)}" for g, _, o in INFERENCE_CASES])
+def test_inference_from_the_others_choices_reads_no_card_the_seat_had_not_seen(game, players, options):
+    """The weights (and the effective sample size reported) come from the seat's knowledge only: on decisions where
+    the others' choices did weigh the samples (effective sample size below the proposals), altering cards the seat
+    had not seen leaves the analysis, its `inference` report included, byte-identical."""
+    record = _game(game, players, options)
+    rng = random.Random(36)
+    seat = 1
+    _, decisions = seat_knowledge(record, seat)
+    checked = 0
+    for k in rng.sample(range(len(decisions)), len(decisions)):
+        upto = decisions[k].move_index + 1
+        before = _analysis_bytes(_cut(record, upto), seat, k, samples=16)
+        lines = json.loads(before)
+        if not lines or lines[0]["inference"]["ess"] >= lines[0]["inference"]["proposals"] - 0.5:
+            continue  # not analysed, or no choice of the others weighed anything yet
+        altered = _altered(record, seat, upto, rng)
+        if altered is None:
+            continue
+        assert _analysis_bytes(altered, seat, k, samples=16) == before
+        checked += 1
+        if checked == 3:
+            break
+    assert checked >= 1, "no weighted decision with a hidden card to alter was found"
 
 
 def test_the_lines_do_not_depend_on_the_number_of_workers():

@@ -486,14 +486,18 @@ def test_each_unseen_card_gets_a_fair_chance(game):
 # sha256 of the analysis lines below, per game. A change to a game's sampler or rollout player that changes its
 # analyses changes this on purpose: check the new lines (the failure prints them), then pin the new digest.
 GOLDEN = {
-    "el-royale": "521c8b822b7e7c1e660d53a8ee118afbf87a6aeebe5fb6273feb7f7d39c4a3ac",
+    "el-royale": "0a6ffad185aed21557bf69afda523d7aa6e5d8a9e154dad5c8f6128b460f3678",  # with inference (issue 36)
     "batallion": "f574d340bc85f07be0e4556c70c6b4477919aa2d1f1a4589471270e4f2d67c90",
     "small-battle": "0037e95d35d6e9cfac019bbc92e0ea46d4a3b8a976c40863078de02bab05eda2",
     "four-virtues": "2e58ca087eaffa021f001d0ba75e283740a2bf21754eff2140fafe06310e0d8e",
 }
 
 
-def _golden_lines(game: str) -> list:
+# the same lines with inference off (infer=False), for the games whose spec has `evidence`: plain sampling as before
+GOLDEN_PLAIN = {"el-royale": "521c8b822b7e7c1e660d53a8ee118afbf87a6aeebe5fb6273feb7f7d39c4a3ac"}
+
+
+def _golden_lines(game: str, infer: bool = True) -> list:
     """The analysis (domain.analysis.analyse_decision, few samples) of six decisions of a seeded random game."""
     from domain.analysis import analyse_decision
 
@@ -504,7 +508,7 @@ def _golden_lines(game: str) -> list:
     seen, decisions = seat_knowledge(record, seat)
     decisions = [k for k in decisions if analysed(spec, states[k.move_index], seat)]
     picked = decisions[:: max(1, len(decisions) // 6)][:6]
-    return [analyse_decision(spec, record.setup, seat, seen[:k.index], k.move, "golden", n, samples=8)
+    return [analyse_decision(spec, record.setup, seat, seen[:k.index], k.move, "golden", n, samples=8, infer=infer)
             for n, k in enumerate(picked)]
 
 
@@ -522,3 +526,13 @@ def test_the_analysis_of_fixed_decisions_is_pinned(game):
     text = json.dumps(lines, sort_keys=True)
     digest = hashlib.sha256(text.encode()).hexdigest()
     assert digest == GOLDEN.get(game), f"{game}: analysis lines changed, digest {digest}:\n{text[:3000]}"
+
+
+@pytest.mark.parametrize("game", sorted(GOLDEN_PLAIN))
+def test_the_analysis_without_inference_is_plain_sampling_as_pinned_before_it(game):
+    import hashlib
+    import json
+
+    text = json.dumps(_golden_lines(game, infer=False), sort_keys=True)
+    assert "inference" not in text
+    assert hashlib.sha256(text.encode()).hexdigest() == GOLDEN_PLAIN[game]

@@ -64,6 +64,16 @@ def test_without_json_it_prints_a_table_of_the_seats_decisions_and_the_marks_cou
     assert "inaccurac" in result.stdout and "blunder" in result.stdout
 
 
+def test_the_table_ends_with_the_seats_accuracy_from_its_lines():
+    from domain.accuracy import accuracy
+    from domain.games import spec_for
+
+    result = run("analyse", RECORD, "--seat", "0", *FAST)
+    lines = [json.loads(x) for x in run("analyse", RECORD, "--seat", "0", "--json", *FAST).stdout.splitlines()]
+    game = json.loads(Path(RECORD).read_text())["game"]
+    assert f"accuracy {accuracy(lines, spec_for(game).analysis.marks):.1f}%" in result.stdout
+
+
 def _refused(result, *words: str) -> None:
     assert result.exit_code == 2, result.output
     assert "Traceback" not in result.output

@@ -22,7 +22,7 @@ import json
 
 from domain import json_limits
 
-from .checkpoints import FIELDS_OF, FORMAT, LogReport, line_hash, prev_of
+from .checkpoint_lines import FIELDS_OF, FORMAT, LogReport, line_hash, prev_of
 from .keys import PublicKey, canonical
 
 

@@ -29,9 +29,9 @@ from domain.analysis import analysis_of
 from domain.fairplay import rank_test, true_states
 from domain.games import SPECS, spec_for
 from domain.records import parse
-from domain.screening import REFER, screen_decision
+from domain.screening import REFER, SAMPLES, WORLDS, screen_decision
 from projections.knowledge import seat_knowledge
-from tests.fairplay_players import HONEST, Player, play_game
+from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, play_game
 
 RATES = (1.0, 0.25, 0.1)
 
@@ -43,10 +43,11 @@ def honest_kinds(game: str) -> tuple[str, ...]:
 
 def one_game(task: tuple) -> dict:
     """Play one game (seat 0 is the screened player) and screen seat 0: per decision (share, variance)."""
-    game, label, kind, peek, seats = task
+    game, label, kind, peek, seats, precision = task
+    worlds, samples, peek_samples = precision
     kinds = honest_kinds(game)
     rng = random.Random(f"opponents|{label}")
-    players = [Player(kind, peek)] + [Player(rng.choice([k for k in kinds if k != "random"])) for _ in range(seats - 1)]
+    players = [Player(kind, peek, peek_samples)] + [Player(rng.choice([k for k in kinds if k != "random"])) for _ in range(seats - 1)]
     start = time.perf_counter()
     record = parse(play_game(game, label, players))
     played = time.perf_counter() - start
@@ -60,7 +61,8 @@ def one_game(task: tuple) -> dict:
     for k, x in enumerate(decisions):
         if x.move_index not in states:
             continue
-        r = screen_decision(spec, record.setup, 0, seen[:x.index], x.move, states[x.move_index], f"screen|{label}", k)
+        r = screen_decision(spec, record.setup, 0, seen[:x.index], x.move, states[x.move_index], f"screen|{label}", k,
+                           worlds, samples)
         if r is not None:
             ranks.append(r)
     return {"label": label, "finished": True, "ranks": ranks, "played": played,
@@ -124,22 +126,24 @@ def ks(ps: list[float]) -> float:
     return max(max((i + 1) / n - p, p - i / n) for i, p in enumerate(ps)) if ps else 0.0
 
 
-def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str) -> dict:
+def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, precision: tuple) -> dict:
     seats = spec_for(game).min_players
     kinds = honest_kinds(game)
     groups: dict[str, list[tuple]] = {}
     for i in range(honest):
         kind = kinds[i % len(kinds)]
-        groups[f"honest|{i}"] = [(game, f"{seed}|{game}|honest|{i}|{j}", kind, 0.0, seats) for j in range(per)]
+        groups[f"honest|{i}"] = [(game, f"{seed}|{game}|honest|{i}|{j}", kind, 0.0, seats, precision)
+                                   for j in range(per)]
     for rate in RATES:
         for i in range(peekers):
-            groups[f"peek{rate}|{i}"] = [(game, f"{seed}|{game}|peek{rate}|{i}|{j}", "heuristic", rate, seats)
+            groups[f"peek{rate}|{i}"] = [(game, f"{seed}|{game}|peek{rate}|{i}|{j}", "heuristic", rate, seats, precision)
                                          for j in range(per)]
     tasks = [t for ts in groups.values() for t in ts]
     start = time.perf_counter()
     results = dict(zip([t[1] for t in tasks], pool.map(one_game, tasks, chunksize=4)))
     took = time.perf_counter() - start
-    out: dict = {"game": game, "seats": seats, "games_per_player": per, "seconds": round(took, 1)}
+    out: dict = {"game": game, "seats": seats, "games_per_player": per, "seconds": round(took, 1),
+                 "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2]}
     done = {k: [results[t[1]] for t in ts if results[t[1]]["finished"]] for k, ts in groups.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
     hp = [player_p(gs) for k, gs in done.items() if k.startswith("honest") and gs]
@@ -180,12 +184,17 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=7, help="games a player's event (default 7)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="bench-fairplay-games")
+    parser.add_argument("--worlds", type=int, default=WORLDS, help=f"screen: worlds a decision (default {WORLDS})")
+    parser.add_argument("--samples", type=int, default=SAMPLES, help=f"screen: rollouts a candidate (default {SAMPLES})")
+    parser.add_argument("--peek-samples", type=int, default=PEEK_SAMPLES,
+                        help=f"the peeker's rollouts a candidate from the true state (default {PEEK_SAMPLES})")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     games = args.game or [g for g in SPECS if _analysable(g)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for game in games:
-            out = run_game(game, args.honest, args.peekers, args.games, pool, args.seed)
+            out = run_game(game, args.honest, args.peekers, args.games, pool, args.seed,
+                           (args.worlds, args.samples, args.peek_samples))
             print(json.dumps(out) if args.json else _text(out), flush=True)
 
 
@@ -199,7 +208,8 @@ def _analysable(game: str) -> bool:
 
 def _text(o: dict) -> str:
     h = o["honest"]
-    lines = [f"{o['game']} ({o['seats']} seats, events of {o['games_per_player']} games, {o['seconds']} s; "
+    lines = [f"{o['game']} ({o['seats']} seats, events of {o['games_per_player']} games, screen {o['screen_samples']} "
+             f"rollout(s) x {o['screen_worlds']} worlds, peeker {o['peek_samples']} rollouts, {o['seconds']} s; "
              f"{o['unfinished_games']} games unfinished and left out)",
              f"  honest: {h['players']} players; p<=0.1 {h['p<=0.1']}, p<=0.05 {h['p<=0.05']}, p<=0.01 {h['p<=0.01']}, "
              f"p<={REFER} {h[f'p<={REFER}']}; KS {h['ks']}; referred {h['referred']} "

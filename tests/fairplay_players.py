@@ -27,7 +27,7 @@ from projections.registry import projection_for
 from projections.viewers import Viewer
 
 HONEST = ("heuristic", "noisy-0.1", "noisy-0.3", "random")
-PEEK_SAMPLES = 2  # rollouts a move of the peeker's all-cards judgement
+PEEK_SAMPLES = 8  # rollouts a move of the peeker's all-cards judgement
 MAX_MOVES = 3000
 
 
@@ -37,6 +37,7 @@ class Player:
 
     kind: str = "heuristic"
     peek: float = 0.0
+    peek_samples: int = 0  # rollouts a move of its all-cards judgement (0: PEEK_SAMPLES)
 
 
 class _Seat:
@@ -61,7 +62,7 @@ class _Seat:
         if not self.player.peek or self.rng.random() >= self.player.peek:
             return move
         rows = perfect_information_decision(spec, state, self.seat, move, f"peek|{seed}", self.decisions,
-                                            PEEK_SAMPLES)
+                                            self.player.peek_samples or PEEK_SAMPLES)
         if rows is None:
             return move
         best = best_of(rows, f"peek|{seed}|{self.decisions}")["move"]

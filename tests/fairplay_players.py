@@ -70,9 +70,9 @@ class _Seat:
 
 
 def play_game(game: str, seed: str, players: list[Player], names: list[str] | None = None,
-              options: dict | None = None) -> dict:
-    """One game of `game` between `players` (one a seat) as a record document; the game's first example options
-    unless `options`. Deterministic in `seed`."""
+              options: dict | None = None, max_moves: int = MAX_MOVES) -> dict:
+    """One game of `game` between `players` (one a seat) as a record document, cut after `max_moves` moves if it has
+    not ended by then; the game's first example options unless `options`. Deterministic in `seed`."""
     spec = spec_for(game)
     d = spec.decider
     table = projection_for(game).table
@@ -87,7 +87,7 @@ def play_game(game: str, seed: str, players: list[Player], names: list[str] | No
     seats = [_Seat(game, s, p, seed) for s, p in enumerate(players)]
     public = [{"seat": s, "name": x, "team": None} for s, x in enumerate(names)]
     moves: list[dict] = []
-    while not d.outcome(state).is_over and len(moves) < MAX_MOVES:
+    while not d.outcome(state).is_over and len(moves) < max_moves:
         seat = d.to_act(state)[0]
         view = SeatView(game, seat, table(state, Viewer.of_seat(seat)), public, options)
         move = seats[seat].choose(view, game, state, setup.n, seed)

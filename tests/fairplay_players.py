@@ -1,0 +1,101 @@
+"""Test-only players of every game for the fair-play validation (issue 37, docs/fairplay.md "Validation, every
+game"): honest players of mixed strengths and cheats that PEEK at hidden cards on a share of their decisions.
+
+Never registered for a real table (bots/registry.py does not know them). The honest kinds see only their seat's view
+(they are the project's bots); a peeker is handed the referee's true state by the loop below, and on `rate` of its
+decisions with a choice plays the all-cards best move (domain.fairplay.perfect_information_decision, a few rollouts a
+move from the TRUE state: every hidden card, the opponents' hands and the stock's order). That is a stronger peek
+than one opponent's hand in the 3-4 seat games; a cheat who sees less is harder to catch than these numbers say.
+
+Honest strengths (HONEST): the game's heuristic bot; the heuristic with 10% and 30% of its moves replaced by a random
+legal move; the random bot. A screen that reads skill as cheating would flag the strong ones: they are all screened.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from bots import SeatView, make_bot
+from domain.fairplay import best_of, perfect_information_decision
+from domain.games import spec_for
+from domain.randomness import Chance
+from domain.records import parse_move, to_document
+from projections.registry import projection_for
+from projections.viewers import Viewer
+
+HONEST = ("heuristic", "noisy-0.1", "noisy-0.3", "random")
+PEEK_SAMPLES = 8  # rollouts a move of the peeker's all-cards judgement
+MAX_MOVES = 3000
+
+
+@dataclass(frozen=True)
+class Player:
+    """Who plays a seat: an honest `kind` (HONEST), and `peek`, the share of its decisions on which it cheats."""
+
+    kind: str = "heuristic"
+    peek: float = 0.0
+    peek_samples: int = 0  # rollouts a move of its all-cards judgement (0: PEEK_SAMPLES)
+
+
+class _Seat:
+    """One seat's player during a game: its honest bot (memory kept across turns), its noise and its peek."""
+
+    def __init__(self, game: str, seat: int, player: Player, seed: str):
+        spec = spec_for(game)
+        self.rng = random.Random(f"{seed}|player|{seat}")
+        base = "random" if player.kind == "random" else "heuristic"
+        self.bot = make_bot(base, game, seat, random.Random(f"{seed}|bot|{seat}"), spec.bot)
+        self.noise = float(player.kind.split("-")[1]) if player.kind.startswith("noisy-") else 0.0
+        self.randoms = make_bot("random", game, seat, random.Random(f"{seed}|noise|{seat}"))
+        self.player, self.seat, self.decisions = player, seat, 0
+
+    def choose(self, view: SeatView, game: str, state: Any, n: int, seed: str) -> dict:
+        spec = spec_for(game)
+        honest = self.bot.choose(view)  # always asked, so that a bot's memory follows every turn
+        if self.noise and self.rng.random() < self.noise:
+            honest = self.randoms.choose(view)
+        move = parse_move(honest, n, spec.codec)
+        self.decisions += 1
+        if not self.player.peek or self.rng.random() >= self.player.peek:
+            return move
+        rows = perfect_information_decision(spec, state, self.seat, move, f"peek|{seed}", self.decisions,
+                                            self.player.peek_samples or PEEK_SAMPLES)
+        if rows is None:
+            return move
+        best = best_of(rows, f"peek|{seed}|{self.decisions}")["move"]
+        return parse_move({**best, "seat": self.seat}, n, spec.codec)
+
+
+def play_game(game: str, seed: str, players: list[Player], names: list[str] | None = None,
+              options: dict | None = None, max_moves: int = MAX_MOVES) -> dict:
+    """One game of `game` between `players` (one a seat) as a record document, cut after `max_moves` moves if it has
+    not ended by then; the game's first example options unless `options`. Deterministic in `seed`."""
+    spec = spec_for(game)
+    d = spec.decider
+    table = projection_for(game).table
+    names = names or [f"seat {s}" for s in range(len(players))]
+    options = spec.example_options[0] if options is None else options
+    setup = d.configure(options, [{"name": x} for x in names], None, None)
+    seed = hashlib.sha256(seed.encode()).hexdigest()
+    chance = Chance(seed)
+    state = d.initial_state(setup)
+    for e in d.start(setup, chance):
+        state = d.evolve(state, e)
+    seats = [_Seat(game, s, p, seed) for s, p in enumerate(players)]
+    public = [{"seat": s, "name": x, "team": None} for s, x in enumerate(names)]
+    moves: list[dict] = []
+    while not d.outcome(state).is_over and len(moves) < max_moves:
+        seat = d.to_act(state)[0]
+        view = SeatView(game, seat, table(state, Viewer.of_seat(seat)), public, options)
+        move = seats[seat].choose(view, game, state, setup.n, seed)
+        state = d.step(state, move, chance)[1]
+        moves.append(move)
+    return to_document(game, setup, seed, options, moves)
+
+
+def seats_of(game: str) -> int:
+    """How many seats the validation plays `game` with: its example options' smallest table."""
+    return spec_for(game).min_players

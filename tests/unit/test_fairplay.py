@@ -181,7 +181,7 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
 
     root = Path(__file__).resolve().parents[2]
     users: dict[str, set[str]] = {"domain.fairplay": set(), "service.fairplay.facade": set(),
-                                  "service.fairplay.jobs": set()}
+                                  "service.fairplay.jobs": set(), "domain.screening": set()}
     for package in ("api", "service", "projections", "domain", "bots"):
         for path in (root / package).rglob("*.py"):
             here = list(path.relative_to(root).with_suffix("").parts)
@@ -193,7 +193,8 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
                     for name in names:
                         if name in users:
                             users[name].add(str(path.relative_to(root)))
-    assert users["domain.fairplay"] == {"service/fairplay/facade.py"}
+    assert users["domain.fairplay"] == {"service/fairplay/facade.py", "domain/screening.py"}
+    assert users["domain.screening"] == set()  # the screen (REFEREE ONLY too) is reached by the bench alone so far
     assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py"}
     # built by the composition root; the desk's pages reach it by current
     assert users["service.fairplay.jobs"] == {"service/facade.py", "api/current.py"}

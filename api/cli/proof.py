@@ -160,7 +160,7 @@ def check_command(proof: str, key_text: str | None, witness_texts: tuple[str, ..
 
     policy = reader_policy(policy_file, witness_texts, quorum)
     try:
-        data = read_bytes(proof, 4 << 20)
+        data = read_bytes(proof)  # the one bound of a file read as a document (docs/api.md limits)
         doc = None
         if not is_tlog_proof(data):
             try:

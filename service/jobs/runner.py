@@ -280,9 +280,12 @@ class JobRunner:
         self._wake.set()
         for r in list(self._running.values()):
             r.stop = r.stop or "closed"
+        deadline = time.monotonic() + 5
         for r in list(self._running.values()):
+            while r.thread is None and time.monotonic() < deadline:  # claimed a moment ago: its thread is starting
+                time.sleep(0.01)
             if r.thread is not None and r.thread is not threading.current_thread():
-                r.thread.join(timeout=5)
+                r.thread.join(timeout=max(0.0, deadline - time.monotonic()))
         with self._lock:
             pool, self._pool = self._pool, None
         if pool is not None:

@@ -89,14 +89,38 @@ class Duty:
         self._last_claim = 0.0
 
     def stop(self) -> None:
-        """Stop the loop and give back every lease (a clean shutdown: other hosts take them at once)."""
+        """Stop the loop and give back every lease (a clean shutdown: other hosts take them at once), after each part's
+        last word while the store is open (the publishing part covers and publishes what moved since its last round:
+        a host that stops keeps the promises it handed out, docs/evidence.md "The maximum merge delay")."""
+        first = not self._stopped.is_set()
         self._halt()
+        if first:
+            self._last_words()
         if self._leases is not None:
             self._leases.close()
 
     def abandon(self) -> None:
-        """Stop as a host that dies does: the loop ends and the leases drop with the connection, released by nobody."""
-        self.stop()
+        """Stop as a host that dies does: the loop ends and the leases drop with the connection, released by nobody,
+        and no part has a last word."""
+        self._halt()
+        if self._leases is not None:
+            self._leases.close()
+
+    def _last_words(self) -> None:
+        parts = [p for p in self.parts if callable(getattr(p, "at_stop", None))]
+        if not parts or self._thread is None or getattr(self.app, "closed", False):
+            return
+        if not self._ticking.acquire(timeout=5):  # a round still running past the join: leave it be
+            return
+        try:
+            self._follow()  # what was recorded since the last round, so that the parts know of it
+            for part in parts:
+                part.at_stop()
+        except Exception as e:  # noqa: BLE001 - a store going away under a shutdown: the next host covers it
+            if not getattr(self.app, "closed", False):
+                log.warning("the duty loop's last round at shutdown did not complete: %s", type(e).__name__)
+        finally:
+            self._ticking.release()
 
     def _halt(self) -> None:
         self._stopped.set()

@@ -116,6 +116,11 @@ class PublishDuty:
         if self.cover is not None:
             self.cover.notice(notification)
 
+    def at_stop(self) -> None:
+        """A clean shutdown's last round (service.duty.Duty.stop): what moved is covered and published now."""
+        self._last = 0.0
+        self.act(None, False)
+
     def act(self, leases, claim: bool) -> None:
         now = time.monotonic()
         if now - self._last < self.seconds or getattr(self.transparency.evidence.app, "closed", False):

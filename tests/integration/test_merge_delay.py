@@ -306,3 +306,28 @@ def test_a_host_still_running_covers_what_another_acknowledged(store, facades):
     assert (line["reason"], line["version"], line["attempts"]) == ("mmd", table.version, refusal.attempt)
     assert first.evidence.keep_promise(table.receipts[-1]["promise"])["status"] == "kept"
     assert first.evidence.keep_promise(refusal.promise)["status"] == "kept"
+
+
+def test_a_host_that_stops_cleanly_covers_and_publishes_what_it_acknowledged_first(store):
+    kind, url, arbiter = store
+    duty = arbiter.play.duty
+    duty.start()  # a serving process's loop
+    duty_round(arbiter)  # its first round done: what follows is news to it
+    table = uncovered_play(arbiter)
+    refusal = refuse(arbiter, table)
+    duty.stop()  # a clean shutdown: its last round covers and publishes before the leases are given back
+    line = arbiter.evidence.checkpoints(limit=10_000, game=table.id)[-1]
+    assert (line["reason"], line["version"], line["attempts"]) == ("mmd", table.version, refusal.attempt)
+    assert arbiter.evidence.keep_promise(table.receipts[-1]["promise"])["status"] == "kept"
+    assert arbiter.evidence.keep_promise(refusal.promise)["status"] == "kept"
+
+
+def test_a_host_that_dies_has_no_last_round(store):
+    kind, url, arbiter = store
+    duty = arbiter.play.duty
+    duty.start()
+    duty_round(arbiter)
+    table = uncovered_play(arbiter)
+    duty.abandon()  # as a killed host: nothing more is written (another host covers it: the test above)
+    line = arbiter.evidence.checkpoints(limit=10_000, game=table.id)[-1]
+    assert line["version"] < table.version

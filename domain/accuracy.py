@@ -1,8 +1,8 @@
 """A player's accuracy in one game from its analysis lines (issue 36 part 4, docs/analysis.md "Accuracy"). Pure.
 
 A decision's loss (points, domain/analysis.py) is first put on the win-chance scale by the game's blunder
-threshold: `loss x 20 / blunder` (a blunder is 20 points of win chance in the win-unit games, 2 chips in Batallion,
-20 points in Four Virtues). The move's accuracy is lichess's curve on that loss, 103.1668 x exp(-0.04354 x loss)
+threshold: `loss x 20 / blunder` (a blunder is 20 points of win chance in the win-unit games, and whatever each
+game's spec declares in its own unit, chips or points, in the others). The move's accuracy is lichess's curve on that loss, 103.1668 x exp(-0.04354 x loss)
 - 3.1669, kept within 0..100: 100 for the best move, about 80 at an inaccuracy's threshold, 64 at a mistake's, 40 at
 a blunder's. The player's accuracy is the plain mean over its analysed decisions (a decision with one candidate is
 not analysed and does not count); None with no analysed decision.

@@ -40,7 +40,7 @@ class JobRow:
 
     id: str
     kind: str
-    game: str  # the game's kind (el-royale, batallion...): past jobs of the same game price the estimate
+    game: str  # the game's id (its spec's): past jobs of the same game price the estimate
     status: str
     owner: str = ""  # who started it: a token's hash, a browser's anonymous id's hash, or an address
     address: str = ""

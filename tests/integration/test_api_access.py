@@ -62,6 +62,7 @@ ACCESS = {  # route: expected status per caller, in the order of CALLERS (game i
     "DELETE /games/{id}/bot":               (401, 404,  404,  403, 403,  401,  401),  # and takes itself back (none here)
     "POST /games/{id}/analysis":            (403, 403,  403,  202, 403,  401,  401),  # North's: the referee's till the end
     "GET /games/{id}/analysis/{job}":       (404, 404,  404,  404, 403,  401,  401),  # (no such job)
+    "DELETE /games/{id}/analysis/{job}":    (404, 404,  404,  404, 403,  401,  401),  # (no such job to cancel)
     "POST /games/{id}/studies":             (403, 403,  403,  201, 403,  401,  401),  # the referee's till the end
 }
 

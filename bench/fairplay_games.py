@@ -31,7 +31,7 @@ from domain.games import SPECS, spec_for
 from domain.records import parse
 from domain.screening import REFER, SAMPLES, WORLDS, screen_decision
 from projections.knowledge import seat_knowledge
-from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, play_game
+from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, final_state, play_game
 
 RATES = (1.0, 0.25, 0.1)
 
@@ -52,7 +52,7 @@ def one_game(task: tuple) -> dict:
     record = parse(play_game(game, label, players))
     played = time.perf_counter() - start
     spec = spec_for(game)
-    if not spec.decider.outcome(_final(record)).is_over:
+    if not spec.decider.outcome(final_state(record)).is_over:
         return {"label": label, "finished": False}
     start = time.perf_counter()
     states = true_states(record, {0})
@@ -67,16 +67,6 @@ def one_game(task: tuple) -> dict:
             ranks.append(r)
     return {"label": label, "finished": True, "ranks": ranks, "played": played,
             "screened": time.perf_counter() - start}
-
-
-def _final(record):
-    d = record.decider
-    state = d.initial_state(record.setup)
-    for e in d.start(record.setup, record.chance):
-        state = d.evolve(state, e)
-    for m in record.moves:
-        state = d.step(state, m, record.chance)[1]
-    return state
 
 
 def player_p(games: list[dict]) -> float:

@@ -99,3 +99,14 @@ def play_game(game: str, seed: str, players: list[Player], names: list[str] | No
 def seats_of(game: str) -> int:
     """How many seats the validation plays `game` with: its example options' smallest table."""
     return spec_for(game).min_players
+
+
+def final_state(record) -> Any:
+    """The state a validated record (domain.records.Record) ends in, replayed on its bare decider."""
+    d = record.decider
+    state = d.initial_state(record.setup)
+    for e in d.start(record.setup, record.chance):
+        state = d.evolve(state, e)
+    for m in record.moves:
+        state = d.step(state, m, record.chance)[1]
+    return state

@@ -14,7 +14,7 @@ from domain.games import GAMES, spec_for
 from domain.records import parse
 from domain.screening import PANEL, REFER, screen_decision, sigmas
 from projections.knowledge import seat_knowledge
-from tests.fairplay_players import HONEST, Player, play_game
+from tests.fairplay_players import HONEST, Player, final_state, play_game
 
 ANALYSED = [g for g in GAMES if spec_for(g).analysis is not None]
 
@@ -51,17 +51,7 @@ def test_a_peeker_at_every_decision_plays_differently_from_the_honest_player_in_
 @pytest.mark.parametrize("kind", HONEST)
 def test_every_honest_strength_finishes_its_game(game, kind):
     record = parse(play_game(game, f"finish-{kind}", [Player(kind)] + [Player("heuristic")] * (seats(game) - 1)))
-    assert _over(record)
-
-
-def _over(record) -> bool:
-    d = record.decider
-    state = d.initial_state(record.setup)
-    for e in d.start(record.setup, record.chance):
-        state = d.evolve(state, e)
-    for m in record.moves:
-        state = d.step(state, m, record.chance)[1]
-    return d.outcome(state).is_over
+    assert record.decider.outcome(final_state(record)).is_over
 
 
 @pytest.mark.parametrize("game", ANALYSED)

@@ -29,9 +29,9 @@ from domain.analysis import analysis_of
 from domain.fairplay import rank_test, true_states
 from domain.games import SPECS, spec_for
 from domain.records import parse
-from domain.screening import REFER, SAMPLES, WORLDS, screen_decision
+from domain.screening import REFER, SAMPLES, WORLDS, screen_decision, z_of
 from projections.knowledge import seat_knowledge
-from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, final_state, play_game
+from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, final_state, play_game, seats_of
 
 RATES = (1.0, 0.25, 0.1)
 
@@ -88,16 +88,8 @@ def games_for_power(games: list[dict], honest: list[dict], power_z: float = 0.84
     vc = sum((x - m) ** 2 for x in c) / (len(c) - 1)
     if m <= 0:
         return None
-    z_a = _z(REFER)
+    z_a = z_of(REFER)
     return round(((z_a * math.sqrt(v) + power_z * math.sqrt(vc)) / m) ** 2, 1)
-
-
-def _z(p: float) -> float:
-    lo, hi = 0.0, 10.0
-    for _ in range(100):
-        mid = (lo + hi) / 2
-        lo, hi = (mid, hi) if 0.5 * math.erfc(mid / math.sqrt(2)) > p else (lo, mid)
-    return lo
 
 
 def upper95(k: int, n: int) -> float:
@@ -117,7 +109,7 @@ def ks(ps: list[float]) -> float:
 
 
 def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, precision: tuple) -> dict:
-    seats = spec_for(game).min_players
+    seats = seats_of(game)
     kinds = honest_kinds(game)
     groups: dict[str, list[tuple]] = {}
     for i in range(honest):
@@ -136,20 +128,22 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
                  "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2]}
     done = {k: [results[t[1]] for t in ts if results[t[1]]["finished"]] for k, ts in groups.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
-    hp = [player_p(gs) for k, gs in done.items() if k.startswith("honest") and gs]
+    p_of = {key: player_p(gs) for key, gs in done.items() if gs}  # each player's p-value, once
+    honest_keys = [key for key in done if key.startswith("honest")]
+    hp = [p_of[key] for key in honest_keys if key in p_of]
     n = len(hp)
+    by_kind = {}
+    for k in kinds:
+        keys = [key for key in honest_keys if _kind(key, kinds) == k]
+        by_kind[k] = round(sum(1 for key in keys if key in p_of and p_of[key] <= 0.05) / max(1, len(keys)), 3)
     out["honest"] = {"players": n, **{f"p<={a}": round(sum(1 for p in hp if p <= a) / n, 4) if n else None
                                       for a in (0.1, 0.05, 0.01, REFER)},
                      "ks": round(ks(hp), 4), "referred": sum(1 for p in hp if p <= REFER),
                      "referred_upper95": round(upper95(sum(1 for p in hp if p <= REFER), n), 5) if n else None,
-                     "by_kind": {k: round(sum(1 for key, gs in done.items() if key.startswith("honest") and gs
-                                              and gs[0]["label"] and _kind(key, kinds) == k
-                                              and player_p(gs) <= 0.05) / max(1, sum(1 for key in done
-                                              if key.startswith("honest") and _kind(key, kinds) == k)), 3)
-                                 for k in kinds}}
+                     "by_kind": by_kind}
     honest_games = [g for k, gs in done.items() if k.startswith("honest") for g in gs]
     for rate in RATES:
-        ps = [player_p(gs) for k, gs in done.items() if k.startswith(f"peek{rate}|") and gs]
+        ps = [p for key, p in p_of.items() if key.startswith(f"peek{rate}|")]
         cheat_games = [g for k, gs in done.items() if k.startswith(f"peek{rate}|") for g in gs]
         out[f"peek {rate:.0%}"] = {"players": len(ps), "referred": sum(1 for p in ps if p <= REFER),
                                    "power": round(sum(1 for p in ps if p <= REFER) / len(ps), 3) if ps else None,

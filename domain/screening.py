@@ -27,8 +27,8 @@ WORLDS = 4  # sampled worlds a decision, besides the true state
 SAMPLES = 1  # rollouts a candidate in each state
 
 
-def sigmas(p: float) -> float:
-    """The one-sided normal quantile of a p-value (how many standard deviations it is), for the reports' text."""
+def z_of(p: float) -> float:
+    """The one-sided normal quantile of a p-value: z with P(Z >= z) = p (bisection on erfc)."""
     lo, hi = -10.0, 40.0
     for _ in range(200):
         mid = (lo + hi) / 2
@@ -36,7 +36,12 @@ def sigmas(p: float) -> float:
             lo = mid
         else:
             hi = mid
-    return round((lo + hi) / 2, 2)
+    return (lo + hi) / 2
+
+
+def sigmas(p: float) -> float:
+    """How many standard deviations a p-value is (z_of, to two decimals), for the reports' text."""
+    return round(z_of(p), 2)
 
 
 def screen_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, seed: str,

@@ -14,31 +14,27 @@ from domain.games import GAMES, spec_for
 from domain.records import parse
 from domain.screening import PANEL, REFER, screen_decision, sigmas
 from projections.knowledge import seat_knowledge
-from tests.fairplay_players import HONEST, Player, final_state, play_game
+from tests.fairplay_players import HONEST, Player, final_state, play_game, seats_of
 
 ANALYSED = [g for g in GAMES if spec_for(g).analysis is not None]
 
 
-def seats(game: str) -> int:
-    return spec_for(game).min_players
-
-
 @pytest.mark.parametrize("game", ANALYSED)
 def test_a_game_between_test_players_is_the_same_for_the_same_seed(game):
-    players = [Player("noisy-0.3")] + [Player("heuristic")] * (seats(game) - 1)
+    players = [Player("noisy-0.3")] + [Player("heuristic")] * (seats_of(game) - 1)
     assert play_game(game, "same", players) == play_game(game, "same", players)
 
 
 @pytest.mark.parametrize("game", ANALYSED)
 def test_a_player_that_never_peeks_plays_exactly_as_the_honest_player(game):
-    honest = [Player("heuristic")] * seats(game)
-    never = [Player("heuristic", peek=0.0)] + [Player("heuristic")] * (seats(game) - 1)
+    honest = [Player("heuristic")] * seats_of(game)
+    never = [Player("heuristic", peek=0.0)] + [Player("heuristic")] * (seats_of(game) - 1)
     assert play_game(game, "never", honest)["moves"] == play_game(game, "never", never)["moves"]
 
 
 @pytest.mark.parametrize("game", ANALYSED)
 def test_a_peeker_at_every_decision_plays_differently_from_the_honest_player_in_some_game(game):
-    others = [Player("heuristic")] * (seats(game) - 1)
+    others = [Player("heuristic")] * (seats_of(game) - 1)
     for i in range(6):  # the first 40 moves of a few games, the peeker judging each candidate by 1 rollout
         honest = play_game(game, f"peek-{i}", [Player("heuristic")] + others, max_moves=40)["moves"]
         cheat = play_game(game, f"peek-{i}", [Player("heuristic", 1.0, 1)] + others, max_moves=40)["moves"]
@@ -50,13 +46,13 @@ def test_a_peeker_at_every_decision_plays_differently_from_the_honest_player_in_
 @pytest.mark.parametrize("game", [g for g in ANALYSED if g != "el-royale"])
 @pytest.mark.parametrize("kind", HONEST)
 def test_every_honest_strength_finishes_its_game(game, kind):
-    record = parse(play_game(game, f"finish-{kind}", [Player(kind)] + [Player("heuristic")] * (seats(game) - 1)))
+    record = parse(play_game(game, f"finish-{kind}", [Player(kind)] + [Player("heuristic")] * (seats_of(game) - 1)))
     assert record.decider.outcome(final_state(record)).is_over
 
 
 @pytest.mark.parametrize("game", ANALYSED)
 def test_the_screen_judges_a_seat_s_decisions_with_shares_strictly_between_0_and_1(game):
-    record = parse(play_game(game, "screen", [Player("heuristic")] * seats(game)))
+    record = parse(play_game(game, "screen", [Player("heuristic")] * seats_of(game)))
     spec = spec_for(game)
     states = true_states(record, {0})
     seen, decisions = seat_knowledge(record, 0)

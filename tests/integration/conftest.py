@@ -99,3 +99,21 @@ def facades():
         yield made
     finally:
         made.close()
+
+
+@pytest.fixture
+def feed_game(tmp_path):
+    """(arbiter, game): a four-player El Royale game (revised) on a memory store, its process's live feed stopped at
+    the end (the feed's tests: test_feed_holds.py, test_feed_rendering.py)."""
+    from api import create_app
+
+    app = create_app({"TESTING": True, "DATABASE_URL": "memory://", "KEY_FILE": str(tmp_path / "key"),
+                      "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
+    arbiter = app.extensions["arbiter"]
+    players = [{"name": n} for n in ("North", "East", "South", "West")]
+    created = app.test_client().post("/api/v1/games", json={"game": "el-royale", "options": {"edition": "revised"},
+                                                             "players": players})
+    assert created.status_code == 201, created.get_data(as_text=True)
+    yield arbiter, created.get_json()
+    if arbiter.views.feed is not None:
+        arbiter.views.feed.stop()

@@ -13,28 +13,10 @@ import json
 import time
 from uuid import UUID
 
-import pytest
 
-from api import create_app
 from tests.tournament_support import finish
 
-API = "/api/v1"
-PLAYERS = [{"name": n} for n in ("North", "East", "South", "West")]
 SUBSCRIBERS = 36  # 6 of each viewer: the 4 seats, the referee and spectators
-
-
-@pytest.fixture
-def served(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE_URL": "memory://", "KEY_FILE": str(tmp_path / "key"),
-                      "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
-    arbiter = app.extensions["arbiter"]
-    created = app.test_client().post(f"{API}/games", json={"game": "el-royale", "options": {"edition": "revised"},
-                                                           "players": PLAYERS})
-    assert created.status_code == 201, created.get_data(as_text=True)
-    game = created.get_json()
-    yield arbiter, game
-    if arbiter.views.feed is not None:
-        arbiter.views.feed.stop()
 
 
 def subscribe_many(arbiter, game: dict) -> tuple[list, list[list], list]:
@@ -66,8 +48,8 @@ def counted_hold(arbiter, answer: bool) -> list:
     return asked
 
 
-def test_one_move_asks_the_hold_once_for_all_the_subscribers_of_its_game(served):
-    arbiter, game = served
+def test_one_move_asks_the_hold_once_for_all_the_subscribers_of_its_game(feed_game):
+    arbiter, game = feed_game
     asked = counted_hold(arbiter, False)
     subs, sinks, who = subscribe_many(arbiter, game)
     asked.clear()  # (each spectator's subscription asked once, as every spectator's read does)
@@ -84,8 +66,8 @@ def test_one_move_asks_the_hold_once_for_all_the_subscribers_of_its_game(served)
     assert asked == [UUID(game["id"])], f"{len(asked)} questions to the hold for one move and {SUBSCRIBERS} subscribers"
 
 
-def test_an_event_after_the_end_asks_the_hold_once_though_each_viewer_s_answer_differs(served):
-    arbiter, game = served
+def test_an_event_after_the_end_asks_the_hold_once_though_each_viewer_s_answer_differs(feed_game):
+    arbiter, game = feed_game
     gid = UUID(game["id"])
     finish(arbiter.app, gid)
     held = counted_hold(arbiter, False)
@@ -100,8 +82,8 @@ def test_an_event_after_the_end_asks_the_hold_once_though_each_viewer_s_answer_d
     assert dispute and held == [gid], f"{len(held)} questions to the hold for one event after the end"
 
 
-def test_a_held_game_s_batch_keeps_every_spectator_out_and_its_end_from_its_seats_with_one_question(served):
-    arbiter, game = served
+def test_a_held_game_s_batch_keeps_every_spectator_out_and_its_end_from_its_seats_with_one_question(feed_game):
+    arbiter, game = feed_game
     gid = UUID(game["id"])
     subs, sinks, who = subscribe_many(arbiter, game)  # (subscribed while the game was not held)
     asked = counted_hold(arbiter, True)

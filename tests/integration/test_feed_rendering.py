@@ -9,34 +9,17 @@ from __future__ import annotations
 import time
 from uuid import UUID
 
-import pytest
 
-from api import create_app
 from api.http.asgi import body_of
 from api.http.stream import message
 from service.views.feed import as_entries
 from tests.tournament_support import finish
 
-API = "/api/v1"
-PLAYERS = [{"name": n} for n in ("North", "East", "South", "West")]
 COPIES = 3  # subscriptions of each viewer
 
 
-@pytest.fixture
-def served(tmp_path):
-    app = create_app({"TESTING": True, "DATABASE_URL": "memory://", "KEY_FILE": str(tmp_path / "key"),
-                      "CHECKPOINT_LOG": str(tmp_path / "checkpoints.log")})
-    arbiter = app.extensions["arbiter"]
-    created = app.test_client().post(f"{API}/games", json={"game": "el-royale", "options": {"edition": "revised"},
-                                                           "players": PLAYERS})
-    assert created.status_code == 201, created.get_data(as_text=True)
-    yield arbiter, created.get_json()
-    if arbiter.views.feed is not None:
-        arbiter.views.feed.stop()
-
-
-def test_each_viewer_s_stream_text_is_rendered_from_its_own_entries_and_never_serves_another_viewer(served):
-    arbiter, game = served
+def test_each_viewer_s_stream_text_is_rendered_from_its_own_entries_and_never_serves_another_viewer(feed_game):
+    arbiter, game = feed_game
     viewers = {"spectator": None, "referee": game["referee_token"], **{f"seat {s['seat']}": s["token"] for s in game["seats"]}}
     subs, batches = [], {name: [[] for _ in range(COPIES)] for name in viewers}
     for name, token in viewers.items():  # seats first in rendering below: a shared text would reach the others

@@ -13,7 +13,6 @@ import json
 import time
 from uuid import UUID
 
-
 from tests.tournament_support import finish
 
 SUBSCRIBERS = 36  # 6 of each viewer: the 4 seats, the referee and spectators

@@ -50,6 +50,14 @@ def uncovered_play(arbiter, moves: int = 3):
     return table
 
 
+def assert_covered_by_an_mmd_line(arbiter, table, refusal: IllegalMove) -> None:
+    """The game's latest line is the duty's cover of its last move and refusal, and both promises are kept."""
+    line = arbiter.evidence.checkpoints(limit=10_000, game=table.id)[-1]
+    assert (line["reason"], line["version"], line["attempts"]) == ("mmd", table.version, refusal.attempt)
+    assert arbiter.evidence.keep_promise(table.receipts[-1]["promise"])["status"] == "kept"
+    assert arbiter.evidence.keep_promise(refusal.promise)["status"] == "kept"
+
+
 @pytest.fixture(params=STORES)
 def store(request, stores, facades, monkeypatch):
     """(kind, url, facade) on a fresh store of each kind, with a maximum merge delay no loaded machine overruns
@@ -302,10 +310,7 @@ def test_a_host_still_running_covers_what_another_acknowledged(store, facades):
     table = uncovered_play(first)
     refusal = refuse(first, table)  # acknowledged by the first, which then stops before its duty covered them
     duty_round(second)
-    line = first.evidence.checkpoints(limit=10_000, game=table.id)[-1]
-    assert (line["reason"], line["version"], line["attempts"]) == ("mmd", table.version, refusal.attempt)
-    assert first.evidence.keep_promise(table.receipts[-1]["promise"])["status"] == "kept"
-    assert first.evidence.keep_promise(refusal.promise)["status"] == "kept"
+    assert_covered_by_an_mmd_line(first, table, refusal)
 
 
 def test_a_host_that_stops_cleanly_covers_and_publishes_what_it_acknowledged_first(store):
@@ -316,10 +321,7 @@ def test_a_host_that_stops_cleanly_covers_and_publishes_what_it_acknowledged_fir
     table = uncovered_play(arbiter)
     refusal = refuse(arbiter, table)
     duty.stop()  # a clean shutdown: its last round covers and publishes before the leases are given back
-    line = arbiter.evidence.checkpoints(limit=10_000, game=table.id)[-1]
-    assert (line["reason"], line["version"], line["attempts"]) == ("mmd", table.version, refusal.attempt)
-    assert arbiter.evidence.keep_promise(table.receipts[-1]["promise"])["status"] == "kept"
-    assert arbiter.evidence.keep_promise(refusal.promise)["status"] == "kept"
+    assert_covered_by_an_mmd_line(arbiter, table, refusal)
 
 
 def test_a_host_that_dies_has_no_last_round(store):

@@ -16,34 +16,53 @@ import time
 from typing import Any
 from uuid import UUID
 
-from domain.attempts import attempts_id
 from domain.audit import event_hash
 
-from .attempts_heads import stored_count, stored_head
+from .attempts_heads import stored_head
+from .checkpoint_lines import NO_ATTEMPTS
 
 log = logging.getLogger("arbiter.evidence")
 GAME_TOPIC = "domain.game:Game."
 ATTEMPTS_TOPIC = "domain.attempts:Attempts."
 RECENT = 10_000  # a process's first round also covers what the store's last this many notifications touched
-CACHE = 100_000  # attempts streams whose game was read, kept
+CACHE = 100_000  # attempts streams' games, and games' refused attempts, remembered
 
 
 class Cover:
-    """Which games moved since the last round (from the store's notifications), and their lines written in one batch."""
+    """Which games moved since the last round, and their lines written in one batch.
+
+    A round reads nothing of the store it need not: each game's newest entry, and its refused attempts' newest
+    entry, come with the store's notifications that the duty loop follows (a notification is the stored row), so a
+    round's reads are the log's tail, its one append and its publish, whatever the number of games that moved. (Each
+    read gives the interpreter's lock away and waits to get it back behind the threads serving moves: a round of three
+    reads per game took up to 6.9 s under 16 clients, bench.merge_delay.) Only an attempts stream whose game this
+    process never saw open, or a moved game this process never saw from its start, is read, once, and remembered."""
 
     def __init__(self, evidence):
         self.evidence = evidence
-        self._games: set[UUID] = set()
-        self._attempts: set[UUID] = set()  # attempts streams, resolved to their games when covered
-        self._game_of: dict[UUID, UUID] = {}  # attempts stream -> its game, read from the stream (bounded: CACHE)
+        self._games: dict[UUID, Any] = {}  # game -> its newest notification since the last round
+        self._attempts: dict[UUID, Any] = {}  # attempts stream -> its newest notification since the last round
+        self._game_of: dict[UUID, UUID] = {}  # attempts stream -> its game (bounded: CACHE)
+        self._heads: dict[UUID, tuple[int, str]] = {}  # game -> (refused attempts, their head) as last seen (CACHE)
         self._started = False
 
     def notice(self, notification: Any) -> None:
         topic = notification.topic
         if topic.startswith(GAME_TOPIC):
-            self._games.add(notification.originator_id)
+            newest = self._games
         elif topic.startswith(ATTEMPTS_TOPIC):
-            self._attempts.add(notification.originator_id)
+            newest = self._attempts
+        else:
+            return
+        game = notification.originator_id
+        had = newest.get(game)
+        if had is None or had.originator_version < notification.originator_version:
+            newest[game] = notification
+        if notification.originator_version == 1:  # a stream's opening entry
+            if newest is self._games and game not in self._heads:
+                _remember(self._heads, game, NO_ATTEMPTS)  # seen from its start: its refused attempts come as news too
+            elif newest is self._attempts and game not in self._game_of:
+                _remember(self._game_of, game, UUID(self._decode(notification).game_id))  # it names its game
 
     def _recent(self) -> None:
         """On the first round: what the last RECENT notifications touched (a restart covers what was acknowledged
@@ -53,17 +72,23 @@ class Cover:
         for n in recorder.select_notifications(start=max(0, top - RECENT), limit=RECENT, inclusive_of_start=False):
             self.notice(n)
 
+    def _decode(self, row: Any) -> Any:
+        return self.evidence.app.mapper.to_domain_event(row)
+
     def _game(self, stream: UUID) -> UUID | None:
-        """The game of an attempts stream (derived from ids seen, else read from the stream's opening entry)."""
+        """The game of an attempts stream (its opening entry names it: noticed, else read once from the store)."""
         if stream not in self._game_of:
-            app = self.evidence.app
-            rows = app.recorder.select_events(stream, lte=1)
+            rows = self.evidence.app.recorder.select_events(stream, lte=1)
             if not rows:
                 return None
-            if len(self._game_of) >= CACHE:
-                self._game_of.clear()
-            self._game_of[stream] = UUID(app.mapper.to_domain_event(rows[0]).game_id)
+            _remember(self._game_of, stream, UUID(self._decode(rows[0]).game_id))
         return self._game_of[stream]
+
+    def _head(self, game: UUID) -> tuple[int, str]:
+        """(refused attempts, their head) of a game: as last noticed, else read once from the store."""
+        if game not in self._heads:
+            _remember(self._heads, game, stored_head(self.evidence.app, game))
+        return self._heads[game]
 
     def due(self) -> list[tuple]:
         """The lines to write: (game, version, head, "mmd", attempts, attempts head) of every moved game the log's lines
@@ -72,22 +97,30 @@ class Cover:
             self._started = True
             self._recent()
         games, streams = self._games, self._attempts
-        self._games, self._attempts = set(), set()
-        moved = {attempts_id(game): game for game in games}  # a refusal's game that moved too needs no read
-        games |= {g for g in (moved.get(s) or self._game(s) for s in streams) if g is not None}
-        app, tree = self.evidence.app, self.evidence.transparency.tree
+        self._games, self._attempts = {}, {}
+        for stream, newest in streams.items():
+            game = self._game(stream)
+            if game is None:
+                continue
+            count = newest.originator_version - 1  # entry 1 opens the stream
+            if self._heads.get(game, (-1, ""))[0] < count:
+                _remember(self._heads, game, (count, event_hash(self._decode(newest))))
+            if game not in games:
+                games[game] = None  # only its refused attempts moved: its newest entry is read below
+        tree = self.evidence.transparency.tree
         tree.sync()
         lines = []
-        for game in games:
-            rows = app.recorder.select_events(game, desc=True, limit=1)
-            if not rows:
-                continue
-            version, attempts = rows[0].originator_version, stored_count(app, game)
+        for game, newest in games.items():
+            if newest is None:
+                rows = self.evidence.app.recorder.select_events(game, desc=True, limit=1)
+                if not rows:
+                    continue
+                newest = rows[0]
+            version, (attempts, attempts_head) = newest.originator_version, self._head(game)
             have = tree.covered(str(game))
             if have is not None and have[0] >= version and have[1] >= attempts:
                 continue
-            lines.append((str(game), version, event_hash(app.mapper.to_domain_event(rows[0])), "mmd",
-                          *stored_head(app, game)))
+            lines.append((str(game), version, event_hash(self._decode(newest)), "mmd", attempts, attempts_head))
         return lines
 
     def run(self) -> int:
@@ -98,9 +131,16 @@ class Cover:
         try:
             self.evidence.log.append_many(lines)
         except Exception:
-            self._games |= {UUID(line[0]) for line in lines}
+            for line in lines:
+                self._games.setdefault(UUID(line[0]), None)
             raise
         return len(lines)
+
+
+def _remember(cache: dict, key: Any, value: Any) -> None:
+    if len(cache) >= CACHE and key not in cache:
+        cache.clear()
+    cache[key] = value
 
 
 class PublishDuty:

@@ -333,3 +333,28 @@ def test_a_host_that_dies_has_no_last_round(store):
     duty.abandon()  # as a killed host: nothing more is written (another host covers it: the test above)
     line = arbiter.evidence.checkpoints(limit=10_000, game=table.id)[-1]
     assert line["version"] < table.version
+
+
+def test_a_cover_round_reads_no_stored_row_of_the_games_that_moved_news_of(store):
+    """A round's lines come from the notifications the duty follows (each is the stored row): reading each game's
+    newest rows would give the interpreter's lock away per game, behind the threads serving moves."""
+    kind, url, arbiter = store
+    duty_round(arbiter)  # the loop's first round: what follows is news to it
+    tables = [uncovered_play(arbiter) for _ in range(3)]
+    refusal = refuse(arbiter, tables[0])
+    recorder, reads = arbiter.app.recorder, []
+    select = recorder.select_events
+
+    def counted(*args, **kwargs):
+        reads.append(args[0] if args else kwargs.get("originator_id"))
+        return select(*args, **kwargs)
+
+    recorder.select_events = counted
+    try:
+        duty_round(arbiter)
+    finally:
+        recorder.select_events = select
+    assert reads == []
+    assert_covered_by_an_mmd_line(arbiter, tables[0], refusal)
+    for table in tables[1:]:
+        assert arbiter.evidence.checkpoints(limit=10_000, game=table.id)[-1]["version"] == table.version

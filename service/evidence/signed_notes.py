@@ -31,6 +31,8 @@ KINDS = {ED25519: "an Ed25519 signing key (algorithm 0x01): a log signs its chec
          COSIGNATURE: "a cosignature key (algorithm 0x04, C2SP tlog-cosignature): a witness cosigns with one"}
 MAX_SIGNATURES = 100
 MAX_NOTE = 1 << 20
+CONTROL = re.compile("[\x00-\x09\x0b-\x1f]")  # a control character other than the newline (one search: a promise is
+# made for every acknowledgement, and a loop over its characters cost a fifth of its signing)
 
 
 class NoteError(ValueError):
@@ -177,7 +179,7 @@ def check_text(text: str | bytes) -> bytes:
         raise NoteError("the note's text is not UTF-8") from None
     if not raw.endswith(b"\n"):
         raise NoteError("the note's text must end with a newline")
-    if any(ord(c) < 0x20 and c != "\n" for c in decoded):
+    if CONTROL.search(decoded):
         raise NoteError("the note's text holds a control character")
     return raw
 

@@ -103,3 +103,15 @@ def test_a_cosignature_of_another_checkpoint_does_not_verify():
     note = key.sign(HEAD.text) + witness.cosign(other.text).line
     with pytest.raises(NoteError, match="does not verify"):
         open_note(note, [key.verifier, witness.verifier])
+
+
+@pytest.mark.parametrize("char", ["\x00", "\t", "\r", "\x1b", "\x1f"])
+def test_a_note_text_holding_a_control_character_other_than_newline_is_never_signed(char):
+    with pytest.raises(NoteError, match="control character"):
+        signer().sign(f"arbiter.test/log\nline{char}two\n")
+
+
+@pytest.mark.parametrize("text", ["arbiter.test/log\nspace and é ü 東 \x7f\n", "arbiter.test/log\n\n"])
+def test_a_note_text_of_printable_characters_and_newlines_is_signed(text):
+    note = signer().sign(text)
+    assert note.startswith(text + "\n")

@@ -82,6 +82,13 @@ class Arbiter:
         """Fair-play reports of this store's tournaments, on the same job runner as computer analysis."""
         return FairplayJobs(self.tournaments, self.jobs)
 
+    def stop_serving(self) -> None:
+        """A serving process's clean shutdown, the store still open: the duty loop's last round (what this process
+        acknowledged is covered and published: the promises it handed out are kept) and its leases given back, then
+        the running jobs given back to the queue (service.duty.Duty.stop, service.jobs.runner)."""
+        self.play.duty.stop()
+        self.jobs.close()
+
     def close(self) -> None:
         """Close the store's connections (the duty loop stops when it sees this; the jobs' runner gives its running
         jobs back to the queue and closes its own connection)."""

@@ -31,7 +31,8 @@ def create_asgi_app(config: dict | None = None, threads: int = 8):
 
     sys.setswitchinterval(SWITCH_INTERVAL)
     app = create_app(config)
-    return LiveStreams(ThreadedWSGI(app, threads, app.config["MAX_CONTENT_LENGTH"]))
+    arbiter = app.extensions["arbiter"]
+    return LiveStreams(ThreadedWSGI(app, threads, app.config["MAX_CONTENT_LENGTH"], on_shutdown=arbiter.stop_serving))
 
 
 def _health_body() -> bytes:

@@ -20,17 +20,23 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import queue
 import threading
+from typing import Callable
 
 from a2wsgi.wsgi import build_environ
+
+log = logging.getLogger("arbiter.api")
 
 
 class ThreadedWSGI:
     """ASGI application running a WSGI app in `threads` threads, one request per thread, answers buffered."""
 
-    def __init__(self, app, threads: int, max_body: int):
+    def __init__(self, app, threads: int, max_body: int, on_shutdown: Callable[[], None] | None = None):
+        """`on_shutdown`: run (in a thread) when the server shuts down gracefully (the ASGI lifespan's shutdown)."""
         self.app = app
+        self.on_shutdown = on_shutdown
         self.max_body = max_body
         self.threads = threads
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
@@ -67,7 +73,7 @@ class ThreadedWSGI:
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] == "lifespan":
-            await _lifespan(receive, send)
+            await _lifespan(receive, send, self.on_shutdown)
             return
         if scope["type"] != "http":
             await send({"type": "websocket.close", "code": 1000})
@@ -127,12 +133,20 @@ def _no_write(data: bytes) -> None:  # the WSGI write() callable: Flask never us
     raise RuntimeError("write() is not supported: return the body instead")
 
 
-async def _lifespan(receive, send) -> None:
+async def _lifespan(receive, send, on_shutdown: Callable[[], None] | None) -> None:
+    """The server's start and graceful shutdown. The shutdown is the process's last chance to act: uvicorn raises
+    the signal that stopped it again once it is done, with its default action, so the process then dies without
+    running `atexit` (uvicorn.Server.capture_signals, under gunicorn's uvicorn worker)."""
     while True:
         message = await receive()
         if message["type"] == "lifespan.startup":
             await send({"type": "lifespan.startup.complete"})
         elif message["type"] == "lifespan.shutdown":
+            if on_shutdown is not None:
+                try:
+                    await asyncio.get_running_loop().run_in_executor(None, on_shutdown)
+                except Exception as e:  # noqa: BLE001 - the shutdown goes on: what was not done, another host does
+                    log.warning("arbiter: the shutdown's last words failed: %s", type(e).__name__)
             await send({"type": "lifespan.shutdown.complete"})
             return
 

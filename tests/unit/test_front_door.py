@@ -14,11 +14,14 @@ FACADES = {"play", "views", "lobby", "verification", "evidence", "access", "anal
            "fairplay"}
 
 
-def test_the_composition_root_holds_facades_and_closes_the_store_and_delegates_nothing():
+LIFECYCLE = {"close", "stop_serving"}  # the root's own: a serving process's clean shutdown, and the store closed
+
+
+def test_the_composition_root_holds_facades_and_its_lifecycle_and_delegates_nothing():
     methods = {name for name, member in vars(Arbiter).items()
                if not name.startswith("_") and inspect.isfunction(member)}
-    assert methods == {"close"}, "a use case is called on its concern's facade, never through the root"
-    built = {name for name, member in vars(Arbiter).items() if not name.startswith("_") and name != "close"}
+    assert methods == LIFECYCLE, "a use case is called on its concern's facade, never through the root"
+    built = {name for name, member in vars(Arbiter).items() if not name.startswith("_") and name not in LIFECYCLE}
     assert built == {"tournaments", "studies", "fairplay"}  # the ones built on first use; __init__ builds the rest
     assigned = set(re.findall(r"self\.(\w+) = ", inspect.getsource(Arbiter.__init__)))
     assert FACADES - built <= assigned

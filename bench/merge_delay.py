@@ -1,7 +1,7 @@
 """The maximum merge delay, measured: how long an acknowledged move or refusal waits for a published checkpoint that
 covers it, under 16 clients, and what the promise and the cover cost per move, each beside its reference.
 
-    .venv/bin/python -m bench.merge_delay [--clients 16] [--seconds 12] [--games 4] [--moves 60] [--repeat 3]
+    .venv/bin/python -m bench.merge_delay [--clients 16] [--seconds 12] [--games 16] [--moves 400] [--repeat 3]
 
 Delay: `--clients` threads each play their own El Royale game through the facade on a SQLite file (a refused attempt
 every tenth action), while the process's duty loop runs as a server's does (ARBITER_LOG_PUBLISH_SECONDS and
@@ -14,7 +14,9 @@ the game's next one, or forever.
 Cost per move: moves/s of the same prepared move sequences through the facade (as bench.receipts), the process's duty
 loop running beside the moves as a server's does, with receipts but no promise and a duty that only publishes (the
 server before the maximum merge delay: the reference), and with the promise on every receipt and the duty covering
-before it publishes; best of --repeat, alternately first.
+before it publishes; best of --repeat, alternately first. Each run plays some 6,000 moves (16 games of up to 400),
+several seconds: long enough for the duty's publishing rounds to fall inside it (a run of 240 moves lasted a quarter
+of a second, shorter than one round, and swung by a third between runs on a loaded machine).
 """
 
 from __future__ import annotations
@@ -151,8 +153,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--seconds", type=float, default=12.0)
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--moves", type=int, default=60)
+    parser.add_argument("--games", type=int, default=16)
+    parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     sequences = prepare(args.games, args.moves)

@@ -8,8 +8,10 @@ rank needs one card of the top card's suit, ER-3.4), so a group stands for its m
 not as an identity; the group's candidate takes the lowest cards (by the pack's order) of each rank.
 
 The groups are every vector of counts (0 up to the laid-out cards of the rank, at most the room in all). Where there
-are more than `MAX_TAKES`, the candidates are the `MAX_TAKES` groups taking the fewest cards (fewest first, then by
-rank from the Ace): what the cut loses is measured in docs/analysis.md. The move played always joins the candidates
+are more than `MAX_TAKES`, the candidates are the first `MAX_TAKES` groups in this order: the fewest ranks taken in
+part (a rank's laid-out cards taken all or none: with the seat's own cards of the rank, every card of it the seat
+can hold, and four of a rank is what wins, ER-4.1), then the fewest cards, then the most of the lowest ranks. What
+the cut loses is measured in docs/analysis.md (`python -m bench.candidates_bound`). The move played always joins the candidates
 (domain.analysis puts it in place of its group's candidate, or adds it).
 """
 
@@ -49,26 +51,33 @@ def group_count(state: State, seat: int) -> int:
 
 
 def take_groups(state: State, seat: int, limit: int) -> list[tuple[int, ...]]:
-    """The first `limit` groups of legal takes, as 13 counts: the fewest cards first, then the most of the lowest
-    ranks (built size by size, never listing the groups past the limit)."""
+    """The first `limit` groups of legal takes, as 13 counts, in the order `candidates` keeps them: the fewest ranks
+    taken in part first (a rank is taken whole when all its laid-out cards are, which with the seat's own makes every
+    card of the rank it can hold), then the fewest cards, then the most of the lowest ranks. Built level by level,
+    never listing the groups past the limit."""
     laid, room = _laid_counts(state), clauses.take_room(state, seat)
     out: list[tuple[int, ...]] = []
     rest = [sum(laid[r:]) for r in range(14)]  # cards laid out from a rank up: a branch that cannot reach its total stops
+    splittable = [sum(1 for k in laid[r:] if k > 1) for r in range(14)]  # nor one that cannot take `parts` in part
 
-    def fill(rank: int, left: int, counts: list[int]) -> None:
-        if len(out) >= limit or left > rest[rank]:
+    def fill(rank: int, left: int, parts: int, counts: list[int]) -> None:
+        if len(out) >= limit or left > rest[rank] or parts > splittable[rank]:
             return
         if rank == 13:
-            if left == 0:
+            if left == 0 and parts == 0:
                 out.append(tuple(counts))
             return
         for k in range(min(laid[rank], left), -1, -1):
+            part = 0 < k < laid[rank]
+            if part and not parts:
+                continue
             counts.append(k)
-            fill(rank + 1, left - k, counts)
+            fill(rank + 1, left - k, parts - part, counts)
             counts.pop()
 
-    for total in range(min(room, sum(laid)) + 1):
-        fill(0, total, [])
+    for parts in range(14):
+        for total in range(min(room, sum(laid)) + 1):
+            fill(0, total, parts, [])
     return out
 
 
@@ -82,7 +91,7 @@ def take_of(state: State, seat: int, counts: tuple[int, ...]) -> dict:
 
 
 def candidates(state: State, seat: int) -> list[dict] | None:
-    """Every legal move (None), but in a take: one take per group, at most MAX_TAKES groups (the fewest cards)."""
+    """Every legal move (None), but in a take: one take per group, at most MAX_TAKES groups (see the module doc)."""
     if state.phase != TAKE:
         return None
     return [take_of(state, seat, counts) for counts in take_groups(state, seat, MAX_TAKES)]

@@ -127,7 +127,7 @@ def _ranks(masks):
     return [(m & RANK_MASKS[r]).bit_count() for m in (masks if isinstance(masks, tuple) else (masks,)) for r in range(13)]
 
 
-def test_the_take_groups_are_listed_fewest_cards_first_and_never_past_the_cap():
+def test_the_take_groups_are_listed_fewest_ranks_in_part_then_fewest_cards_and_never_past_the_cap():
     rng = random.Random("cap")
     for _ in range(20):
         s = _take_state(rng)
@@ -136,7 +136,7 @@ def test_the_take_groups_are_listed_fewest_cards_first_and_never_past_the_cap():
             laid[rank_of(c)] += 1
         room = 16 - s.hands[0].bit_count()
         every = sorted((v for v in product(*(range(k + 1) for k in laid)) if sum(v) <= room),
-                       key=lambda v: (sum(v), [-k for k in v]))
+                       key=lambda v: (sum(0 < k < n for k, n in zip(v, laid)), sum(v), [-k for k in v]))
         assert er_candidates.group_count(s, 0) == len(every)
         for limit in (1, 5, er_candidates.MAX_TAKES):
             assert er_candidates.take_groups(s, 0, limit) == every[:limit]

@@ -5,10 +5,10 @@
   MAX_TAKES groups it keeps with `--extra` groups drawn uniformly from the rest; the loss is how far the best drawn
   group's value lies above the best kept one's (0 when below), in win-chance points, with both intervals.
 - Small Battle's orderings: before either seat has arranged, `--orderings` random orderings of the seat's formation,
-  each played against a uniform enemy ordering and rolled out `--samples` times with the same streams; the spread of
-  their win chances beside the sampling interval.
+  each played against a uniform enemy ordering and a new shuffle of the pile, rolled out `--rollouts` times with the same streams; the spread
+  of their win chances beside the sampling interval.
 
-Usage:  python -m bench.candidates_bound [--extra K] [--samples N] [--orderings M] [--json]
+Usage:  python -m bench.candidates_bound [--extra K] [--samples N] [--orderings M] [--rollouts R] [--only GAME] [--json]
 """
 
 from __future__ import annotations
@@ -87,7 +87,9 @@ def orderings(count: int, samples: int) -> dict:
         for k in range(samples):
             chance = Chance(hashlib.sha256(f"orderings|{k}".encode()).hexdigest())
             play = random.Random(f"orderings|{k}")
-            s = d.step(state, {"seat": seat, "type": "arrange", "formation": mine}, chance)[1]
+            dealt = state.clone()
+            dealt.pile = tuple(play.sample(state.pile, len(state.pile)))  # a new shuffle each rollout (SB-1.4)
+            s = d.step(dealt, {"seat": seat, "type": "arrange", "formation": mine}, chance)[1]
             s = d.step(s, {"seat": 1 - seat, "type": "arrange", "formation": play.sample(ranks, 8)}, chance)[1]
             total += a.playout(s, seat, play, chance)
         values.append(100 * total / samples)
@@ -99,12 +101,17 @@ def orderings(count: int, samples: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--extra", type=int, default=48, help="El Royale: groups drawn past the cap per take")
-    parser.add_argument("--samples", type=int, default=1000, help="cap of samples a candidate (El Royale), "
-                        "rollouts an ordering (Small Battle)")
-    parser.add_argument("--orderings", type=int, default=20)
+    parser.add_argument("--samples", type=int, default=200, help="El Royale: cap of samples a candidate")
+    parser.add_argument("--orderings", type=int, default=20, help="Small Battle: orderings compared")
+    parser.add_argument("--rollouts", type=int, default=2000, help="Small Battle: rollouts an ordering")
+    parser.add_argument("--only", choices=("el-royale", "small-battle"), help="measure one game only")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    out = {"small_battle": orderings(args.orderings, args.samples), "el_royale_takes": takes(args.extra, args.samples)}
+    out = {}
+    if args.only != "el-royale":
+        out["small_battle"] = orderings(args.orderings, args.rollouts)
+    if args.only != "small-battle":
+        out["el_royale_takes"] = takes(args.extra, args.samples)
     print(json.dumps(out, indent=1) if args.json else json.dumps(out))
 
 

@@ -182,7 +182,9 @@ def test_every_ordering_meets_the_rollout_in_the_same_law():
         total = 0.0
         for k in range(2000):
             rng = random.Random(f"law|{k}")
-            s = d.step(state, {"seat": seat, "type": "arrange", "formation": formation}, chance)[1]
+            dealt = state.clone()
+            dealt.pile = tuple(rng.sample(state.pile, len(state.pile)))  # a new shuffle each rollout (SB-1.4)
+            s = d.step(dealt, {"seat": seat, "type": "arrange", "formation": formation}, chance)[1]
             other = 1 - seat
             s = d.step(s, {"seat": other, "type": "arrange", "formation": rng.sample(up, 8)}, chance)[1]
             total += a.playout(s, seat, rng, Chance(hashlib.sha256(f"law|{k}".encode()).hexdigest()))
@@ -207,3 +209,25 @@ def test_the_move_played_takes_its_groups_place_or_is_added_past_the_cap():
         if move["seat"] == seat and fv.candidates(state, seat):
             out = with_played(fv, state, seat, fv.candidates(state, seat), move)
             assert move in out or dict(move, seat=seat) in out
+
+
+def test_the_take_candidates_are_the_same_whatever_the_cards_the_seat_has_not_seen():
+    """Honesty: a take's candidates read the laid-out cards (public) and the seat's room, never a hidden card, so two
+    states sampled from the seat's knowledge list the same takes."""
+    spec = SPECS["el-royale"]
+    a = spec.analysis
+    record = parse(list(run(make_plan("el-royale", 8, 1, ("heuristic",), {"edition": "revised"}, "c3"), 1))[0])
+    from projections.knowledge import seat_knowledge
+
+    checked = 0
+    for seat in range(8):
+        seen, decisions = seat_knowledge(record, seat)
+        for x in decisions:
+            if x.move["type"] != "take":
+                continue
+            one = a.sample(record.setup, seat, seen[:x.index], random.Random(1))
+            two = a.sample(record.setup, seat, seen[:x.index], random.Random(2))
+            assert one.hands != two.hands  # the hidden cards differ
+            assert a.candidates(one, seat) == a.candidates(two, seat)
+            checked += 1
+    assert checked == 7

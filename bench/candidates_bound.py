@@ -3,7 +3,9 @@
 - El Royale's takes past the cap: at each take (ER-5.2) of seeded 8-player bots' games (the bots' games with an
   elimination), the analysis (domain.analysis.evaluate, the seat's own knowledge, common random numbers) compares the
   MAX_TAKES groups it keeps with `--extra` groups drawn uniformly from the rest; the loss is how far the best drawn
-  group's value lies above the best kept one's (0 when below), in win-chance points, with both intervals.
+  group's value lies above the best kept one's (0 when below), in win-chance points, with both intervals; and
+  within the best kept group that takes a rank in part, up to 16 of its takes (other suits), each sampled the same
+  `--samples` times: the best minus the worst, with the 95% half-width of that paired difference.
 - Small Battle's orderings: before either seat has arranged, `--orderings` random orderings of the seat's formation,
   each played against a uniform enemy ordering and a new shuffle of the pile, rolled out `--rollouts` times with the same streams; the spread
   of their win chances beside the sampling interval.
@@ -19,8 +21,10 @@ import hashlib
 import json
 import random
 import time
+from itertools import combinations, islice, product
 
 from domain.analysis import evaluate
+from domain.cards import cards_of, rank_of
 from domain.el_royale import candidates as er
 from domain.games import spec_for
 from domain.randomness import Chance
@@ -28,6 +32,7 @@ from domain.records import parse
 from projections.knowledge import seat_knowledge
 from service.offline.simulation import make_plan, run
 
+SUIT_VARIANTS = 16  # takes of one group compared at most
 TAKE_GAMES = [("el-royale", 8, {"edition": "revised"}, "c3")]  # c3: the one elimination among seeds c0..c59
 
 
@@ -66,9 +71,37 @@ def takes(extra: int, samples: int) -> list[dict]:
             pts = [(round(100 * stats[k].mean, 1), round(100 * stats[k].half_width(), 1)) for k in (best_kept, best_drawn)]
             rows.append({"seed": seed, "move": i, "seat": seat, "groups": len(groups), "drawn": len(drawn),
                          "best_kept": pts[0], "best_drawn": pts[1], "loss": round(max(0.0, pts[1][0] - pts[0][0]), 1),
+                         "suits": _suits(spec, record, s, seat, seen[:x.index], i, samples, kept, stats),
                          "seconds": round(time.perf_counter() - start, 1)})
             print(json.dumps(rows[-1]), flush=True)
     return rows
+
+
+def _suits(spec, record, s, seat, seen, i, samples, kept, stats) -> dict:
+    """Within the best kept group that takes a rank in part: up to SUIT_VARIANTS of its takes (the same counts, other
+    suits), each sampled `samples` times; the best minus the worst (points, paired) says what grouping by rank hides."""
+    laid = {}
+    for c in cards_of(s.laid_out):
+        laid.setdefault(rank_of(c), []).append(c)
+    order = sorted(range(len(kept)), key=lambda k: -stats[k].mean)
+    group = next((kept[k] for k in order if any(0 < n < len(laid.get(r, ())) for r, n in enumerate(kept[k]))), None)
+    if group is None:
+        return {"variants": 0}
+    ways = [list(combinations(laid[r], n)) for r, n in enumerate(group) if n]
+    variants = [{"seat": seat, "type": "take", "cards": sorted(c for part in pick for c in part)}
+                for pick in islice(product(*ways), SUIT_VARIANTS)]
+    probe = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, candidates=lambda *_: variants))
+    out = evaluate(probe, record.setup, seat, seen, "suits", i, samples, min_samples=samples, batch_size=samples)
+    if out is None:
+        return {"variants": len(variants)}
+    stats = out[1]  # every variant sampled `samples` times on the same samples: their differences are paired
+    best = max(range(len(stats)), key=lambda k: stats[k].mean)
+    worst = min(range(len(stats)), key=lambda k: stats[k].mean)
+    diffs = [x - y for x, y in zip(stats[best].values, stats[worst].values)]
+    mean = sum(diffs) / len(diffs)
+    sd = (sum((d - mean) ** 2 for d in diffs) / max(1, len(diffs) - 1)) ** 0.5
+    return {"variants": len(variants), "spread": round(100 * mean, 1),
+            "paired_half_width": round(100 * 1.96 * sd / len(diffs) ** 0.5, 1)}
 
 
 def orderings(count: int, samples: int) -> dict:

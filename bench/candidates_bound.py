@@ -7,8 +7,8 @@
   within the best kept group that takes a rank in part, up to 16 of its takes (other suits), each sampled the same
   `--samples` times: the best minus the worst, with the 95% half-width of that paired difference.
 - Small Battle's orderings: before either seat has arranged, `--orderings` random orderings of the seat's formation,
-  each played against a uniform enemy ordering and a new shuffle of the pile, rolled out `--rollouts` times with the same streams; the spread
-  of their win chances beside the sampling interval.
+  each played against a uniform enemy ordering and a new shuffle of the pile, rolled out `--rollouts` times with the
+  same streams; the spread of their win chances beside the sampling interval.
 
 Usage:  python -m bench.candidates_bound [--extra K] [--samples N] [--orderings M] [--rollouts R] [--only GAME] [--json]
 """
@@ -68,7 +68,8 @@ def takes(extra: int, samples: int) -> list[dict]:
             _, stats, _ = evaluate(probe, record.setup, seat, seen[:x.index], "bound", i, samples)
             best_kept = max(range(len(kept)), key=lambda k: stats[k].mean)
             best_drawn = max(range(len(kept), len(listed)), key=lambda k: stats[k].mean)
-            pts = [(round(100 * stats[k].mean, 1), round(100 * stats[k].half_width(), 1)) for k in (best_kept, best_drawn)]
+            pts = [(round(100 * stats[k].mean, 1), round(100 * stats[k].half_width(), 1))
+                   for k in (best_kept, best_drawn)]
             rows.append({"seed": seed, "move": i, "seat": seat, "groups": len(groups), "drawn": len(drawn),
                          "best_kept": pts[0], "best_drawn": pts[1], "loss": round(max(0.0, pts[1][0] - pts[0][0]), 1),
                          "suits": _suits(spec, record, s, seat, seen[:x.index], i, samples, kept, stats),

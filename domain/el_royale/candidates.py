@@ -1,18 +1,19 @@
 """El Royale's analysis candidates (docs/analysis.md, issue 36 part 3): every legal move, a take (ER-5.2) grouped.
 
-A take picks any of the eliminated player's laid-out cards (public, ER-5.2) within the seat's room: up to 2^17
-subsets. Takes are grouped by how many cards of each rank they pick (`key`): two takes in one group differ only in
-the suits of cards of one rank, and `decider.step` leaves the same state after either but for those suits in the
-seat's hand (checked by tests/unit/test_analysis_candidates.py). Suits are not wholly idle later (a beat of a higher
-rank needs one card of the top card's suit, ER-3.4), so a group stands for its members as the analysis's estimate,
-not as an identity; the group's candidate takes the lowest cards (by the pack's order) of each rank.
+A take picks any of the eliminated player's laid-out cards (public, ER-5.2; 17 or more) within the seat's room:
+tens of thousands of subsets, often over 100,000. Takes are grouped by how many cards of each rank they pick
+(`key`): two takes in one group differ only in the suits of cards of one rank, and `decider.step` leaves the same
+state after either but for those suits in the seat's hand (checked by tests/unit/test_analysis_candidates.py).
+Suits are not wholly idle later (a beat of a higher rank needs one card of the top card's suit, ER-3.4), so a group
+stands for its members as the analysis's estimate, not as an identity (what it hides is measured in
+docs/analysis.md); the group's candidate takes the lowest cards (by the pack's order) of each rank.
 
 The groups are every vector of counts (0 up to the laid-out cards of the rank, at most the room in all). Where there
 are more than `MAX_TAKES`, the candidates are the first `MAX_TAKES` groups in this order: the fewest ranks taken in
 part (a rank's laid-out cards taken all or none: with the seat's own cards of the rank, every card of it the seat
 can hold, and four of a rank is what wins, ER-4.1), then the fewest cards, then the most of the lowest ranks. What
-the cut loses is measured in docs/analysis.md (`python -m bench.candidates_bound`). The move played always joins the candidates
-(domain.analysis puts it in place of its group's candidate, or adds it).
+the cut loses is measured in docs/analysis.md (`python -m bench.candidates_bound`). The move played always joins the
+candidates (domain.analysis puts it in place of its group's candidate, or adds it).
 """
 
 from __future__ import annotations
@@ -57,7 +58,7 @@ def take_groups(state: State, seat: int, limit: int) -> list[tuple[int, ...]]:
     never listing the groups past the limit."""
     laid, room = _laid_counts(state), clauses.take_room(state, seat)
     out: list[tuple[int, ...]] = []
-    rest = [sum(laid[r:]) for r in range(14)]  # cards laid out from a rank up: a branch that cannot reach its total stops
+    rest = [sum(laid[r:]) for r in range(14)]  # laid-out cards from a rank up: a branch short of its total stops
     splittable = [sum(1 for k in laid[r:] if k > 1) for r in range(14)]  # nor one that cannot take `parts` in part
 
     def fill(rank: int, left: int, parts: int, counts: list[int]) -> None:

@@ -124,4 +124,6 @@ def candidates(state: State, seat: int) -> list[dict] | None:
     docs/analysis.md). One candidate: the decision is not analysed."""
     if state.arranged:
         return None
-    return [{"seat": seat, "type": "arrange", "formation": [str(r) for r in RANKS]}] if state.formations[seat] is None else []
+    if state.formations[seat] is not None:
+        return []
+    return [{"seat": seat, "type": "arrange", "formation": [str(r) for r in RANKS]}]

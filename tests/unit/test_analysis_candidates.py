@@ -27,7 +27,8 @@ from service.offline.simulation import make_plan, run
 from tests.unit.test_el_royale_rollout import ER64_TO_ELIMINATION, _at, er64
 
 # (game, players, options, seed); c3: an 8-player El Royale game with an elimination (seven takes, each capped)
-CASES = ([("four-virtues", 2, {"target": 100}, f"c{k}") for k in range(6)] + [("small-battle", 2, {}, f"c{k}") for k in range(4)]
+CASES = ([("four-virtues", 2, {"target": 100}, f"c{k}") for k in range(6)]
+         + [("small-battle", 2, {}, f"c{k}") for k in range(4)]
          + [("el-royale", 4, {"edition": "revised"}, "c0"), ("el-royale", 8, {"edition": "revised"}, "c3")])
 
 
@@ -124,7 +125,8 @@ def test_a_take_group_is_the_same_step_but_for_the_suits_of_one_rank():
 
 def _ranks(masks):
     """Cards of each rank in each mask (a mask, or a tuple of masks)."""
-    return [(m & RANK_MASKS[r]).bit_count() for m in (masks if isinstance(masks, tuple) else (masks,)) for r in range(13)]
+    masks = masks if isinstance(masks, tuple) else (masks,)
+    return [(m & RANK_MASKS[r]).bit_count() for m in masks for r in range(13)]
 
 
 def test_the_take_groups_are_listed_fewest_ranks_in_part_then_fewest_cards_and_never_past_the_cap():

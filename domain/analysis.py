@@ -73,6 +73,21 @@ def same_move(a: dict, b: dict) -> bool:
     return True
 
 
+def with_played(a: Any, state: Any, seat: int, moves: list[dict], chosen: dict) -> list[dict]:
+    """The candidates with the move played among them: as it is when listed; else in place of its group's candidate
+    (the game's `key`, equivalent moves); else added at the end."""
+    if any(same_move(m, chosen) for m in moves):
+        return moves
+    played = dict(chosen, seat=seat)
+    if a.key is not None:
+        group = a.key(state, seat, played)
+        if group is not None:
+            for i, m in enumerate(moves):
+                if a.key(state, seat, m) == group:
+                    return moves[:i] + [played] + moves[i + 1:]
+    return moves + [played]
+
+
 class _Stats:
     """Running values of one candidate (each sample's value kept, for the paired comparison with the best)."""
 
@@ -168,8 +183,7 @@ def evaluate(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str,
     if chosen is not None:
         if not any(m["type"] == chosen["type"] for m in moves):
             return None  # a move beside the turn's choice (a show): nothing to compare it with
-        if not any(same_move(m, chosen) for m in moves):
-            moves = moves + [dict(chosen, seat=seat)]
+        moves = with_played(a, first, seat, moves, chosen)
     stats = [_Stats() for _ in moves]
     active = set(range(len(moves)))
     worlds = [first]

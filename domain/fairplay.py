@@ -26,7 +26,7 @@ import math
 import random
 from typing import Any
 
-from .analysis import analysis_of, play_on, same_move
+from .analysis import analysis_of, play_on, same_move, with_played
 from .randomness import Chance
 from .spec import GameSpec
 from .wording import count, ordinal, times
@@ -47,8 +47,7 @@ def perfect_information_decision(spec: GameSpec, state: Any, seat: int, chosen: 
         moves = [m for m in d.legal_moves(state) if m["seat"] == seat]
     if len(moves) < 2 or not any(m["type"] == chosen["type"] for m in moves):
         return None
-    if not any(same_move(m, chosen) for m in moves):
-        moves = moves + [dict(chosen, seat=seat)]
+    moves = with_played(a, state, seat, moves, chosen)
     base = f"arbiter-fairplay|{seed}|{ordinal}"
     totals = [0.0] * len(moves)
     for k in range(samples):

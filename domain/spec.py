@@ -199,6 +199,9 @@ class Analysis:
     # states a sample and keeps one in proportion to it (importance resampling). None: plain sampling.
     evidence: Callable[..., float] | None = None
     proposals: int = 8
+    # key(state, seat, move): the group of equivalent moves a move belongs to (candidates lists one move a group);
+    # domain.analysis puts the move played in place of its group's candidate. None: every move is its own group.
+    key: Callable[..., Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -21,10 +21,10 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..cards import PACK, RANK_MASKS, cards_of, parse_card, rank_of
+from ..cards import PACK, RANK_MASKS, parse_card, rank_of
 from ..hidden import Hidden
 from ..randomness import Chance
-from . import clauses, inference
+from . import inference
 from .decider import fold_legal
 from .moves import answer, whole_plays
 from .setup import HAND_SIZE, Setup
@@ -216,14 +216,3 @@ def playout(state: State, seat: int, rng: random.Random, chance: Chance, memo: d
 def _key(s: State, rng: random.Random) -> bytes:
     """A digest of a position and the rollout stream's state: equal exactly when the rest of a playout is the same."""
     return hashlib.blake2b(repr((sorted(s.__dict__.items()), rng.getstate())).encode(), digest_size=16).digest()
-
-
-def candidates(state: State, seat: int) -> list[dict] | None:
-    """Every legal move, but a take (ER-5.2, up to 2^16 subsets): taking nothing, and each single card."""
-    if state.phase != TAKE:
-        return None
-    room = clauses.take_room(state, seat)
-    out = [{"seat": seat, "type": "take", "cards": []}]
-    if room:
-        out += [{"seat": seat, "type": "take", "cards": [c]} for c in cards_of(state.laid_out)]
-    return out

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import el_royale as rules
 from ..kit.codec import Codec
 from ..spec import Analysis, Choice, FastReplay, GameSpec, Length, OptionSpec, Seats
-from . import codec, determinize, state
+from . import candidates, codec, determinize, state
 from .replay_fast import WRITTEN_FOR
 
 SPEC = GameSpec(
@@ -23,7 +23,8 @@ SPEC = GameSpec(
     forced_pass=rules.forced_pass,
     fast_replay=FastReplay(WRITTEN_FOR, fold_step=rules.fold_step, fold_moves=rules.fold_moves),
     next_deal=rules.next_deal,
-    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, memo=True,
+    analysis=Analysis(determinize.sample, determinize.playout, candidates.candidates, memo=True,
+                      key=candidates.key,
                       fold=determinize.fold, deal=determinize.deal, evidence=determinize.evidence),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",

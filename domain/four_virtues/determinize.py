@@ -26,7 +26,7 @@ from ..randomness import Chance
 from .codec import decode_event, pack
 from .decider import step
 from .legality import move_refusal
-from .moves import add_proposals, forced_discards, legal_moves, meld_moves
+from .moves import add_proposals, forced_discards, meld_moves
 from .setup import Setup
 from .state import DRAW, FINAL, State, apply, initial_state
 
@@ -142,24 +142,3 @@ def playout(state: State, seat: int, rng: random.Random, chance: Chance, before:
             break
         s = step(s, choose(s, rng), chance)[1]
     return value(s, seat, round_)
-
-
-def candidates(state: State, seat: int) -> list[dict] | None:
-    """The moves compared: every draw, addition, discard and `done`; every meld without a virtue's choice (plain, and
-    with each face card held: diamonds, clubs without lowering, hearts forcing nothing said, spades drawing nothing
-    said) and, with a hearts or spades face, its largest force or draw. An owed discard is not analysed when it can
-    be made more than 12 ways."""
-    moves = list(legal_moves(state))
-    if any(m["type"] == "forced_discard" for m in moves):
-        return moves if len(moves) <= 12 else []
-    out, largest = [], {}
-    for m in moves:
-        if m["type"] != "meld" or not any(k in m for k in ("lowered", "force", "draw")):
-            out.append(m)
-            continue
-        if "lowered" in m:
-            continue
-        k = (tuple(m["cards"]), m["face"], "force" if "force" in m else "draw")
-        if k not in largest or m[k[2]] > largest[k][k[2]]:
-            largest[k] = m
-    return out + list(largest.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import four_virtues as rules
 from ..kit.codec import Codec
 from ..spec import Analysis, GameSpec, Length, OptionSpec, Seats
-from . import codec, determinize, state
+from . import candidates, codec, determinize, state
 
 SPEC = GameSpec(
     id="four-virtues", title="The Four Virtues of Royalty", prefix="FV", decider=rules,
@@ -15,9 +15,9 @@ SPEC = GameSpec(
     options=(OptionSpec("target", "int", "Target score", "FV-1.2", default=300, low=100, high=1000),),
     deck_label="deal:1",  # a record's `deck` fixes round 1 only (FV-5.3)
     next_deal=rules.next_deal,
-    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, unit="score", scale=1.0,
+    analysis=Analysis(determinize.sample, determinize.playout, candidates.candidates, unit="score", scale=1.0,
                       tolerance=5.0, marks=(5.0, 10.0, 20.0), horizon="the end of the round", before=True,
-                      fold=determinize.fold, deal=determinize.deal),
+                      fold=determinize.fold, deal=determinize.deal, key=candidates.key),
     length=Length("rounds", event="round_ended"),
     projection="projections.four_virtues",
     narration="projections.four_virtues:describe",

@@ -6,7 +6,8 @@ struck, that a number higher than the rank removed it (rank below the number) or
 number), and an Ace's reveal (the rank). The enemy formation is drawn uniformly among the orderings of 2..9 that fit
 those bounds (counted position by position over the ranks still free: 8 x 256 states). The battle pile is the cards
 never drawn, in an order drawn uniformly, then the drawn cards in the order they went to the bottom (SB-2.2).
-Commitments are never read. An arrangement (40,320 orderings) is not analysed.
+Commitments are never read. An arrangement is one candidate (every ordering is worth the same to the analysis, see
+`candidates`), so it is not analysed.
 
 `playout`: each seat strikes a remaining enemy position at random. Value: 1 when the seat wins, else 0.
 """
@@ -111,6 +112,18 @@ def playout(state: State, seat: int, rng: random.Random, chance: Chance) -> floa
     return 1.0 if seat in s.outcome.seats else 0.0
 
 
+def key(state: State, seat: int, move: dict):
+    """A move's group: every arrangement is one group (see `candidates`); a strike is its own."""
+    return ("arrange",) if move.get("type") == "arrange" else None
+
+
 def candidates(state: State, seat: int) -> list[dict] | None:
-    """Every strike; an arrangement is not analysed (40,320 orderings)."""
-    return [] if not state.arranged else None
+    """Every strike. An arrangement is one group of 40,320 orderings, all worth the same to the analysis: positions
+    are labels only (SB-1.3), the enemy has seen nothing of the formation when it is set, and the rollout player
+    strikes a remaining position uniformly, so any ordering meets the same strikes in law (measured in
+    docs/analysis.md). One candidate: the decision is not analysed."""
+    if state.arranged:
+        return None
+    if state.formations[seat] is not None:
+        return []
+    return [{"seat": seat, "type": "arrange", "formation": [str(r) for r in RANKS]}]

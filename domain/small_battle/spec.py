@@ -15,7 +15,7 @@ SPEC = GameSpec(
     deck_label="first",  # a record's `deck` fixes the high-card pack (SB-1.2)
     honesty=rules.honesty,  # SB-1.3, SB-3.2: formations against their commitments, strikes against the formation
     next_deal=rules.next_deal,
-    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates),
+    analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, key=determinize.key),
     length=Length("strikes", move="strike"),
     setup_moves=frozenset({"arrange"}),  # SB-1.3: both formations are set before the first strike
     projection="projections.small_battle",

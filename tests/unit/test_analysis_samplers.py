@@ -94,9 +94,10 @@ def cards_in(game: str, setup, table) -> Counter:
 
 
 def analysed(spec, state, seat: int) -> bool:
-    """Whether analysis would compare moves here (a game's `candidates` may leave a decision out: an empty list)."""
-    a = spec.analysis
-    return a.candidates is None or a.candidates(state, seat) != []
+    """Whether analysis would compare moves here (a game's `candidates` may leave a decision out: fewer than two, e.g.
+    an empty list, or Small Battle's one group of orderings)."""
+    listed = spec.analysis.candidates(state, seat) if spec.analysis.candidates is not None else None
+    return listed is None or len(listed) >= 2
 
 
 # -- what other seats' public moves said about their hidden cards ----------------------------------------------------

@@ -84,12 +84,15 @@ def test_a_claim_window_is_passed():
     assert {(seat, kind) for seat, kind, _ in _choices(state)} == {(state.to_act, "pass")}
 
 
-def test_the_picks_compare_taking_nothing_and_each_single_card_and_the_player_takes_nothing():
+def test_the_picks_compare_one_take_per_rank_count_whole_ranks_first_and_the_player_takes_nothing():
     state, _ = _at(er64(ER64_TO_ELIMINATION))  # West eliminated: North picks first among 20 laid-out cards
-    laid = [r + s for r in "23456" for s in "CDHS"]
-    listed = ANALYSIS.candidates(state, 0)
+    listed = ANALYSIS.candidates(state, 0)  # ranks 2..6, four of each; room for 15
     assert listed[0] == {"seat": 0, "type": "take", "cards": []}
-    assert sorted(format_card(m["cards"][0]) for m in listed[1:]) == sorted(laid) and len(listed) == 21
+    whole = [sorted({format_card(c)[0] for c in m["cards"]}) for m in listed[1:1 + 5 + 10 + 10]]
+    assert all(len(m["cards"]) == 4 * len(ranks) for m, ranks in zip(listed[1:], whole))  # whole ranks: 1, 2, 3
+    assert [len(r) for r in whole] == [1] * 5 + [2] * 10 + [3] * 10
+    assert [sorted(format_card(c) for c in m["cards"]) for m in listed[26:28]] == [["2C"], ["3C"]]  # then one in part
+    assert len(listed) == 48 and len({ANALYSIS.key(state, 0, m) for m in listed}) == 48  # capped, no group twice
     assert set(_choices(state)) == {(0, "take", ())}
     state, _ = _at(er64([]))
     assert ANALYSIS.candidates(state, 0) is None  # anything but a take: every legal move

@@ -81,9 +81,9 @@ def test_the_enemy_formation_is_uniform_among_the_orderings_that_fit_the_strikes
                                f"degrees of freedom, p = {p_value:.2e}")
 
 
-def test_an_arrangement_is_not_analysed_and_a_strike_is():
+def test_an_arrangement_is_one_candidate_so_not_analysed_and_a_strike_is():
     record, states, _ = _game(1)
-    assert ANALYSIS.candidates(states[0], 0) == []  # nobody has arranged yet
+    assert len(ANALYSIS.candidates(states[0], 0)) == 1  # nobody has arranged yet: every ordering is one group
     striking = next(s for s in states if s.arranged and s.outcome is None)
     assert ANALYSIS.candidates(striking, striking.to_act) is None
 

@@ -12,10 +12,11 @@ import pytest
 
 from api.packet_html import render
 from domain.autoplay import random_game
-from domain.fairplay import player_report, reason_of
-from domain.games import spec_for
+from domain.fairplay import player_report, reason_of, report
+from domain.games import GAMES, spec_for
 from domain.records import parse
 from domain.review_packet import REVIEW_NOT_VERDICT, label, labels, weighty
+from projections.knowledge import seat_knowledge
 from service.fairplay.facade import GameInput, Settings, screen
 from service.fairplay.packet import build
 
@@ -136,3 +137,25 @@ def test_nobody_flagged_gives_a_packet_that_says_so(screened):
     calm = {**result, "players": [{**p, "flagged": False} for p in result["players"]]}
     html = render(build(calm, games, "Club night"))
     assert 'id="packet-nobody"' in html and "1 rollouts" not in html and "1 rollout a move" in html
+
+
+@pytest.mark.parametrize("game", sorted(GAMES))
+def test_no_game_s_packet_names_a_player_when_blind(game):
+    """Every game's table, as a seat saw it, goes into the packet: none of them may carry a player's name."""
+    spec = spec_for(game)
+    names = [f"Zebedee{k}" for k in range(spec.seats[0].low)]
+    doc = random_game(game, spec.example_options[0], [{"name": n} for n in names], "ab" * 32,
+                      random.Random(f"packet|{game}"), max_moves=30)
+    record = parse(doc)
+    verdicts = {n: [] for n in names}
+    for seat, name in enumerate(names):
+        for x in seat_knowledge(record, seat)[1][:4]:
+            verdicts[name].append({**verdict(0.9, "only", x.move_index), "seat": seat})
+    lines = [{**line, "flagged": True} for line in report(verdicts, {n: 1 for n in names})]
+    result = {"games": 1, "settings": {**FEW.__dict__}, "players": lines,
+              "weighty": {n: weighty(v) for n, v in verdicts.items()}}
+    packet = build(result, [GameInput("only", record, names)], f"{names[0]} and friends")
+    assert sum(len(r["decisions"]) for r in packet["referred"]) > 0, "no decision shown: the test would show nothing"
+    html = render(packet)
+    assert "zebedee" not in html.lower()
+    assert "Zebedee0" in render(build(result, [GameInput("only", record, names)], "t", names=True))

@@ -1,7 +1,9 @@
 """`arbiter fairplay FILES... | --tournament ID [--database-url URL]`: the fair-play report for referees (issue 27
 part 4, docs/fairplay.md). A rich table (or JSON with --json) with, per player, the decisions judged, the informative
 ones, how often the player matched the all-cards best and its own-information best there, the sign test's p-value,
-the flag for review and the reason in words. Only counts leave the report: no move, no card."""
+the flag for review and the reason in words. The report itself carries counts and where each player's weighty
+decisions were, no move and no card; `--packet FILE` also writes the review packet (docs/fairplay.md "Review packet"),
+blind unless --names, which shows those decisions' moves and the table each seat saw."""
 
 from __future__ import annotations
 

@@ -11,6 +11,7 @@ the store (game id, the version of the position and of the move) for the links. 
 from __future__ import annotations
 
 import json
+import re
 from datetime import datetime, timezone
 from typing import Any
 from uuid import UUID
@@ -42,10 +43,11 @@ CALIBRATION = (
 
 
 def scrub(text: str, names: dict[str, str]) -> str:
-    """`text` with every player's name replaced by its label (longest names first, so that "Ann" in "Anna" waits)."""
+    """`text` with every player's name, as a whole word, replaced by its label (longest names first, so that "Ann"
+    waits for "Ann Lee"; "Eve" is not read in "Every")."""
     for name in sorted(names, key=len, reverse=True):
         if name and name != names[name]:
-            text = text.replace(name, names[name])
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", names[name].replace("\\", "\\\\"), text)
     return text
 
 

@@ -159,3 +159,11 @@ def test_no_game_s_packet_names_a_player_when_blind(game):
     html = render(packet)
     assert "zebedee" not in html.lower()
     assert "Zebedee0" in render(build(result, [GameInput("only", record, names)], "t", names=True))
+
+
+def test_a_name_in_a_title_is_replaced_as_a_word_only():
+    from service.fairplay.packet import scrub
+
+    names = {"Eve": "Player A", "Ann Lee": "Player B", "Ann": "Player C"}
+    assert scrub("Every Eve, Ann Lee and Ann (Annex cup)", names) == \
+        "Every Player A, Player B and Player C (Annex cup)"

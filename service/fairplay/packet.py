@@ -117,7 +117,8 @@ def build(result: dict, games: list[GameInput], title: str, names: bool = False,
         "games_text": count(len(games), "game"), "players_text": count(len(lines), "player"),
         "settings": s, "lines": lines, "referred": referred, "test": TEST, "calibration": CALIBRATION,
         "threshold": s["alpha"] / max(1, len(lines)), "statement": REVIEW_NOT_VERDICT,
-        "reproduce": f"arbiter fairplay --samples {s['own_samples']} --perfect-samples {s['perfect_samples']} "
+        "reproduce": f"arbiter fairplay {'--tournament ' + tournament_id if tournament_id else 'FILES...'} "
+                     f"--samples {s['own_samples']} --perfect-samples {s['perfect_samples']} "
                      f"--worlds {s['worlds']} --alpha {s['alpha']} --seed {s['seed']}",
     }
 

@@ -55,6 +55,8 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
         raise click.UsageError("--names and --base-url shape the review packet: give --packet FILE too")
     arbiter = None
     try:
+        if packet_file:
+            _writable(packet_file)  # named before the screening's minutes, not after
         settings = Settings(own_samples=samples or OWN_SAMPLES, perfect_samples=perfect_samples or PERFECT_SAMPLES,
                             worlds=worlds or WORLDS, seed=seed, alpha=alpha)
         tournament = None
@@ -87,6 +89,16 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
     else:
         _table(result, title)
     sys.exit(EXIT_FLAGGED if any(p["flagged"] for p in result["players"]) else 0)
+
+
+def _writable(path: str) -> None:
+    import os
+
+    from service.errors import BadInput
+
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder) or not os.access(folder, os.W_OK):
+        raise BadInput(f"--packet {path}: cannot write it: {folder} is not a folder this user may write in")
 
 
 def _write_packet(path: str, result: dict, games: list, title: str, tournament: dict | None, names: bool,

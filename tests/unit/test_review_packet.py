@@ -167,3 +167,26 @@ def test_a_name_in_a_title_is_replaced_as_a_word_only():
     names = {"Eve": "Player A", "Ann Lee": "Player B", "Ann": "Player C"}
     assert scrub("Every Eve, Ann Lee and Ann (Annex cup)", names) == \
         "Every Player A, Player B and Player C (Annex cup)"
+
+
+def test_the_command_writes_a_blind_packet_of_record_files_and_names_what_it_cannot_do(tmp_path):
+    from click.testing import CliRunner
+
+    from api.cli.group import group
+    from tests.fairplay_support import play
+
+    record = tmp_path / "annabel-lee-v-bartholomew.json"
+    record.write_text(json.dumps(play("unit-packet-cli", ("Annabel Lee", "Bartholomew"))))
+    few = ["--samples", "2", "--perfect-samples", "1", "--worlds", "2", "--workers", "1"]
+    out = tmp_path / "case.html"
+    result = CliRunner().invoke(group, ["fairplay", str(record), *few, "--packet", str(out)])
+    assert result.exit_code in (0, 1), result.output
+    assert "review packet written to" in result.output and "1 rollouts" not in result.output
+    text = out.read_text(encoding="utf-8")
+    assert "Player A" in text and "annabel" not in text.lower() and "bartholomew" not in text.lower()
+    assert "--tournament" not in text and "arbiter fairplay FILES..." in text
+    usage = CliRunner().invoke(group, ["fairplay", str(record), "--names"])
+    assert usage.exit_code == 2 and "--packet FILE" in usage.output
+    unwritable = CliRunner().invoke(group, ["fairplay", str(record), *few, "--packet", str(tmp_path / "no" / "x.html")])
+    assert unwritable.exit_code == 2 and "cannot write it" in unwritable.output
+    assert "Traceback" not in unwritable.output

@@ -113,3 +113,22 @@ def test_the_cli_writes_the_packet_of_a_tournament_s_store(tmp_path):
     text = out.read_text(encoding="utf-8")
     assert "Player A" in text and not any(name in text for name in NAMES) and "never a verdict" in text
     assert "Spring open" in text and "https://arbiter.example" in text or "Nobody was referred" in text
+
+
+def test_the_packet_s_table_of_a_decision_is_the_seat_s_view_the_store_gives_before_that_move(app):
+    """The packet builds a seat's table from the record (no store needed: the CLI on files); it is the very table the
+    store's view of that seat shows at the version before the move, which the seat-view link opens."""
+    from service.fairplay.facade import tournament_games
+    from service.fairplay.packet import seat_view
+
+    created = played_tournament(app)
+    desk = app.extensions["arbiter"].tournaments
+    _, games = tournament_games(desk, created["id"])
+    compared = 0
+    for g in games:
+        for i, move in enumerate(g.record.moves[:12]):
+            before = desk.app.game(UUID(g.game_id), g.versions[i] - 1)
+            store = view(before, Viewer.of_seat(move["seat"]), withheld=True)["table"]
+            assert seat_view(g.record, move["seat"], i) == store, (g.label, i)
+            compared += 1
+    assert compared >= 12

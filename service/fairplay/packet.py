@@ -2,9 +2,10 @@
 attaches to a case, built from a report (facade.screen) and its games; api.packet_html renders it.
 
 REFEREE ONLY, like the report it is made from. For each flagged player it lists the decisions that weigh most in the
-statistic (domain.review_packet.weighty), each with the move played and the table as that seat saw it just before
-(the game's own projection for that seat, never disclosed: no other seat's hidden card), and where to find it in
-the store (game id, the version of the position and of the move) for the links. Players are labelled "Player A",
+statistic (domain.review_packet.weighty), each with the move played, the table as that seat saw it just before (the
+game's own projection for that seat, never disclosed: no other seat's hidden card), the real deal at that moment
+(every card, apart and labelled as such: the reviewers judge the move against it), and where to find it in the store
+(game id, the version of the position and of the move) for the links. Players are labelled "Player A",
 "Player B", ... unless `names` lifts the labels; the labels are said in every text the packet carries.
 """
 
@@ -20,7 +21,7 @@ from domain.fairplay import true_states
 from domain.review_packet import REVIEW_NOT_VERDICT, blind_lines, labels
 from domain.wording import count
 from projections.registry import projection_for
-from projections.viewers import Viewer
+from projections.viewers import REFEREE, Viewer
 from projections.views import view
 from service.errors import NotFound
 
@@ -84,11 +85,13 @@ def _decision(n: int, v: dict, games: dict[str, tuple[int, GameInput]], states: 
     if v["game"] not in states:
         states[v["game"]] = true_states(g.record)
     version = g.versions[v["move_index"]] if g.versions is not None else None
+    state = states[v["game"]][v["move_index"]]
     return {"n": n, "game_number": number, "game_id": g.game_id, "seat": v["seat"], "move_index": v["move_index"],
             "version": version, "position_version": None if version is None else version - 1,
             "move": json.dumps(_move(g.record, v["move_index"]), sort_keys=True),
-            "seat_view": json.dumps(seat_view(g.record, v["seat"], v["move_index"], states[v["game"]][v["move_index"]]),
-                                    sort_keys=True, indent=1),
+            "seat_view": json.dumps(seat_view(g.record, v["seat"], v["move_index"], state), sort_keys=True, indent=1),
+            "full_view": json.dumps(projection_for(g.record.game).table(state, REFEREE, True), sort_keys=True,
+                                    indent=1),
             "weight": v["weight"], "rank": round(v["rank"], 4), "informative": v["informative"],
             "matched_perfect": v["matched_perfect"], "matched_own": v["matched_own"]}
 

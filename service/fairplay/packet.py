@@ -76,6 +76,18 @@ def seat_view_at(app: Any, game_id: Any, seat: Any, version: Any) -> dict:
     return {**out, "players": [{**p, "name": f"seat {p['seat']}"} for p in out["players"]]}
 
 
+def pretty(value: Any, indent: str = "", width: int = 100) -> str:
+    """JSON for people: a value that fits `width` on one line stays on one (a card, a position), others open up."""
+    flat = json.dumps(value, sort_keys=True)
+    if len(indent) + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {pretty(v, inner, width)}" for k, v in sorted(value.items())]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    return "[\n" + ",\n".join(inner + pretty(v, inner, width) for v in value) + f"\n{indent}]"
+
+
 def _move(record: Any, move_index: int) -> dict:
     return {k: v for k, v in record.moves[move_index].items() if k != "seat"}
 
@@ -89,9 +101,8 @@ def _decision(n: int, v: dict, games: dict[str, tuple[int, GameInput]], states: 
     return {"n": n, "game_number": number, "game_id": g.game_id, "seat": v["seat"], "move_index": v["move_index"],
             "version": version, "position_version": None if version is None else version - 1,
             "move": json.dumps(_move(g.record, v["move_index"]), sort_keys=True),
-            "seat_view": json.dumps(seat_view(g.record, v["seat"], v["move_index"], state), sort_keys=True, indent=1),
-            "full_view": json.dumps(projection_for(g.record.game).table(state, REFEREE, True), sort_keys=True,
-                                    indent=1),
+            "seat_view": pretty(seat_view(g.record, v["seat"], v["move_index"], state)),
+            "full_view": pretty(projection_for(g.record.game).table(state, REFEREE, True)),
             "weight": v["weight"], "rank": round(v["rank"], 4), "informative": v["informative"],
             "matched_perfect": v["matched_perfect"], "matched_own": v["matched_own"]}
 

@@ -18,7 +18,7 @@ from domain.records import parse
 from domain.review_packet import REVIEW_NOT_VERDICT, label, labels, weighty
 from projections.knowledge import seat_knowledge
 from service.fairplay.facade import GameInput, Settings, screen
-from service.fairplay.packet import build
+from service.fairplay.packet import build, seat_view
 
 NAMES = ["Annabel Lee", "Bartholomew"]
 FEW = Settings(own_samples=2, perfect_samples=1, worlds=2, seed="packet")
@@ -101,7 +101,8 @@ def test_the_packet_shows_each_flagged_player_s_heaviest_decisions_with_the_move
     move = games[first["game_number"] - 1].record.moves[first["move_index"]]
     assert move["seat"] == first["seat"] == 0
     assert first["move"] == json.dumps({k: v for k, v in move.items() if k != "seat"}, sort_keys=True)
-    assert '"battlefields"' in first["seat_view"]
+    record = games[first["game_number"] - 1].record
+    assert json.loads(first["seat_view"]) == seat_view(record, first["seat"], first["move_index"])  # the seat's table
 
 
 def test_the_seat_s_table_in_the_packet_holds_no_card_of_the_other_seat_s_hidden_formation_the_real_deal_does(

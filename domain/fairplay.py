@@ -162,22 +162,27 @@ def player_report(name: str, verdicts: list[dict], threshold: float, games: int 
     mean = round(sum(ranks) / len(ranks), 4) if ranks else None
     p = rank_test(ranks, [v["rank_variance"] for v in verdicts], [v.get("game") for v in verdicts])
     flagged = bool(verdicts) and p <= threshold
-    if not verdicts:
-        reason = "no decision with a choice to judge: nothing to test"
-    else:
-        said = (f"over {count(len(verdicts), 'decision')}, the moves {name} played did better in the real deal than "
-                f"in deals it could not tell apart from it at the {ordinal(round(100 * mean))} percentile on average "
-                f"(honest play: the 50th); where seeing every card changed the best move "
-                f"({count(len(informative), 'decision')}) it played the all-cards best {times(perfect)} and its "
-                f"own-information best {times(own)}")
-        if flagged:
-            reason = (f"{said}. A lead this large happens by chance with probability {p:.2g} (at most {threshold:.2g} "
-                      f"flags): a referee should review these games. This is no verdict.")
-        else:
-            reason = f"{said}. Nothing beyond chance (p = {p:.2g}, flagged at or below {threshold:.2g})."
-    return {"player": name, "games": games, "decisions": len(verdicts), "informative": len(informative),
+    line = {"player": name, "games": games, "decisions": len(verdicts), "informative": len(informative),
             "matched_perfect": perfect, "matched_own": own, "sign_p": sign_test(perfect, perfect + own),
-            "rank_mean": mean, "p_value": p, "threshold": threshold, "flagged": flagged, "reason": reason}
+            "rank_mean": mean, "p_value": p, "threshold": threshold, "flagged": flagged}
+    return {**line, "reason": reason_of(name, line)}
+
+
+def reason_of(name: str, line: dict) -> str:
+    """A player's line (player_report) said in words, naming the player `name` (a blind review packet passes its
+    label: domain.review_packet)."""
+    if not line["decisions"]:
+        return "no decision with a choice to judge: nothing to test"
+    p, threshold = line["p_value"], line["threshold"]
+    said = (f"over {count(line['decisions'], 'decision')}, the moves {name} played did better in the real deal than "
+            f"in deals it could not tell apart from it at the {ordinal(round(100 * line['rank_mean']))} percentile on "
+            f"average (honest play: the 50th); where seeing every card changed the best move "
+            f"({count(line['informative'], 'decision')}) it played the all-cards best {times(line['matched_perfect'])} "
+            f"and its own-information best {times(line['matched_own'])}")
+    if line["flagged"]:
+        return (f"{said}. A lead this large happens by chance with probability {p:.2g} (at most {threshold:.2g} "
+                f"flags): a referee should review these games. This is no verdict.")
+    return f"{said}. Nothing beyond chance (p = {p:.2g}, flagged at or below {threshold:.2g})."
 
 
 def report(verdicts_by_player: dict[str, list[dict]], games_by_player: dict[str, int] | None = None,

@@ -12,18 +12,20 @@ Filters are query parameters (a bookmarkable address): `game`, `status`, `player
 `disputes` (`open` or `none`), `integrity` (`tampered` or `clean`), `page`. Bad values are named on the page
 (422), which keeps the form as it was.
 
-The one exception to "public facts only" is a tournament's fair-play report (`fairplay_page`, and its progress
-`fairplay_progress`), which only the tournament's referee (its director) may open: it is computed from every card of
-the tournament's finished games, as a background job (service.fairplay.jobs).
+The one exception to "public facts only" is a tournament's fair-play report (`fairplay_page`, its progress
+`fairplay_progress`, its review packet `fairplay_packet` and the packet's seat views `fairplay_seat_view`), which
+only the tournament's referee (its director) may open: it is computed from every card of the tournament's finished
+games, as a background job (service.fairplay.jobs).
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, jsonify, render_template, request
+from flask import Blueprint, Response, jsonify, render_template, request
 
 from service.errors import BadInput, ServiceError, TooBusy
 
 from api.current import arbiter, fairplay, tournaments
+from api.packet_html import render
 
 from .tournaments import director_or_refuse
 
@@ -125,4 +127,35 @@ def fairplay_cancel(tournament_id: str):
         return render_template("error.html", error=e, game_id=None), e.status
     info = {k: v for k, v in info.items() if k != "games"}
     return render_template("desk_fairplay.html", t=info, job=job, result=job.get("report")), 200, \
+        {"Cache-Control": "no-store"}
+
+
+@desk.get("/tournaments/<tournament_id>/fairplay/packet")
+def fairplay_packet(tournament_id: str):
+    """The review packet of the report shown on the fair-play page (docs/fairplay.md "Review packet"), as one HTML
+    file to download: blind (players labelled) unless `names=1`. The director only; 409 while the report is not
+    made."""
+    names = request.args.get("names", "") in ("1", "on", "yes")
+    try:
+        tournaments().seatings(tournament_id)
+        packet = fairplay().packet(tournament_id, director_or_refuse(tournament_id), names=names)
+    except ServiceError as e:
+        return render_template("error.html", error=e, game_id=None), e.status
+    name = f"fairplay-packet-{packet['tournament_id']}-{'names' if names else 'blind'}.html"
+    return Response(render(packet, request.host_url), mimetype="text/html",
+                    headers={"Cache-Control": "no-store", "Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@desk.get("/tournaments/<tournament_id>/fairplay/seat-view/<game_id>/<int:seat>/<int:version>")
+def fairplay_seat_view(tournament_id: str, game_id: str, seat: int, version: int):
+    """A finished game of the tournament at `version` as `seat` saw it then, for the packet's links: the director
+    only, although the game is over (a finished game's replay shows every card to everyone, so it cannot show what
+    a seat saw); the players named by their seats, never another seat's hidden card."""
+    try:
+        info = tournaments().seatings(tournament_id)
+        view = fairplay().seat_view(tournament_id, director_or_refuse(tournament_id), game_id, seat, version)
+    except ServiceError as e:
+        return render_template("error.html", error=e, game_id=None), e.status
+    info = {k: v for k, v in info.items() if k != "games"}
+    return render_template("desk_seat_view.html", t=info, view=view, viewer=view["viewer"], readonly=True), 200, \
         {"Cache-Control": "no-store"}

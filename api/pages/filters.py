@@ -13,6 +13,7 @@ from flask import Response, url_for
 from markupsafe import Markup, escape
 
 from domain.clocks import STARTS
+from domain.wording import count
 
 from service.store.server_clock import server_ms
 
@@ -27,6 +28,12 @@ STATIC = Path(__file__).resolve().parents[1] / "static"
 ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
         '<rect x="5" y="2" width="22" height="28" rx="4" fill="#fff" stroke="#1f5f3f" stroke-width="2"/>'
         '<path d="M16 7c3 4 7 6 7 10a4 4 0 0 1-6 3l1 4h-4l1-4a4 4 0 0 1-6-3c0-4 4-6 7-10z" fill="#1f5f3f"/></svg>')
+
+
+@pages.app_template_filter("count")
+def count_of(n: int, noun: str, plural: str | None = None) -> str:
+    """"1 game", "2 games" (domain.wording.count) for the pages' texts."""
+    return count(n, noun, plural)
 
 
 @pages.app_template_filter("card")

@@ -17,6 +17,7 @@ from uuid import UUID
 from domain.analysis import NotAnalysable, analyse_decision, analysis_of
 from domain.fairplay import ALPHA, judge, perfect_information_decision, report, true_states, world_rank
 from domain.games import spec_for
+from domain.review_packet import weighty
 from domain.records import InvalidRecord, load, parse, replay
 from projections.knowledge import seat_knowledge
 
@@ -57,6 +58,8 @@ class GameInput:
     label: str
     record: Any
     names: list[str]
+    game_id: str | None = None  # the store's game id (a tournament's game), for the review packet's links
+    versions: list[int] | None = None  # the store's version of each move (domain.game.Game.move_versions)
 
 
 def _finished(record: Any, label: str) -> None:
@@ -112,7 +115,7 @@ def tournament_games(tournaments: Any, tournament_id: Any) -> tuple[dict, list[G
         if not game.outcome.is_over:
             continue
         record = parse(game.to_record(reveal_seed=True))
-        games.append(GameInput(g["game_id"], record, list(g["names"])))
+        games.append(GameInput(g["game_id"], record, list(g["names"]), g["game_id"], list(game.move_versions)))
     return {k: v for k, v in info.items() if k != "games"}, games
 
 
@@ -134,13 +137,13 @@ def _task_list(games: list[GameInput], settings: Settings, only: set[str] | None
             for k, x in enumerate(decisions):
                 if x.move_index in states:
                     tasks.append((g.record.game, g.record.setup, seat, seen[:x.index], x.move, states[x.move_index],
-                                  seed, k, settings, margin, g.names[seat], g.label))
+                                  seed, k, settings, margin, g.names[seat], g.label, x.move_index))
     return tasks
 
 
 def judge_task(task: tuple) -> tuple[str, dict | None]:
     """One decision judged both ways (a worker's unit): the player's name and the verdict, None when not analysed."""
-    game, setup, seat, seen, move, state, seed, ordinal, settings, margin, name, label = task
+    game, setup, seat, seen, move, state, seed, ordinal, settings, margin, name, label, move_index = task
     spec = spec_for(game)
     own = analyse_decision(spec, setup, seat, seen, move, seed, ordinal, settings.own_samples)
     if own is None:
@@ -150,7 +153,8 @@ def judge_task(task: tuple) -> tuple[str, dict | None]:
         return name, None
     salt = f"{seed}|{ordinal}"
     rank = world_rank(spec, setup, seat, seen, move, seed, ordinal, settings.worlds, settings.perfect_samples, perfect)
-    return name, {**judge(own["moves"], perfect, own["played"], margin, salt, rank), "game": label}
+    return name, {**judge(own["moves"], perfect, own["played"], margin, salt, rank), "game": label, "seat": seat,
+                  "move_index": move_index}
 
 
 def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
@@ -184,11 +188,14 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
            progress: Callable[[int, int], None] | None = None, only: set[str] | None = None,
            executor: Executor | None = None) -> dict:
     """The report: per player, decisions, informative decisions, matches of each kind, p-values, flag and reason;
-    `only` screens just the players named there; `executor` as for `judge_all`."""
+    and `weighty`, per player, the decisions that weigh most in its statistic (domain.review_packet.weighty: where
+    they are, game, seat and move, never what they were) for the review packet; `only` screens just the players
+    named there; `executor` as for `judge_all`."""
     verdicts = judge_all(games, settings, workers, progress, only, executor)
     played = {n: sum(1 for g in games if n in g.names) for n in verdicts}
     players = report(verdicts, played, settings.alpha)
-    return {"games": len(games), "settings": asdict(settings), "players": players}
+    return {"games": len(games), "settings": asdict(settings), "players": players,
+            "weighty": {n: weighty(v) for n, v in verdicts.items()}}
 
 
 __all__ = ["Settings", "GameInput", "records_from_files", "tournament_games", "screen", "judge_all", "judge_task"]

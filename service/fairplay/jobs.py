@@ -22,14 +22,17 @@ from uuid import UUID
 from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 
-from service.errors import BadInput
+from service.errors import BadInput, Conflict, NotFound
 from service.jobs.rules import JobRow
 from service.jobs.askers import caller_of
 from service.jobs.runner import JobRunner, View
 
 from .facade import Settings, screen, tournament_games
+from .packet import build, seat_view_at
 
 WHAT = "fair-play report"
+REPORT_FORMAT = 2  # 2: the report keeps each player's weighty decisions (the review packet); a report kept in an older
+# form is not answered again, a new one is made
 EMPTY = {"status": "empty", "games": 0, "progress": {"done": 0, "total": 0}}
 
 
@@ -87,6 +90,32 @@ class FairplayJobs:
             row = self.runner.cancel(row.id) or row
         return as_dict(self.runner.view(row), key)
 
+    def packet(self, tournament_id: Any, token: str | None, names: bool = False) -> dict:
+        """The review packet (service.fairplay.packet.build) of the report of the tournament's finished games now, once
+        that report is done: blind unless `names`. The director only, as every door here; raises Conflict while the
+        report is not made (the fair-play page asks for it)."""
+        key, _ = self._key(tournament_id, token)
+        row = self.runner.get(store_id(key)) if key.games else None
+        if row is None or row.status != "done":
+            raise Conflict("the fair-play report of these games is not made yet: open the fair-play page, and download "
+                           "the packet once the report shows")
+        info, games = tournament_games(self.tournaments, key.tournament)
+        order = {g: i for i, g in enumerate(row.request["games"])}
+        games = sorted((g for g in games if g.label in order), key=lambda g: order[g.label])
+        try:
+            return build(row.result, games, info["name"], names=names, tournament_id=key.tournament)
+        except ValueError as e:
+            raise Conflict(str(e)) from None
+
+    def seat_view(self, tournament_id: Any, token: str | None, game_id: Any, seat: Any, version: Any) -> dict:
+        """A finished game of the tournament at `version` as `seat` saw it then (service.fairplay.packet.seat_view_at):
+        the director only; raises NotFound for a game of another tournament, a seat or a version it lacks."""
+        tid, _ = self.tournaments._director(tournament_id, token)
+        ids = {g["game_id"] for g in self.tournaments.seatings(tid)["games"]}
+        if str(game_id) not in ids:
+            raise NotFound(f"game {str(game_id)[:40]!r} is not a game of this tournament", field="game_id")
+        return seat_view_at(self.tournaments.app, game_id, seat, version)
+
     def _key(self, tournament_id: Any, token: str | None) -> tuple[ReportKey, str]:
         tid, _ = self.tournaments._director(tournament_id, token)
         info = self.tournaments.seatings(tid)
@@ -114,7 +143,8 @@ class FairplayJobs:
 
 def store_id(key: ReportKey) -> str:
     """The report's row in the store: its kind, its tournament, and a digest of its games and settings."""
-    digest = hashlib.sha256(json.dumps([list(key.games), asdict(key.settings)], sort_keys=True).encode()).hexdigest()
+    digest = hashlib.sha256(json.dumps([list(key.games), asdict(key.settings), REPORT_FORMAT],
+                                       sort_keys=True).encode()).hexdigest()
     return f"fairplay:{key.tournament}:{digest[:32]}"
 
 

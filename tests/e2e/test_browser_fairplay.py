@@ -6,6 +6,7 @@ with an error page (401), never a traceback, never the report."""
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from tests.e2e.test_browser import chromium, people, server, shot  # noqa: F401 (fixtures)
 from tests.e2e.test_browser_tournament import _seat_bots, _wait_round_over
@@ -48,6 +49,16 @@ def test_the_director_watches_the_report_s_progress_then_reads_it_and_others_are
         assert re.search(r"over \d+ decisions.*(Nothing beyond chance|should review)", text, re.S), text
     expect(director.locator("#fairplay-note")).to_contain_text("never a verdict")
     shot(director, "fairplay-report")
+    with director.expect_download() as download:  # the review packet: one blind file
+        director.click("#fairplay-packet")
+    packet = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "Player A" in packet and "never a verdict" in packet and "<script" not in packet
+    assert not [n for n in PLAYERS if re.search(rf"(?<!\w){n}(?!\w)", packet)], "a name in the blind packet"
+    director.check("#fairplay-packet-names")
+    with director.expect_download() as download:
+        director.click("#fairplay-packet")
+    named = Path(download.value.path()).read_text(encoding="utf-8")
+    assert all(re.search(rf"(?<!\w){n}(?!\w)", named) for n in PLAYERS) and "not blind" in named
 
     spectator = people.page(f"/tournaments/{tid}")
     answer = spectator.goto(f"/tournaments/{tid}/fairplay")

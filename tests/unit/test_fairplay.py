@@ -193,9 +193,13 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
                     for name in names:
                         if name in users:
                             users[name].add(str(path.relative_to(root)))
-    assert users["domain.fairplay"] == {"service/fairplay/facade.py", "domain/screening.py"}
+    # the review packet: its reasons said again with labels (domain.review_packet), and the table a flagged player's
+    # seat saw before a weighty decision, from the true state projected for that seat (service.fairplay.packet)
+    assert users["domain.fairplay"] == {"service/fairplay/facade.py", "domain/screening.py", "domain/review_packet.py",
+                                        "service/fairplay/packet.py"}
     assert users["domain.screening"] == set()  # the screen (REFEREE ONLY too) is reached by the bench alone so far
-    assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py"}
+    assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py",
+                                                "service/fairplay/packet.py"}
     # built by the composition root; the desk's pages reach it by current
     assert users["service.fairplay.jobs"] == {"service/facade.py", "api/current.py"}
 

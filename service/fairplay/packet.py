@@ -1,0 +1,140 @@
+"""The fair-play review packet (issue 37 part 4, docs/fairplay.md "Review packet"): the content of the file a director
+attaches to a case, built from a report (facade.screen) and its games; api.packet_html renders it.
+
+REFEREE ONLY, like the report it is made from. For each flagged player it lists the decisions that weigh most in the
+statistic (domain.review_packet.weighty), each with the move played, the table as that seat saw it just before (the
+game's own projection for that seat, never disclosed: no other seat's hidden card), the real deal at that moment
+(every card, apart and labelled as such: the reviewers judge the move against it), and where to find it in the store
+(game id, the version of the position and of the move) for the links. Players are labelled "Player A",
+"Player B", ... unless `names` lifts the labels; the labels are said in every text the packet carries.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime, timezone
+from typing import Any
+from uuid import UUID
+
+from domain.fairplay import true_states
+from domain.review_packet import REVIEW_NOT_VERDICT, blind_lines, labels
+from domain.wording import count
+from projections.registry import projection_for
+from projections.viewers import REFEREE, Viewer
+from projections.views import view
+from service.errors import NotFound
+
+from .facade import GameInput
+
+TEST = ("one-sided rank test: at each judged decision, where the played move's advantage in the real deal ranks "
+        "among its advantages in deals sampled from what the player could see (a share in (0, 1), mean 1/2 under "
+        "honest play); the shares summed over the player's decisions, their variance the larger of the exact sum "
+        "and the spread of the games' sums, and the normal tail of the total (z)")
+CALIBRATION = (
+    "Why honest play gives uniform p-values: an honest player's move depends on the hidden cards only through what it "
+    "saw, so the real deal is one more of the deals it could not tell apart, and its rank among the sampled deals is "
+    "uniform whatever the player's skill (docs/fairplay.md, \"The test\"). What has been measured, game by game, is "
+    "in docs/fairplay.md (\"Validation\" and \"Every game, the screen\"): over simulated honest players of mixed "
+    "strengths, the p-values' bulk came out uniform (1 of 50 honest 20-game reports flagged at alpha = 0.01 in the "
+    "first game validated; none of 70 honest players in 7-game events at p <= 1/1,000). Not measured yet: the far "
+    "tail (the 1 in 1,000,000 that chess federations act on), and not every game. Each player is flagged at alpha "
+    "divided by the number of players tested (Bonferroni), so that the chance of flagging any honest player of the "
+    "report stays at most alpha.")
+
+
+def scrub(text: str, names: dict[str, str]) -> str:
+    """`text` with every player's name, as a whole word, replaced by its label (longest names first, so that "Ann"
+    waits for "Ann Lee"; "Eve" is not read in "Every")."""
+    for name in sorted(names, key=len, reverse=True):
+        if name and name != names[name]:
+            text = re.sub(rf"(?<!\w){re.escape(name)}(?!\w)", names[name].replace("\\", "\\\\"), text)
+    return text
+
+
+def seat_view(record: Any, seat: int, move_index: int, state: Any | None = None) -> dict:
+    """The table as `seat` saw it just before the record's move `move_index` (the game's projection for that seat,
+    never disclosed; the players' names are not in it)."""
+    if state is None:
+        state = true_states(record, {seat})[move_index]
+    return projection_for(record.game).table(state, Viewer.of_seat(seat), False)
+
+
+def seat_view_at(app: Any, game_id: Any, seat: Any, version: Any) -> dict:
+    """A finished game's view as `seat` saw it at `version` (projections.views.view, the end withheld: no other
+    seat's hidden card even at the last version), its players named "seat 0", "seat 1", ... (the packet's links may
+    be followed from a blind packet). Raises NotFound for a game that is not over, a seat or a version it lacks."""
+    gid = UUID(str(game_id))
+    game = app.game(gid)
+    if not game.outcome.is_over:
+        raise NotFound(f"game {gid} is not over: the fair-play pages show finished games only", field="game_id")
+    if not isinstance(seat, int) or not 0 <= seat < len(game.players):
+        raise NotFound(f"seat {seat!r}: the game has seats 0 to {len(game.players) - 1}", field="seat")
+    if not isinstance(version, int) or not 1 <= version <= game.version:
+        raise NotFound(f"version {version!r}: the game has versions 1 to {game.version}", field="version")
+    out = view(app.game(gid, version), Viewer.of_seat(seat), withheld=True)
+    return {**out, "players": [{**p, "name": f"seat {p['seat']}"} for p in out["players"]]}
+
+
+def pretty(value: Any, indent: str = "", width: int = 100) -> str:
+    """JSON for people: a value that fits `width` on one line stays on one (a card, a position), others open up."""
+    flat = json.dumps(value, sort_keys=True)
+    if len(indent) + len(flat) <= width or not isinstance(value, (dict, list)) or not value:
+        return flat
+    inner = indent + "  "
+    if isinstance(value, dict):
+        items = [f"{inner}{json.dumps(k)}: {pretty(v, inner, width)}" for k, v in sorted(value.items())]
+        return "{\n" + ",\n".join(items) + f"\n{indent}}}"
+    return "[\n" + ",\n".join(inner + pretty(v, inner, width) for v in value) + f"\n{indent}]"
+
+
+def _move(record: Any, move_index: int) -> dict:
+    return {k: v for k, v in record.moves[move_index].items() if k != "seat"}
+
+
+def _decision(n: int, v: dict, games: dict[str, tuple[int, GameInput]], states: dict) -> dict:
+    number, g = games[v["game"]]
+    if v["game"] not in states:
+        states[v["game"]] = true_states(g.record)
+    version = g.versions[v["move_index"]] if g.versions is not None else None
+    state = states[v["game"]][v["move_index"]]
+    return {"n": n, "game_number": number, "game_id": g.game_id, "seat": v["seat"], "move_index": v["move_index"],
+            "version": version, "position_version": None if version is None else version - 1,
+            "move": json.dumps(_move(g.record, v["move_index"]), sort_keys=True),
+            "seat_view": pretty(seat_view(g.record, v["seat"], v["move_index"], state)),
+            "full_view": pretty(projection_for(g.record.game).table(state, REFEREE, True)),
+            "weight": v["weight"], "rank": round(v["rank"], 4), "informative": v["informative"],
+            "matched_perfect": v["matched_perfect"], "matched_own": v["matched_own"]}
+
+
+def build(result: dict, games: list[GameInput], title: str, names: bool = False, tournament_id: str | None = None,
+          made_at: datetime | None = None) -> dict:
+    """The packet of `result` (facade.screen over `games`, in that order), for the event called `title` (the
+    tournament `tournament_id`, when it is one: its director's links): blind unless `names`. Raises ValueError for a report kept without its weighty decisions (made before packets were)."""
+    if "weighty" not in result:
+        raise ValueError("this report was kept without its decisions (made before review packets): ask for it again")
+    shown = {line["player"]: line["player"] for line in result["players"]} if names else labels(result["players"])
+    by_label = {g.label: (i, g) for i, g in enumerate(games, 1)}
+    lines = blind_lines(result["players"], shown)
+    real = {shown[line["player"]]: line["player"] for line in result["players"]}
+    states: dict = {}
+    referred = [{"label": line["label"], "line": line,
+                 "decisions": [_decision(n, v, by_label, states)
+                               for n, v in enumerate(result["weighty"].get(real[line["label"]], []), 1)]}
+                for line in lines if line["flagged"]]
+    s = result["settings"]
+    return {
+        "title": title if names else scrub(title, shown), "blind": not names, "tournament_id": tournament_id,
+        "made_at": (made_at or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
+        "games": [{"number": i, "game_id": g.game_id, "label": g.label if names else None, "game": g.record.game}
+                  for i, g in enumerate(games, 1)],
+        "games_text": count(len(games), "game"), "players_text": count(len(lines), "player"),
+        "settings": s, "lines": lines, "referred": referred, "test": TEST, "calibration": CALIBRATION,
+        "threshold": s["alpha"] / max(1, len(lines)), "statement": REVIEW_NOT_VERDICT,
+        "reproduce": f"arbiter fairplay {'--tournament ' + tournament_id if tournament_id else 'FILES...'} "
+                     f"--samples {s['own_samples']} --perfect-samples {s['perfect_samples']} "
+                     f"--worlds {s['worlds']} --alpha {s['alpha']} --seed {s['seed']}",
+    }
+
+
+__all__ = ["build", "seat_view", "seat_view_at", "scrub", "TEST", "CALIBRATION"]

@@ -78,6 +78,8 @@ class LiveStreams:
         self.wsgi = wsgi
         self.health = _health_body()
         self.mail: Mail | None = None
+        self._open: set[asyncio.Queue] = set()  # the inboxes of the streams being pumped
+        self._ending = False
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -105,7 +107,21 @@ class LiveStreams:
 
         await self.wsgi({**scope, LIVE_SLOT: slot}, receive, until_handed_over)
         if "subscription" in slot:
-            await pump(slot, inbox, receive, send)
+            self._open.add(inbox)
+            try:
+                if self._ending:
+                    inbox.put_nowait(_DEADLINE)
+                await pump(slot, inbox, receive, send)
+            finally:
+                self._open.discard(inbox)
+
+    def end_streams(self) -> None:
+        """On the event loop: every open stream ends now, as at its time limit (each client resumes, on another host,
+        from the last id it received), and any opened from now on ends at once: the server is shutting down, and
+        uvicorn waits for open responses before the application's last words (api.http.worker)."""
+        self._ending = True
+        for inbox in list(self._open):
+            inbox.put_nowait(_DEADLINE)
 
 
 def body_of(batch: list, named: bool) -> bytes:

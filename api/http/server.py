@@ -13,7 +13,8 @@ import sys
 
 from gunicorn.app.base import BaseApplication
 
-WORKER_CLASSES = {"uvicorn": "uvicorn_worker.UvicornWorker", "gthread": "gthread"}
+WORKER_CLASSES = {"uvicorn": "api.http.worker.ArbiterWorker", "gthread": "gthread"}
+GRACEFUL_SECONDS = 10  # a worker not gone this long after SIGTERM is killed (it cuts its streams after 2: api.http.worker)
 
 
 class Server(BaseApplication):
@@ -55,7 +56,7 @@ def serve(host: str, port: int, database_url: str | None, workers: int, threads:
             print(f"arbiter is serving on {listener}/  {banner}".rstrip(), flush=True)
 
     options = {"bind": f"{host}:{port}", "workers": workers, "threads": threads, "worker_class": WORKER_CLASSES[worker_class],
-               "accesslog": None, "errorlog": "-", "loglevel": "warning", "timeout": 120, "graceful_timeout": 5,
+               "accesslog": None, "errorlog": "-", "loglevel": "warning", "timeout": 120, "graceful_timeout": GRACEFUL_SECONDS,
                "when_ready": when_ready}
     Server(database_url, options, worker_class == "uvicorn", threads).run()
     sys.stdout.flush()

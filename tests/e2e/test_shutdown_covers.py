@@ -1,7 +1,9 @@
 """A served host stopped by SIGTERM keeps the promises it handed out (docs/evidence.md, "The maximum merge delay"):
 `arbiter serve` (gunicorn, two workers) with a merge delay and a publishing interval far longer than the test, so that
-no regular round covers anything; a move and a refusal acknowledged, then SIGTERM to the whole process group, as an
-operator's `systemctl stop` or a container's shutdown sends it. Each worker's duty loop has a last round on the way
+no regular round covers anything; a move and a refusal acknowledged, two live streams of the game left open (a seat
+and a spectator still watching), then SIGTERM to the whole process group, as an operator's `systemctl stop` or a
+container's shutdown sends it. The streams are cut after a grace (api.http.worker) so that the worker is not killed
+waiting for them. Each worker's duty loop has a last round on the way
 out (service.duty.Duty.stop through atexit), so both promises are kept by a published checkpoint when the host is
 gone: `arbiter verify GAME --receipt` says so from another process."""
 
@@ -9,13 +11,32 @@ from __future__ import annotations
 
 import json
 import random
+import socket
 import subprocess
+import time
 import uuid
 from pathlib import Path
 
 from bots import SeatView, make_bot
 
-from .hosts_support import ARBITER, Host, call, clean_env, signing_key_pem
+from api.http.server import GRACEFUL_SECONDS
+
+from .hosts_support import API, ARBITER, Host, call, clean_env, signing_key_pem
+
+
+def open_stream(port: int, game: str, token: str | None) -> socket.socket:
+    """A live stream of the game, open (its headers read) and left open: a viewer still watching at the stop."""
+    sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+    auth = f"Authorization: Bearer {token}\r\n" if token else ""
+    sock.sendall((f"GET {API}/games/{game}/stream HTTP/1.0\r\nHost: arbiter\r\nAccept: text/event-stream\r\n"
+                  f"{auth}\r\n").encode())
+    head = b""
+    while b"\r\n\r\n" not in head:
+        chunk = sock.recv(4096)
+        assert chunk, f"the stream closed before its headers: {head!r}"
+        head += chunk
+    assert head.startswith(b"HTTP/1.1 200") or head.startswith(b"HTTP/1.0 200"), head[:200]
+    return sock
 
 
 def test_a_host_stopped_by_sigterm_covers_and_publishes_what_it_acknowledged_before_it_exits(tmp_path: Path):
@@ -42,9 +63,23 @@ def test_a_host_stopped_by_sigterm_covers_and_publishes_what_it_acknowledged_bef
         status, refused = call(host.port, "POST", f"/games/{gid}/moves", tokens[bystander], {"type": "pass"},
                                {"Idempotency-Key": uuid.uuid4().hex})
         assert status == 422 and refused.get("promise"), refused
+        streams = [open_stream(host.port, gid, token) for token in (tokens[0], None)]  # a seat's and a spectator's
     finally:
+        stopping = time.monotonic()
         host.stop()  # SIGTERM to the process group, then a wait (SIGKILL only after 15 s)
+    took = time.monotonic() - stopping
     assert host.proc.returncode == 0, host.log()[-3000:]
+    assert took < GRACEFUL_SECONDS, f"the host took {took:.1f} s to stop: killed by gunicorn, not stopped"
+    assert "Traceback" not in host.log() and "[ERROR]" not in host.log(), host.log()[-3000:]  # streams ended, not cut
+    for stream in streams:
+        stream.settimeout(5)
+        try:
+            while stream.recv(65536):  # what it was sent, then its end: cut, to resume on another host
+                pass
+        except socket.timeout:
+            raise AssertionError("a stream still open after its host stopped") from None
+        finally:
+            stream.close()
 
     receipts = tmp_path / "receipts.json"
     receipts.write_text(json.dumps([moved["receipt"], {"attempt": refused["attempt"], "promise": refused["promise"]}]))

@@ -432,11 +432,7 @@ def verify_all(run, folder_name: str, *options: str) -> tuple[int, dict[str, dic
     """`arbiter verify --all --json` in a new folder with nothing but what `options` name: (exit, reports by id, output)."""
     folder = run.tmp / folder_name
     folder.mkdir(exist_ok=True)
-    env = clean_env(folder / "state")
-    # every host is stopped before these checks, and the last bot moves may wait for the next host's duty round: the
-    # maximum merge delay is not under test here (tests/integration/test_merge_delay.py holds it, a host covering what
-    # another acknowledged included), so the auditor allows ten minutes rather than finding a promise pending
-    env["ARBITER_LOG_MMD"] = "600"
+    env = clean_env(folder / "state")  # the default maximum merge delay: every host stopped cleanly had a last round
     done = subprocess.run([str(ARBITER), "verify", "--all", "--json", "--workers", "1", "--database-url", run.url,
                            *options], cwd=folder, env=env, capture_output=True, text=True, timeout=180)
     reports = {}

@@ -28,7 +28,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.fairplay_games import games_for_power, honest_kinds, ks, upper95
-from domain.collusion import pair_decision, pair_line
+from domain.collusion import PER_HAND, pair_decision, pair_line
 from domain.fairplay import true_states
 from domain.games import spec_for
 from domain.records import parse
@@ -55,7 +55,7 @@ def pair_players(kind: str, i: int, game: str, told: int = 0) -> tuple[Player, P
 
 def one_game(task: tuple) -> dict:
     """Play one game (seats 0 and 1 the pair) and screen the pair: per decision of either seat (share, variance)."""
-    game, label, kind, i, seats, worlds, samples, told = task
+    game, label, kind, i, seats, worlds, samples, told, per_hand = task
     rng = random.Random(f"third|{label}")
     others = [Player(rng.choice([k for k in honest_kinds(game) if k != "random"])) for _ in range(seats - 2)]
     start = time.perf_counter()
@@ -73,7 +73,7 @@ def one_game(task: tuple) -> dict:
             if x.move_index not in states:
                 continue
             r = pair_decision(spec, record.setup, seat, seen[:x.index], x.move, states[x.move_index], partner,
-                              f"pair|{label}", 1000 * seat + k, worlds, samples)
+                              f"pair|{label}", 1000 * seat + k, worlds, samples, per_hand)
             if r is not None:
                 ranks.append(r)
     return {"label": label, "finished": True, "ranks": ranks, "played": played,
@@ -81,9 +81,9 @@ def one_game(task: tuple) -> dict:
 
 
 def run(game: str, groups: dict[str, int], per: int, start: int, pool, seed: str, worlds: int, samples: int,
-        told: int = 0) -> dict:
+        told: int = 0, per_hand: int = PER_HAND) -> dict:
     seats = max(3, seats_of(game))  # a pair and someone else: collusion needs a third seat to play against
-    tasks = {f"{kind}|{i}": [(game, f"{seed}|{game}|{kind}|{i}|{j}", kind, i, seats, worlds, samples, told)
+    tasks = {f"{kind}|{i}": [(game, f"{seed}|{game}|{kind}|{i}|{j}", kind, i, seats, worlds, samples, told, per_hand)
                              for j in range(per)]
              for kind, n in groups.items() for i in range(start, start + n)}
     flat = [t for ts in tasks.values() for t in ts]
@@ -91,7 +91,7 @@ def run(game: str, groups: dict[str, int], per: int, start: int, pool, seed: str
     results = dict(zip([t[1] for t in flat], pool.map(one_game, flat, chunksize=2)))
     out: dict = {"game": game, "seats": seats, "games_per_pair": per, "start": start,
                  "seconds": round(time.perf_counter() - began, 1), "worlds": worlds, "samples": samples,
-                 "told_worlds": told or TOLD_WORLDS}
+                 "per_hand": per_hand, "told_worlds": told or TOLD_WORLDS}
     done = {key: [results[t[1]] for t in ts if results[t[1]]["finished"]] for key, ts in tasks.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
     lines = {key: pair_line((f"{key}:0", f"{key}:1"), [{"rank": r[0], "rank_variance": r[1], "game": g["label"]}
@@ -134,6 +134,8 @@ def main() -> None:
     parser.add_argument("--seed", default="bench-fairplay-pairs")
     parser.add_argument("--worlds", type=int, default=WORLDS, help=f"worlds a decision (default {WORLDS})")
     parser.add_argument("--samples", type=int, default=SAMPLES, help=f"rollouts a candidate (default {SAMPLES})")
+    parser.add_argument("--per-hand", type=int, default=PER_HAND,
+                        help=f"worlds told each partner's hand (default {PER_HAND})")
     parser.add_argument("--rates", default=",".join(str(r) for r in RATES),
                         help="the colluders' rates, comma-separated (default 1.0,0.25)")
     parser.add_argument("--told-worlds", type=int, default=0,
@@ -145,13 +147,13 @@ def main() -> None:
     groups = {k: n for k, n in groups.items() if n}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         out = run(args.game, groups, args.games, args.start, pool, args.seed, args.worlds, args.samples,
-                  args.told_worlds)
+                  args.told_worlds, args.per_hand)
     print(json.dumps(out) if args.json else _text(out, groups), flush=True)
 
 
 def _text(o: dict, groups: dict) -> str:
     head = (f"{o['game']} ({o['seats']} seats, events of {o['games_per_pair']} games, pair test {o['samples']} "
-            f"rollout(s) x {o['worlds']} worlds, colluders' analysis {o['told_worlds']} worlds, {o['seconds']} s; {o['unfinished_games']} games unfinished and "
+            f"rollout(s) x {o['worlds']} hands x {o['per_hand']} worlds, colluders' analysis {o['told_worlds']} worlds, {o['seconds']} s; {o['unfinished_games']} games unfinished and "
             f"left out)")
     lines = [head]
     for kind in groups:

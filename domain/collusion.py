@@ -41,6 +41,8 @@ from .fairplay import advantage, perfect_information_decision, rank_among, rank_
 from .screening import REFER, SAMPLES, WORLDS
 from .spec import GameSpec
 
+PER_HAND = 1  # worlds told each hand (the true one and each drawn one): their mean advantage is the hand's
+
 
 def _hand_reader(spec: GameSpec):
     a = analysis_of(spec)
@@ -68,24 +70,36 @@ def partner_hand(spec: GameSpec, state: Any, partner: int) -> list:
 
 
 def pair_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, partner: int,
-                  seed: str, ordinal: int, worlds: int = WORLDS, samples: int = SAMPLES) -> tuple[float, float] | None:
+                  seed: str, ordinal: int, worlds: int = WORLDS, samples: int = SAMPLES,
+                  per_hand: int = PER_HAND) -> tuple[float, float] | None:
     """One decision of `seat` judged against `partner`'s TRUE hand (read from the true `state`): the (share, variance)
-    of the played move's advantage in the told world among `worlds` worlds of the seat's own knowledge (see the module
-    doc), or None when the decision is not analysed (one candidate, or a move beside the turn's choice)."""
+    of the played move's advantage with that hand among its advantages with `worlds` hands drawn from the seat's own
+    knowledge (see the module doc), or None when the decision is not analysed (one candidate, or a move beside the
+    turn's choice). Each hand's advantage is the mean over `per_hand` worlds told that hand, the rest drawn again in
+    each, `samples` rollouts a candidate in each (the j-th world of every hand on the same rollout streams)."""
     a = _hand_reader(spec)
     base = f"arbiter-pair|{seed}|{ordinal}|{partner}"
-    told = drawer(spec, setup, seat, seen, {partner: a.hand(state, partner)})(random.Random(f"{base}|told"))
-    rows = perfect_information_decision(spec, told, seat, move, seed, ordinal, samples)
-    if rows is None:
-        return None
     played = {k: v for k, v in spec.codec.format_move(move).items() if k != "seat"}
-    values = [advantage(rows, played)]
+
+    def judged(hand: list, tag: str) -> float | None:
+        draw = drawer(spec, setup, seat, seen, {partner: hand})
+        total = 0.0
+        for j in range(per_hand):
+            rows = perfect_information_decision(spec, draw(random.Random(f"{base}|{tag}|{j}")), seat, move,
+                                                f"{seed}|{j}", ordinal, samples)
+            if rows is None:
+                return None
+            total += advantage(rows, played)
+        return total / per_hand
+
+    true = judged(a.hand(state, partner), "told")
+    if true is None:
+        return None
+    values = [true]
     own = drawer(spec, setup, seat, seen)
     for w in range(worlds):
-        world = own(random.Random(f"{base}|world|{w}"))
-        rows = perfect_information_decision(spec, world, seat, move, seed, ordinal, samples)  # the told world's
-        # rollout streams: every state is judged with the same random numbers, so that their cards make the difference
-        values.append(advantage(rows, played) if rows is not None else values[0])
+        value = judged(a.hand(own(random.Random(f"{base}|hand|{w}")), partner), f"world|{w}")
+        values.append(true if value is None else value)
     return rank_among(values)
 
 

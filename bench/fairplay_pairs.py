@@ -98,6 +98,8 @@ def run(game: str, groups: dict[str, int], per: int, start: int, pool, seed: str
                                                       for g in gs for r in g["ranks"]])
              for key, gs in done.items() if gs}
     out["p_values"] = {key: line["p_value"] for key, line in lines.items()}
+    out["game_sums"] = {key: [round(sum(r[0] - 0.5 for r in g["ranks"]), 4) for g in gs] for key, gs in done.items()}
+    # (each game's sum of share - 1/2: runs in parts combine into bench.fairplay_games.games_for_power from these)
     honest_games = [g for key, gs in done.items() if key.startswith("honest") for g in gs]
     for kind in groups:
         ps = [line["p_value"] for key, line in lines.items() if key.startswith(f"{kind}|")]

@@ -6,22 +6,22 @@ table) each choose moves that do well given the partner's cards. The pair test a
 of the two seats, with the per-player screen's rank construction (domain.fairplay.world_rank) narrowed to the
 partner's hand:
 
-- the "told" world: a full state drawn from the deciding seat's own knowledge in which the partner holds its TRUE
-  hand and everything else (the other hands, the stock) is drawn again (the game's sampler with `hands=`, spec
-  `Analysis.hand`);
-- `worlds` states drawn from the deciding seat's own knowledge alone, the partner's hand drawn with the rest;
-- in each, the played move's advantage (its value minus the mean of the candidates', the same rollout streams in
-  every state), and the told world's rank among all of them (`rank_among`).
+- the partner's TRUE hand, and `worlds` hands drawn for the partner from the deciding seat's own knowledge alone;
+- for each hand, `per_hand` full states "told" that hand: drawn from the deciding seat's knowledge with the partner
+  holding exactly those cards and everything else (the other hands, the stock) drawn again (the game's sampler with
+  `hands=`, spec `Analysis.hand`);
+- the played move's advantage in each state (its value minus the mean of the candidates', the same rollout streams
+  for the j-th state of every hand), its mean over a hand's states, and the true hand's rank among the W + 1
+  (`rank_among`).
 
 Why the rank is uniform under honest play: an honest seat's move depends on the hidden cards only through what it
 saw. Given what it saw, its partner's true hand is one more draw from the hands it could not tell apart (the
-assumption every rank test here rests on: the sampler draws what the seat could believe), and the told world's other
-cards are then drawn from the sampler given that hand. So the told world, as a whole, is one more draw from the
-seat's knowledge, made independently of the move, exactly as each of the `worlds` is: the W + 1 states are
-exchangeable, are judged by one procedure with the same random numbers, and the told world's advantage is equally
-likely to be any of the W + 1. Its mid-rank share has mean 1/2 and the exact variance `rank_among` gives, whatever
-the seat's skill. A seat who knows its partner's cards plays moves that do better where the partner holds them, and
-its shares run high. Both seats' decisions (a judged with b's hand, b with a's) over the games they sat together make
+assumption every rank test here rests on: the sampler draws what the seat could believe), just as each of the W
+drawn hands is, and each hand's states are then drawn the same way given it. So the W + 1 hands with their states are
+exchangeable, made independently of the move and judged by one procedure on the same random numbers: the true hand's
+advantage is equally likely to be any of the W + 1. Its mid-rank share has mean 1/2 and the exact variance
+`rank_among` gives, whatever the seat's skill. A seat who knows its partner's cards plays moves that do better where
+the partner holds them, and its shares run high. Both seats' decisions (a judged with b's hand, b with a's) over the games they sat together make
 one rank test (domain.fairplay.rank_test, each game one cluster, so the two directions of one game may move
 together); the pair is referred at domain.screening.REFER and goes to a panel at PANEL, as a player is.
 

@@ -95,6 +95,12 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
         # rollout streams too: every world is judged with the same random numbers, so that what differs between
         # them is their cards, not the rollouts' luck (exchangeable all the same: the streams ignore the cards)
         values.append(advantage(rows, played) if rows is not None else values[0])
+    return rank_among(values)
+
+
+def rank_among(values: list[float]) -> tuple[float, float]:
+    """(share, variance) of values[0] among all `values` (world_rank's rank): its mid-rank share, and the mean of
+    (share - 1/2)^2 over every value's share, its variance when values[0] is any of them with the same chance."""
     shares = [_share(values, j) for j in range(len(values))]
     variance = sum((x - 0.5) ** 2 for x in shares) / len(shares)
     return shares[0], variance

@@ -109,6 +109,16 @@ class Hidden:
         """`holder` gets cards everybody (or the seat) saw it get."""
         self.known.setdefault(holder, []).extend(cards)
 
+    def reveal(self, holder: Hashable, cards: list[int]) -> None:
+        """The seat is told every card `holder` holds now, `cards` (REFEREE ONLY: what a colluding partner would tell
+        it, domain.collusion): each card not yet known there is located there, so a deal gives the rest of the pools to
+        the other places, uniformly as ever. Raises Inconsistent when the cards cannot be that holder's."""
+        missing = Counter(cards) - Counter(self.known.get(holder, ()))
+        for card in sorted(missing.elements()):
+            self.locate(card, holder, new=True)
+        if self.count(holder) != len(cards):
+            raise Inconsistent(f"{holder!r} holds {self.count(holder)} cards, not the {len(cards)} it is said to hold")
+
     def take_known(self, holder: Hashable, cards: list[int]) -> None:
         """Cards leave `holder` in view: each is located there first, then removed."""
         for c in cards:

@@ -202,6 +202,10 @@ class Analysis:
     # key(state, seat, move): the group of equivalent moves a move belongs to (candidates lists one move a group);
     # domain.analysis puts the move played in place of its group's candidate. None: every move is its own group.
     key: Callable[..., Any] | None = None
+    # REFEREE ONLY, the pair test (domain.collusion): hand(state, seat), the cards of a seat's hand in a full state; a
+    # game that declares it lets `sample` (and `fold`) take `hands=`, {seat: cards}, hands the sampling seat is told
+    # (a colluding partner's), and draws the rest as before. None: the game has no pair test.
+    hand: Callable[..., list] | None = None
 
 
 @dataclass(frozen=True)

@@ -39,8 +39,9 @@ def _cards(values) -> list[int]:
     return [parse_card(v) for v in values]
 
 
-def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> State:
-    """One full state consistent with everything `seat` saw, and nothing else."""
+def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random, hands: dict | None = None) -> State:
+    """One full state consistent with everything `seat` saw, and nothing else; with `hands` ({seat: cards}, REFEREE
+    ONLY: a colluding partner's hand, domain.collusion), also with those seats holding exactly those cards."""
     hidden, shadow = Hidden(), draft(initial_state(setup))
     discard: list[int] = []
     changed: set[int] = set()  # seats whose hand changed since the bidding: an attack, a defence with cards (only
@@ -93,6 +94,8 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
             event = {"type": kind, "k": data["k"], "order": [0] * len(discard)}
             discard = []
         apply(shadow, event)
+    for other, cards in (hands or {}).items():
+        hidden.reveal(other, list(cards))
     pending = [(b, amount) for b, amount in shadow.bids if amount is not None and b != seat and b not in changed]
     dealt = None
     if pending:  # BA-3.2: a bid still to be backed shows its bidder holds a suit worth it
@@ -107,6 +110,11 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
     shadow.stock = tuple(dealt.get(STOCK, ()))
     shadow.discard = tuple(discard)
     return shadow.freeze()
+
+
+def hand(state: State, seat: int) -> list[int]:
+    """The cards of `seat`'s hand in a full state (what `sample`'s `hands` takes)."""
+    return list(state.hands[seat])
 
 
 # -- the rollout player ---------------------------------------------------------------------------------------------

@@ -45,13 +45,16 @@ def _mask(cards) -> int:
     return m
 
 
-def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> State:
-    """One full state consistent with everything `seat` saw (`seen`, domain/spec.py `Analysis`), and nothing else."""
-    return deal(fold(setup, seat, seen), rng)
+def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random, hands: dict | None = None) -> State:
+    """One full state consistent with everything `seat` saw (`seen`, domain/spec.py `Analysis`), and nothing else;
+    with `hands` ({seat: cards}, REFEREE ONLY: a colluding partner's hand), also with those hands held (`fold`)."""
+    return deal(fold(setup, seat, seen, hands), rng)
 
 
-def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
-    """What `seat` knows, read once: the hidden-card bookkeeping and the public state (`deal` draws from it)."""
+def fold(setup: Setup, seat: int, seen: list[dict], hands: dict | None = None) -> tuple:
+    """What `seat` knows, read once: the hidden-card bookkeeping and the public state (`deal` draws from it). With
+    `hands` ({seat: cards}, REFEREE ONLY: what a colluding partner would tell, domain.collusion), those seats are
+    known to hold exactly those cards."""
     hidden, shadow = Hidden(), initial_state(setup)
     pile: list[int] = []
     discard: list[int] = []
@@ -115,6 +118,8 @@ def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
             laid = []
         watcher.see(kind, who, event.get("cards") or [], shadow)
         apply(shadow, event)
+    for other, cards in (hands or {}).items():
+        hidden.reveal(other, list(cards))
     return setup, hidden, shadow, discard, laid, watcher.finish()
 
 
@@ -127,6 +132,11 @@ def deal(folded: tuple, rng: random.Random) -> State:
     state.deck, state.deck_pos = tuple(dealt.get(DECK, ())), 0
     state.discard, state.laid_out = _mask(discard), _mask(laid)
     return state
+
+
+def hand(state: State, seat: int) -> list[int]:
+    """The cards of `seat`'s hand in a full state (what `fold`'s `hands` takes)."""
+    return [c for c in PACK if state.hands[seat] >> c & 1]
 
 
 # -- the rollout player ---------------------------------------------------------------------------------------------

@@ -181,7 +181,8 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
 
     root = Path(__file__).resolve().parents[2]
     users: dict[str, set[str]] = {"domain.fairplay": set(), "service.fairplay.facade": set(),
-                                  "service.fairplay.jobs": set(), "domain.screening": set()}
+                                  "service.fairplay.jobs": set(), "domain.screening": set(),
+                                  "domain.collusion": set()}
     for package in ("api", "service", "projections", "domain", "bots"):
         for path in (root / package).rglob("*.py"):
             here = list(path.relative_to(root).with_suffix("").parts)
@@ -196,8 +197,11 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
     # the review packet: its reasons said again with labels (domain.review_packet), and the table a flagged player's
     # seat saw before a weighty decision, from the true state projected for that seat (service.fairplay.packet)
     assert users["domain.fairplay"] == {"service/fairplay/facade.py", "domain/screening.py", "domain/review_packet.py",
-                                        "service/fairplay/packet.py"}
-    assert users["domain.screening"] == set()  # the screen (REFEREE ONLY too) is reached by the bench alone so far
+                                        "service/fairplay/packet.py", "domain/collusion.py"}
+    # the screen and the pair test (REFEREE ONLY too) are reached by the benches alone so far (the pair test takes the
+    # screen's thresholds and precision)
+    assert users["domain.screening"] == {"domain/collusion.py"}
+    assert users["domain.collusion"] == set()
     assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py",
                                                 "service/fairplay/packet.py"}
     # built by the composition root; the desk's pages reach it by current

@@ -1,7 +1,8 @@
 """Mutation testing of each game's rules package against that game's own unit tests (docs/mutation.md).
 
 For each game, mutmut 3 mutates ``domain/<game>/*.py`` only and runs only that game's unit tests:
-``tests/unit/test_<game>_*.py`` and, for El Royale, ``tests/unit/test_worked_examples.py``. The game's cases of
+``tests/unit/test_<game>_*.py`` and, for El Royale, ``tests/unit/test_worked_examples.py``,
+``test_analysis_candidates.py`` and ``test_analysis_inference.py``. The game's cases of
 the generic ``tests/unit/test_registry_properties.py`` join with --with-registry: they take some 14 s each under
 mutmut (Small Battle's lists 2 x 40,320 arrangements at every start), so every mutant that they reach and that
 survives costs half a minute, hours for a game on this machine's shared cores. A mutant is killed when a test fails on it (mutmut runs
@@ -51,7 +52,9 @@ def _package_lines(game: str) -> int:
 GAMES = tuple(sorted(REGISTRY, key=_package_lines))  # every registered game (domain/games.py), smallest package first
 REGISTRY_TESTS = ("test_every_game_folds_round_trips_and_cites_its_own_clauses",
                   "test_a_record_corrupted_at_a_move_is_refused_at_that_move")
-EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py"]}
+# El Royale's analysis candidates (candidates.py) and inference (inference.py) are tested in test_analysis_*.py
+EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py",
+                             "tests/unit/test_analysis_candidates.py", "tests/unit/test_analysis_inference.py"]}
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 # mutmut.stats.status_by_exit_code, repeated here so that reading results needs no mutmut configuration
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 2: "check was interrupted by user",

@@ -233,3 +233,12 @@ def test_the_take_candidates_are_the_same_whatever_the_cards_the_seat_has_not_se
             assert a.candidates(one, seat) == a.candidates(two, seat)
             checked += 1
     assert checked == 7
+
+
+def test_a_takes_group_is_its_count_of_cards_of_each_rank():
+    """candidates.key: a take's group is ("take", its 13 counts of cards of each rank); any other move has none."""
+    state, _ = _at(er64(ER64_TO_ELIMINATION))
+    take = {"seat": 0, "type": "take", "cards": [0, 13, 12]}  # cards 0 and 13 are of rank 0, card 12 of rank 12
+    assert er_candidates.key(state, 0, take) == ("take", (2,) + (0,) * 11 + (1,))
+    assert er_candidates.key(state, 0, {"seat": 0, "type": "take", "cards": []}) == ("take", (0,) * 13)
+    assert er_candidates.key(state, 0, {"seat": 0, "type": "concede"}) is None

@@ -101,3 +101,11 @@ def test_the_analysis_reports_its_effective_sample_size_and_plain_games_report_n
     some = [analyse_decision(spec_for("small-battle"), sb.setup, 0, sseen[:x.index], x.move, "t", k, 16)
             for k, x in enumerate(sdec)]
     assert any(some) and all("inference" not in json.dumps(x) for x in some if x)
+
+
+def test_a_concession_is_read_as_holding_none_of_the_cards_that_beat_the_top_alone():
+    """ER-3.4: the cards that beat a top card alone are its rank's and the higher cards of its suit, no other."""
+    from domain.el_royale.clauses import can_beat_classic
+
+    for top in range(52):
+        assert inference._beaters(top) == sum(1 << c for c in range(52) if can_beat_classic(c, top)), top

@@ -182,3 +182,23 @@ def test_the_fast_road_gives_the_deciders_verdict_at_every_ending_of_every_optio
         if verdict["status"] == "finished":
             assert verdict["result"] in ENDINGS[options["edition"]]
             reached[options["edition"]].add(verdict["result"])
+
+
+def test_fold_step_folds_in_place_when_the_record_fixes_only_the_openings_outcomes():
+    """decider.fold_step: the state given becomes the state after the move, unless the record fixes an outcome past
+    the opening (then it is step, on a copy)."""
+    from domain.el_royale.decider import fold_step
+    from domain.games import SPECS
+    from service.offline.simulation import make_plan, run
+
+    d = SPECS["el-royale"].decider
+    doc = parse(list(run(make_plan("el-royale", 4, 1, ("heuristic",), {"edition": "revised"}, "fold"), 1))[0])
+    state = d.initial_state(doc.setup)
+    for e in d.start(doc.setup, doc.chance):
+        state = d.evolve(state, e)
+    move = doc.moves[0]
+    opening = Chance(doc.chance.seed, {"dealer": state.dealer})
+    assert fold_step(state, move, opening)[1] is state
+    later = Chance(doc.chance.seed, {"reshuffle-1": []})
+    before = d.dump_state(state)
+    assert fold_step(state, doc.moves[1], later)[1] is not state and d.dump_state(state) == before

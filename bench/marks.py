@@ -1,7 +1,7 @@
 """Marks you can trust (issue 36 part 4, docs/analysis.md "Marks"): is a move marked blunder one?
 
-Games of every game with analysis, played by the heuristic bots from seeded plans (service.offline.simulation, as
-bench.analysis plays its rows). Every decision of every seat is analysed at the default cap, from the seat's own
+Games of every game with analysis, played by the heuristic and the random bot seat by seat in turn, from seeded plans
+(service.offline.simulation, as bench.analysis plays its long row). Every decision of every seat is analysed at the default cap, from the seat's own
 knowledge, exactly as `arbiter analyse` does (domain.analysis.analyse_decision, seed "marks"). Each move that reaches
 a threshold, by the point rule or by the bound rule (below), is then measured again: every candidate of the
 decision sampled a fixed `FACTOR` (10) times as many times as the played move had (the loss rests on those paired
@@ -18,7 +18,8 @@ threshold, with its 95% Wilson interval; the same pooled over the games. `missed
 blunder and the bound rule did not, whose re-measured loss still reached the blunder threshold (what the bound rule
 costs, among the moves it was asked about).
 
-Usage:  python -m bench.marks [--quick] [--game G]... [--games N] [--workers W] [--samples K] [--out FILE] [--json]
+Usage:  python -m bench.marks [--quick] [--game G]... [--games N] [--seats all|random] [--workers W] [--samples K]
+            [--out FILE] [--json]
 """
 
 from __future__ import annotations
@@ -42,9 +43,10 @@ from service.offline.simulation import make_plan, run
 FACTOR = 10  # the re-measure's samples: this many times the played move's
 SEED = "marks"
 # (game, players, options, games of the full run, games of --quick); each game's seats are all analysed
-GAMES = [("el-royale", 4, {"edition": "revised"}, 2, 0), ("batallion", 4, {"variants": []}, 16, 2),
-         ("small-battle", 2, {}, 16, 3), ("four-virtues", 2, {"target": 100}, 6, 1)]
+GAMES = [("el-royale", 4, {"edition": "revised"}, 1, 0), ("batallion", 4, {"variants": []}, 4, 1),
+         ("small-battle", 2, {}, 3, 1), ("four-virtues", 2, {"target": 100}, 1, 0)]
 RULES = ("point", "bound")
+BOTS = ("heuristic", "random")  # seat by seat in turn: a weak player's game has the blunders to check
 
 
 def _cpu() -> float:
@@ -52,12 +54,16 @@ def _cpu() -> float:
     return me.ru_utime + me.ru_stime + workers.ru_utime + workers.ru_stime
 
 
-def decisions(game: str, players: int, options: dict, games: int) -> list[tuple]:
-    """The analysis tasks of every seat's decisions in `games` seeded bot games (plan seed "marks-<game>")."""
+def decisions(game: str, players: int, options: dict, games: int, seats: str = "all") -> list[tuple]:
+    """The analysis tasks of the seats' decisions in `games` seeded bot games (plan seed "marks-<game>", `BOTS`):
+    every seat's, or (`seats` "random") the random bot's seats' only."""
     tasks = []
-    for index, doc in enumerate(run(make_plan(game, players, games, ("heuristic",), options, f"marks-{game}"), 1)):
+    plan = make_plan(game, players, games, BOTS, options, f"marks-{game}")
+    for index, doc in enumerate(run(plan, 1)):
         record = parse(doc)
         for seat in range(record.setup.n):
+            if seats == "random" and plan.lineup(index)[seat] != "random":
+                continue
             seen, ds = seat_knowledge(record, seat)
             for k, x in enumerate(ds):
                 tasks.append((game, record.setup, seat, seen[:x.index], x.move, f"{SEED}|{index}|{seat}", k))
@@ -97,16 +103,20 @@ def _remeasure(args: tuple):
 
 
 def measure(game: str, players: int, options: dict, games: int, samples: int = DEFAULT_SAMPLES, workers: int = 1,
-            factor: int = FACTOR) -> dict:
-    """The game's marked moves (by either rule), each with its re-measure, and the tallies (`summary`)."""
+            factor: int = FACTOR, seats: str = "all", only: str | None = None) -> dict:
+    """The game's marked moves (by either rule), each with its re-measure, and the tallies (`summary`). `seats` as
+    `decisions`; `only` "blunder": re-measure only the moves either rule marks blunder (the test's cheaper road)."""
     marks = spec_for(game).analysis.marks
     cpu, start = _cpu(), time.perf_counter()
-    tasks = decisions(game, players, options, games)
+    tasks = decisions(game, players, options, games, seats)
     pool = ProcessPoolExecutor(max_workers=workers) if workers > 1 else None
     mapper = pool.map if pool is not None else map
     try:
+        played = time.perf_counter()
         lines = list(mapper(_judge, [(t, samples) for t in tasks]))
-        marked = [(t, x) for t, x in zip(tasks, lines) if x is not None and mark_of(marks, x["loss"]) is not None]
+        judged = time.perf_counter()
+        marked = [(t, x) for t, x in zip(tasks, lines) if x is not None and mark_of(marks, x["loss"]) is not None
+                  and (only is None or only in (x["mark"], mark_of(marks, x["loss"])))]
         again = list(mapper(_remeasure, [(t, x, factor) for t, x in marked]))
     finally:
         if pool is not None:
@@ -118,6 +128,7 @@ def measure(game: str, players: int, options: dict, games: int, samples: int = D
     return {"game": game, "players": players, "options": options, "games": games, "samples": samples,
             "factor": factor, "decisions": len(tasks), "analysed": sum(1 for x in lines if x is not None),
             "seconds": round(time.perf_counter() - start, 1), "cpu_seconds": round(_cpu() - cpu, 1),
+            "seconds_playing": round(played - start, 1), "seconds_analysing": round(judged - played, 1),
             "thresholds": list(marks), "moves": moves, "summary": summary(moves, marks)}
 
 
@@ -173,7 +184,8 @@ def _print(rows: list[dict], workers: int) -> None:
                       f"{t['low']:.3f}-{t['high']:.3f}   {vs:>11}")
         print(f"{name:14} point-rule blunders the bound rule left below blunder: {tallies['missed']['count']}, of "
               f"which the re-measure found {tallies['missed']['held']} blunders"
-              + (f"; {row['seconds']:.0f} s wall, {row['cpu_seconds']:.0f} CPU s" if row else ""))
+              + (f"; {row['seconds']:.0f} s wall (playing {row['seconds_playing']:.0f}, analysing "
+                 f"{row['seconds_analysing']:.0f}, the rest re-measuring), {row['cpu_seconds']:.0f} CPU s" if row else ""))
 
 
 def main(argv: list[str] | None = None) -> list[dict]:
@@ -183,6 +195,8 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--games", type=int, help="games of each game (default: the table in GAMES)")
     parser.add_argument("--workers", type=int, default=default_workers())
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES)
+    parser.add_argument("--seats", choices=("all", "random"), default="all",
+                        help="analyse every seat, or the random bot's seats only")
     parser.add_argument("--out", help="write every marked move and its re-measure here (JSON)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
@@ -193,7 +207,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
         count = args.games if args.games is not None else (quick if args.quick else full)
         if count < 1:
             continue
-        rows.append(measure(game, players, options, count, args.samples, args.workers))
+        rows.append(measure(game, players, options, count, args.samples, args.workers, seats=args.seats))
     doc = {"rows": rows, "pooled": pooled(rows), "pooled_vs_best": pooled(rows, "vs_best"), "factor": FACTOR,
            "workers": args.workers}
     if args.out:

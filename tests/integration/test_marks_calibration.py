@@ -10,14 +10,19 @@ import json
 
 from bench import marks
 
-# (game, players, options, games): seeded bot games (plan seed "marks-<game>"), all seats analysed. SIZES
-SETS = [("batallion", 4, {"variants": []}, 2), ("small-battle", 2, {}, 3), ("four-virtues", 2, {"target": 100}, 1)]
+# (game, players, options, games): seeded games of the heuristic and the random bot in turn (plan seed
+# "marks-<game>"); the random bot's seats analysed, where blunders are. Measured (2026-11-29, about 40 CPU s): 88
+# decisions, 87 analysed; the analysis marks 4 blunders and all 4 lose at least 2 chips re-measured. Marking on the
+# loss itself (the rule before issue 36 part 4) marks 13 there, of which 7 hold: this test fails on that rule.
+# Batallion because its decisions are cheap and its random seats blunder; bench.marks covers every game.
+SETS = [("batallion", 4, {"variants": []}, 4)]
 SHARE = 0.95
-MIN_BLUNDERS = 20
+MIN_BLUNDERS = 4
 
 
 def test_a_move_marked_blunder_loses_at_least_the_blunder_threshold_re_measured_with_ten_times_the_samples():
-    rows = [marks.measure(game, players, options, games) for game, players, options, games in SETS]
+    rows = [marks.measure(game, players, options, games, seats="random", only="blunder")
+            for game, players, options, games in SETS]
     checked = [(m, r["thresholds"][2]) for r in rows for m in r["moves"] if m["bound"] == "blunder"]
     held = [m for m, blunder in checked if m["remeasure"]["loss"] >= blunder]
     assert len(checked) >= MIN_BLUNDERS, f"only {len(checked)} blunders: the test says too little"

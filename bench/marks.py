@@ -208,11 +208,13 @@ def main(argv: list[str] | None = None) -> list[dict]:
         if count < 1:
             continue
         rows.append(measure(game, players, options, count, args.samples, args.workers, seats=args.seats))
+        doc = {"rows": rows, "pooled": pooled(rows), "pooled_vs_best": pooled(rows, "vs_best"), "factor": FACTOR,
+               "workers": args.workers}
+        if args.out:  # after each game: a run stopped part way keeps the games it finished
+            with open(args.out, "w", encoding="utf-8") as f:
+                json.dump(doc, f, indent=1)
     doc = {"rows": rows, "pooled": pooled(rows), "pooled_vs_best": pooled(rows, "vs_best"), "factor": FACTOR,
            "workers": args.workers}
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(doc, f, indent=1)
     if args.json:
         json.dump({**doc, "rows": [{k: v for k, v in r.items() if k != "moves"} for r in rows]}, sys.stdout)
         print()

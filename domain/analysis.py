@@ -10,7 +10,8 @@ sample cap. The candidates of one sample may share a memo (`Analysis.memo`: a ro
 reached returns that one's value; an exact shortcut), and a game may read the knowledge once per decision
 (`Analysis.fold`, `Analysis.deal`). Where a game states an opponent model (`Analysis.evidence`), each sample is kept
 from several drawn deals with chance proportional to how likely each makes the other seats' public choices
-(importance resampling, issue 36), and the line reports the proposals' effective sample size. Nothing here reads a
+(importance resampling, issue 36), and the line reports the proposals' effective sample size. A move's mark is earned
+by what it surely lost, the paired loss's 95% lower bound (domain/marks.py). Nothing here reads a
 card the seat did not see, so the answer cannot depend on one: the same knowledge and seed give the same bytes
 (tests/unit/test_analysis_hidden.py alters hidden cards and compares). `best_move` is the analysis as a player
 (bench.strength).
@@ -24,6 +25,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from .marks import mark_of, surely_lost
 from .randomness import Chance
 from .spec import GameSpec
 
@@ -31,7 +33,6 @@ Z95 = 1.959963984540054
 Z95_ONE_SIDED = 1.6448536269514722  # "clearly worse than the best": a one-sided test at 5%
 BATCH = 16  # samples added to every moving candidate between two checks
 MIN_SAMPLES = 32  # no move stops before this many samples
-MARKS = ("inaccuracy", "mistake", "blunder")
 
 
 class NotAnalysable(ValueError):
@@ -258,15 +259,6 @@ def _points(a, value: float) -> float:
     return round(value * a.scale, 2)
 
 
-def mark_of(a, loss: float) -> str | None:
-    """The mark a loss (points) earns against the game's thresholds (docs/analysis.md), or None."""
-    mark = None
-    for name, threshold in zip(MARKS, a.marks):
-        if loss >= threshold:
-            mark = name
-    return mark
-
-
 def _report(a, format_move, moves: list[dict], stats: list[_Stats], chosen: dict) -> dict:
     rows = []
     for m, st in zip(moves, stats):
@@ -274,10 +266,10 @@ def _report(a, format_move, moves: list[dict], stats: list[_Stats], chosen: dict
         rows.append({"move": {k: v for k, v in format_move(m).items() if k != "seat"}, "value": _points(a, st.mean),
                      "low": _points(a, st.mean - hw), "high": _points(a, st.mean + hw), "samples": st.n})
     order = sorted(range(len(rows)), key=lambda i: (-rows[i]["value"], i))
-    rows = [rows[i] for i in order]
-    moves = [moves[i] for i in order]
-    best = rows[0]
-    mine = next(r for r, m in zip(rows, moves) if same_move(m, chosen))
+    played = next(i for i in order if same_move(moves[i], chosen))
+    best, mine = rows[order[0]], rows[played]
     loss = round(max(0.0, best["value"] - mine["value"]), 2)
-    return {"unit": a.unit, "moves": rows, "best": best["move"], "played": mine["move"], "eval": best["value"],
-            "played_value": mine["value"], "loss": loss, "mark": mark_of(a, loss)}
+    low = surely_lost(loss, stats[order[0]].values, stats[played].values, a.scale)  # domain/marks.py: the mark's rule
+    return {"unit": a.unit, "moves": [rows[i] for i in order], "best": best["move"], "played": mine["move"],
+            "eval": best["value"], "played_value": mine["value"], "loss": loss, "loss_low": low,
+            "mark": mark_of(a.marks, low)}

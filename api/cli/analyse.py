@@ -67,19 +67,22 @@ def _table(lines: list[dict], seat: int, game: str, names: list[str], marks: tup
     unit = lines[0]["unit"] if lines else "win"
     what = "win chance (points)" if unit == "win" else "expected score"
     table = Table(title=f"{names[seat]} (seat {seat}): {len(lines)} decisions analysed ({what}, 95% interval)")
-    for name in ("#", "move", "played", "value", "best", "best value", "loss", "mark"):
-        table.add_column(name, justify="right" if name in ("#", "move", "value", "best value", "loss") else "left")
+    numeric = ("#", "move", "value", "best value", "loss", "at least")
+    for name in ("#", "move", "played", "value", "best", "best value", "loss", "at least", "mark"):
+        table.add_column(name, justify="right" if name in numeric else "left")
     for line in lines:
         mine = next(r for r in line["moves"] if r["move"] == line["played"])
         table.add_row(str(line["decision"]), str(line["move_index"]), _move_text(line["played"]),
                       _value_text(mine), _move_text(line["best"]),
-                      f"{line['eval']:.1f}", f"{line['loss']:.1f}", line["mark"] or "")
+                      f"{line['eval']:.1f}", f"{line['loss']:.1f}",
+                      f"{line['loss_low']:.1f}" if "loss_low" in line else "", line["mark"] or "")
     out.print(table)
     counts = {m: sum(1 for x in lines if x["mark"] == m) for m in ("inaccuracy", "mistake", "blunder")}
     out.print(", ".join(f"{v} {k}{'es' if k == 'inaccuracy' and v != 1 else ('s' if v != 1 else '')}"
                         for k, v in counts.items()).replace("inaccuracyes", "inaccuracies"))
     from domain.accuracy import accuracy  # docs/analysis.md "Accuracy"
 
+    out.print("a mark is earned by what the move lost at least (the loss's 95% lower bound), not by the loss alone")
     score = accuracy(lines, marks)
     if score is not None:
-        out.print(f"accuracy {score:.1f}%")
+        out.print(f"accuracy {score:.1f}% (100: every analysed move the best)")

@@ -61,8 +61,13 @@ class AnalysisLine(Schema):
     eval = fields.Float(required=True, metadata={"description": "the best move's value (the evaluation graph)"})
     played_value = fields.Float(required=True)
     loss = fields.Float(required=True, metadata={"description": "the best value less the played move's"})
+    loss_low = fields.Float(metadata={"description": "what the move surely lost: the 95% lower bound of the loss "
+                                                     "(paired samples), never above `loss` nor below 0; the mark is "
+                                                     "earned on it"})
     mark = fields.String(allow_none=True, required=True,
-                         validate=validate.OneOf(["inaccuracy", "mistake", "blunder"]))
+                         validate=validate.OneOf(["inaccuracy", "mistake", "blunder"]),
+                         metadata={"description": "the highest threshold `loss_low` reaches (docs/analysis.md "
+                                                  "\"Marks\"), or null"})
 
     @post_dump(pass_original=True)
     def keep_the_rest(self, data, original, **kwargs):
@@ -89,6 +94,10 @@ class AnalysisJob(Schema):
                             metadata={"description": "when a worker took it (null while queued)"})
     finished = fields.String(allow_none=True)
     error = fields.String(metadata={"description": "why a failed job failed, or that it was cancelled"})
+    accuracy = fields.Float(allow_none=True,
+                            metadata={"description": "once done: the seat's accuracy over the game, 0-100 (100: every "
+                                                     "analysed move the best; docs/analysis.md \"Accuracy\"); null "
+                                                     "when no decision was analysed"})
     lines = fields.List(fields.Nested(AnalysisLine),
                         metadata={"description": "once done: one line per analysed decision, in game order"})
     url = fields.String(metadata={"description": "where to poll the job (GET /api/v1/games/{id}/analysis/{job})"})

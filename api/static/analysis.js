@@ -68,7 +68,7 @@
     const tag = document.createElement("span");
     tag.className = `analysis-mark ${line.mark ? `mark-${line.mark}` : "mark-none"}`;
     tag.textContent = line.mark ? SIGN[line.mark] : "✓";
-    tag.title = line.mark ? `${line.mark}: ${num(line.loss)} below the best move` : `analysed: ${num(line.loss)} below the best move`;
+    tag.title = line.mark ? `${line.mark}: ${num(line.loss)} below the best move (at least ${num(line.loss_low)}, 95% sure)` : `analysed: ${num(line.loss)} below the best move`;
     tag.setAttribute("aria-label", line.mark ? line.mark : "analysed, no mark");
     const goto = li.querySelector("a.goto");
     (goto || li).after(tag);
@@ -154,7 +154,7 @@
       detail.innerHTML =
         `<p id="analysis-verdict"><strong>Decision ${line.decision + 1}</strong> of ${who(line.seat)}, version ${v}: ` +
         (line.mark ? `<span class="analysis-mark mark-${line.mark}">${SIGN[line.mark]}</span> ${line.mark}, ` : "") +
-        `${num(line.loss)} below the best. Best: <span class="best-move">${moveText(line.best)}</span>${before}</p>` +
+        `${num(line.loss)} below the best${line.mark && line.loss_low != null ? ` (at least ${num(line.loss_low)}, 95% sure)` : ""}. Best: <span class="best-move">${moveText(line.best)}</span>${before}</p>` +
         `<div class="table-scroll"><table class="analysis-table" id="analysis-table"><caption class="muted">${esc(unitWords(line.unit))}, 95% interval, samples; best first</caption>` +
         `<thead><tr><th scope="col">move</th><th scope="col">value</th><th scope="col">95% interval</th><th scope="col">samples</th></tr></thead><tbody>${rows}</tbody></table></div>`;
     }
@@ -192,6 +192,8 @@
     const counts = ["inaccuracy", "mistake", "blunder"].map((m) => [m, lines.filter((l) => l.mark === m).length]);
     say(`${nameOf(job.seat)}: ${lines.length} decision${lines.length === 1 ? "" : "s"} analysed (${job.samples} samples a move at most) — ` +
       counts.map(([m, n]) => `${n} ${m === "inaccuracy" ? (n === 1 ? "inaccuracy" : "inaccuracies") : m + (n === 1 ? "" : "s")}`).join(", ") + ".");
+    const score = document.getElementById("analysis-accuracy");
+    if (score) { score.hidden = job.accuracy == null; score.querySelector("strong").textContent = job.accuracy == null ? "" : `${num(job.accuracy)}%`; }
     box.dataset.job = job.id;
     box.dataset.state = "done";
     drawGraph();

@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from typing import Any, Callable
 from uuid import UUID
 
+from domain.accuracy import accuracy
 from domain.analysis import NotAnalysable, analysis_of
 from domain.games import spec_for
 from domain.records import parse
@@ -76,8 +77,8 @@ class JobKey:
 
 
 def as_dict(view: View, key: "JobKey", with_lines: bool = True) -> dict:
-    """An analysis job as the API answers it: its request, status, progress, place in the queue and estimate; its
-    lines once done (unless `with_lines` is False)."""
+    """An analysis job as the API answers it: its request, status, progress, place in the queue and estimate; once
+    done, the seat's accuracy over the game (domain.accuracy) and its lines (unless `with_lines` is False)."""
     row = view.row
     lines = row.result if row.status == "done" and isinstance(row.result, list) else []
     out = {"id": job_id_of(key), "game": str(key.game), "version": key.version, "seat": key.seat,
@@ -88,6 +89,8 @@ def as_dict(view: View, key: "JobKey", with_lines: bool = True) -> dict:
            "started": iso(row.started), "finished": iso(row.finished)}
     if row.error is not None and row.status in ("failed", "cancelled"):
         out["error"] = row.error
+    if row.status == "done":
+        out["accuracy"] = accuracy(lines, analysis_of(spec_for(row.game)).marks)
     if with_lines and row.status == "done":
         out["lines"] = list(lines)
     return out

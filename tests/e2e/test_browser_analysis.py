@@ -42,8 +42,10 @@ def test_a_seat_analyses_its_game_on_the_replay_page_steps_from_the_graph_and_op
     page.evaluate("window.__loadedOnce = true")  # gone if the page ever reloads
     analysed(page)
     expect(page.locator("#analysis-status")).to_contain_text("decisions analysed")
-    lines = server.ok("GET", f"/api/v1/games/{game.id}/analysis/{page.locator('#analysis').get_attribute('data-job')}",
-                      token=game.tokens[0])["lines"]
+    job = server.ok("GET", f"/api/v1/games/{game.id}/analysis/{page.locator('#analysis').get_attribute('data-job')}",
+                    token=game.tokens[0])
+    lines = job["lines"]
+    expect(page.locator("#analysis-accuracy strong")).to_have_text(f"{job['accuracy']:.1f}%")  # the seat's, this game
     points = page.locator("#analysis-svg g.point")
     expect(points).to_have_count(len(lines))
     marks = page.locator("#moves .analysis-mark")

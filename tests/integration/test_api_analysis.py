@@ -14,6 +14,8 @@ import pytest
 
 from api import create_app
 from api.http.stream import message
+from domain.accuracy import accuracy
+from domain.games import spec_for
 from domain.records import parse
 from service.analysis.facade import analyse, plan
 from tests.toy_game import register
@@ -95,6 +97,9 @@ def test_a_seat_s_analysis_of_its_finished_game_runs_to_the_end_and_gives_the_en
     assert job["lines"] == expected and len(expected) == job["analysed"] > 0
     assert job["progress"]["done"] == job["progress"]["total"] == len(plan(parse(game.doc), 0).decisions)
     assert all(line["seat"] == 0 and "version" in line for line in job["lines"])
+    marks = spec_for(game.doc["game"]).analysis.marks  # the seat's accuracy over the game, from these lines
+    assert job["accuracy"] == accuracy(expected, marks) and 0 <= job["accuracy"] <= 100
+    assert "accuracy" not in body  # only once done
 
 
 def test_the_progress_goes_to_the_asking_seat_s_stream_alone_without_an_id(make_app):

@@ -51,3 +51,17 @@ def finish(app, game_id, rng_seed: int = 1, limit: int = 5000) -> None:
         seat = raw.pop("seat")
         app.submit_move(gid, seat, raw)
     raise AssertionError(f"game {game_id} did not end within {limit} moves")
+
+
+def played_tournament(app, name: str, players: list[str]) -> dict:
+    """A two-player Small Battle round-robin of the app's store, its first round started and every game played out by
+    bots (the fair-play report's and packet's tests): the answer of its creation (id, director token)."""
+    from service.tournaments.commands import CreateTournament
+
+    desk = app.extensions["arbiter"].tournaments
+    created = desk.create(CreateTournament.from_body({"name": name, "game": "small-battle", "players": players,
+                                                      "format": "round-robin"}))
+    desk.start_round(created["id"], created["director_token"])
+    for g in desk.seatings(created["id"])["games"]:
+        finish(desk.app, g["game_id"])
+    return created

@@ -6,18 +6,12 @@ from __future__ import annotations
 
 import time
 
-from tests.tournament_support import finish
+from tests import tournament_support
 from service.tournaments.commands import CreateTournament
 
 
 def played_tournament(app) -> dict:
-    desk = app.extensions["arbiter"].tournaments
-    created = desk.create(CreateTournament.from_body({"name": "Screened", "game": "small-battle", "players": ["Ann", "Bob"],
-                           "format": "round-robin"}))
-    desk.start_round(created["id"], created["director_token"])
-    for g in desk.seatings(created["id"])["games"]:
-        finish(desk.app, g["game_id"])
-    return created
+    return tournament_support.played_tournament(app, "Screened", ["Ann", "Bob"])
 
 
 def test_the_director_sees_each_player_s_line_and_nobody_else_sees_the_report(app, client):
@@ -150,7 +144,7 @@ def test_the_command_screens_a_stored_tournament_s_finished_games(tmp_path):
                                "format": "round-robin"}))
         desk.start_round(created["id"], created["director_token"])
         for g in desk.seatings(created["id"])["games"]:
-            finish(arbiter.app, g["game_id"])
+            tournament_support.finish(arbiter.app, g["game_id"])
     finally:
         arbiter.app.close()
     result = CliRunner().invoke(group, ["fairplay", "--tournament", created["id"], "--database-url", url,

@@ -15,19 +15,13 @@ from projections.views import view
 from projections.viewers import REFEREE, Viewer
 from service.tournaments.commands import CreateTournament
 from tests.integration.test_desk_fairplay import report_done
-from tests.tournament_support import finish
+from tests import tournament_support
 
 NAMES = ["Annabel", "Bartholomew"]
 
 
 def played_tournament(app) -> dict:
-    desk = app.extensions["arbiter"].tournaments
-    created = desk.create(CreateTournament.from_body({"name": "Spring open", "game": "small-battle", "players": NAMES,
-                                                      "format": "round-robin"}))
-    desk.start_round(created["id"], created["director_token"])
-    for g in desk.seatings(created["id"])["games"]:
-        finish(desk.app, g["game_id"])
-    return created
+    return tournament_support.played_tournament(app, "Spring open", NAMES)
 
 
 def test_the_director_downloads_a_blind_packet_and_nobody_else_any(app, client):

@@ -25,7 +25,7 @@ class _Server(Server):
 
     def handle_exit(self, sig, frame) -> None:  # a signal handler: only a wake-up of the loop is scheduled here
         super().handle_exit(sig, frame)
-        end = getattr(self.config.loaded_app, "end_streams", None) or getattr(self.config.app, "end_streams", None)
+        end = getattr(self.config.app, "end_streams", None)  # the application itself (loaded_app wraps it)
         loop = getattr(self, "loop", None)
         if end is not None and loop is not None:
             loop.call_soon_threadsafe(end)

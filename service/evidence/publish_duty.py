@@ -35,8 +35,9 @@ class Cover:
     entry, come with the store's notifications that the duty loop follows (a notification is the stored row), so a
     round's reads are the log's tail, its one append and its publish, whatever the number of games that moved. (Each
     read gives the interpreter's lock away and waits to get it back behind the threads serving moves: a round of three
-    reads per game took up to 6.9 s under 16 clients, bench.merge_delay.) Only an attempts stream whose game this
-    process never saw open, or a moved game this process never saw from its start, is read, once, and remembered."""
+    reads per game took up to 6.9 s under 16 clients, bench.merge_delay.) The reads left: the game of an attempts
+    stream this process never saw open, and the refused attempts of a game it never saw from its start (each once,
+    then remembered), and the newest entry of a game whose refused attempts alone moved in the round."""
 
     def __init__(self, evidence):
         self.evidence = evidence

@@ -73,6 +73,9 @@ class Duty:
                 self._thread = threading.Thread(target=self._run, name="arbiter-duty", daemon=True)
                 self._thread.start()
                 atexit.register(self.stop)
+                before_close = getattr(self.app, "before_close", None)
+                if before_close is not None:
+                    before_close(self._halt)  # the round under way ends before the store's connections close
         self.wake()
         return self
 

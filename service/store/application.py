@@ -60,10 +60,19 @@ class Store(Application):
         take_snapshots(self, processing_event)
 
     closed = False
+    _quieters: tuple[Callable[[], None], ...] = ()
+
+    def before_close(self, quiet: Callable[[], None]) -> None:
+        """`quiet()` runs when the store closes, before its connections do: a thread reading this store (the duty
+        loop, service.duty) ends what it is doing there first. sqlite3 closing a connection another thread is reading
+        through crashes the process (a segmentation fault in CI, 2026-11-28), it does not raise."""
+        self._quieters = (*self._quieters, quiet)
 
     def close(self) -> None:
-        """Close the store's connections; the process's duty loop (service.duty) stops when it sees this."""
+        """Close the store's connections, once every thread registered with before_close has stopped using them."""
         self.closed = True
+        for quiet in self._quieters:
+            quiet()
         super().close()
 
     def register_transcodings(self, transcoder) -> None:

@@ -11,6 +11,8 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 from rich.table import Table
 
+from domain.marks import MARKS
+
 EXIT_BAD_INPUT = 2
 
 
@@ -77,7 +79,7 @@ def _table(lines: list[dict], seat: int, game: str, names: list[str], marks: tup
                       f"{line['eval']:.1f}", f"{line['loss']:.1f}",
                       f"{line['loss_low']:.1f}" if "loss_low" in line else "", line["mark"] or "")
     out.print(table)
-    counts = {m: sum(1 for x in lines if x["mark"] == m) for m in ("inaccuracy", "mistake", "blunder")}
+    counts = {m: sum(1 for x in lines if x["mark"] == m) for m in MARKS}
     out.print(", ".join(f"{v} {k}{'es' if k == 'inaccuracy' and v != 1 else ('s' if v != 1 else '')}"
                         for k, v in counts.items()).replace("inaccuracyes", "inaccuracies"))
     from domain.accuracy import accuracy  # docs/analysis.md "Accuracy"

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from marshmallow import Schema, fields, post_dump, validate
 
+from domain.marks import MARKS
 from service.analysis.jobs import DEFAULT_HTTP_SAMPLES, MAX_SAMPLES, SEED
 
 MOVE = "a move as the record writes it (`type`, and `cards` where it has cards)"
@@ -65,7 +66,7 @@ class AnalysisLine(Schema):
                                                      "(paired samples), never above `loss` nor below 0; the mark is "
                                                      "earned on it"})
     mark = fields.String(allow_none=True, required=True,
-                         validate=validate.OneOf(["inaccuracy", "mistake", "blunder"]),
+                         validate=validate.OneOf(MARKS),
                          metadata={"description": "the highest threshold `loss_low` reaches (docs/analysis.md "
                                                   "\"Marks\"), or null"})
 

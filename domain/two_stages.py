@@ -144,5 +144,5 @@ def pair_lines(screens: dict[tuple, dict], fulls: dict[tuple, Shares], games: di
     return out
 
 
-__all__ = ["stage_line", "threshold_z", "full_player_line", "staged", "referred_by_screen", "player_lines", "pair_lines", "player_reason",
-           "pair_reason", "screen_said", "panel_said", "REFER", "PANEL"]
+__all__ = ["stage_line", "threshold_z", "full_player_line", "staged", "referred_by_screen", "player_lines",
+           "pair_lines", "player_reason", "pair_reason", "screen_said", "panel_said", "REFER", "PANEL"]

@@ -170,9 +170,9 @@ def _table(result: dict, title: str) -> None:
         if kind == "pair" and not result["pair_test"]:
             continue
         table = Table(title=f"Fair play, {kind}s: {title}, {count(result['games'], 'game')} (the screen "
-                            f"{count(s['screen_samples'], 'rollout')} a candidate in {count(s['screen_worlds'], 'world')}; "
-                            f"the full test {count(s['perfect_samples'], 'rollout')} a move in "
-                            f"{count(s['worlds'], 'world')})")
+                            f"{count(s['screen_samples'], 'rollout')} a candidate in "
+                            f"{count(s['screen_worlds'], 'world')}; the full test "
+                            f"{count(s['perfect_samples'], 'rollout')} a move in {count(s['worlds'], 'world')})")
         for name in (kind, "games", "screen: decisions", "z", "p-value", "referred", "full: decisions", "mean rank",
                      "z", "p-value", "panel"):
             table.add_column(name, justify="left" if name in (kind, "referred", "panel") else "right")

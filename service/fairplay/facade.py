@@ -12,7 +12,7 @@ holds the records or the store, the desk route asks for the tournament director'
 from __future__ import annotations
 
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 from uuid import UUID
 

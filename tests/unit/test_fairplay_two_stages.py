@@ -118,3 +118,35 @@ def test_the_job_s_one_counter_carries_both_stages_and_is_split_again():
     assert steps[-1] == (107, 120) and stage_of(107, 120, 100) == {"stage": "full",
                                                                    "progress": {"done": 7, "total": 20}}
     assert stage_of(0, None, 100)["stage"] == "screen"
+
+
+def test_only_the_pairs_the_screen_refers_get_the_full_pair_test(monkeypatch):
+    """Batallion (3 seats): every pair who sat together is screened at the screen's precision; only the referred pair
+    is judged again at the full precision, and the packet's pair lines are about it alone."""
+    from service.fairplay.packet import build
+    from tests.unit.test_fairplay_games import short_game
+
+    precisions: dict[tuple, set] = {}
+
+    def pair_task(task):
+        seat, partner, precision, pair, label, index = task[2], task[6], task[9], task[10], task[11], task[12]
+        precisions.setdefault(pair, set()).add(precision)
+        rank = 0.9 if pair == ("P0", "P1") else (0.3 if index % 2 else 0.7)
+        return pair, {"rank": rank, "rank_variance": VAR, "game": label, "seat": seat, "move_index": index,
+                      "partner": partner, "informative": False, "matched_perfect": False, "matched_own": False}
+
+    monkeypatch.setattr(stages, "pair_task", pair_task)
+    monkeypatch.setattr(stages, "screen_task", lambda task: (task[10], None))  # no player has a decision to judge
+    record = short_game("batallion", 40)
+    settings = Settings()
+    result = stages.screen([GameInput("b", record, ["P0", "P1", "P2"])], settings)
+    cheap, full = (settings.screen_worlds, settings.screen_samples, 1), (settings.worlds, settings.perfect_samples, 2)
+    assert precisions == {("P0", "P1"): {cheap, full}, ("P0", "P2"): {cheap}, ("P1", "P2"): {cheap}}
+    assert result["pair_test"] and [p["pair"] for p in result["pairs"]] == [["P0", "P1"], ["P0", "P2"], ["P1", "P2"]]
+    referred = [p for p in result["pairs"] if p["referred"]]
+    assert [p["pair"] for p in referred] == [["P0", "P1"]] and referred[0]["full"]["threshold"] == PANEL
+    assert "the full pair test" in referred[0]["reason"] and result["pair_weighty"][0]["pair"] == ["P0", "P1"]
+    assert all(p["full"] is None and "not referred by the screen" in p["reason"] for p in result["pairs"][1:])
+    packet = build(result, [GameInput("b", record, ["P0", "P1", "P2"])], "Club night")
+    assert [x["label"] for x in packet["pair_lines"]] == ["Player A and Player B"] and packet["pairs_referred"]
+    assert packet["pairs_referred"][0]["decisions"][0]["partner"] in (0, 1)

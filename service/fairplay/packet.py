@@ -45,7 +45,7 @@ CALIBRATION = (
     "in docs/fairplay.md (\"Validation\" and \"Every game, the screen\"): over simulated honest players of mixed "
     "strengths, the p-values' bulk came out uniform (1 of 50 honest 20-game reports flagged at alpha = 0.01 in the "
     "first game validated; none of 70 honest players in 7-game events referred at p <= 1/1,000; none of 60 honest "
-    "Batallion pairs). Not measured yet: the far tail (the 1 in 1,000,000 that chess federations act on), and not "
+    "pairs in the one game whose pairs were measured). Not measured yet: the far tail (the 1 in 1,000,000 that chess federations act on), and not "
     "every game. A panel is asked only when both stages agree (the screen refers, the full test reaches the panel's "
     "threshold), so for an honest player that chance is at most the panel's threshold; with m players the chance "
     "that any honest one is sent to a panel is at most m times it. The two stages read the same games: the full "

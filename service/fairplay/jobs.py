@@ -140,7 +140,9 @@ class FairplayJobs:
         r = row.request
         _, games = tournament_games(self.tournaments, r["tournament"])
         games = [g for g in games if g.label in set(r["games"])]
-        return screen(games, Settings(**r["settings"]), progress=staged_steps(row.units, step), executor=executor)
+        known = {k: v for k, v in r["settings"].items() if k in Settings.__dataclass_fields__}  # a row queued by an
+        # older server may carry a setting since dropped (`alpha`, before the two stages)
+        return screen(games, Settings(**known), progress=staged_steps(row.units, step), executor=executor)
 
 
 def staged_steps(units: int, step: Callable) -> Callable[[str, int, int], None]:

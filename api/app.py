@@ -80,11 +80,13 @@ def create_app(config: dict | None = None) -> Flask:
 
     from api.pages.tournaments import tournament_pages
     from api.http.tournaments import tournaments_blp
+    from api.http.fairplay import fairplay_blp
 
     if app.config.get("DUTIES"):  # a serving process plays the bot seats and tournaments it holds the lease of (service.duty)
         arbiter.play.duty.start()
         arbiter.jobs.start()  # and takes background jobs from the store's queue (service.jobs.runner)
     api.register_blueprint(tournaments_blp)
+    api.register_blueprint(fairplay_blp)
     app.register_blueprint(tournament_pages)
 
     from api.http.studies import studies_blp

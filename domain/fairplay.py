@@ -180,15 +180,21 @@ def reason_of(name: str, line: dict) -> str:
     if not line["decisions"]:
         return "no decision with a choice to judge: nothing to test"
     p, threshold = line["p_value"], line["threshold"]
-    said = (f"over {count(line['decisions'], 'decision')}, the moves {name} played did better in the real deal than "
-            f"in deals it could not tell apart from it at the {ordinal(round(100 * line['rank_mean']))} percentile on "
-            f"average (honest play: the 50th); where seeing every card changed the best move "
-            f"({count(line['informative'], 'decision')}) it played the all-cards best {times(line['matched_perfect'])} "
-            f"and its own-information best {times(line['matched_own'])}")
+    said = said_of(name, line)
     if line["flagged"]:
         return (f"{said}. A lead this large happens by chance with probability {p:.2g} (at most {threshold:.2g} "
                 f"flags): a referee should review these games. This is no verdict.")
     return f"{said}. Nothing beyond chance (p = {p:.2g}, flagged at or below {threshold:.2g})."
+
+
+def said_of(name: str, line: dict) -> str:
+    """What a player's line (player_report, with decisions) found, in words: the mean percentile of its moves in the
+    real deal, and its matches where seeing every card changed the best move ("53rd", "once", "twice")."""
+    return (f"over {count(line['decisions'], 'decision')}, the moves {name} played did better in the real deal than "
+            f"in deals it could not tell apart from it at the {ordinal(round(100 * line['rank_mean']))} percentile on "
+            f"average (honest play: the 50th); where seeing every card changed the best move "
+            f"({count(line['informative'], 'decision')}) it played the all-cards best {times(line['matched_perfect'])} "
+            f"and its own-information best {times(line['matched_own'])}")
 
 
 def report(verdicts_by_player: dict[str, list[dict]], games_by_player: dict[str, int] | None = None,

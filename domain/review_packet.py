@@ -1,25 +1,25 @@
 """The fair-play review packet's content (issue 37 part 4, docs/fairplay.md "Review packet"). Pure, no I/O.
 
-A packet is what a tournament director attaches to a case for a federation's fair-play panel: for each player the
-report flagged, the decisions that weigh most in the statistic, and the statistics themselves. It is blind by
+A packet is what a tournament director attaches to a case for a federation's fair-play panel: for each player (and
+pair) the report's screen referred to its full test (domain.two_stages), both stages' statistics and thresholds, and
+the decisions that weigh most in the full statistic. Nobody the screen did not refer is in it. It is blind by
 default: every player is "Player A", "Player B", ... and the reasons are said again with those labels, so that no
 name the report knew appears in it; the director lifts the labels only by asking for names.
 
 - `weighty` picks a player's decisions that push the statistic up most: the rank test sums (share - 1/2) over the
   decisions (domain.fairplay.rank_test), so a decision's weight is its share minus one half;
-- `labels` gives each player its label, in the order the packet lists them (most suspect first);
-- `blind_lines` turns a report's lines into the packet's: labels instead of names, the reasons said again.
+- `labels` gives each referred player its label, in the order the packet lists them (most suspect first);
+- `blind_lines` and `blind_pairs` turn a report's lines into the packet's: the referred only, labels instead of
+  names, the reasons said again.
 """
 
 from __future__ import annotations
 
-import math
-from statistics import NormalDist
 from string import ascii_uppercase
 
-from .fairplay import reason_of
+from .two_stages import pair_reason, player_reason
 
-WEIGHTY = 10  # decisions shown for each flagged player
+WEIGHTY = 10  # decisions shown for each referred player (or pair)
 REVIEW_NOT_VERDICT = ("A flag asks for a review of these games by people who know the game; it is never a verdict. "
                       "The numbers say how rarely honest play looks like this, not that anyone cheated.")
 
@@ -48,34 +48,49 @@ def label(n: int) -> str:
     return f"Player {letters}"
 
 
+def order_key(line: dict) -> tuple:
+    """A staged line's place in the packet (domain.two_stages): a panel asked first, then by the full test's p-value,
+    then by the screen's."""
+    full = line.get("full")
+    return (not line["panel"], full["p_value"] if full else 1.0, line["screen"]["p_value"])
+
+
 def ordered(lines: list[dict]) -> list[dict]:
-    """The report's lines in the packet's order: flagged first, then by p-value, then by the report's own order (its
-    names sorted: that order never reaches a blind packet, whose labels follow this one)."""
-    return [line for _, line in sorted(enumerate(lines), key=lambda x: (not x[1]["flagged"], x[1]["p_value"], x[0]))]
+    """The referred lines in the packet's order (`order_key`, then the report's own order: its names sorted, an order
+    that never reaches a blind packet, whose labels follow this one). Lines the screen did not refer are left out:
+    the packet is about the referred only."""
+    chosen = [(i, line) for i, line in enumerate(lines) if line["referred"]]
+    return [line for _, line in sorted(chosen, key=lambda x: (order_key(x[1]), x[0]))]
 
 
-def labels(lines: list[dict]) -> dict[str, str]:
-    """Each player's label, by the packet's order of `lines` (`ordered`): the same report, the same labels."""
-    return {line["player"]: label(i) for i, line in enumerate(ordered(lines))}
-
-
-def z_of(p: float) -> float | None:
-    """The standard normal score whose upper tail is `p` (the rank test's statistic), None at p = 0 or 1."""
-    if not 0 < p < 1:
-        return None
-    return NormalDist().inv_cdf(1 - p)
-
-
-def blind_lines(lines: list[dict], names: dict[str, str]) -> list[dict]:
-    """The packet's lines, in its order: each report line with `label` (its name in `names`, the labels or the names
-    themselves when the director lifted them), the statistic `z`, and its reason said again naming the label."""
-    out = []
+def labels(lines: list[dict], pairs: list[dict] = ()) -> dict[str, str]:
+    """Each referred player's label, by the packet's order of `lines` (`ordered`), then each member of a referred pair
+    not labelled yet, by the pairs' order: the same report, the same labels. Nobody else gets one."""
+    out: dict[str, str] = {}
     for line in ordered(lines):
-        shown = names[line["player"]]
-        z = z_of(line["p_value"])
-        out.append({**{k: v for k, v in line.items() if k not in ("player", "reason")}, "label": shown,
-                    "z": None if z is None or math.isinf(z) else round(z, 2), "reason": reason_of(shown, line)})
+        out[line["player"]] = label(len(out))
+    for pair in ordered(list(pairs)):
+        for name in pair["pair"]:
+            out.setdefault(name, label(len(out)))
     return out
 
 
-__all__ = ["WEIGHTY", "REVIEW_NOT_VERDICT", "weight", "weighty", "label", "labels", "ordered", "z_of", "blind_lines"]
+def blind_lines(lines: list[dict], names: dict[str, str]) -> list[dict]:
+    """The packet's player lines, referred only, in its order: each staged line with `label` (its name in `names`,
+    a label or the name itself when the director lifted them) and its reason said again naming the label."""
+    return [{**{k: v for k, v in line.items() if k not in ("player", "reason")}, "label": names[line["player"]],
+             "reason": player_reason(names[line["player"]], line)} for line in ordered(lines)]
+
+
+def blind_pairs(pairs: list[dict], names: dict[str, str]) -> list[dict]:
+    """The packet's pair lines, referred only, in its order, as `blind_lines` (`label`: "Player A and Player C")."""
+    out = []
+    for line in ordered(pairs):
+        shown = " and ".join(names[n] for n in line["pair"])
+        out.append({**{k: v for k, v in line.items() if k not in ("pair", "reason")}, "label": shown,
+                    "members": [names[n] for n in line["pair"]], "reason": pair_reason(shown, line)})
+    return out
+
+
+__all__ = ["WEIGHTY", "REVIEW_NOT_VERDICT", "weight", "weighty", "label", "labels", "ordered", "blind_lines",
+           "blind_pairs"]

@@ -22,3 +22,11 @@ def count(n: int, noun: str, plural: str | None = None) -> str:
     """"1 game", "0 games", "2 games" (`plural` for a noun that does not take an s)."""
     n = int(n)
     return f"{n} {noun if n == 1 else plural or noun + 's'}"
+
+
+def one_in(p: float) -> str:
+    """A small probability as odds when it is one over a whole number ("1 in 1,000", "1 in 1,000,000"), else to two
+    significant figures ("0.0025")."""
+    if 0 < p < 1 and abs(1 / p - round(1 / p)) < 1e-6 * (1 / p):
+        return f"1 in {round(1 / p):,}"
+    return f"{p:.2g}"

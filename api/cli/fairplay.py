@@ -1,9 +1,11 @@
 """`arbiter fairplay FILES... | --tournament ID [--database-url URL]`: the fair-play report for referees (issue 27
-part 4, docs/fairplay.md). A rich table (or JSON with --json) with, per player, the decisions judged, the informative
-ones, how often the player matched the all-cards best and its own-information best there, the sign test's p-value,
-the flag for review and the reason in words. The report itself carries counts and where each player's weighty
-decisions were, no move and no card; `--packet FILE` also writes the review packet (docs/fairplay.md "Review packet"),
-blind unless --names, which shows those decisions' moves and the table each seat saw."""
+part 4, issue 37; docs/fairplay.md "Two stages"). Stage one, the screen, tests every player (and every pair who sat
+together, in games of three or more seats); stage two, the full test, only those the screen refers. A rich table (or
+JSON with --json) with, per player, the screen's decisions, z and p-value, whether it referred the player, and for
+the referred the full test's decisions, informative ones, matches of each best, mean rank, z, p-value and whether a
+fair-play panel is asked; then the reason in words. The report itself carries counts and where each referred
+player's weighty decisions were, no move and no card; `--packet FILE` also writes the review packet (docs/fairplay.md
+"Review packet"), blind unless --names, which shows those decisions' moves and the table each seat saw."""
 
 from __future__ import annotations
 
@@ -29,8 +31,12 @@ EXIT_BAD_INPUT = 2
               help="Rollouts a move from a full state (the true one, each world of the baseline)  [default: 4]")
 @click.option("--worlds", type=click.IntRange(1, 2000), default=None,
               help="Worlds sampled from each seat's knowledge for the honest baseline of a decision  [default: 8]")
-@click.option("--alpha", type=click.FloatRange(0, 1, min_open=True, max_open=True), default=0.01, show_default=True,
-              help="Family-wise level: the chance that any honest player of the report is flagged.")
+@click.option("--screen-samples", type=click.IntRange(1, 2000), default=None,
+              help="Stage one, the screen: rollouts a candidate in each deal  [default: 1]")
+@click.option("--screen-worlds", type=click.IntRange(1, 2000), default=None,
+              help="Stage one, the screen: deals (or partner's hands) sampled a decision  [default: 4]")
+@click.option("--refer", type=click.FloatRange(0, 1, min_open=True), default=None,
+              help="The screen refers to the full test at or below this p-value  [default: 0.001; 1: everyone]")
 @click.option("--seed", default="0", show_default=True, help="The analysis' own seed: the same seed, the same report.")
 @click.option("--workers", type=click.IntRange(1, 64), default=None, help="Worker processes (default: every core).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
@@ -38,15 +44,17 @@ EXIT_BAD_INPUT = 2
               help="Also write the review packet (one HTML file, blind: players labelled Player A, B, ...).")
 @click.option("--names", is_flag=True, help="The packet shows the players' names (it then says it is not blind).")
 @click.option("--base-url", default=None, help="The server's address, for the packet's links (else written as paths).")
-def fairplay_command(files, tournament_id, database_url, samples, perfect_samples, worlds, alpha, seed, workers,
-                     as_json, packet_file, names, base_url) -> None:
-    """Flag for a referee's review the players whose moves follow cards they could not see (never a verdict).
+def fairplay_command(files, tournament_id, database_url, samples, perfect_samples, worlds, screen_samples,
+                     screen_worlds, refer, seed, workers, as_json, packet_file, names, base_url) -> None:
+    """Screen every player for moves that follow cards they could not see, test in full those the screen refers, and
+    say who a fair-play panel should review (a flag asks for a review, never a verdict).
 
-    Exit 0 when nobody is flagged, 1 when someone is, 2 for bad input (a malformed record, an unfinished game, an
-    unknown tournament, a packet file that cannot be written)."""
+    Exit 0 when the screen refers nobody, 1 when it refers someone (a player or a pair), 2 for bad input (a malformed
+    record, an unfinished game, an unknown tournament, a packet file that cannot be written)."""
     from service.analysis.facade import default_workers
     from service.errors import ServiceError
-    from service.fairplay.facade import OWN_SAMPLES, PERFECT_SAMPLES, WORLDS, Settings, records_from_files, screen
+    from service.fairplay.facade import OWN_SAMPLES, PERFECT_SAMPLES, WORLDS, Settings, records_from_files
+    from service.fairplay.stages import screen
 
     err = Console(stderr=True)
     if bool(files) == bool(tournament_id):
@@ -57,8 +65,9 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
     try:
         if packet_file:
             _writable(packet_file)  # named before the screening's minutes, not after
+        chosen = {"screen_samples": screen_samples, "screen_worlds": screen_worlds, "refer": refer}
         settings = Settings(own_samples=samples or OWN_SAMPLES, perfect_samples=perfect_samples or PERFECT_SAMPLES,
-                            worlds=worlds or WORLDS, seed=seed, alpha=alpha)
+                            worlds=worlds or WORLDS, seed=seed, **{k: v for k, v in chosen.items() if v is not None})
         tournament = None
         if tournament_id:
             arbiter, tournament, games = _tournament(database_url, tournament_id)
@@ -68,12 +77,17 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
         else:
             games = records_from_files(files)
             title = f"{len(games)} recorded game{'s' if len(games) != 1 else ''}"
-        with Progress(TextColumn("[bold]screening"), BarColumn(), MofNCompleteColumn(), TextColumn("decisions"),
-                      TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(), console=err,
-                      transient=True) as bar:
-            task = bar.add_task("screen", total=None)
-            result = screen(games, settings, workers or default_workers(),
-                            progress=lambda done, total: bar.update(task, completed=done, total=total))
+        with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                      TextColumn("decisions"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
+                      console=err, transient=True) as bar:
+            stages = {"screen": bar.add_task("stage 1, the screen", total=None)}
+
+            def told(stage: str, done: int, total: int) -> None:
+                if stage not in stages:
+                    stages[stage] = bar.add_task("stage 2, the full test of the referred", total=None)
+                bar.update(stages[stage], completed=done, total=total)
+
+            result = screen(games, settings, workers or default_workers(), progress=told)
         if packet_file:
             _write_packet(packet_file, result, games, title, tournament, names, base_url)
             kind = "with the players' names" if names else "blind"
@@ -88,7 +102,7 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
         click.echo(json.dumps(result, sort_keys=True))
     else:
         _table(result, title)
-    sys.exit(EXIT_FLAGGED if any(p["flagged"] for p in result["players"]) else 0)
+    sys.exit(EXIT_FLAGGED if any(line["referred"] for line in result["players"] + result["pairs"]) else 0)
 
 
 def _writable(path: str) -> None:
@@ -144,23 +158,37 @@ def _tournament(database_url, tournament_id):
 
 
 def _table(result: dict, title: str) -> None:
-    from domain.wording import count
+    from domain.wording import count, one_in
 
     out = Console()
-    s = result["settings"]
-    table = Table(title=f"Fair play: {title}, {count(result['games'], 'game')} (own-information analysis "
-                        f"{count(s['own_samples'], 'sample')} a move, all-cards {count(s['perfect_samples'], 'rollout')} "
-                        f"a move)")
-    for name in ("player", "games", "decisions", "informative", "all-cards best", "own best", "mean rank", "p-value",
-                 "flagged"):
-        table.add_column(name, justify="left" if name in ("player", "flagged") else "right")
-    for p in result["players"]:
-        table.add_row(p["player"], str(p["games"]), str(p["decisions"]), str(p["informative"]),
-                      str(p["matched_perfect"]), str(p["matched_own"]),
-                      "" if p["rank_mean"] is None else f"{p['rank_mean']:.2f}", f"{p['p_value']:.3g}",
-                      "[bold red]REVIEW[/bold red]" if p["flagged"] else "no")
-    out.print(table)
-    for p in result["players"]:
-        out.print(f"[bold]{p['player']}[/bold]: {p['reason']}", highlight=False)
-    out.print(f"Flagged means worth a referee's review, never a verdict (docs/fairplay.md). Each player is tested at "
-              f"alpha {s['alpha']} / {count(len(result['players']), 'player')}.", highlight=False)
+    s, t = result["settings"], result["thresholds"]
+
+    def number(value, form: str) -> str:
+        return "" if value is None else format(value, form)
+
+    for kind, lines in (("player", result["players"]), ("pair", result["pairs"])):
+        if kind == "pair" and not result["pair_test"]:
+            continue
+        table = Table(title=f"Fair play, {kind}s: {title}, {count(result['games'], 'game')} (the screen "
+                            f"{count(s['screen_samples'], 'rollout')} a candidate in "
+                            f"{count(s['screen_worlds'], 'world')}; the full test "
+                            f"{count(s['perfect_samples'], 'rollout')} a move in {count(s['worlds'], 'world')})")
+        for name in (kind, "games", "screen: decisions", "z", "p-value", "referred", "full: decisions", "mean rank",
+                     "z", "p-value", "panel"):
+            table.add_column(name, justify="left" if name in (kind, "referred", "panel") else "right")
+        for line in lines:
+            sc, full = line["screen"], line["full"] or {}
+            table.add_row(line.get("player") or " & ".join(line["pair"]), str(line["games"]), str(sc["decisions"]),
+                          number(sc["z"], ".2f"), f"{sc['p_value']:.3g}",
+                          "[bold]yes[/bold]" if line["referred"] else "no", number(full.get("decisions"), "d"),
+                          number(full.get("rank_mean"), ".2f"), number(full.get("z"), ".2f"),
+                          number(full.get("p_value"), ".3g"),
+                          "[bold red]ASK A PANEL[/bold red]" if line["panel"] else ("no" if full else ""))
+        out.print(table)
+        for line in lines:
+            out.print(f"[bold]{line.get('player') or ' and '.join(line['pair'])}[/bold]: {line['reason']}",
+                      highlight=False)
+    refer_z = "" if t["refer_z"] is None else f" (z {t['refer_z']:.2f})"
+    out.print(f"Two stages (docs/fairplay.md): the screen refers at p <= {one_in(t['refer'])}{refer_z}; "
+              f"the full test asks a fair-play panel at p <= {one_in(t['panel'])} (z {t['panel_z']:.2f}). A flag asks "
+              f"for a review, never a verdict.", highlight=False)

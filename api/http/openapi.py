@@ -67,6 +67,9 @@ WHO = {  # "METHOD path" (under /api/v1): the tokens it takes; ANYONE: no token 
     "POST /tournaments/{tournament_id}/boards/{board}/release": (DIRECTOR,),
     "GET /tournaments/{tournament_id}/links": (DIRECTOR,),
     "GET /tournaments/{tournament_id}/bundle": (DIRECTOR, ANYONE),  # anyone once the tournament is over
+    "POST /tournaments/{tournament_id}/fairplay": (DIRECTOR,),  # referee only: every card of the games
+    "GET /tournaments/{tournament_id}/fairplay": (DIRECTOR,),
+    "DELETE /tournaments/{tournament_id}/fairplay": (DIRECTOR,),
 }
 PREFIX = "/api/v1"
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}

@@ -13,7 +13,7 @@ from flask import Response, url_for
 from markupsafe import Markup, escape
 
 from domain.clocks import STARTS
-from domain.wording import count
+from domain.wording import count, one_in
 
 from service.store.server_clock import server_ms
 
@@ -34,6 +34,12 @@ ICON = ('<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">'
 def count_of(n: int, noun: str, plural: str | None = None) -> str:
     """"1 game", "2 games" (domain.wording.count) for the pages' texts."""
     return count(n, noun, plural)
+
+
+@pages.app_template_filter("one_in")
+def one_in_of(p: float) -> str:
+    """A threshold as odds, "1 in 1,000" (domain.wording.one_in), for the fair-play page."""
+    return one_in(p)
 
 
 @pages.app_template_filter("card")

@@ -1,5 +1,5 @@
 // The fair-play report's progress (api/pages/desk.py fairplay_progress): poll the job twice a second, show its place
-// in the queue, its estimate and how many decisions are judged, and reload the page once the report is done (the page then shows it). A page answered
+// in the queue, its estimate, its stage (1: the screen, in percent; 2: the full test, decisions judged), and reload the page once the report is done (the page then shows it). A page answered
 // "busy" (429) reloads after its Retry-After; a failed job is said, with a link that asks again, and its bar is taken
 // away (it says "stopped", no longer "reading the games"). Without script the
 // page refreshes itself (its <noscript> meta).
@@ -11,6 +11,7 @@
   var count = document.getElementById("fairplay-count");
   var state = document.getElementById("fairplay-state");
   var queue = document.getElementById("fairplay-queue");
+  var stage = document.getElementById("fairplay-stage");
 
   if (box.getAttribute("data-status") === "busy") {
     setTimeout(function () { window.location.reload(); }, 1000 * (parseInt(box.getAttribute("data-retry"), 10) || 10));
@@ -44,10 +45,13 @@
         if (q.estimate_seconds !== null && q.estimate_seconds !== undefined) parts.push("done in about " + Math.round(q.estimate_seconds) + " s");
         queue.textContent = parts.join(", ");
         if (job.status === "queued") count.textContent = "waiting for a free worker";
+        if (stage) stage.textContent = job.stage === "full" ? "Stage 2 of 2, the full test of the referred:" : "Stage 1 of 2, the screen:";
         if (job.status === "running" && p.total) {
           bar.max = p.total;
           bar.value = p.done;
-          count.textContent = p.done + " of " + p.total + (p.total === 1 ? " decision" : " decisions") + " judged";
+          count.textContent = job.stage === "full"
+            ? p.done + " of " + p.total + (p.total === 1 ? " decision" : " decisions") + " judged"
+            : Math.round(100 * p.done / p.total) + "% screened";
         }
         setTimeout(poll, 500);
       });

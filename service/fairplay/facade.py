@@ -1,24 +1,26 @@
-"""The fair-play report for referees (issue 27 part 4, docs/fairplay.md): the CLI's and the desk's one road.
+"""The fair-play report's inputs and its full test (issue 27 part 4, issue 37; docs/fairplay.md): the CLI's and the
+desk's one road, with service.fairplay.stages, which runs the report in two stages.
 
 REFEREE ONLY. The inputs are whole games (record files, or a tournament's finished games read from the store with
-their seeds): every card of them. For each seat, each decision is judged twice, by domain.analysis from what the
-seat saw (projections.knowledge) and by domain.fairplay's perfect-information function from the true state; only
-counts and p-values leave this module (no move, no card), and only to a referee: the CLI is run by whoever holds the
-records or the store, the desk route asks for the tournament director's token.
+their seeds): every card of them. Here are the report's settings, its games, the task list (one task a decision of
+every seat), the pool the tasks run on, and stage two's judgement of a decision: judged twice, by domain.analysis
+from what the seat saw (projections.knowledge) and by domain.fairplay's perfect-information function from the true
+state. Only counts and p-values leave the report (no move, no card), and only to a referee: the CLI is run by whoever
+holds the records or the store, the desk route asks for the tournament director's token.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import Executor, ProcessPoolExecutor
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 from uuid import UUID
 
 from domain.analysis import NotAnalysable, analyse_decision, analysis_of
-from domain.fairplay import ALPHA, judge, perfect_information_decision, report, true_states, world_rank
+from domain.fairplay import judge, perfect_information_decision, true_states, world_rank
 from domain.games import spec_for
-from domain.review_packet import weighty
 from domain.records import InvalidRecord, load, parse, replay
+from domain.screening import REFER, SAMPLES as SCREEN_SAMPLES, WORLDS as SCREEN_WORLDS
 from projections.knowledge import seat_knowledge
 
 from service.errors import BadInput
@@ -29,26 +31,31 @@ from service.jobs.pool import in_order
 OWN_SAMPLES = 16  # screening precision (docs/fairplay.md): the own-information analysis, at most this many a move
 PERFECT_SAMPLES = 4  # rollouts a move from a full state (the true one, or each world of the honest baseline)
 WORLDS = 8  # worlds sampled from the seat's knowledge for the honest baseline of each decision
+PAIR_PER_HAND = 2  # the full pair test: states told each hand (domain.collusion.pair_decision's per_hand)
 
 
 @dataclass(frozen=True)
 class Settings:
-    """How precisely each decision is judged, and at which family-wise level players are flagged."""
+    """How precisely each decision is judged in each stage (docs/fairplay.md "Two stages"), and the screen's
+    threshold for referring a player (or a pair) to the full test. The panel's threshold is not a setting: it is
+    domain.screening.PANEL, the standard the report is held to."""
 
     own_samples: int = OWN_SAMPLES
     perfect_samples: int = PERFECT_SAMPLES
     worlds: int = WORLDS
     seed: str = "0"
     margin: float | None = None  # points; None: the game's inaccuracy threshold (domain.spec Analysis.marks[0])
-    alpha: float = ALPHA
+    screen_samples: int = SCREEN_SAMPLES  # stage one: rollouts a candidate in each state
+    screen_worlds: int = SCREEN_WORLDS  # stage one: worlds (or partner's hands) sampled a decision
+    refer: float = REFER  # stage one refers at or below this p-value
 
     def __post_init__(self) -> None:
-        for name in ("own_samples", "perfect_samples", "worlds"):
+        for name in ("own_samples", "perfect_samples", "worlds", "screen_samples", "screen_worlds"):
             value = getattr(self, name)
             if not isinstance(value, int) or not 1 <= value <= 2000:
                 raise BadInput(f"{name}: {value!r} is not a whole number in 1..2000", field=name)
-        if not 0 < self.alpha < 1:
-            raise BadInput(f"alpha: {self.alpha!r} is not between 0 and 1", field="alpha")
+        if not 0 < self.refer <= 1:
+            raise BadInput(f"refer: {self.refer!r} is not a p-value in (0, 1]", field="refer")
 
 
 @dataclass(frozen=True)
@@ -119,7 +126,8 @@ def tournament_games(tournaments: Any, tournament_id: Any) -> tuple[dict, list[G
     return {k: v for k, v in info.items() if k != "games"}, games
 
 
-def _task_list(games: list[GameInput], settings: Settings, only: set[str] | None) -> list[tuple]:
+def task_list(games: list[GameInput], settings: Settings, only: set[str] | None) -> list[tuple]:
+    """One task a decision of every seat (of the players in `only`, when given): what a stage judges."""
     tasks = []
     for g in games:
         spec = spec_for(g.record.game)
@@ -157,45 +165,41 @@ def judge_task(task: tuple) -> tuple[str, dict | None]:
                   "move_index": move_index}
 
 
-def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
-              progress: Callable[[int, int], None] | None = None, only: set[str] | None = None,
-              executor: Executor | None = None) -> dict[str, list]:
-    """Every judged decision (domain.fairplay.judge's verdicts) by player; `only` judges just the players named.
-    `executor`: a pool the caller owns and keeps (the server's background jobs, service.fairplay.jobs), used instead
-    of `workers` processes of this call's own."""
-    tasks = _task_list(games, settings, only)
-    verdicts: dict[str, list[dict]] = {n: [] for g in games for n in g.names if only is None or n in only}
+def run_tasks(work: Callable[[tuple], Any], tasks: list[tuple], workers: int = 1,
+              progress: Callable[[int, int], None] | None = None, executor: Executor | None = None) -> list:
+    """`work` over every task, in order, on the caller's `executor` (a pool it owns and keeps: the server's background
+    jobs), else on `workers` processes of this call's own (one: this thread); `progress(done, total)` after each."""
     if executor is not None:
-        pool, results = None, in_order(executor, judge_task, tasks)
+        pool, results = None, in_order(executor, work, tasks)
     elif workers > 1 and len(tasks) > 1:
         pool = ProcessPoolExecutor(max_workers=workers)
-        results = pool.map(judge_task, tasks, chunksize=max(1, min(16, len(tasks) // (workers * 8))))
+        results = pool.map(work, tasks, chunksize=max(1, min(16, len(tasks) // (workers * 8))))
     else:
-        pool, results = None, map(judge_task, tasks)
+        pool, results = None, map(work, tasks)
+    out = []
     try:
-        for done, (name, verdict) in enumerate(results, 1):
-            if verdict is not None:
-                verdicts[name].append(verdict)
+        for done, result in enumerate(results, 1):
+            out.append(result)
             if progress is not None:
                 progress(done, len(tasks))
     finally:
         if pool is not None:
             pool.shutdown(cancel_futures=True)
+    return out
+
+
+def judge_all(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
+              progress: Callable[[int, int], None] | None = None, only: set[str] | None = None,
+              executor: Executor | None = None) -> dict[str, list]:
+    """Every judged decision (domain.fairplay.judge's verdicts) by player, at the full test's precision: stage two of
+    the report (service.fairplay.stages), and the validation's; `only` judges just the players named (the referred).
+    `executor` as for `run_tasks`."""
+    verdicts: dict[str, list[dict]] = {n: [] for g in games for n in g.names if only is None or n in only}
+    for name, verdict in run_tasks(judge_task, task_list(games, settings, only), workers, progress, executor):
+        if verdict is not None:
+            verdicts[name].append(verdict)
     return verdicts
 
 
-def screen(games: list[GameInput], settings: Settings = Settings(), workers: int = 1,
-           progress: Callable[[int, int], None] | None = None, only: set[str] | None = None,
-           executor: Executor | None = None) -> dict:
-    """The report: per player, decisions, informative decisions, matches of each kind, p-values, flag and reason;
-    and `weighty`, per player, the decisions that weigh most in its statistic (domain.review_packet.weighty: where
-    they are, game, seat and move, never what they were) for the review packet; `only` screens just the players
-    named there; `executor` as for `judge_all`."""
-    verdicts = judge_all(games, settings, workers, progress, only, executor)
-    played = {n: sum(1 for g in games if n in g.names) for n in verdicts}
-    players = report(verdicts, played, settings.alpha)
-    return {"games": len(games), "settings": asdict(settings), "players": players,
-            "weighty": {n: weighty(v) for n, v in verdicts.items()}}
-
-
-__all__ = ["Settings", "GameInput", "records_from_files", "tournament_games", "screen", "judge_all", "judge_task"]
+__all__ = ["Settings", "GameInput", "records_from_files", "tournament_games", "judge_all", "judge_task", "run_tasks",
+           "task_list"]

@@ -6,7 +6,8 @@ analysis: one queue, the same limits, the same pool of workers in each process) 
 store keyed by the tournament, the ids of its finished games and the report's settings: the director asking again
 (the page reloaded, its progress polled), on any process or host, gets the same job, queued, running or done, and a
 report once made is kept in the store; a game finishing since makes a new key, so a new report. A job answers its
-status, its progress (decisions judged out of all), its place in the queue and an estimate of its seconds, and, once
+status, its stage (the screen, then the full test of the players it referred) and that stage's progress (decisions
+judged out of the stage's), its place in the queue and an estimate of its seconds, and, once
 done, the report of `screen`: counts and p-values per player, never a move or a card. The director may cancel it.
 """
 
@@ -27,13 +28,15 @@ from service.jobs.rules import JobRow
 from service.jobs.askers import caller_of
 from service.jobs.runner import JobRunner, View
 
-from .facade import Settings, screen, tournament_games
+from .facade import Settings, tournament_games
 from .packet import build, seat_view_at
+from .stages import FULL, SCREEN, screen
 
 WHAT = "fair-play report"
-REPORT_FORMAT = 2  # 2: the report keeps each player's weighty decisions (the review packet); a report kept in an older
-# form is not answered again, a new one is made
-EMPTY = {"status": "empty", "games": 0, "progress": {"done": 0, "total": 0}}
+REPORT_FORMAT = 3  # 2: the report keeps each player's weighty decisions (the review packet); 3: two stages, the screen
+# then the full test of the referred (docs/fairplay.md "Two stages"); a report kept in an older form is not answered
+# again, a new one is made
+EMPTY = {"status": "empty", "games": 0, "stage": None, "progress": {"done": 0, "total": 0}}
 
 
 @dataclass(frozen=True)
@@ -74,7 +77,7 @@ class FairplayJobs:
             return EMPTY
         row = self.runner.get(store_id(key))
         if row is None:
-            return {"status": "unknown", "games": len(key.games), "progress": {"done": 0, "total": None},
+            return {"status": "unknown", "games": len(key.games), "stage": None, "progress": {"done": 0, "total": None},
                     "queue": {"position": None, "estimate_seconds": None}}
         return as_dict(self.runner.view(row), key)
 
@@ -131,14 +134,34 @@ class FairplayJobs:
 
     def _units(self, key: ReportKey) -> int:
         """The decisions the report is expected to judge (every move of its games: its estimate's measure)."""
-        return sum(len(self.tournaments.app.game(UUID(i)).moves) for i in key.games)
+        return max(1, sum(len(self.tournaments.app.game(UUID(i)).moves) for i in key.games))
 
     def _work(self, row: JobRow, step: Callable, executor: Executor | None) -> dict:
         r = row.request
         _, games = tournament_games(self.tournaments, r["tournament"])
         games = [g for g in games if g.label in set(r["games"])]
-        return screen(games, Settings(**r["settings"]), progress=lambda done, total: step(done, total),
-                      executor=executor)
+        known = {k: v for k, v in r["settings"].items() if k in Settings.__dataclass_fields__}  # a row queued by an
+        # older server may carry a setting since dropped (`alpha`, before the two stages)
+        return screen(games, Settings(**known), progress=staged_steps(row.units, step), executor=executor)
+
+
+def staged_steps(units: int, step: Callable) -> Callable[[str, int, int], None]:
+    """The job's progress over both stages on the store's one counter (done, total): the screen's decisions scaled to
+    the job's expected `units` (its moves), then the full test's counted on after them; `as_dict` splits them again
+    (a total above `units` is the second stage)."""
+    def told(stage: str, done: int, total: int) -> None:
+        if stage == SCREEN:
+            step(done * units // max(1, total), units)
+        else:
+            step(units + done, units + total)
+    return told
+
+
+def stage_of(done: int, total: int | None, units: int) -> dict:
+    """The stage a job's counter is in (`staged_steps`), with that stage's own progress."""
+    if total is not None and total > units:
+        return {"stage": FULL, "progress": {"done": max(0, done - units), "total": total - units}}
+    return {"stage": SCREEN, "progress": {"done": done, "total": total}}
 
 
 def store_id(key: ReportKey) -> str:
@@ -149,10 +172,10 @@ def store_id(key: ReportKey) -> str:
 
 
 def as_dict(view: View, key: ReportKey) -> dict:
-    """A report job as the page reads it: status, progress, place in the queue, estimate, error, and the report
-    once done."""
+    """A report job as the page reads it: status, its stage ("screen" or "full") and that stage's progress, place in
+    the queue, estimate, error, and the report once done."""
     row = view.row
-    out: dict = {"status": row.status, "games": len(key.games), "progress": {"done": row.done, "total": row.total},
+    out: dict = {"status": row.status, "games": len(key.games), **stage_of(row.done, row.total, row.units),
                  "queue": {"position": view.position,
                            "estimate_seconds": None if view.estimate is None else round(view.estimate, 1)}}
     if row.error is not None and row.status in ("failed", "cancelled"):

@@ -1,7 +1,8 @@
 """The fair-play review packet (issue 37 part 4, docs/fairplay.md "Review packet"): the content of the file a director
 attaches to a case, built from a report (facade.screen) and its games; api.packet_html renders it.
 
-REFEREE ONLY, like the report it is made from. For each flagged player it lists the decisions that weigh most in the
+REFEREE ONLY, like the report it is made from. Only the players (and pairs) the screen referred are in it, with both
+stages' statistics and thresholds. For each it lists the decisions that weigh most in the
 statistic (domain.review_packet.weighty), each with the move played, the table as that seat saw it just before (the
 game's own projection for that seat, never disclosed: no other seat's hidden card), the real deal at that moment
 (every card, apart and labelled as such: the reviewers judge the move against it), and where to find it in the store
@@ -18,8 +19,8 @@ from typing import Any
 from uuid import UUID
 
 from domain.fairplay import true_states
-from domain.review_packet import REVIEW_NOT_VERDICT, blind_lines, labels
-from domain.wording import count
+from domain.review_packet import REVIEW_NOT_VERDICT, blind_lines, blind_pairs, labels, ordered
+from domain.wording import count, one_in
 from projections.registry import projection_for
 from projections.viewers import REFEREE, Viewer
 from projections.views import view
@@ -27,20 +28,28 @@ from service.errors import NotFound
 
 from .facade import GameInput
 
-TEST = ("one-sided rank test: at each judged decision, where the played move's advantage in the real deal ranks "
-        "among its advantages in deals sampled from what the player could see (a share in (0, 1), mean 1/2 under "
-        "honest play); the shares summed over the player's decisions, their variance the larger of the exact sum "
-        "and the spread of the games' sums, and the normal tail of the total (z)")
+TEST = ("stage two, the full test: one-sided rank test: at each judged decision, where the played move's advantage in "
+        "the real deal ranks among its advantages in deals sampled from what the player could see (a share in (0, 1), "
+        "mean 1/2 under honest play); the shares summed over the player's decisions, their variance the larger of the "
+        "exact sum and the spread of the games' sums, and the normal tail of the total (z)")
+SCREEN_TEST = ("stage one, the screen, run over every player: the same rank test made cheap (no own-information "
+               "analysis, fewer rollouts and sampled deals a decision); it keeps the full test's null and loses only "
+               "power, and refers a player to the full test when its p-value is at or below the referral threshold")
+PAIR_TEST = ("the pair test, for two players who sat together in a game of three or more seats: the same rank, with "
+             "each decision of each of the two judged against the partner's real hand among hands drawn from what the "
+             "seat could see; the screen over every pair, the full precision for the pairs it refers")
 CALIBRATION = (
     "Why honest play gives uniform p-values: an honest player's move depends on the hidden cards only through what it "
     "saw, so the real deal is one more of the deals it could not tell apart, and its rank among the sampled deals is "
     "uniform whatever the player's skill (docs/fairplay.md, \"The test\"). What has been measured, game by game, is "
     "in docs/fairplay.md (\"Validation\" and \"Every game, the screen\"): over simulated honest players of mixed "
     "strengths, the p-values' bulk came out uniform (1 of 50 honest 20-game reports flagged at alpha = 0.01 in the "
-    "first game validated; none of 70 honest players in 7-game events at p <= 1/1,000). Not measured yet: the far "
-    "tail (the 1 in 1,000,000 that chess federations act on), and not every game. Each player is flagged at alpha "
-    "divided by the number of players tested (Bonferroni), so that the chance of flagging any honest player of the "
-    "report stays at most alpha.")
+    "first game validated; none of 70 honest players in 7-game events referred at p <= 1/1,000; none of 60 honest "
+    "pairs in the one game whose pairs were measured). Not measured yet: the far tail (the 1 in 1,000,000 that chess federations act on), and not "
+    "every game. A panel is asked only when both stages agree (the screen refers, the full test reaches the panel's "
+    "threshold), so for an honest player that chance is at most the panel's threshold; with m players the chance "
+    "that any honest one is sent to a panel is at most m times it. The two stages read the same games: the full "
+    "test is a sharper look at the same evidence, not new evidence.")
 
 
 def scrub(text: str, names: dict[str, str]) -> str:
@@ -104,37 +113,61 @@ def _decision(n: int, v: dict, games: dict[str, tuple[int, GameInput]], states: 
             "seat_view": pretty(seat_view(g.record, v["seat"], v["move_index"], state)),
             "full_view": pretty(projection_for(g.record.game).table(state, REFEREE, True)),
             "weight": v["weight"], "rank": round(v["rank"], 4), "informative": v["informative"],
-            "matched_perfect": v["matched_perfect"], "matched_own": v["matched_own"]}
+            "matched_perfect": v["matched_perfect"], "matched_own": v["matched_own"], "partner": v.get("partner")}
+
+
+def _scrubbing(result: dict, shown: dict[str, str]) -> dict[str, str]:
+    """What a blind packet writes for each name of the report: its label, or "another player" for the ones the packet
+    leaves out (a name in the event's title)."""
+    everyone = {line["player"] for line in result["players"]}
+    everyone |= {n for pair in result.get("pairs", []) for n in pair["pair"]}
+    return {n: shown.get(n, "another player") for n in everyone}
 
 
 def build(result: dict, games: list[GameInput], title: str, names: bool = False, tournament_id: str | None = None,
           made_at: datetime | None = None) -> dict:
-    """The packet of `result` (facade.screen over `games`, in that order), for the event called `title` (the
-    tournament `tournament_id`, when it is one: its director's links): blind unless `names`. Raises ValueError for a report kept without its weighty decisions (made before packets were)."""
-    if "weighty" not in result:
-        raise ValueError("this report was kept without its decisions (made before review packets): ask for it again")
-    shown = {line["player"]: line["player"] for line in result["players"]} if names else labels(result["players"])
+    """The packet of `result` (service.fairplay.stages.screen over `games`, in that order), for the event called
+    `title` (the tournament `tournament_id`, when it is one: its director's links): the players and pairs the screen
+    referred, both stages' statistics and thresholds, and their weighty decisions; blind unless `names`. Raises
+    ValueError for a report kept in an older form (before the two stages)."""
+    if "weighty" not in result or "thresholds" not in result:
+        raise ValueError("this report was kept in an older form (before the two stages): ask for it again")
+    pairs = result.get("pairs", [])
+    shown = labels(result["players"], pairs)
+    if names:
+        shown = {n: n for n in shown}
     by_label = {g.label: (i, g) for i, g in enumerate(games, 1)}
-    lines = blind_lines(result["players"], shown)
-    real = {shown[line["player"]]: line["player"] for line in result["players"]}
+    lines, pair_lines = blind_lines(result["players"], shown), blind_pairs(pairs, shown)
+    real = {shown[line["player"]]: line["player"] for line in result["players"] if line["player"] in shown}
+    by_pair = {tuple(w["pair"]): w["decisions"] for w in result.get("pair_weighty", [])}
     states: dict = {}
     referred = [{"label": line["label"], "line": line,
                  "decisions": [_decision(n, v, by_label, states)
                                for n, v in enumerate(result["weighty"].get(real[line["label"]], []), 1)]}
-                for line in lines if line["flagged"]]
-    s = result["settings"]
+                for line in lines]
+    pairs_referred = [{"label": line["label"], "line": line,
+                       "decisions": [_decision(n, v, by_label, states)
+                                     for n, v in enumerate(by_pair.get(tuple(pair["pair"]), []), 1)]}
+                      for line, pair in zip(pair_lines, ordered(pairs))]
+    s, t = result["settings"], result["thresholds"]
     return {
-        "title": title if names else scrub(title, shown), "blind": not names, "tournament_id": tournament_id,
+        "title": title if names else scrub(title, _scrubbing(result, shown)), "blind": not names,
+        "tournament_id": tournament_id,
         "made_at": (made_at or datetime.now(timezone.utc)).strftime("%Y-%m-%d %H:%M UTC"),
         "games": [{"number": i, "game_id": g.game_id, "label": g.label if names else None, "game": g.record.game}
                   for i, g in enumerate(games, 1)],
-        "games_text": count(len(games), "game"), "players_text": count(len(lines), "player"),
-        "settings": s, "lines": lines, "referred": referred, "test": TEST, "calibration": CALIBRATION,
-        "threshold": s["alpha"] / max(1, len(lines)), "statement": REVIEW_NOT_VERDICT,
+        "games_text": count(len(games), "game"), "players_text": count(len(result["players"]), "player"),
+        "pairs_text": count(len(pairs), "pair"), "pair_test": result.get("pair_test", False),
+        "referred_text": count(len(lines), "player"), "pairs_referred_text": count(len(pair_lines), "pair"),
+        "settings": s, "thresholds": {**t, "refer_text": one_in(t["refer"]), "panel_text": one_in(t["panel"])},
+        "lines": lines, "pair_lines": pair_lines, "referred": referred, "pairs_referred": pairs_referred,
+        "test": TEST, "screen_test": SCREEN_TEST, "pair_test_text": PAIR_TEST, "calibration": CALIBRATION,
+        "statement": REVIEW_NOT_VERDICT,
         "reproduce": f"arbiter fairplay {'--tournament ' + tournament_id if tournament_id else 'FILES...'} "
                      f"--samples {s['own_samples']} --perfect-samples {s['perfect_samples']} "
-                     f"--worlds {s['worlds']} --alpha {s['alpha']} --seed {s['seed']}",
+                     f"--worlds {s['worlds']} --screen-samples {s['screen_samples']} "
+                     f"--screen-worlds {s['screen_worlds']} --refer {s['refer']} --seed {s['seed']}",
     }
 
 
-__all__ = ["build", "seat_view", "seat_view_at", "scrub", "TEST", "CALIBRATION"]
+__all__ = ["build", "seat_view", "seat_view_at", "scrub", "TEST", "SCREEN_TEST", "PAIR_TEST", "CALIBRATION"]

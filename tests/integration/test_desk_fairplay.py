@@ -41,6 +41,8 @@ def test_the_director_sees_each_player_s_line_and_nobody_else_sees_the_report(ap
     text = page.get_data(as_text=True)
     assert page.status_code == 200 and 'id="fairplay"' in text and 'id="fairplay-job"' not in text
     assert 'data-player="Ann"' in text and 'data-player="Bob"' in text and "never a verdict" in text
+    assert 'id="fairplay-stages"' in text and "Stage one, the screen" in text and "1 in 1,000,000" in text
+    assert "not referred by the screen (p = " in text  # honest bots: the screen refers neither
     assert page.headers["Cache-Control"] == "no-store"
     assert 'id="fairplay-link"' in client.get(f"/tournaments/{tid}").get_data(as_text=True)
 
@@ -71,9 +73,38 @@ def test_the_report_is_one_background_job_per_set_of_finished_games_with_its_pro
     assert len(app.extensions["arbiter"].jobs.table.active()) <= 1
     done = report_done(client, url)
     assert done["games"] == 1 and done["progress"]["done"] == done["progress"]["total"] > 0
+    assert done["stage"] == "screen"  # nobody referred: the report ended with the screen
     assert app.extensions["arbiter"].analysis.running() == 0
     assert 'data-player="Ann"' in client.get(url).get_data(as_text=True)
     assert app.extensions["arbiter"].analysis.running() == 0  # the done job answered, nothing started again
+
+
+def test_players_the_screen_refers_get_the_full_test_on_the_page_and_the_job_tells_both_stages(app, client):
+    from dataclasses import replace
+
+    jobs = app.extensions["arbiter"].fairplay
+    jobs.settings = replace(jobs.settings, own_samples=2, perfect_samples=1, worlds=2, refer=1.0)  # refers everyone
+    created = played_tournament(app)
+    tid, token = created["id"], created["director_token"]
+    url = f"/tournaments/{tid}/fairplay"
+    client.get(f"/tournaments/{tid}/director/{token}")
+    first = client.get(url).get_data(as_text=True)
+    assert "Stage 1 of 2, the screen:" in first
+    stages, deadline = set(), time.monotonic() + 60
+    while time.monotonic() < deadline:
+        body = client.get(url + "/progress").get_json()
+        if body["status"] == "running":
+            stages.add(body["stage"])
+            assert body["progress"]["total"] is None or body["progress"]["done"] <= body["progress"]["total"]
+        if body["status"] not in ("queued", "running"):
+            break
+        time.sleep(0.05)
+    assert body["status"] == "done" and body["stage"] == "full" and body["progress"]["done"] == body["progress"]["total"]
+    assert "full" in stages or "screen" in stages  # polled while running (one poll may miss a short stage)
+    text = client.get(url).get_data(as_text=True)
+    assert text.count('data-referred="yes"') == 2 and "not referred by the screen" not in text
+    assert "referred by the screen (p = " in text and "the full test: over " in text
+    assert "percentile" in text and "1 times" not in text and "ASK A PANEL" not in text
 
 
 def test_a_report_waits_in_the_queue_with_its_place_and_a_full_queue_makes_the_page_wait_with_429(app, client):
@@ -153,4 +184,5 @@ def test_the_command_screens_a_stored_tournament_s_finished_games(tmp_path):
     assert result.exit_code in (0, 1), result.output
     doc = json.loads(result.stdout)
     assert doc["games"] >= 1 and [p["player"] for p in doc["players"]] == ["Ann", "Bob"]
-    assert all(p["decisions"] > 0 for p in doc["players"])
+    assert all(p["screen"]["decisions"] > 0 for p in doc["players"])
+    assert result.exit_code == (1 if any(p["referred"] for p in doc["players"]) else 0)

@@ -25,6 +25,10 @@ def played_tournament(app) -> dict:
 
 
 def test_the_director_downloads_a_blind_packet_and_nobody_else_any(app, client):
+    from dataclasses import replace
+
+    jobs = app.extensions["arbiter"].fairplay
+    jobs.settings = replace(jobs.settings, own_samples=2, perfect_samples=1, worlds=2, refer=1.0)  # both referred
     created = played_tournament(app)
     tid, token = created["id"], created["director_token"]
     url = f"/tournaments/{tid}/fairplay"
@@ -42,6 +46,9 @@ def test_the_director_downloads_a_blind_packet_and_nobody_else_any(app, client):
     assert "Player A" in text and "Player B" in text and 'id="packet-blind"' in text and "<script" not in text
     assert not any(name in text for name in NAMES)
     assert "never a verdict" in text and 'id="packet-statistics"' in text
+    said = " ".join(text.split())
+    assert "Stage one, the screen" in said and "Stage two, the full test" in said and "1 in 1,000,000" in said
+    assert said.count('class="seat-view-link"') > 0  # the referred players' weighty decisions, linked
     named = client.get(url + "/packet?names=1").get_data(as_text=True)
     assert all(name in named for name in NAMES) and 'id="packet-named"' in named and "not blind" in named
     other = app.extensions["arbiter"].tournaments.create(CreateTournament.from_body(
@@ -101,12 +108,13 @@ def test_the_cli_writes_the_packet_of_a_tournament_s_store(tmp_path):
     app.extensions["arbiter"].close()
     out = tmp_path / "packet.html"
     result = CliRunner().invoke(group, ["fairplay", "--tournament", created["id"], "--database-url", url, "--samples",
-                                        "2", "--perfect-samples", "1", "--worlds", "2", "--workers", "1", "--packet",
-                                        str(out), "--base-url", "https://arbiter.example"])
-    assert result.exit_code in (0, 1), result.output
+                                        "2", "--perfect-samples", "1", "--worlds", "2", "--workers", "1", "--refer",
+                                        "1", "--packet", str(out), "--base-url", "https://arbiter.example"])
+    assert result.exit_code == 1, result.output  # --refer 1: the screen refers everyone
     text = out.read_text(encoding="utf-8")
-    assert "Player A" in text and not any(name in text for name in NAMES) and "never a verdict" in text
-    assert "Spring open" in text and "https://arbiter.example" in text or "Nobody was referred" in text
+    assert "Player A" in text and "Player B" in text and not any(name in text for name in NAMES)
+    assert "never a verdict" in text and "Spring open" in text and "https://arbiter.example" in text
+    assert "--refer 1.0" in text  # the packet's command reproduces both stages
 
 
 def test_the_packet_s_table_of_a_decision_is_the_seat_s_view_the_store_gives_before_that_move(app):

@@ -113,15 +113,31 @@ def record_file(tmp_path):
     return path
 
 
-def test_the_command_prints_one_line_per_player_as_json(record_file):
+STAGED_KEYS = {"player", "games", "screen", "referred", "full", "panel", "reason"}
+SCREEN_KEYS = {"decisions", "rank_mean", "z", "p_value", "threshold", "threshold_z", "passed"}
+
+
+def test_the_command_prints_one_line_per_player_with_both_stages_as_json(record_file):
     result = CliRunner().invoke(group, ["fairplay", str(record_file), "--samples", "4", "--perfect-samples", "2",
                                         "--worlds", "2", "--workers", "1", "--json"])
     assert result.exit_code in (0, 1), result.output
     doc = json.loads(result.stdout)
     assert doc["games"] == 1 and [p["player"] for p in doc["players"]] == ["Ann", "Bob"]
-    assert all(set(p) == LINE_KEYS and p["decisions"] > 0 and 0 <= p["p_value"] <= 1 for p in doc["players"])
-    assert all(math.isclose(p["threshold"], 0.005) for p in doc["players"])
+    assert all(set(p) == STAGED_KEYS and set(p["screen"]) == SCREEN_KEYS and p["screen"]["decisions"] > 0
+               and 0 <= p["screen"]["p_value"] <= 1 for p in doc["players"])
+    assert all(p["screen"]["threshold"] == 1e-3 and (p["full"] is None) == (not p["referred"]) for p in doc["players"])
+    assert result.exit_code == (1 if any(p["referred"] for p in doc["players"]) else 0)
     assert '"move"' not in result.stdout and '"cards"' not in result.stdout  # counts only: no move, no card
+
+
+def test_the_command_with_refer_1_tests_everyone_in_full_and_prints_both_stages(record_file):
+    result = CliRunner().invoke(group, ["fairplay", str(record_file), "--samples", "2", "--perfect-samples", "1",
+                                        "--worlds", "2", "--workers", "1", "--refer", "1"])
+    assert result.exit_code == 1, result.output  # the screen referred everyone
+    said = " ".join(result.output.split())  # rich wraps its lines
+    assert "referred by the screen" in said and "the full test:" in said and "not referred" not in said
+    assert "1 in 1,000,000" in said and "never a verdict" in said and "ASK A PANEL" not in said
+    assert "1 times" not in said and "percentile" in said
 
 
 @pytest.mark.parametrize("content, said", [
@@ -182,7 +198,7 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
     root = Path(__file__).resolve().parents[2]
     users: dict[str, set[str]] = {"domain.fairplay": set(), "service.fairplay.facade": set(),
                                   "service.fairplay.jobs": set(), "domain.screening": set(),
-                                  "domain.collusion": set()}
+                                  "domain.collusion": set(), "service.fairplay.stages": set()}
     for package in ("api", "service", "projections", "domain", "bots"):
         for path in (root / package).rglob("*.py"):
             here = list(path.relative_to(root).with_suffix("").parts)
@@ -194,16 +210,20 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
                     for name in names:
                         if name in users:
                             users[name].add(str(path.relative_to(root)))
-    # the review packet: its reasons said again with labels (domain.review_packet), and the table a flagged player's
-    # seat saw before a weighty decision, from the true state projected for that seat (service.fairplay.packet)
-    assert users["domain.fairplay"] == {"service/fairplay/facade.py", "domain/screening.py", "domain/review_packet.py",
-                                        "service/fairplay/packet.py", "domain/collusion.py"}
-    # the screen and the pair test (REFEREE ONLY too) are reached by the benches alone so far (the pair test takes the
-    # screen's thresholds and precision)
-    assert users["domain.screening"] == {"domain/collusion.py"}
-    assert users["domain.collusion"] == set()
+    # the review packet: the table a referred player's seat saw before a weighty decision, from the true state
+    # projected for that seat (service.fairplay.packet); its reasons are said again with labels by
+    # domain.review_packet through domain.two_stages
+    assert users["domain.fairplay"] == {"service/fairplay/facade.py", "domain/screening.py", "domain/two_stages.py",
+                                        "service/fairplay/packet.py", "domain/collusion.py",
+                                        "service/fairplay/stages.py"}
+    # the screen and the pair test (REFEREE ONLY too): the report's two stages (domain.two_stages decides who stage
+    # two is for; service.fairplay.stages runs them)
+    assert users["domain.screening"] == {"domain/collusion.py", "domain/two_stages.py", "service/fairplay/stages.py",
+                                         "service/fairplay/facade.py"}
+    assert users["domain.collusion"] == {"service/fairplay/stages.py"}
     assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py",
-                                                "service/fairplay/packet.py"}
+                                                "service/fairplay/packet.py", "service/fairplay/stages.py"}
+    assert users["service.fairplay.stages"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py"}
     # built by the composition root; the desk's pages reach it by current
     assert users["service.fairplay.jobs"] == {"service/facade.py", "api/current.py"}
 

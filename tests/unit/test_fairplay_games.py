@@ -1,6 +1,6 @@
 """The fair-play report works for every registered game (issue 37): each game's rollout player is called the one way
 generic code calls it (domain.analysis.play_on, with the keywords its spec declares), and the report runs end to end,
-through service.fairplay's `screen` (the CLI's and the desk's road), on a short game of each. The Four Virtues, whose
+through service.fairplay.stages' `screen` (the CLI's and the desk's road), both stages, on a short game of each. The Four Virtues, whose
 playout needs `before=`, failed here before with "playout() missing 1 required positional argument: 'before'"."""
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ from domain.fairplay import perfect_information_decision, true_states, world_ran
 from domain.games import GAMES, spec_for
 from domain.records import parse
 from projections.knowledge import seat_knowledge
-from service.fairplay.facade import GameInput, Settings, screen
+from service.fairplay.facade import GameInput, Settings
+from service.fairplay.stages import screen
 
 FEW = Settings(own_samples=2, perfect_samples=1, worlds=2, seed="unit")  # a smoke test's precision, not a report's
+EVERYONE = Settings(own_samples=2, perfect_samples=1, worlds=2, seed="unit", screen_worlds=2, refer=1.0)  # refers all
 
 
 def short_game(game: str, moves: int) -> object:
@@ -47,14 +49,16 @@ def test_a_four_virtues_decision_is_judged_with_every_card_and_against_the_hones
 
 
 @pytest.mark.parametrize("game", list(GAMES))
-def test_the_report_runs_end_to_end_for_every_registered_game(game):
+def test_the_report_runs_both_stages_end_to_end_for_every_registered_game(game):
     record = short_game(game, 16)
     names = [f"P{k}" for k in range(record.setup.n)]
-    result = screen([GameInput(f"{game}-short", record, names)], FEW)
+    result = screen([GameInput(f"{game}-short", record, names)], EVERYONE)  # the screen refers everyone: both stages
     assert result["games"] == 1 and [p["player"] for p in result["players"]] == sorted(names)
-    assert sum(p["decisions"] for p in result["players"]) > 0, "no decision judged: the test would show nothing"
-    for p in result["players"]:
-        assert 0 <= p["p_value"] <= 1 and p["reason"]
+    assert sum(p["screen"]["decisions"] for p in result["players"]) > 0, "no decision judged: the test shows nothing"
+    for p in result["players"] + result["pairs"]:
+        assert p["referred"] and p["full"] is not None and 0 <= p["full"]["p_value"] <= 1 and p["reason"]
+        assert 0 <= p["screen"]["p_value"] <= 1 and p["full"]["decisions"] == p["screen"]["decisions"]
+    assert bool(result["pairs"]) == (record.setup.n >= 3 and result["pair_test"])
 
 
 def test_only_play_on_calls_a_game_s_playout():

@@ -12,16 +12,18 @@ import pytest
 
 from api.packet_html import render
 from domain.autoplay import random_game
-from domain.fairplay import player_report, reason_of, report
+from domain.fairplay import player_report, reason_of
+from domain.two_stages import player_lines, referred_by_screen
 from domain.games import GAMES, spec_for
 from domain.records import parse
 from domain.review_packet import REVIEW_NOT_VERDICT, label, labels, weighty
 from projections.knowledge import seat_knowledge
-from service.fairplay.facade import GameInput, Settings, screen
+from service.fairplay.facade import GameInput, Settings
+from service.fairplay.stages import screen
 from service.fairplay.packet import build, seat_view
 
 NAMES = ["Annabel Lee", "Bartholomew"]
-FEW = Settings(own_samples=2, perfect_samples=1, worlds=2, seed="packet")
+FEW = Settings(own_samples=2, perfect_samples=1, worlds=2, seed="packet", screen_worlds=2, refer=1.0)  # all referred
 
 
 def verdict(rank: float, game: str = "g", move: int = 0) -> dict:
@@ -39,14 +41,18 @@ def test_the_weighty_decisions_are_those_ranking_highest_above_one_half_heaviest
     assert [(v["game"], v["move_index"]) for v in tied] == [("g1", 2), ("g1", 9), ("g2", 5)]  # in the order played
 
 
-def line(name: str, p: float, flagged: bool) -> dict:
-    return {"player": name, "p_value": p, "flagged": flagged}
+def line(name: str, screen_p: float, full_p: float | None = None, panel: bool = False) -> dict:
+    return {"player": name, "screen": {"p_value": screen_p}, "referred": full_p is not None,
+            "full": None if full_p is None else {"p_value": full_p}, "panel": panel}
 
 
-def test_labels_follow_the_packet_s_order_and_the_same_report_gives_the_same_labels():
-    lines = [line("Ann", 0.4, False), line("Bob", 0.0001, True), line("Cy", 0.02, False), line("Dee", 0.002, True)]
-    assert labels(lines) == {"Bob": "Player A", "Dee": "Player B", "Cy": "Player C", "Ann": "Player D"}
+def test_only_the_referred_get_labels_in_the_packet_s_order_and_the_same_report_gives_the_same_labels():
+    lines = [line("Ann", 0.4), line("Bob", 0.0001, 0.001), line("Cy", 0.02), line("Dee", 0.0002, 1e-7, True),
+             line("Eve", 0.0009, 0.3)]
+    assert labels(lines) == {"Dee": "Player A", "Bob": "Player B", "Eve": "Player C"}  # a panel first, then by p
     assert labels(list(reversed(lines))) == labels(lines)
+    pairs = [{"pair": ["Ann", "Bob"], **line("x", 0.0001, 0.01)}, {"pair": ["Cy", "Eve"], **line("y", 0.5)}]
+    assert labels(lines, pairs) == {"Dee": "Player A", "Bob": "Player B", "Eve": "Player C", "Ann": "Player D"}
     assert (label(0), label(25), label(26), label(27), label(701)) == \
         ("Player A", "Player Z", "Player AA", "Player AB", "Player ZZ")
 
@@ -68,12 +74,17 @@ def short_record(seed: str):
 
 @pytest.fixture(scope="module")
 def screened():
-    """Two short games from record files named after the players, screened at a smoke test's precision; the first
-    player is marked flagged (the packet's content does not depend on why)."""
+    """Two short games from record files named after the players, both stages run for both (`refer` 1) at a smoke
+    test's precision; then the second player is made one the screen did not refer, and the first one a panel is asked
+    for (the packet's content does not depend on why)."""
     games = [GameInput(f"/cases/annabel-lee-vs-bartholomew-{i}.json", short_record(f"packet|{i}"), NAMES)
              for i in range(2)]
     result = screen(games, FEW)
-    result["players"][0]["flagged"] = True
+    annabel, bartholomew = result["players"]
+    result["players"] = [{**annabel, "panel": True, "full": {**annabel["full"], "passed": True}},
+                         {**bartholomew, "referred": False, "full": None,
+                          "screen": {**bartholomew["screen"], "passed": False}}]
+    result["weighty"].pop("Bartholomew")
     return games, result
 
 
@@ -83,17 +94,21 @@ def test_a_blind_packet_names_no_player_anywhere_in_its_file(screened):
     html = render(packet, "https://arbiter.example")
     for name in NAMES + ["annabel", "bartholomew"]:
         assert name.lower() not in html.lower(), name
-    assert "Player A" in html and "Player B" in html and 'id="packet-blind"' in html
+    assert "Player A" in html and 'id="packet-blind"' in html
     assert packet["title"] == "Player A's club night"
+    assert "<td>Player B</td>" not in html and "Player B</strong>" not in html  # Bartholomew: not referred, not in it
+    assert build(result, games, "Bartholomew v Annabel Lee")["title"] == "another player v Player A"
     named = render(build(result, games, "Annabel Lee's club night", names=True))
-    assert all(name in named for name in NAMES) and "not blind" in named  # the test can see a name when there is one
+    assert "Annabel Lee" in named and "not blind" in named  # the test can see a name when there is one
+    assert "Bartholomew" not in named  # not referred: not in the packet, names or not
 
 
-def test_the_packet_shows_each_flagged_player_s_heaviest_decisions_with_the_move_and_the_seat_s_table(screened):
+def test_the_packet_shows_each_referred_player_s_heaviest_decisions_with_the_move_and_the_seat_s_table(screened):
     games, result = screened
     packet = build(result, games, "Club night")
     [referred] = packet["referred"]
-    assert referred["label"] == "Player A" and referred["line"]["flagged"]
+    assert referred["label"] == "Player A" and referred["line"]["panel"] and [x["label"] for x in packet["lines"]] == \
+        ["Player A"]
     shown = [d["rank"] for d in referred["decisions"]]
     everyone = sorted((v["rank"] for v in result["weighty"]["Annabel Lee"]), reverse=True)
     assert shown == [round(r, 4) for r in everyone] and shown == sorted(shown, reverse=True) and shown
@@ -130,14 +145,18 @@ def test_every_packet_says_a_flag_asks_for_a_review_never_a_verdict(screened):
     for names in (False, True):
         html = render(build(result, games, "Club night", names=names))
         assert html.count(REVIEW_NOT_VERDICT) == 2 and "never a verdict" in html
-        assert "This is no verdict." in html  # the flagged player's reason
+        said = " ".join(html.split())
+        assert "ask a fair-play panel to review these games" in said  # the reason of the player a panel is asked for
         assert 'id="packet-statistics"' in html and "p-value" in html and "Calibration." in html
+        assert "Stage one, the screen" in said and "Stage two, the full test" in said  # both stages' statistics
+        assert "1 in 1,000,000" in said and "screen: p-value" in said and "full: p-value" in said
         assert "<script" not in html and "<link" not in html  # one file, nothing fetched
 
 
-def test_nobody_flagged_gives_a_packet_that_says_so(screened):
+def test_nobody_referred_gives_a_packet_that_says_so(screened):
     games, result = screened
-    calm = {**result, "players": [{**p, "flagged": False} for p in result["players"]]}
+    calm = {**result, "players": [{**p, "referred": False, "full": None, "panel": False} for p in result["players"]],
+            "weighty": {}}
     html = render(build(calm, games, "Club night"))
     assert 'id="packet-nobody"' in html and "1 rollouts" not in html and "1 rollout a move" in html
 
@@ -154,8 +173,10 @@ def test_no_game_s_packet_names_a_player_when_blind(game):
     for seat, name in enumerate(names):
         for x in seat_knowledge(record, seat)[1][:4]:
             verdicts[name].append({**verdict(0.9, "only", x.move_index), "seat": seat})
-    lines = [{**line, "flagged": True} for line in report(verdicts, {n: 1 for n in names})]
-    result = {"games": 1, "settings": {**FEW.__dict__}, "players": lines,
+    screens, _ = referred_by_screen({n: v for n, v in verdicts.items()}, 1.0)  # everyone referred
+    lines = player_lines(screens, verdicts, {n: 1 for n in names})
+    result = {"games": 1, "settings": {**FEW.__dict__}, "players": lines, "pairs": [], "pair_weighty": [],
+              "thresholds": {"refer": 1.0, "refer_z": None, "panel": 1e-6, "panel_z": 4.75},
               "weighty": {n: weighty(v) for n, v in verdicts.items()}}
     packet = build(result, [GameInput("only", record, names)], f"{names[0]} and friends")
     assert sum(len(r["decisions"]) for r in packet["referred"]) > 0, "no decision shown: the test would show nothing"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from domain.wording import count, ordinal, times
+from domain.wording import count, one_in, ordinal, times
 
 
 @pytest.mark.parametrize("n, said", [
@@ -25,3 +25,8 @@ def test_a_count_of_times_says_once_and_twice_in_words(n, said):
 def test_a_counted_noun_is_singular_for_one_only():
     assert [count(n, "game") for n in (0, 1, 2)] == ["0 games", "1 game", "2 games"]
     assert count(1, "decision") == "1 decision" and count(3, "body", "bodies") == "3 bodies"
+
+
+def test_a_threshold_that_is_one_over_a_whole_number_is_said_as_odds():
+    assert one_in(1e-3) == "1 in 1,000" and one_in(1e-6) == "1 in 1,000,000" and one_in(0.5) == "1 in 2"
+    assert one_in(0.0025) == "1 in 400" and one_in(0.003) == "0.003" and one_in(0.3) == "0.3"

@@ -61,17 +61,6 @@ class Store(Application):
 
     closed = False
     _quieters: tuple[Callable[[], None], ...] = ()
-    _recorded: tuple[Callable[[], None], ...] = ()
-
-    def after_recorded(self, listener: Callable[[], None]) -> None:
-        """`listener()` runs in the saving thread each time this process has recorded events (the live feed reads the
-        log at once rather than at its next poll: service.views.feed); it must return at once and never raise."""
-        self._recorded = (*self._recorded, listener)
-
-    def _notify(self, recordings) -> None:  # the library's hook, called by save() once the events are recorded
-        super()._notify(recordings)
-        for listener in self._recorded:
-            listener()
 
     def before_close(self, quiet: Callable[[], None]) -> None:
         """`quiet()` runs when the store closes, before its connections do: a thread reading this store (the duty

@@ -4,9 +4,7 @@ subscribers of its game, each as its viewer may see it (projections.event_log, e
 The follower is a daemon thread started with the first subscription. It waits for news — PostgreSQL's
 `LISTEN` on the channel the library's insert function `NOTIFY`s (an event written by any process, any worker,
 wakes every process), else a poll of the notification log every `POLL_SECONDS` (SQLite: the same file is
-shared by every worker; in memory: one process), cut short when this process records anything (the store's
-`after_recorded`: its own moves are read at once, another worker's within the poll or at this one's next
-record; reads at most one per `NEWS_GAP`, so a burst of commits is read together) — then reads every notification after its position, once
+shared by every worker; in memory: one process) — then reads every notification after its position, once
 for the whole process, and for each game that has subscribers turns the new events into one list of log
 entries per distinct viewer (a seat, the spectators, the referee), serialised once and handed to every
 subscription of that viewer. A subscription is never polled: it is given entries by the follower, and it
@@ -46,7 +44,6 @@ from .subscription import Entries, Entry, Sink, Subscription, as_entries, news_e
 __all__ = ["Feed", "Subscription", "Entry", "Entries", "Sink", "as_entries"]
 
 POLL_SECONDS = 0.05  # SQLite and memory: how often the log is read for news (one SELECT per process)
-NEWS_GAP = 0.01  # SQLite and memory: woken by this process's own records, the log is read at most this often
 LISTEN_TIMEOUT = 1.0  # PostgreSQL: a read also happens this often without a NOTIFY (a missed one costs a second)
 BATCH = 500
 IDLE_SECONDS = 10.0  # a follower without subscribers this long stops (and lets a closed application go)
@@ -72,16 +69,11 @@ class Feed:
         self._lock = threading.Lock()
         self._thread: threading.Thread | None = None
         self._stopped = threading.Event()
-        self._news = threading.Event()  # this process recorded something (or the feed stops): read the log now
-        self._read_at = 0.0  # when the log was last read (time.monotonic)
         self._position = 0
         self.delivered = 0  # entries handed to subscriptions (for tests and benchmarks)
         # the holds as they stand now, each game asked once (service.access.Access.holds_now; set by the views): taken
         # once per batch of events, so a batch costs one hold question per game, whatever the number of viewers
         self.holds_now: Callable[[], Callable[[UUID], bool]] = holds_now or (lambda: _never)
-        after_recorded = getattr(app, "after_recorded", None)  # (a test's stand-in store may have none: it polls)
-        if after_recorded is not None:
-            after_recorded(self._news.set)
 
     # -- subscriptions (request threads) ------------------------------------------------------
 
@@ -139,7 +131,6 @@ class Feed:
 
     def stop(self) -> None:
         self._stopped.set()
-        self._news.set()
 
     # -- the follower (its own thread) --------------------------------------------------------
 
@@ -172,7 +163,7 @@ class Feed:
         """How to wait for news, and how to stop: PostgreSQL LISTEN on the library's channel, else a short sleep."""
         channel = getattr(self.app.recorder, "channel_name", None)
         if channel is None:
-            return self._wait_for_news, None
+            return (lambda: self._stopped.wait(min(self.poll_seconds, self._until_release()))), None
         from psycopg import sql
 
         from service.adapters.stores import connect, persistence_env
@@ -185,16 +176,6 @@ class Feed:
                 pass
 
         return wait, conn.close
-
-    def _wait_for_news(self) -> None:
-        """SQLite and memory: until this process records something or the poll is due (or a held event is), then no
-        sooner than NEWS_GAP after the last read."""
-        self._news.wait(min(self.poll_seconds, self._until_release()))
-        rest = self._read_at + NEWS_GAP - time.monotonic()
-        if rest > 0:
-            self._stopped.wait(rest)
-        self._news.clear()  # before the read: whatever is recorded from now on wakes the next wait
-        self._read_at = time.monotonic()
 
     def _pull(self) -> None:
         """Read every notification after the position (all of each transaction) and fan the news out."""

@@ -33,6 +33,8 @@ thread-per-stream stack of today's code as a bounded reference.)
                      the game's version at creation). A stream that ends (the server's STREAM_SECONDS, or the
                      game's end) is reopened with Last-Event-ID = the last id received; halfway through the run,
                      every tenth subscriber drops its connection and reconnects the same way (resume check).
+                     A subscriber reads whatever its connection holds at once (`Messages`), so the time an event is
+                     read is when the server's write reached it, not when its own process got round to each line.
 (3) ``play``         C clients (threads over 2 processes, a new connection per request as bench.api) play moves
                      for D seconds, each cycling over its share of the games (client i: games i, i+C, ...), one
                      move at a time, back to back; each move's send time is kept for every version it produced.
@@ -97,6 +99,7 @@ TARGET_MOVES_KEPT = 0.7  # moves/s with the subscribers over moves/s without any
 HEALTH_EVERY = 0.025
 HEALTH_TIMEOUT = 5.0
 CONNECT_TIMEOUT = 20.0
+READ_BYTES = 1 << 16  # a subscriber reads whatever is there, up to this much at a time
 DRAIN_SECONDS = 5.0  # after the last move: time for the last events to reach every subscriber
 SEED = 2026
 
@@ -127,6 +130,31 @@ def make_server(url: str, config: str, log_dir: str, workers: int | None = None,
 # --------------------------------------------------------------------------- subscribers (asyncio client processes)
 
 
+class Messages:
+    """The events of one SSE connection's body, as its bytes arrive: `feed` returns each (version, time, data) whose
+    `data:` line is complete, with the time given (when the bytes were read); a line cut between two reads waits for
+    the rest. (The reader before 2026-11-29 awaited each line with its own timeout: four tasks and timers per event,
+    so the 1,000 subscribers' own processes, on the server's two cores, fell behind what the server had written.)"""
+
+    __slots__ = ("_rest", "_version")
+
+    def __init__(self):
+        self._rest = b""
+        self._version: int | None = None
+
+    def feed(self, chunk: bytes, now: float) -> list[tuple[int, float, str]]:
+        lines = (self._rest + chunk).split(b"\n")
+        self._rest = lines.pop()  # an unfinished line (b"" after a newline)
+        got = []
+        for line in lines:
+            if line.startswith(b"id:"):
+                self._version = int(line[3:])
+            elif line.startswith(b"data:") and self._version is not None:
+                got.append((self._version, now, line[5:].strip().decode()))
+                self._version = None
+        return got
+
+
 async def _subscriber(port: int, sub: dict, t_mid: float, t_stop: float, out: dict) -> None:
     """One subscriber: reads its stream, reconnecting with Last-Event-ID, until t_stop."""
     perf = time.perf_counter
@@ -149,7 +177,7 @@ async def _subscriber(port: int, sub: dict, t_mid: float, t_stop: float, out: di
             out["connects"] += 1
             if out["connected_at"] is None:
                 out["connected_at"] = perf()
-            version = None
+            messages = Messages()
             while True:
                 timeout = t_stop - perf()
                 if not dropped:
@@ -160,18 +188,16 @@ async def _subscriber(port: int, sub: dict, t_mid: float, t_stop: float, out: di
                         out["drops"] += 1
                         break  # drop the connection on purpose and resume from the last id
                     return
-                try:
-                    line = await asyncio.wait_for(reader.readline(), timeout)
+                try:  # whatever the server wrote so far, at once: one read, one clock reading, however many messages
+                    chunk = await asyncio.wait_for(reader.read(READ_BYTES), timeout)
                 except asyncio.TimeoutError:
                     continue
-                if not line:
+                if not chunk:
                     break  # the server ended the stream: resume
-                if line.startswith(b"id:"):
-                    version = int(line[3:])
-                elif line.startswith(b"data:") and version is not None:
-                    out["got"].append((version, perf(), line[5:].strip().decode()))
-                    last = version
-                    version = None
+                got = messages.feed(chunk, perf())
+                if got:
+                    out["got"].extend(got)
+                    last = got[-1][0]
         except (OSError, asyncio.TimeoutError) as e:
             out["errors"].append(f"{type(e).__name__}: {e}"[:100])
             await asyncio.sleep(0.5)

@@ -190,11 +190,14 @@ def reason_of(name: str, line: dict) -> str:
 def said_of(name: str, line: dict) -> str:
     """What a player's line (player_report, with decisions) found, in words: the mean percentile of its moves in the
     real deal, and its matches where seeing every card changed the best move ("53rd", "once", "twice")."""
-    return (f"over {count(line['decisions'], 'decision')}, the moves {name} played did better in the real deal than "
+    said = (f"over {count(line['decisions'], 'decision')}, the moves {name} played did better in the real deal than "
             f"in deals it could not tell apart from it at the {ordinal(round(100 * line['rank_mean']))} percentile on "
-            f"average (honest play: the 50th); where seeing every card changed the best move "
-            f"({count(line['informative'], 'decision')}) it played the all-cards best {times(line['matched_perfect'])} "
-            f"and its own-information best {times(line['matched_own'])}")
+            f"average (honest play: the 50th); ")
+    if not line["informative"]:
+        return said + "seeing every card never changed the best move"
+    return (said + f"where seeing every card changed the best move ({count(line['informative'], 'decision')}) it "
+            f"played the all-cards best {times(line['matched_perfect'])} and its own-information best "
+            f"{times(line['matched_own'])}")
 
 
 def report(verdicts_by_player: dict[str, list[dict]], games_by_player: dict[str, int] | None = None,

@@ -76,6 +76,8 @@ def test_the_reason_says_ordinals_and_counts_in_plain_english():
     assert "over 1 decision," in one and "(1 decision)" in one and "at the 21st percentile" in one
     assert "the all-cards best 0 times and its own-information best once" in one
     assert not any(bad in reason + one for bad in ("53th", "21th", "1 times", "2 times", "1 decisions"))
+    never = player_report("Cy", [verdict(False, False, False, 0.4)], 0.01)["reason"]
+    assert "seeing every card never changed the best move" in never and "(0 decisions)" not in never
 
 
 def test_each_player_is_tested_at_alpha_over_the_number_of_players():

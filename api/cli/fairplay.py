@@ -76,7 +76,7 @@ def fairplay_command(files, tournament_id, database_url, samples, perfect_sample
                 raise _no_games(tournament)
         else:
             games = records_from_files(files)
-            title = f"{len(games)} recorded game{'s' if len(games) != 1 else ''}"
+            title = "recorded games"  # the table adds how many ("recorded games, 1 game")
         with Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                       TextColumn("decisions"), TimeElapsedColumn(), TextColumn("ETA"), TimeRemainingColumn(),
                       console=err, transient=True) as bar:

@@ -4,17 +4,19 @@ The only input about the game is what the seat may see: the public set-up, the s
 (`seen`, the form domain/spec.py `Analysis` describes) and the move the seat made. From a seeded stream the game's
 sampler builds full states consistent with that knowledge ("determinization"); every candidate move is played from
 the same sampled states, and on with the same rollout streams (common random numbers), by the game's cheap rollout
-players on the bare decider. Samples come in batches; a move stops once its 95% interval is within the game's
-tolerance, or once it is clearly worse than the best (a one-sided 5% test on the paired differences), or at the
-sample cap. The candidates of one sample may share a memo (`Analysis.memo`: a rollout reaching a position another
-reached returns that one's value; an exact shortcut), and a game may read the knowledge once per decision
+players on the bare decider. Samples come in batches; a move other than the best stops once its 95% interval is
+within the game's tolerance, or once it is, 95% sure, not better than the best by the tolerance (a one-sided test on
+the paired differences: the indifference zone), or at the sample cap; the best samples on (resuming if it had
+stopped) to the tolerance, or to `SETTLED` times it once it alone still samples (`still_moving`). The candidates
+of one sample may share a memo (`Analysis.memo`: a rollout reaching a position another reached returns that one's
+value; an exact shortcut), and a game may read the knowledge once per decision
 (`Analysis.fold`, `Analysis.deal`). Where a game states an opponent model (`Analysis.evidence`), each sample is kept
 from several drawn deals with chance proportional to how likely each makes the other seats' public choices
 (importance resampling, issue 36), and the line reports the proposals' effective sample size. A move's mark is earned
 by what it surely lost, the paired loss's 95% lower bound (domain/marks.py). Nothing here reads a
 card the seat did not see, so the answer cannot depend on one: the same knowledge and seed give the same bytes
-(tests/unit/test_analysis_hidden.py alters hidden cards and compares). `best_move` is the analysis as a player
-(bench.strength).
+(tests/unit/test_analysis_hidden.py and test_analysis_stopping.py alter hidden cards and compare). `best_move` is
+the analysis as a player (bench.strength).
 """
 
 from __future__ import annotations
@@ -30,9 +32,10 @@ from .randomness import Chance
 from .spec import GameSpec
 
 Z95 = 1.959963984540054
-Z95_ONE_SIDED = 1.6448536269514722  # "clearly worse than the best": a one-sided test at 5%
+Z95_ONE_SIDED = 1.6448536269514722  # "not better than the best by the tolerance": a one-sided test at 5%
 BATCH = 16  # samples added to every moving candidate between two checks
 MIN_SAMPLES = 32  # no move stops before this many samples
+SETTLED = 1.5  # once only the best samples, its interval need be within this many times the tolerance
 
 
 class NotAnalysable(ValueError):
@@ -187,24 +190,24 @@ def evaluate(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str,
         moves = with_played(a, first, seat, moves, chosen)
     stats = [_Stats() for _ in moves]
     active = set(range(len(moves)))
-    worlds = [first]
+    worlds = [first]  # kept: a candidate that becomes the best resumes, and catches up on the samples it missed
     tol = a.tolerance / a.scale
     j = 0
     while active and j < samples:
-        batch = range(j, min(j + batch_size, samples))
-        for k in batch:
-            if k >= len(worlds):
-                worlds.append(draw(k))
-            world = worlds[k]
+        end = min(j + batch_size, samples)
+        for k in range(min(stats[i].n for i in active), end):
+            while k >= len(worlds):
+                worlds.append(draw(len(worlds)))
             chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())
             memo: dict = {}  # the candidates of one sample share the rollouts they reach in the same position
             for i in sorted(active):
-                state = d.step(world, moves[i], chance)[1]
-                stats[i].values.append(play_on(a, state, seat, random.Random(f"{base}|play|{k}"), chance, world, memo))
-            worlds[k] = None  # each world is used by every candidate of this sample, then dropped
-        j = batch.stop
+                if stats[i].n == k:
+                    state = d.step(worlds[k], moves[i], chance)[1]
+                    stats[i].values.append(play_on(a, state, seat, random.Random(f"{base}|play|{k}"), chance,
+                                                   worlds[k], memo))
+        j = end
         if j >= min_samples:
-            active = _still_moving(stats, active, tol)
+            active = still_moving(stats, active, tol)
             if stop is not None and stop():
                 break
     return moves, stats, (inference.report() if inference is not None else None)
@@ -237,22 +240,31 @@ def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str
     return moves[max(range(len(moves)), key=lambda i: (stats[i].mean, -i))]
 
 
-def _still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
-    """The candidates that need more samples: interval wider than the tolerance, and not clearly below the best (the
-    paired difference's one-sided 95% upper bound below zero)."""
-    best = max(range(len(stats)), key=lambda i: stats[i].mean)
+def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
+    """The candidates that need more samples (docs/analysis.md "The method"). The best (highest mean) samples on, a
+    stopped one resuming when it has become the best, until its interval is within the tolerance `tol`. Another
+    candidate stops once its interval is, or once it is, 95% sure, not better than the best by `tol` or more: the
+    paired difference's one-sided 95% upper bound is below `tol` (the indifference zone; below 0 is "clearly worse").
+    The decision is settled once only the best still samples; the best then stops as soon as its interval is within
+    `SETTLED` times the tolerance."""
+    best = max(range(len(stats)), key=lambda i: (stats[i].mean, -i))
     out = set()
-    for i in active:
+    for i in active | {best}:
         if stats[i].half_width() <= tol:
             continue
-        if i != best:
-            n = min(stats[i].n, stats[best].n)
-            diffs = [x - y for x, y in zip(stats[i].values[:n], stats[best].values[:n])]
-            mean = sum(diffs) / n
-            if mean + _half_width(diffs) * (Z95_ONE_SIDED / Z95) < 0:
-                continue
+        if i != best and _upper_difference(stats[i].values, stats[best].values) < tol:
+            continue
         out.add(i)
+    if out == {best} and stats[best].half_width() <= SETTLED * tol:
+        return set()
     return out
+
+
+def _upper_difference(values: list[float], best: list[float]) -> float:
+    """The one-sided 95% upper bound of the mean paired difference values - best, over the samples both have."""
+    n = min(len(values), len(best))
+    diffs = [x - y for x, y in zip(values[:n], best[:n])]
+    return sum(diffs) / n + _half_width(diffs) * (Z95_ONE_SIDED / Z95)
 
 
 def _points(a, value: float) -> float:

@@ -22,6 +22,10 @@ TOURNAMENT_GOOD = {  # operation: (director token?, body, expected status)
     "POST /api/v1/tournaments/{tournament_id}/boards/{board}/release": (True, None, 200),  # duplicate, round 1 on
     # a Swiss round 2 paired on a round-1 result a ruling then reopened (flagged_swiss, below)
     "POST /api/v1/tournaments/{tournament_id}/rounds/{number}/review": (True, {"decision": "keep", "note": "kept"}, 200),
+    # the fair-play report's job (a tournament with no finished game yet: the job is found or started all the same)
+    "GET /api/v1/tournaments/{tournament_id}/fairplay": (True, None, 200),
+    "POST /api/v1/tournaments/{tournament_id}/fairplay": (True, None, 202),
+    "DELETE /api/v1/tournaments/{tournament_id}/fairplay": (True, None, 200),
 }
 
 

@@ -36,10 +36,12 @@ def test_the_director_watches_the_report_s_progress_then_reads_it_and_others_are
     director.wait_for_url(re.compile(rf"/tournaments/{tid}$"))
     director.click("#fairplay-link")
     director.wait_for_url(re.compile(rf"/tournaments/{tid}/fairplay$"))
-    expect(director.locator("#fairplay-job")).to_be_visible()  # the job has just started: its progress first
-    expect(director.locator("#fairplay-stage")).to_contain_text("Stage")
-    expect(director.locator("#fairplay-count")).to_contain_text(
-        re.compile(r"\d+% screened|\d+ of \d+ decisions judged"))
+    # the job has just started: its progress first, a stage and a count. Three Small Battle games screen in about a
+    # second, so the page may already have reloaded to the report by the time it is looked at (CI, 2026-11-29):
+    # either is right, and the progress texts are held by tests/integration/test_desk_fairplay.py
+    progress = director.locator("#fairplay-job:has(#fairplay-stage:has-text('Stage')) #fairplay-count").filter(
+        has_text=re.compile(r"\d+% screened|\d+ of \d+ decisions? judged|waiting for a free worker|reading the games"))
+    expect(progress.or_(director.locator("table#fairplay"))).to_be_visible()
     expect(director.locator("table#fairplay")).to_be_visible(timeout=120_000)  # the page reloads itself when done
     rows = director.locator("table#fairplay tbody tr")
     expect(rows).to_have_count(6)

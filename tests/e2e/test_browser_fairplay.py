@@ -57,14 +57,17 @@ def test_the_director_watches_the_report_s_progress_then_reads_it_and_others_are
     with director.expect_download() as download:  # the review packet: one blind file
         director.click("#fairplay-packet")
     packet = Path(download.value.path()).read_text(encoding="utf-8")
-    assert "Player A" in packet and "never a verdict" in packet and "<script" not in packet
+    referred = {reasons.nth(i).locator("strong").inner_text() for i in range(6)
+                if "not referred by the screen" not in reasons.nth(i).inner_text()}
+    assert "never a verdict" in packet and "<script" not in packet
+    # one label a referred player, in the statistics table (the header's own "Player A, Player B, ..." is not a row)
+    labels = re.findall(r"<td>(Player [A-Z]+)</td>", packet)
+    assert sorted(labels) == [f"Player {chr(ord('A') + i)}" for i in range(len(referred))], labels
     assert not [n for n in PLAYERS if re.search(rf"(?<!\w){n}(?!\w)", packet)], "a name in the blind packet"
     director.check("#fairplay-packet-names")
     with director.expect_download() as download:
         director.click("#fairplay-packet")
     named = Path(download.value.path()).read_text(encoding="utf-8")
-    referred = {reasons.nth(i).locator("strong").inner_text() for i in range(6)
-                if "not referred by the screen" not in reasons.nth(i).inner_text()}
     assert "not blind" in named  # names lifted: the referred players' names shown, nobody else's (only they are in it)
     assert {n for n in PLAYERS if re.search(rf"(?<!\w){n}(?!\w)", named)} == referred
 

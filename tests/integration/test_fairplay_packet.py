@@ -43,7 +43,10 @@ def test_the_director_downloads_a_blind_packet_and_nobody_else_any(app, client):
     assert blind.status_code == 200 and blind.headers["Cache-Control"] == "no-store"
     assert blind.headers["Content-Disposition"].startswith("attachment;") and "blind" in blind.headers["Content-Disposition"]
     text = blind.get_data(as_text=True)
-    assert "Player A" in text and "Player B" in text and 'id="packet-blind"' in text and "<script" not in text
+    assert 'id="packet-blind"' in text and "<script" not in text
+    # both referred: each a row of the statistics and a section of decisions under its label, never its name
+    assert sorted(re.findall(r"<td>(Player [A-Z]+)</td>", text)) == ["Player A", "Player B"]
+    assert re.findall(r'<h3 id="referred-\d+">(Player [A-Z]+)</h3>', text) == ["Player A", "Player B"]
     assert not any(name in text for name in NAMES)
     assert "never a verdict" in text and 'id="packet-statistics"' in text
     said = " ".join(text.split())
@@ -112,7 +115,8 @@ def test_the_cli_writes_the_packet_of_a_tournament_s_store(tmp_path):
                                         "1", "--packet", str(out), "--base-url", "https://arbiter.example"])
     assert result.exit_code == 1, result.output  # --refer 1: the screen refers everyone
     text = out.read_text(encoding="utf-8")
-    assert "Player A" in text and "Player B" in text and not any(name in text for name in NAMES)
+    assert sorted(re.findall(r"<td>(Player [A-Z]+)</td>", text)) == ["Player A", "Player B"]
+    assert not any(name in text for name in NAMES)
     assert "never a verdict" in text and "Spring open" in text and "https://arbiter.example" in text
     assert "--refer 1.0" in text  # the packet's command reproduces both stages
 

@@ -17,7 +17,7 @@ evidence, not new evidence, and the report says both.
 
 from __future__ import annotations
 
-from typing import Hashable
+from typing import Callable, Hashable
 
 from .fairplay import player_report, rank_test, said_of
 from .screening import PANEL, REFER, sigmas
@@ -88,29 +88,30 @@ def panel_said(full: dict) -> str:
             f"look at the games; this is no finding.")
 
 
-def player_reason(name: str, line: dict) -> str:
-    """A player's staged line said in words, naming the player `name` (a blind packet passes its label)."""
+def _reason(line: dict, test: str, found: Callable[[dict], str]) -> str:
+    """A staged line in words: the screen's finding, then, for the referred, `test`'s finding (`found` of stage two's
+    line) and whether a panel is asked."""
     screen, full = line["screen"], line["full"]
     if not screen["decisions"]:
         return "no decision with a choice to judge: nothing to screen"
     if full is None:
         return screen_said(screen)
-    found = said_of(name, full) if full["decisions"] else "no decision with a choice to judge"
-    return f"{screen_said(screen)}; the full test: {found}. {panel_said(full)}"
+    return f"{screen_said(screen)}; {test}: {found(full)}. {panel_said(full)}"
+
+
+def player_reason(name: str, line: dict) -> str:
+    """A player's staged line said in words, naming the player `name` (a blind packet passes its label)."""
+    return _reason(line, "the full test",
+                   lambda full: said_of(name, full) if full["decisions"] else "no decision with a choice to judge")
 
 
 def pair_reason(names: str, line: dict) -> str:
     """A pair's staged line said in words (`names`: "Ann and Bob", or their labels)."""
-    screen, full = line["screen"], line["full"]
-    if not screen["decisions"]:
-        return "no decision with a choice to judge: nothing to screen"
-    if full is None:
-        return screen_said(screen)
-    found = (f"over {count(full['decisions'], 'decision')} of the two (each judged against the other's real hand), "
-             f"the moves {names} played did better with the partner's real hand than with hands drawn from what they "
-             f"saw at the {ordinal(round(100 * (full['rank_mean'] or 0.5)))} percentile on average (honest play: the "
-             f"50th)")
-    return f"{screen_said(screen)}; the full pair test: {found}. {panel_said(full)}"
+    return _reason(line, "the full pair test", lambda full: (
+        f"over {count(full['decisions'], 'decision')} of the two (each judged against the other's real hand), "
+        f"the moves {names} played did better with the partner's real hand than with hands drawn from what they "
+        f"saw at the {ordinal(round(100 * (full['rank_mean'] or 0.5)))} percentile on average (honest play: the "
+        f"50th)"))
 
 
 def referred_by_screen(screened: dict[Hashable, Shares], refer: float = REFER) -> tuple[dict[Hashable, dict], set]:

@@ -5,7 +5,8 @@ beyond what tests/unit/test_analysis_samplers.py holds for every game:
   removal: a rank below the strike's number; a hold: a rank at least the number; an Ace's reveal: the rank): at a
   decision after strikes that leave few orderings (counted over all 40,320), over many samples from fixed seeds,
   each ordering's count is tested by a chi-square goodness-of-fit against an equal share (p < 1e-6);
-- an arrangement is not analysed (40,320 orderings: `candidates` gives an empty list), every strike is;
+- an arrangement is one candidate (40,320 orderings, one group: `key`), a legal arrangement of the seat, so it is not
+  analysed and the arrangement played takes its place; every strike is analysed;
 - a playout strikes a random remaining enemy position for each seat in turn until someone wins, worth 1 for the
   winner.
 """
@@ -19,6 +20,7 @@ from domain.cards import parse_card
 from domain.games import SPECS
 from domain.records import parse, to_document
 from domain.small_battle.clauses import removes, strike_value
+from domain.small_battle.codec import RANKS
 from projections.knowledge import seat_knowledge
 from tests.unit.test_analysis_samplers import P_FAIL, chi_square_sf
 from tests.unit.test_registry_properties import play, tables
@@ -86,6 +88,27 @@ def test_an_arrangement_is_one_candidate_so_not_analysed_and_a_strike_is():
     assert len(ANALYSIS.candidates(states[0], 0)) == 1  # nobody has arranged yet: every ordering is one group
     striking = next(s for s in states if s.arranged and s.outcome is None)
     assert ANALYSIS.candidates(striking, striking.to_act) is None
+
+
+def test_the_arrangement_candidate_is_a_legal_arrangement_of_the_seat_and_the_group_of_every_arrangement():
+    """The one candidate of an arrangement is a move the seat may play (the decider accepts it), and `key` puts
+    every arrangement of the seat in its group and no strike, so the arrangement played takes its place
+    (domain.analysis.with_played)."""
+    from domain.analysis import with_played
+
+    d = SPECS[GAME].decider
+    _, states, chance = _game(3)
+    for seat in (0, 1):
+        (candidate,) = ANALYSIS.candidates(states[0], seat)
+        assert candidate["seat"] == seat and candidate["type"] == "arrange"
+        events, after = d.step(states[0], candidate, chance)
+        assert after.formations[seat] is not None and events
+        played = {"type": "arrange", "formation": [str(r) for r in reversed(RANKS)]}
+        assert ANALYSIS.key(states[0], seat, dict(played, seat=seat)) == ANALYSIS.key(states[0], seat, candidate)
+        assert with_played(ANALYSIS, states[0], seat, [candidate], played) == [dict(played, seat=seat)]
+    striking = next(s for s in states if s.arranged and s.outcome is None)
+    strike = next(m for m in d.legal_moves(striking) if m["type"] == "strike")
+    assert ANALYSIS.key(striking, strike["seat"], strike) is None  # a strike is its own group
 
 
 def test_a_playout_strikes_random_remaining_positions_until_a_win_worth_one_to_the_winner():

@@ -16,6 +16,8 @@ from __future__ import annotations
 import itertools
 import random
 
+import pytest
+
 from domain.cards import parse_card
 from domain.games import SPECS
 from domain.records import parse, to_document
@@ -83,6 +85,21 @@ def test_the_enemy_formation_is_uniform_among_the_orderings_that_fit_the_strikes
                                f"degrees of freedom, p = {p_value:.2e}")
 
 
+def test_a_sample_at_every_decision_holds_the_real_drawn_card_own_formation_and_removals_arrangement_included():
+    """At every decision of either seat, the arrangement too (not analysed, but `sample` is the spec's and may be
+    asked there), the sampled state holds what the real one held that the seat saw: the drawn card (none before the
+    first draw), its own formation, each side's removed positions, the seat to act."""
+    record, states, _ = _game(4)
+    for seat in (0, 1):
+        seen, decisions = seat_knowledge(record, seat)
+        assert decisions[0].move["type"] == "arrange"
+        for i, d in enumerate(decisions):
+            real = states[d.move_index]
+            got = ANALYSIS.sample(record.setup, seat, seen[:d.index], random.Random(f"drawn|{i}"))
+            assert (got.drawn, got.formations[seat], got.removed, got.to_act) == (
+                real.drawn, real.formations[seat], real.removed, real.to_act), (seat, i)
+
+
 def test_an_arrangement_is_one_candidate_so_not_analysed_and_a_strike_is():
     record, states, _ = _game(1)
     assert len(ANALYSIS.candidates(states[0], 0)) == 1  # nobody has arranged yet: every ordering is one group
@@ -109,6 +126,23 @@ def test_the_arrangement_candidate_is_a_legal_arrangement_of_the_seat_and_the_gr
     striking = next(s for s in states if s.arranged and s.outcome is None)
     strike = next(m for m in d.legal_moves(striking) if m["type"] == "strike")
     assert ANALYSIS.key(striking, strike["seat"], strike) is None  # a strike is its own group
+
+
+def test_an_enemy_formation_the_strikes_pin_down_is_sampled_and_one_no_ordering_fits_is_refused_by_name():
+    """When what the seat saw leaves one ordering (every rank revealed or bounded to one value), the sample is that
+    ordering, every time; bounds no ordering meets (a knowledge that contradicts itself) raise a ValueError that says
+    so, never a wrong formation."""
+    from domain.small_battle.determinize import _formation
+
+    pinned = [5, 2, 9, 7, 3, 8, 4, 6]
+    for k in range(20):
+        assert _formation(pinned, pinned, random.Random(k)) == tuple(pinned)
+    # seven positions pinned, the last bounded to what is left: still one ordering
+    assert _formation(pinned[:7] + [2], pinned[:7] + [9], random.Random(0)) == tuple(pinned)
+    with pytest.raises(ValueError, match="^no formation fits what the seat saw$"):
+        _formation([9, 9] + [2] * 6, [9, 9] + [8] * 6, random.Random(0))  # positions 0 and 1 both the 9
+    with pytest.raises(ValueError, match="^no formation fits what the seat saw$"):
+        _formation([2] * 8, [8] * 8, random.Random(0))  # eight positions, seven ranks (2..8) allowed
 
 
 def test_a_playout_strikes_random_remaining_positions_until_a_win_worth_one_to_the_winner():

@@ -53,8 +53,10 @@ GAMES = tuple(sorted(REGISTRY, key=_package_lines))  # every registered game (do
 REGISTRY_TESTS = ("test_every_game_folds_round_trips_and_cites_its_own_clauses",
                   "test_a_record_corrupted_at_a_move_is_refused_at_that_move")
 # El Royale's analysis candidates (candidates.py) and inference (inference.py) are tested in test_analysis_*.py
-EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py",
-                             "tests/unit/test_analysis_candidates.py", "tests/unit/test_analysis_inference.py"]}
+# and each game with a pair test has its told sampler (`hands=`, `hand`) held by test_collusion.py
+EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py", "tests/unit/test_analysis_candidates.py",
+                             "tests/unit/test_analysis_inference.py", "tests/unit/test_collusion.py"],
+               "batallion": ["tests/unit/test_collusion.py"]}
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 # mutmut.stats.status_by_exit_code, repeated here so that reading results needs no mutmut configuration
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 2: "check was interrupted by user",

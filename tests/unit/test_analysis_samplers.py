@@ -530,6 +530,41 @@ def test_the_analysis_of_fixed_decisions_is_pinned(game):
     assert digest == GOLDEN.get(game), f"{game}: analysis lines changed, digest {digest}:\n{text[:3000]}"
 
 
+# The same in small (four decisions of a shorter seeded game, 4 samples a candidate): a few tenths of a second where
+# the lines above take seconds to tens of seconds under mutmut's tracing. The mutation runs (docs/mutation.md) order
+# each mutant's tests fastest first, so a sampler or rollout mutant is killed here instead of after every slow
+# property. Pinned with inference on (`True`) and, where the game has inference, off.
+QUICK = {
+    ("el-royale", True): "cc914f0411ac93b28ec55e9f44341335ceb54d602e151564cea764699d55d7d5",
+    ("el-royale", False): "5a559c6c497b261a69e538c4635f86b06b1948d0748047983a22d4c5e49ae501",
+    ("batallion", True): "5650fd58b31b07e6a751054827e8db1fb4b1b001410fa1ee2b72d2de015de888",
+    ("small-battle", True): "3b4793a1be6c67299459bebf47e657871ebc56274b9f776ab5e7f818ea8cabfd",
+    ("four-virtues", True): "d5a439b630a01bb502ce233b29714e652c90b5c5ac675f6cc0b2bdaab02649a5",
+}
+
+
+@pytest.mark.parametrize("game,infer", sorted(QUICK))
+def test_four_decisions_analysed_with_few_samples_are_pinned(game, infer):
+    import hashlib
+    import json
+
+    from domain.analysis import analyse_decision
+
+    spec = SPECS[game]
+    options, players = tables(game)[0]
+    record, states = random_record(game, options, players, "601d", random.Random(34), limit=160)
+    seen, decisions = seat_knowledge(record, 1)
+    decisions = [k for k in decisions if analysed(spec, states[k.move_index], 1)]
+    picked = decisions[:: max(1, len(decisions) // 4)][:4]
+    lines = [analyse_decision(spec, record.setup, 1, seen[:k.index], k.move, "quick", n, samples=4, infer=infer)
+             for n, k in enumerate(picked)]
+    assert len(picked) == 4 and sum(line is not None for line in lines) >= 2  # None: one candidate left, not judged
+    text = json.dumps(lines, sort_keys=True)
+    assert ("inference" in text) == (infer and spec.analysis.evidence is not None)
+    digest = hashlib.sha256(text.encode()).hexdigest()
+    assert digest == QUICK[game, infer], f"{game}: analysis lines changed, digest {digest}:\n{text[:3000]}"
+
+
 @pytest.mark.parametrize("game", sorted(GOLDEN_PLAIN))
 def test_the_analysis_without_inference_is_plain_sampling_as_pinned_before_it(game):
     import hashlib

@@ -23,6 +23,7 @@ from domain.randomness import Chance
 from projections.knowledge import seat_knowledge
 from service.analysis.facade import Plan, analyse, plan
 from service.offline.simulation import make_plan, run
+from tests.conftest import examples
 
 CASES = [("el-royale", 4, {"edition": "revised"}), ("el-royale", 4, {"edition": "classic"}),
          ("batallion", 4, {"variants": []}), ("small-battle", 2, {}), ("four-virtues", 2, {"target": 100})]
@@ -146,7 +147,7 @@ def test_a_seat_the_game_lacks_is_refused():
 def test_the_same_knowledge_and_seed_give_the_same_lines_and_another_seed_other_numbers():
     record = _game("el-royale", 4, {"edition": "revised"})
     p = plan(record, 0)
-    few = Plan(p.game, p.setup, p.seat, p.seen, p.decisions[:8])
+    few = Plan(p.game, p.setup, p.seat, p.seen, p.decisions[:examples(8, under_mutation=3)])
     a, b = list(analyse(few, "x", 12)), list(analyse(few, "x", 12))
     assert a == b and a
     assert list(analyse(few, "y", 12)) != a
@@ -167,11 +168,11 @@ def test_the_shared_rollout_memo_and_the_once_read_knowledge_change_no_byte():
     # without inference (it needs fold/deal): the shortcuts alone
     fast_spec = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, evidence=None))
     with registered("el-royale", fast_spec):
-        fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+        fast = json.dumps(_few_lines(record, 0, examples(10, under_mutation=3), 40), sort_keys=True)
     plain = dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False, fold=None, deal=None,
                                                                    evidence=None))
     with registered("el-royale", plain):
-        slow = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+        slow = json.dumps(_few_lines(record, 0, examples(10, under_mutation=3), 40), sort_keys=True)
     assert fast == slow and fast != "[]"
 
 
@@ -179,9 +180,9 @@ def test_the_shared_rollout_memo_changes_no_byte_with_inference_on():
     record = _game("el-royale", 4, {"edition": "revised"})
     spec = spec_for("el-royale")
     assert spec.analysis.evidence is not None
-    fast = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+    fast = json.dumps(_few_lines(record, 0, examples(10, under_mutation=3), 40), sort_keys=True)
     with registered("el-royale", dataclasses.replace(spec, analysis=dataclasses.replace(spec.analysis, memo=False))):
-        slow = json.dumps(_few_lines(record, 0, 10, 40), sort_keys=True)
+        slow = json.dumps(_few_lines(record, 0, examples(10, under_mutation=3), 40), sort_keys=True)
     assert fast == slow and '"inference"' in fast
 
 
@@ -210,7 +211,7 @@ def test_inference_from_the_others_choices_reads_no_card_the_seat_had_not_seen(g
             continue
         assert _analysis_bytes(altered, seat, k, samples=16) == before
         checked += 1
-        if checked == 3:
+        if checked == examples(3, under_mutation=1):
             break
     assert checked >= 1, "no weighted decision with a hidden card to alter was found"
 

@@ -13,6 +13,7 @@ from domain.games import spec_for
 from domain.records import parse
 from projections.knowledge import seat_knowledge
 from service.offline.simulation import make_plan, run
+from tests.conftest import examples
 
 
 class _Shadow:
@@ -90,7 +91,7 @@ def test_the_analysis_reports_its_effective_sample_size_and_plain_games_report_n
     seen, decisions = seat_knowledge(record, seat)
     spec = spec_for("el-royale")
     lines = [analyse_decision(spec, record.setup, seat, seen[:x.index], x.move, "t", k, 32)
-             for k, x in enumerate(decisions[:30])]
+             for k, x in enumerate(decisions[:examples(30, under_mutation=8)])]
     lines = [x for x in lines if x is not None]
     assert lines and all(0 < x["inference"]["ess"] <= x["inference"]["proposals"] for x in lines)
     off = analyse_decision(spec, record.setup, seat, seen[:decisions[0].index], decisions[0].move, "t", 0, 32,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from domain.batallion.clauses import best_attack_value
-from domain.batallion.codec import parse_card
+from domain.batallion.codec import JOKER, parse_card
 from domain.games import SPECS
 from domain.records import parse, to_document
 from projections.knowledge import seat_knowledge
@@ -77,6 +77,18 @@ def test_every_sample_backs_each_bid_whose_bidder_still_holds_its_hand():
         for hands in _hands(record, seat, k):
             for bidder, amount in backed.items():
                 assert _worth(hands[bidder]) >= amount, (seat, k, bidder, hands[bidder])
+
+
+def test_with_jokers_a_bidders_hand_holding_one_backs_its_bid_counted_as_the_copy_that_adds_most():
+    """BA-1.4 with the `jokers` variant: the jokers are among the unseen cards, so sampled bidder hands hold them, and
+    each sample backs the bid with the joker counted in the largest group it may join (twins at most here)."""
+    t = Recorded([H0, H1, H2], variants=["jokers"])
+    t.acquire().bids(5, 6, None)
+    record = parse(to_document("batallion", t.setup, SEED, {"deal": t.deck}, t.moves))
+    first_bid = next(i for i, m in enumerate(t.moves) if m["type"] == "bid")
+    hands = [h[1] for h in _hands(record, 2, first_bid + 1)]
+    assert any(JOKER in hand for hand in hands)
+    assert all(best_attack_value(tuple(sorted(hand)), record.setup.max_group) >= 5 for hand in hands)
 
 
 def test_a_bid_no_longer_constrains_a_hand_that_changed():

@@ -164,3 +164,18 @@ def test_a_decision_in_the_final_melding_is_sampled():
     seat = record.moves[j]["seat"]
     seen, decisions = seat_knowledge(record, seat)
     _check_samples("four-virtues", record, states, seat, seen, next(k for k in decisions if k.move_index == j), "final")
+
+
+def test_a_long_game_s_knowledge_is_sampled_at_its_last_decision():
+    """A game to 1,000 points can run to 25 rounds and more (this seeded one: 27, 1,789 moves). The fold stands a
+    placeholder for each hidden card of every round (41 a round: the opponent's ten, the stock), so it must never run
+    out of them: the last decisions of both seats are sampled, and each sample shows the seat its table."""
+    from projections.knowledge import seat_knowledge
+    from tests.unit.test_analysis_samplers import _check_samples, random_record
+
+    record, states = random_record("four-virtues", {"target": 1000}, [{"name": "a"}, {"name": "b"}], "beef",
+                                   random.Random(5), limit=20000)
+    for seat in (0, 1):
+        seen, decisions = seat_knowledge(record, seat)
+        assert sum(item["kind"] == "dealt" for item in seen) >= 25
+        _check_samples("four-virtues", record, states, seat, seen, decisions[-1], "long", samples=2)

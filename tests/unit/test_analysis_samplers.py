@@ -499,8 +499,9 @@ GOLDEN = {
 GOLDEN_PLAIN = {"el-royale": "d3c8f47adfcbb5f39a92b95032778bb05ccc3cc657a2e342d02696c15847f18c"}
 
 
-def _golden_lines(game: str, infer: bool = True) -> list:
-    """The analysis (domain.analysis.analyse_decision, few samples) of six decisions of a seeded random game."""
+def _golden_lines(game: str, infer: bool = True, count: int = 6, samples: int = 8, seed: str = "golden") -> list:
+    """The analysis (domain.analysis.analyse_decision, few samples) of `count` decisions of seat 1 in a seeded random
+    game, spread over it."""
     from domain.analysis import analyse_decision
 
     spec = SPECS[game]
@@ -509,8 +510,9 @@ def _golden_lines(game: str, infer: bool = True) -> list:
     seat = 1
     seen, decisions = seat_knowledge(record, seat)
     decisions = [k for k in decisions if analysed(spec, states[k.move_index], seat)]
-    picked = decisions[:: max(1, len(decisions) // 6)][:6]
-    return [analyse_decision(spec, record.setup, seat, seen[:k.index], k.move, "golden", n, samples=8, infer=infer)
+    picked = decisions[:: max(1, len(decisions) // count)][:count]
+    assert len(picked) == count
+    return [analyse_decision(spec, record.setup, seat, seen[:k.index], k.move, seed, n, samples=samples, infer=infer)
             for n, k in enumerate(picked)]
 
 
@@ -548,19 +550,10 @@ def test_four_decisions_analysed_with_few_samples_are_pinned(game, infer):
     import hashlib
     import json
 
-    from domain.analysis import analyse_decision
-
-    spec = SPECS[game]
-    options, players = tables(game)[0]
-    record, states = random_record(game, options, players, "601d", random.Random(34), limit=160)
-    seen, decisions = seat_knowledge(record, 1)
-    decisions = [k for k in decisions if analysed(spec, states[k.move_index], 1)]
-    picked = decisions[:: max(1, len(decisions) // 4)][:4]
-    lines = [analyse_decision(spec, record.setup, 1, seen[:k.index], k.move, "quick", n, samples=4, infer=infer)
-             for n, k in enumerate(picked)]
-    assert len(picked) == 4 and sum(line is not None for line in lines) >= 2  # None: one candidate left, not judged
+    lines = _golden_lines(game, infer, count=4, samples=4, seed="quick")
+    assert sum(line is not None for line in lines) >= 2  # None: one candidate left, not judged
     text = json.dumps(lines, sort_keys=True)
-    assert ("inference" in text) == (infer and spec.analysis.evidence is not None)
+    assert ("inference" in text) == (infer and SPECS[game].analysis.evidence is not None)
     digest = hashlib.sha256(text.encode()).hexdigest()
     assert digest == QUICK[game, infer], f"{game}: analysis lines changed, digest {digest}:\n{text[:3000]}"
 

@@ -127,3 +127,14 @@ def test_a_draw_is_worth_nothing():
     state, chance = _at(record(EX1_HANDS, EX1_MOVES[:4], options={"battle_limit": 1}))
     assert state.outcome is not None and state.outcome.result == "draw"
     assert [det.value(state, seat) for seat in range(3)] == [0.0, 0.0, 0.0]
+
+
+def test_a_defender_down_to_one_card_that_beats_plays_it():
+    """A beat that empties the hand is checked for a win (ER-4.1) before the cost rule: with one card left, the check
+    reads that card alone (no second card to read), and the beat is played."""
+    from domain.cards import parse_card
+
+    state, _ = _at(record(EX2_HANDS, EX2_OPEN, edition="classic"))  # only the queen of spades beats the top jack
+    one = state.clone()
+    one.hands = tuple(1 << parse_card("QS") if seat == one.to_act else h for seat, h in enumerate(one.hands))
+    assert set(_choices(one)) == {(one.to_act, "beat", ("QS",))}

@@ -8,7 +8,7 @@ import json
 from domain.analysis import _drawer, analyse_decision
 from domain.cards import parse_card
 from domain.el_royale import inference
-from domain.el_royale.state import JOIN
+from domain.el_royale.state import CLAIM, JOIN
 from domain.games import spec_for
 from domain.records import parse
 from projections.knowledge import seat_knowledge
@@ -110,3 +110,22 @@ def test_a_concession_is_read_as_holding_none_of_the_cards_that_beat_the_top_alo
 
     for top in range(52):
         assert inference._beaters(top) == sum(1 << c for c in range(52) if can_beat_classic(c, top)), top
+
+
+def test_an_observation_starts_with_nothing_played_or_taken_since_and_gathers_every_take():
+    """A pass in a window on a two (card 0, the two of clubs) is read as holding no two then; the cards its seat plays
+    or takes afterwards are added to the observation, every take kept (a claim, then a take), so a sample holding a
+    two only because it took one since is not weighed down."""
+    from types import SimpleNamespace
+
+    watcher = inference.Watcher(0)
+    watcher.see("passed", 1, [], SimpleNamespace(phase=JOIN, pile=(0,), pile_mask=1))
+    twos = inference.RANK_MASKS[0]
+    assert watcher.finish() == ((1, twos, inference.EPS_PASS, 0, 0),)
+    watcher.see("claimed", 1, [], SimpleNamespace(phase=CLAIM, pile=(13,), pile_mask=1 << 13))
+    watcher.see("took", 1, [26], None)
+    (observation,) = watcher.finish()
+    assert observation[3:] == (0, 1 << 13 | 1 << 26)
+    assert inference.weight(watcher.finish(), [0, 1 << 0, 0, 0]) == inference.EPS_PASS  # holds a two it passed on
+    assert inference.weight(watcher.finish(), [0, 1 << 13, 0, 0]) == 1.0  # its other two came with the claim
+    assert inference.weight(watcher.finish(), [0, 0, 0, 0]) == 1.0

@@ -138,3 +138,22 @@ def test_a_defender_down_to_one_card_that_beats_plays_it():
     one = state.clone()
     one.hands = tuple(1 << parse_card("QS") if seat == one.to_act else h for seat, h in enumerate(one.hands))
     assert set(_choices(one)) == {(one.to_act, "beat", ("QS",))}
+
+
+def test_a_decision_just_before_a_reshuffle_is_analysed_through_it():
+    """ER-2.3: the analysis's rollouts run the current battle to its end before the shared memo's key (the next
+    attack), and that end can empty the deck and reshuffle the discard pile, which draws from the sample's chance:
+    seed 0000's seat 0, decision 601, three events before the reshuffle."""
+    from domain.analysis import analyse_decision
+    from projections.knowledge import seat_knowledge
+    from tests.unit.test_analysis_samplers import random_record, tables
+
+    options, players = tables("el-royale")[0]
+    record, _ = random_record("el-royale", options, players, "0000", random.Random(0), limit=600)
+    seen, decisions = seat_knowledge(record, 0)
+    reshuffle = next(i for i, item in enumerate(seen) if item["kind"] == "reshuffled")
+    decision = next(d for d in decisions if d.index == 601)
+    assert decision.index < reshuffle <= decision.index + 3
+    line = analyse_decision(SPECS["el-royale"], record.setup, 0, seen[:decision.index], decision.move, "reshuffle",
+                            0, samples=4)
+    assert line is not None and len(line["moves"]) >= 2

@@ -129,3 +129,36 @@ def test_an_observation_starts_with_nothing_played_or_taken_since_and_gathers_ev
     assert inference.weight(watcher.finish(), [0, 1 << 0, 0, 0]) == inference.EPS_PASS  # holds a two it passed on
     assert inference.weight(watcher.finish(), [0, 1 << 13, 0, 0]) == 1.0  # its other two came with the claim
     assert inference.weight(watcher.finish(), [0, 0, 0, 0]) == 1.0
+
+
+def test_the_watcher_reads_the_others_passes_in_windows_plays_and_big_concessions_and_never_the_seat_itself():
+    """What each public choice tells (docs/analysis.md, "Inference"): a pass in a join or reinforce window, holding
+    none of the top's rank; a throw-in, holding no more of its rank; conceding a pile of more than CHEAP_PILE cards,
+    holding nothing that beats its top alone. The cards a seat plays afterwards (attacks, throw-ins and beats, every
+    card of each) are added to what it may have held then; its takes and concessions likewise. The seat's own choices
+    and a pass outside a window tell nothing."""
+    from types import SimpleNamespace
+
+    from domain.el_royale.state import DEFENCE
+
+    window = SimpleNamespace(phase=JOIN, pile=(0,), pile_mask=1)
+    watcher = inference.Watcher(0)
+    watcher.see("passed", 0, [], window)  # the seat itself
+    watcher.see("passed", 2, [], SimpleNamespace(phase=CLAIM, pile=(0,), pile_mask=1))  # declining a claim
+    assert watcher.finish() == ()
+    watcher.see("passed", 1, [], window)
+    watcher.see("attacked", 1, [5, 18], None)
+    watcher.see("beat", 1, [31], None)
+    watcher.see("threw_in", 1, [44], None)
+    assert watcher.finish()[0][3] == 1 << 5 | 1 << 18 | 1 << 31 | 1 << 44
+    assert watcher.finish()[1] == (1, inference.RANK_MASKS[5] & ~(1 << 5 | 1 << 18), inference.EPS_KEEP,
+                                   1 << 31 | 1 << 44, 0)
+    big = SimpleNamespace(phase=DEFENCE, pile=(7, 8, 9), pile_mask=1 << 7 | 1 << 8 | 1 << 9)
+    conceding = inference.Watcher(0)
+    conceding.see("conceded", 3, [], big)
+    # the conceded pile is taken after the choice it tells of: its cards are in the hand since
+    assert conceding.finish() == ((3, inference._beaters(9), inference.EPS_CONCEDE, 0, big.pile_mask),)
+    small = SimpleNamespace(phase=DEFENCE, pile=(10, 11), pile_mask=1 << 10 | 1 << 11)
+    conceding.see("conceded", 3, [], small)  # a cheap pile: no observation, but its cards are taken
+    assert conceding.finish() == ((3, inference._beaters(9), inference.EPS_CONCEDE, 0,
+                                   big.pile_mask | small.pile_mask),)

@@ -123,9 +123,9 @@ def test_an_observation_starts_with_nothing_played_or_taken_since_and_gathers_ev
     twos = inference.RANK_MASKS[0]
     assert watcher.finish() == ((1, twos, inference.EPS_PASS, 0, 0),)
     watcher.see("claimed", 1, [], SimpleNamespace(phase=CLAIM, pile=(13,), pile_mask=1 << 13))
-    watcher.see("took", 1, [26], None)
+    watcher.see("took", 1, [26, 39], None)
     (observation,) = watcher.finish()
-    assert observation[3:] == (0, 1 << 13 | 1 << 26)
+    assert observation[3:] == (0, 1 << 13 | 1 << 26 | 1 << 39)
     assert inference.weight(watcher.finish(), [0, 1 << 0, 0, 0]) == inference.EPS_PASS  # holds a two it passed on
     assert inference.weight(watcher.finish(), [0, 1 << 13, 0, 0]) == 1.0  # its other two came with the claim
     assert inference.weight(watcher.finish(), [0, 0, 0, 0]) == 1.0

@@ -40,7 +40,7 @@ import time
 import tomllib
 from pathlib import Path
 
-from domain.games import GAMES as REGISTRY, module_name
+from domain.games import GAMES as REGISTRY, module_name, spec_for
 
 ROOT = Path(__file__).resolve().parent.parent
 WORK = ROOT / "build" / "mutation"
@@ -53,10 +53,8 @@ GAMES = tuple(sorted(REGISTRY, key=_package_lines))  # every registered game (do
 REGISTRY_TESTS = ("test_every_game_folds_round_trips_and_cites_its_own_clauses",
                   "test_a_record_corrupted_at_a_move_is_refused_at_that_move")
 # El Royale's analysis candidates (candidates.py) and inference (inference.py) are tested in test_analysis_*.py
-# and each game with a pair test has its told sampler (`hands=`, `hand`) held by test_collusion.py
-EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py", "tests/unit/test_analysis_candidates.py",
-                             "tests/unit/test_analysis_inference.py", "tests/unit/test_collusion.py"],
-               "batallion": ["tests/unit/test_collusion.py"]}
+EXTRA_TESTS = {"el-royale": ["tests/unit/test_worked_examples.py",
+                             "tests/unit/test_analysis_candidates.py", "tests/unit/test_analysis_inference.py"]}
 KILLED = {"killed", "timeout", "segfault", "caught by type check"}
 # mutmut.stats.status_by_exit_code, repeated here so that reading results needs no mutmut configuration
 STATUS = {1: "killed", 3: "killed", 0: "survived", 5: "no tests", 2: "check was interrupted by user",
@@ -77,6 +75,9 @@ def tests_of(game: str, registry: bool = False) -> list[str]:
     # the analysis tests are what can kill their mutants: the analysis ignores unseen cards, and each sampled state
     # agrees with what the seat saw and deals the unseen cards fairly
     files += ["tests/unit/test_analysis_hidden.py", "tests/unit/test_analysis_samplers.py"]
+    analysis = spec_for(game).analysis
+    if analysis is not None and analysis.hand is not None:  # a game with a pair test: its told sampler (`hands=`)
+        files.append("tests/unit/test_collusion.py")
     if registry:
         files += [f"tests/unit/test_registry_properties.py::{name}[{game}]" for name in REGISTRY_TESTS]
     return files

@@ -113,21 +113,21 @@ def test_a_concession_is_read_as_holding_none_of_the_cards_that_beat_the_top_alo
 
 
 def test_an_observation_starts_with_nothing_played_or_taken_since_and_gathers_every_take():
-    """A pass in a window on a two (card 0, the two of clubs) is read as holding no two then; the cards its seat plays
-    or takes afterwards are added to the observation, every take kept (a claim, then a take), so a sample holding a
-    two only because it took one since is not weighed down."""
+    """A pass in a window on an ace (card 0, the ace of clubs) is read as holding no ace then; the cards its seat plays
+    or takes afterwards are added to the observation, every take kept (a claim, then a take), so a sample holding an
+    ace only because it took one since is not weighed down."""
     from types import SimpleNamespace
 
     watcher = inference.Watcher(0)
     watcher.see("passed", 1, [], SimpleNamespace(phase=JOIN, pile=(0,), pile_mask=1))
-    twos = inference.RANK_MASKS[0]
-    assert watcher.finish() == ((1, twos, inference.EPS_PASS, 0, 0),)
+    aces = inference.RANK_MASKS[0]
+    assert watcher.finish() == ((1, aces, inference.EPS_PASS, 0, 0),)
     watcher.see("claimed", 1, [], SimpleNamespace(phase=CLAIM, pile=(13,), pile_mask=1 << 13))
     watcher.see("took", 1, [26, 39], None)
     (observation,) = watcher.finish()
     assert observation[3:] == (0, 1 << 13 | 1 << 26 | 1 << 39)
-    assert inference.weight(watcher.finish(), [0, 1 << 0, 0, 0]) == inference.EPS_PASS  # holds a two it passed on
-    assert inference.weight(watcher.finish(), [0, 1 << 13, 0, 0]) == 1.0  # its other two came with the claim
+    assert inference.weight(watcher.finish(), [0, 1 << 0, 0, 0]) == inference.EPS_PASS  # holds an ace it passed on
+    assert inference.weight(watcher.finish(), [0, 1 << 13, 0, 0]) == 1.0  # its ace of diamonds came with the claim
     assert inference.weight(watcher.finish(), [0, 0, 0, 0]) == 1.0
 
 

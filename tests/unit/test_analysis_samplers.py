@@ -532,7 +532,7 @@ def test_the_analysis_of_fixed_decisions_is_pinned(game):
     assert digest == GOLDEN.get(game), f"{game}: analysis lines changed, digest {digest}:\n{text[:3000]}"
 
 
-# The same in small (four decisions of a shorter seeded game, 4 samples a candidate): a few tenths of a second where
+# The same in small (four decisions of the same seeded game, 4 samples a candidate): a few tenths of a second where
 # the lines above take seconds to tens of seconds under mutmut's tracing. The mutation runs (docs/mutation.md) order
 # each mutant's tests fastest first, so a sampler or rollout mutant is killed here instead of after every slow
 # property. Pinned with inference on (`True`) and, where the game has inference, off.

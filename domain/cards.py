@@ -107,6 +107,7 @@ def count(mask: int) -> int:
 
 
 RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+SAME_RANK = tuple(RANK_MASKS[rank_of(c)] for c in PACK)  # by card: the mask of its rank (RANK_MASKS[rank_of(c)])
 
 
 def convert_cards(event: dict, convert: Callable, lists: Iterable[str], singles: Iterable[str] = ("card",)) -> dict:

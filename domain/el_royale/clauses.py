@@ -15,10 +15,9 @@ if TYPE_CHECKING:  # pragma: no cover
     from .state import State
 
 
-def clockwise_from(s: "State", seat: int) -> list[int]:
-    """Every seat, starting at `seat` and going clockwise (ER-1.1)."""
-    n = s.n
-    return [(seat + k) % n for k in range(n)]
+def clockwise_from(s: "State", seat: int) -> tuple[int, ...]:
+    """Every seat, starting at `seat` and going clockwise (ER-1.1); a table's tuples, made once a size (_FROM)."""
+    return _FROM[s.n][seat]
 
 
 def next_surviving(s: "State", seat: int) -> int:
@@ -72,14 +71,19 @@ def next_to_offer(s: "State", answered: int) -> int | None:
 
 
 class _Clockwise(dict):
-    """_AFTER[n][seat]: the seats clockwise after `seat` at a table of n, `seat` itself last (made once a size)."""
+    """table[n][seat]: the seats clockwise from `seat` at a table of n, beginning `start` seats on (made once a size):
+    _FROM begins at `seat` itself, _AFTER at its left with `seat` itself last."""
+
+    def __init__(self, start: int) -> None:
+        super().__init__()
+        self.start = start
 
     def __missing__(self, n: int) -> tuple[tuple[int, ...], ...]:
-        self[n] = after = tuple(tuple((seat + k) % n for k in range(1, n + 1)) for seat in range(n))
-        return after
+        self[n] = table = tuple(tuple((seat + k) % n for k in range(self.start, self.start + n)) for seat in range(n))
+        return table
 
 
-_AFTER = _Clockwise()
+_FROM, _AFTER = _Clockwise(0), _Clockwise(1)
 
 
 def may_claim(s: "State", seat: int) -> bool:
@@ -133,7 +137,7 @@ def take_room(s: "State", seat: int) -> int:
 
 def claim_queue(s: "State") -> tuple[int, ...]:
     """ER-3.8: the eligible seats in priority order, the attacker first, then clockwise."""
-    return tuple(seat for seat in clockwise_from(s, s.attacker) if may_claim(s, seat))
+    return tuple([seat for seat in clockwise_from(s, s.attacker) if may_claim(s, seat)])
 
 
 def defender_for(s: "State", attacker: int) -> tuple[int, int | None]:
@@ -174,13 +178,15 @@ def first_holding_cards(s: "State", seat: int) -> int:
 def replenish_order(s: "State") -> list[int]:
     """ER-3.9: who draws in which order after a beat or a concession (eliminated seats skipped)."""
     if s.ended_by == "beat":
-        first = [s.attacker, s.defender]
-        rest = clockwise_from(s, (s.defender + 1) % s.n)
+        first = (s.attacker, s.defender)
+        rest = _AFTER[s.n][s.defender]  # clockwise from the defender's left
     else:
-        first = [s.attacker]
-        rest = clockwise_from(s, (s.attacker + 1) % s.n)
-    order = first + [seat for seat in rest if seat not in first]
-    return [seat for seat in order if s.surviving(seat)]
+        first = (s.attacker,)
+        rest = _AFTER[s.n][s.attacker]  # clockwise from the attacker's left
+    eliminated = s.eliminated
+    order = [seat for seat in first if not (eliminated >> seat) & 1]
+    order += [seat for seat in rest if seat not in first and not (eliminated >> seat) & 1]
+    return order
 
 
 def sides_left(s: "State") -> set[int]:

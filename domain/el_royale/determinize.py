@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..cards import PACK, RANK_MASKS, parse_card, rank_of
+from ..cards import PACK, RANK_MASKS, SAME_RANK, parse_card, rank_of
 from ..hidden import Hidden
 from ..randomness import Chance
 from . import inference
@@ -148,15 +148,17 @@ def evidence(folded: tuple, state: State) -> float:
 
 
 def _wins(s: State, hand: int, cards: list[int]) -> bool:
-    """ER-4.1: the play empties the hand and makes four of its rank on the pile."""
-    return _mask(cards) == hand and (s.pile_mask & RANK_MASKS[rank_of(cards[0])]).bit_count() + len(cards) == 4
+    """ER-4.1: the play empties the hand and makes four of its rank on the pile. The count is compared first: the
+    cards are distinct cards of the hand (a listed play), so they are the whole hand exactly when as many."""
+    return (len(cards) == hand.bit_count() and _mask(cards) == hand
+            and (s.pile_mask & SAME_RANK[cards[0]]).bit_count() + len(cards) == 4)
 
 
 def choose(s: State, rng: random.Random) -> dict:
     """The cheap player's move for the seat to act (see the module doc), always one of `moves`' lists (legal)."""
     phase = s.phase
     if phase == JOIN or phase == REINFORCE:  # most moves of a playout: offers in a window
-        if not s.hands[s.to_act] & RANK_MASKS[rank_of(s.pile[-1])]:
+        if not s.hands[s.to_act] & SAME_RANK[s.pile[-1]]:
             return answer(s, "pass")  # nothing of the rank to think about: pass
         held = whole_plays(s, "throw_in")
         return held[0] if held else answer(s, "pass")
@@ -164,8 +166,9 @@ def choose(s: State, rng: random.Random) -> dict:
         return answer(s, "pass")
     if phase == ATTACK:
         groups = whole_plays(s, "attack")
-        fewest = min(len(m["cards"]) for m in groups)
-        return rng.choice([m for m in groups if len(m["cards"]) == fewest])
+        sizes = [len(m["cards"]) for m in groups]
+        fewest = min(sizes)
+        return rng.choice([m for m, size in zip(groups, sizes) if size == fewest])
     if phase == DEFENCE:
         beats = whole_plays(s, "beat")
         if beats:
@@ -173,8 +176,9 @@ def choose(s: State, rng: random.Random) -> dict:
             for m in beats:
                 if _wins(s, hand, m["cards"]):
                     return m
-            low = min(_beat_cost(hand, m) for m in beats)
-            return rng.choice([m for m in beats if _beat_cost(hand, m) == low])
+            costs = [_beat_cost(hand, m) for m in beats]
+            low = min(costs)
+            return rng.choice([m for m, cost in zip(beats, costs) if cost == low])
         return answer(s, "concede")
     if phase == TAKE:
         return answer(s, "take")

@@ -30,7 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Callable, Iterator
 
-from ..cards import PACK, RANK_MASKS, cards_of, rank_of
+from ..cards import PACK, RANK_MASKS, SAME_RANK, cards_of, rank_of
 from . import clauses
 from .legality import PHASES, take_count_refusal, takeable_refusal
 from .state import State
@@ -55,16 +55,17 @@ def _attacks(s: State, seat: int, whole: bool = False) -> list[dict]:
     """ER-3.1: every set of the hand's cards of a rank that is one rank (`whole`: the whole set of each rank)."""
     hand = s.hands[seat]
     return [{"seat": seat, "type": "attack", "cards": cards} for rank_mask in RANK_MASKS if hand & rank_mask
-            for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held) for cards in _sets(held, whole)]
+            for held in [list(_OF_RANK[hand & rank_mask])] if clauses.one_rank(held)
+            for cards in ([held] if whole else _subsets(held))]
 
 
 def _throw_ins(s: State, seat: int, whole: bool = False) -> list[dict]:
     """ER-3.7: every set of the hand's cards of the top card's rank, when may_throw_in lets them all pass."""
     top = s.pile[-1]
-    held = cards_of(s.hands[seat] & RANK_MASKS[rank_of(top)])
+    held = list(_OF_RANK[s.hands[seat] & SAME_RANK[top]])
     if not held or not clauses.may_throw_in(held, top):
         return []
-    return [{"seat": seat, "type": "throw_in", "cards": cards} for cards in _sets(held, whole)]
+    return [{"seat": seat, "type": "throw_in", "cards": cards} for cards in ([held] if whole else _subsets(held))]
 
 
 def _beats(s: State, seat: int, whole: bool = False) -> list[dict]:
@@ -75,8 +76,8 @@ def _beats(s: State, seat: int, whole: bool = False) -> list[dict]:
     if not s.revised:
         return [{"seat": seat, "type": "beat", "cards": [c]} for c in cards_of(hand) if clauses.can_beat_classic(c, top)]
     return [{"seat": seat, "type": "beat", "cards": cards} for rank_mask in RANK_MASKS[rank_of(top):]
-            if hand & rank_mask for held in [cards_of(hand & rank_mask)] if clauses.one_rank(held)
-            for cards in _sets(held, whole) if clauses.can_beat_revised(cards, top)]
+            if hand & rank_mask for held in [list(_OF_RANK[hand & rank_mask])] if clauses.one_rank(held)
+            for cards in ([held] if whole else _subsets(held)) if clauses.can_beat_revised(cards, top)]
 
 
 def whole_plays(s: State, kind: str) -> list[dict]:
@@ -106,13 +107,26 @@ def _takes(s: State, seat: int) -> Iterator[dict]:
                 yield {"seat": seat, "type": "take", "cards": list(cards)}
 
 
-def _sets(cards: list[int], whole: bool) -> list[list[int]]:
-    return [cards] if whole else _subsets(cards)
-
-
 def _subsets(cards: list[int]) -> list[list[int]]:
     """Every non-empty subset of a list of cards, as lists in its order."""
     return [list(c) for size in range(1, len(cards) + 1) for c in combinations(cards, size)]
+
+
+def _of_rank() -> dict[int, tuple[int, ...]]:
+    """cards_of for every set of cards of one rank (the empty one too), made once: the plays are listed rank by rank
+    from these sets, a few times a battle in analysis' rollouts."""
+    table = {}
+    for rank_mask in RANK_MASKS:
+        sub = rank_mask
+        while True:
+            table[sub] = tuple(cards_of(sub))
+            if not sub:
+                break
+            sub = (sub - 1) & rank_mask
+    return table
+
+
+_OF_RANK = _of_rank()
 
 
 # The move types in the order legal_moves lists them (in each phase: the answer without cards first, as always shown).

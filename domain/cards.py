@@ -107,6 +107,13 @@ def count(mask: int) -> int:
 
 
 RANK_MASKS = tuple(sum(1 << (s * 13 + r) for s in range(4)) for r in range(13))
+
+
+def rank_bits(mask: int) -> int:
+    """The ranks a mask holds a card of, as 13 bits (bit r: rank r): its four suits' rows of 13 folded together."""
+    return (mask | mask >> 13 | mask >> 26 | mask >> 39) & 0x1FFF
+
+
 SAME_RANK = tuple(RANK_MASKS[rank_of(c)] for c in PACK)  # by card: the mask of its rank (RANK_MASKS[rank_of(c)])
 
 

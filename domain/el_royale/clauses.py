@@ -70,20 +70,13 @@ def next_to_offer(s: "State", answered: int) -> int | None:
     return None
 
 
-class _Clockwise(dict):
-    """table[n][seat]: the seats clockwise from `seat` at a table of n, beginning `start` seats on (made once a size):
-    _FROM begins at `seat` itself, _AFTER at its left with `seat` itself last."""
-
-    def __init__(self, start: int) -> None:
-        super().__init__()
-        self.start = start
-
-    def __missing__(self, n: int) -> tuple[tuple[int, ...], ...]:
-        self[n] = table = tuple(tuple((seat + k) % n for k in range(self.start, self.start + n)) for seat in range(n))
-        return table
+def _clockwise(start: int) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """table[n][seat]: the seats clockwise from `seat` at a table of n (2 to 8 players, ER-1.1), beginning `start`
+    seats on. Tuples indexed by n rather than a dict: each pass in a window reads one."""
+    return tuple(tuple(tuple((seat + k) % n for k in range(start, start + n)) for seat in range(n)) for n in range(9))
 
 
-_FROM, _AFTER = _Clockwise(0), _Clockwise(1)
+_FROM, _AFTER = _clockwise(0), _clockwise(1)  # from `seat` itself; from its left, `seat` itself last
 
 
 def may_claim(s: "State", seat: int) -> bool:

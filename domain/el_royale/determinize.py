@@ -165,10 +165,14 @@ def choose(s: State, rng: random.Random) -> dict:
     if phase == CLAIM:
         return answer(s, "pass")
     if phase == ATTACK:
-        groups = whole_plays(s, "attack")
-        sizes = [len(m["cards"]) for m in groups]
-        fewest = min(sizes)
-        return rng.choice([m for m, size in zip(groups, sizes) if size == fewest])
+        fewest, smallest = 5, []  # the attacks of the fewest cards (a rank has four), in the order listed
+        for m in whole_plays(s, "attack"):
+            size = len(m["cards"])
+            if size < fewest:
+                fewest, smallest = size, [m]
+            elif size == fewest:
+                smallest.append(m)
+        return rng.choice(smallest)
     if phase == DEFENCE:
         beats = whole_plays(s, "beat")
         if beats:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from itertools import combinations
 from typing import Callable, Iterator
 
-from ..cards import PACK, RANK_MASKS, SAME_RANK, cards_of, rank_of
+from ..cards import PACK, RANK_MASKS, SAME_RANK, cards_of, rank_bits, rank_of
 from . import clauses
 from .legality import PHASES, take_count_refusal, takeable_refusal
 from .state import State
@@ -54,9 +54,13 @@ def _answer(kind: str) -> Callable[[State, int], list[dict]]:
 def _attacks(s: State, seat: int, whole: bool = False) -> list[dict]:
     """ER-3.1: every set of the hand's cards of a rank that is one rank (`whole`: the whole set of each rank)."""
     hand = s.hands[seat]
-    return [{"seat": seat, "type": "attack", "cards": cards} for rank_mask in RANK_MASKS if hand & rank_mask
-            for held in [list(_OF_RANK[hand & rank_mask])] if clauses.one_rank(held)
-            for cards in ([held] if whole else _subsets(held))]
+    out = []
+    for rank_mask in _HELD_RANKS[rank_bits(hand)]:
+        held = list(_OF_RANK[hand & rank_mask])
+        if clauses.one_rank(held):
+            for cards in ([held] if whole else _subsets(held)):
+                out.append({"seat": seat, "type": "attack", "cards": cards})
+    return out
 
 
 def _throw_ins(s: State, seat: int, whole: bool = False) -> list[dict]:
@@ -75,9 +79,15 @@ def _beats(s: State, seat: int, whole: bool = False) -> list[dict]:
     hand, top = s.hands[seat], s.pile[-1]
     if not s.revised:
         return [{"seat": seat, "type": "beat", "cards": [c]} for c in cards_of(hand) if clauses.can_beat_classic(c, top)]
-    return [{"seat": seat, "type": "beat", "cards": cards} for rank_mask in RANK_MASKS[rank_of(top):]
-            if hand & rank_mask for held in [list(_OF_RANK[hand & rank_mask])] if clauses.one_rank(held)
-            for cards in ([held] if whole else _subsets(held)) if clauses.can_beat_revised(cards, top)]
+    out = []
+    top_rank = rank_of(top)
+    for rank_mask in _HELD_RANKS[rank_bits(hand) >> top_rank << top_rank]:  # the ranks held from the top's up
+        held = list(_OF_RANK[hand & rank_mask])
+        if clauses.one_rank(held):
+            for cards in ([held] if whole else _subsets(held)):
+                if clauses.can_beat_revised(cards, top):
+                    out.append({"seat": seat, "type": "beat", "cards": cards})
+    return out
 
 
 def whole_plays(s: State, kind: str) -> list[dict]:
@@ -127,6 +137,9 @@ def _of_rank() -> dict[int, tuple[int, ...]]:
 
 
 _OF_RANK = _of_rank()
+# By the 13 bits of cards.rank_bits: the masks of the ranks held (RANK_MASKS' items), lowest rank first. The plays
+# are listed rank by rank; this visits only the ranks a hand holds, not all thirteen.
+_HELD_RANKS = tuple(tuple(RANK_MASKS[r] for r in range(13) if bits >> r & 1) for bits in range(1 << 13))
 
 
 # The move types in the order legal_moves lists them (in each phase: the answer without cards first, as always shown).

@@ -21,7 +21,7 @@ from __future__ import annotations
 import hashlib
 import random
 
-from ..cards import PACK, RANK_MASKS, SAME_RANK, parse_card, rank_of
+from ..cards import PACK, SAME_RANK, parse_card, rank_of
 from ..hidden import Hidden
 from ..randomness import Chance
 from . import inference
@@ -177,12 +177,16 @@ def choose(s: State, rng: random.Random) -> dict:
         beats = whole_plays(s, "beat")
         if beats:
             hand = s.hands[s.to_act]
+            low, cheapest = None, []  # the beats of the lowest cost, in the order listed
             for m in beats:
                 if _wins(s, hand, m["cards"]):
-                    return m
-            costs = [_beat_cost(hand, m) for m in beats]
-            low = min(costs)
-            return rng.choice([m for m, cost in zip(beats, costs) if cost == low])
+                    return m  # the first winning beat listed; nothing random was drawn before it
+                cost = _beat_cost(hand, m)
+                if low is None or cost < low:
+                    low, cheapest = cost, [m]
+                elif cost == low:
+                    cheapest.append(m)
+            return rng.choice(cheapest)
         return answer(s, "concede")
     if phase == TAKE:
         return answer(s, "take")
@@ -191,8 +195,8 @@ def choose(s: State, rng: random.Random) -> dict:
 
 def _beat_cost(hand: int, move: dict) -> tuple[int, int]:
     """A beat's cost to the hand: the cards of its rank it leaves behind (a broken group), then its rank."""
-    rank = rank_of(move["cards"][0])
-    return (hand & RANK_MASKS[rank]).bit_count() - len(move["cards"]), rank
+    cards = move["cards"]
+    return (hand & SAME_RANK[cards[0]]).bit_count() - len(cards), rank_of(cards[0])
 
 
 def value(s: State, seat: int) -> float:

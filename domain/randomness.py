@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import itertools
 import secrets
-from typing import Any, Mapping, Sequence
+import struct
+from typing import Any, Iterator, Mapping, Sequence
 
 
 def commitment(seed: str) -> str:
@@ -40,11 +42,30 @@ class Stream:
         """A uniform integer in [0, n) by rejection sampling on 64-bit words (contract §4)."""
         if n <= 0:
             raise ValueError("randbelow needs n >= 1")
-        limit = 2**64 - (2**64 % n)
+        return _uniform(n, self.words())
+
+    def words(self, count: int | None = None) -> Iterator[int]:
+        """The stream read on as 64-bit words, 8 bytes each, big-endian: `count` of them read at once (the stream
+        moves past them all), or each as it is asked for (None)."""
+        if count is not None:
+            return iter(struct.unpack(f">{count}Q", self.read(8 * count)))
+        return self._each_word()
+
+    def _each_word(self) -> Iterator[int]:
         while True:
-            x = int.from_bytes(self.read(8), "big")
-            if x < limit:
-                return x % n
+            yield int.from_bytes(self.read(8), "big")
+
+
+_SPAN = 2**64
+
+
+def _uniform(n: int, words: Iterator[int]) -> int:
+    """Contract §4's rejection sampling: the first word below the largest multiple of n under 2**64, mod n."""
+    limit = _SPAN - _SPAN % n
+    for x in words:
+        if x < limit:
+            return x % n
+    raise AssertionError("a stream has no end")
 
 
 def randbelow(seed: str, label: str, n: int) -> int:
@@ -53,11 +74,16 @@ def randbelow(seed: str, label: str, n: int) -> int:
 
 
 def shuffle(seed: str, label: str, items: Sequence[Any]) -> list[Any]:
-    """Fisher–Yates on the label's stream: for i from len-1 down to 1, swap i with randbelow(i+1)."""
+    """Fisher–Yates on the label's stream: for i from len-1 down to 1, swap i with randbelow(i+1).
+
+    Each swap reads one word unless one is rejected (a chance below 2**-58 a swap for 64 items or fewer), so the
+    words of every swap are read in one go, and the stream is read on from there should one be rejected: the same
+    words in the same order as randbelow would read them (a reshuffle in analysis' rollouts, some 35 cards)."""
     out = list(items)
     stream = Stream(seed, label)
+    words = itertools.chain(stream.words(max(0, len(out) - 1)), stream.words())
     for i in range(len(out) - 1, 0, -1):
-        j = stream.randbelow(i + 1)
+        j = _uniform(i + 1, words)
         out[i], out[j] = out[j], out[i]
     return out
 

@@ -81,6 +81,33 @@ def test_streams_of_different_labels_are_independent():
     assert shuffle("00ff", "deal", PACK) != shuffle("00ff", "reshuffle:1", PACK)
 
 
+def test_a_shuffle_reads_a_rejected_word_again_as_randbelow_does(monkeypatch):
+    """shuffle reads its words in one go; a word randbelow would reject (x >= 2**64 - 2**64 % n) moves every later
+    swap one word on, exactly as swap-by-swap randbelow reads. Such words are too rare to meet, so the stream's
+    blocks are made here: the maximal word at the start, in the middle, and at the end of the words read ahead."""
+    blocks = {0: b"\xff" * 8 + bytes(range(24)), 1: bytes(range(40, 56)) + b"\xff" * 8 + bytes(range(80, 88)),
+              2: b"\xff" * 16 + bytes(range(16))}
+
+    sha256 = hashlib.sha256
+
+    class Block:
+        def __init__(self, data: bytes) -> None:
+            self.data = data
+
+        def digest(self) -> bytes:
+            counter = int.from_bytes(self.data[-8:], "big")
+            return blocks.get(counter, sha256(self.data).digest())
+
+    monkeypatch.setattr("domain.randomness.hashlib.sha256", Block)
+    for size in (2, 5, 9, 11, 12, 13, 30):
+        items = list(range(size))
+        stream, expected = Stream("00", "x"), list(items)
+        for i in range(size - 1, 0, -1):  # Fisher-Yates swap by swap, as contract §4 states it
+            j = stream.randbelow(i + 1)
+            expected[i], expected[j] = expected[j], expected[i]
+        assert shuffle("00", "x", items) == expected
+
+
 def test_commitment_is_sha256_of_the_seed_bytes():
     """Contract §4: commitment = sha256(bytes.fromhex(seed)) in hex."""
     assert commitment("00ff") == "06eb7d6a69ee19e5fbdf749018d3d2abfa04bcbd1365db312eb86dc7169389b8"

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..cards import RANK_MASKS, rank_of, suit_of
+from ..cards import SAME_RANK, rank_of, suit_of
 from .setup import MAX_HOLDING
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -92,7 +92,7 @@ def one_rank(cards: list[int]) -> bool:
     """ER-3.1, ER-3.4 R, ER-3.7: the cards all have one rank (one card always does)."""
     if len(cards) == 1:
         return True
-    same = RANK_MASKS[rank_of(cards[0])]
+    same = SAME_RANK[cards[0]]
     for c in cards:
         if not same >> c & 1:
             return False
@@ -162,8 +162,9 @@ def next_attacker(s: "State") -> int:
 
 def first_holding_cards(s: "State", seat: int) -> int:
     """ER-3.1 R: an attacker holding no cards is skipped for the next surviving player who holds some."""
+    hands, eliminated = s.hands, s.eliminated
     for cand in clockwise_from(s, seat):
-        if s.surviving(cand) and s.hands[cand]:
+        if hands[cand] and not (eliminated >> cand) & 1:
             return cand
     return seat
 

@@ -158,7 +158,7 @@ def _next_battle(s: State, events: list[dict], chance: Chance) -> None:
     """ER-3.9 replenish in order (ER-2.3 reshuffles as needed), then ER-3.10 the next battle."""
     drew = APPLY["drew"]  # _emit written out for the draws: a battle's commonest events after its moves
     for seat in clauses.replenish_order(s):
-        while s.hands[seat].bit_count() < HAND_SIZE:
+        for _ in range(HAND_SIZE - s.hands[seat].bit_count()):  # each draw adds one card the hand did not hold
             if s.deck_pos == len(s.deck):
                 if not s.discard:
                     break  # ER-2.3 R: both piles empty, drawing stops

@@ -57,9 +57,12 @@ def _attacks(s: State, seat: int, whole: bool = False) -> list[dict]:
     out = []
     for rank_mask in _HELD_RANKS[rank_bits(hand)]:
         held = list(_OF_RANK[hand & rank_mask])
-        if clauses.one_rank(held):
-            for cards in ([held] if whole else _subsets(held)):
-                out.append({"seat": seat, "type": "attack", "cards": cards})
+        if not clauses.one_rank(held):
+            continue
+        if whole:
+            out.append({"seat": seat, "type": "attack", "cards": held})
+        else:
+            out.extend({"seat": seat, "type": "attack", "cards": cards} for cards in _subsets(held))
     return out
 
 
@@ -83,10 +86,14 @@ def _beats(s: State, seat: int, whole: bool = False) -> list[dict]:
     top_rank = rank_of(top)
     for rank_mask in _HELD_RANKS[rank_bits(hand) >> top_rank << top_rank]:  # the ranks held from the top's up
         held = list(_OF_RANK[hand & rank_mask])
-        if clauses.one_rank(held):
-            for cards in ([held] if whole else _subsets(held)):
-                if clauses.can_beat_revised(cards, top):
-                    out.append({"seat": seat, "type": "beat", "cards": cards})
+        if not clauses.one_rank(held):
+            continue
+        if whole:
+            if clauses.can_beat_revised(held, top):
+                out.append({"seat": seat, "type": "beat", "cards": held})
+        else:
+            out.extend({"seat": seat, "type": "beat", "cards": cards} for cards in _subsets(held)
+                       if clauses.can_beat_revised(cards, top))
     return out
 
 

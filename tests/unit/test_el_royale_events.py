@@ -251,8 +251,9 @@ def test_the_next_eligible_seat_is_the_first_clockwise_after_the_one_that_answer
 
 @pytest.mark.parametrize("n", range(2, 9))
 def test_the_seats_after_a_seat_go_clockwise_and_end_with_itself(n):
-    after = clauses._Clockwise()[n]  # built afresh: clauses keeps one table per size for the process
+    after = clauses._clockwise(1)[n]  # built afresh: clauses keeps one table for the process
     assert after == tuple(tuple([*range(seat + 1, n), *range(seat + 1)]) for seat in range(n))
+    assert clauses._clockwise(0)[n] == tuple(tuple([*range(seat, n), *range(seat)]) for seat in range(n))
 
 
 def test_the_fold_refuses_an_event_it_does_not_know_and_names_its_type():

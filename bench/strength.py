@@ -1,7 +1,9 @@
 """How strong is the computer analysis as a player (issue 36 part 1, docs/analysis.md "Strength"): duplicate matches.
 
 Policies: `heuristic` (the game's heuristic bot), `pimc` (today's analysis: plain determinized sampling, its best
-mean move), `infer` (the same with inference from the other seats' choices, domain/analysis.py `_drawer`). An
+mean move), `infer` (the same with inference from the other seats' choices, domain/analysis.py `_drawer`),
+`guarded` (the analysis with inference as a check on the heuristic bot's move: the bot's move unless the best
+candidate is, 95% sure, better on the paired samples; domain/analysis_player.py `guarded_move`). An
 analysis player plays the heuristic bot's move where the analysis does not judge (one candidate; a Small Battle
 arrangement), and shows the bot every view so the bot's memory stays whole.
 
@@ -25,7 +27,7 @@ of it, `--rotate`) with a 4-sample cap instead of a time budget.
 Results go to `--out` as JSON Lines, one line per deal, one file per (game, row): a run that stops can be started
 again and plays only the deals missing (chunks: `--deals` is the total wanted, `--start` the first deal index).
 
-Usage:  python -m bench.strength [--game G]... [--row heuristic|inference]... [--deals N] [--start I] [--budget S]
+Usage:  python -m bench.strength [--game G]... [--row heuristic|inference|guarded|guarded-heuristic]... [--deals N] [--start I] [--budget S]
             [--samples K] [--jobs J] [--out DIR] [--rotate] [--report] [--quick] [--json]
 """
 
@@ -43,7 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bots import SeatView, make_bot
-from domain.analysis import best_move
+from domain.analysis_player import best_move, guarded_move
 from domain.games import decider_for, spec_for
 from domain.randomness import Chance
 from domain.records import parse_move
@@ -54,7 +56,8 @@ from projections.viewers import Viewer
 # (game, players, options): the tables of bench.analysis
 GAMES = {"el-royale": (4, {"edition": "revised"}), "batallion": (4, {"variants": []}), "small-battle": (2, {}),
          "four-virtues": (2, {"target": 100})}
-ROWS = {"heuristic": ("pimc", "heuristic"), "inference": ("infer", "pimc")}  # row: (policy A, policy B)
+ROWS = {"heuristic": ("pimc", "heuristic"), "inference": ("infer", "pimc"), "guarded": ("guarded", "pimc"),
+        "guarded-heuristic": ("guarded", "heuristic")}  # row: (policy A, policy B)
 FULL_DEALS = {"el-royale": 300, "batallion": 1000, "small-battle": 1000, "four-virtues": 1000}
 BATCH = 1  # samples a candidate between two looks at the clock (the budget is overrun by at most one sample)
 MAX_MOVES = 3000
@@ -64,10 +67,11 @@ class Analyst:
     """An analysis player for one seat: the heuristic bot (for its memory, and the decisions not analysed) and the
     analysis' best move within the budget."""
 
-    def __init__(self, game: str, seat: int, rng: random.Random, infer: bool, budget: float | None, samples: int,
+    def __init__(self, game: str, seat: int, rng: random.Random, policy: str, budget: float | None, samples: int,
                  seed: str):
         spec = spec_for(game)
-        self.spec, self.seat, self.infer, self.budget, self.samples, self.seed = spec, seat, infer, budget, samples, seed
+        self.spec, self.seat, self.budget, self.samples, self.seed = spec, seat, budget, samples, seed
+        self.infer, self.guarded, self.players = policy != "pimc", policy == "guarded", GAMES[game][0]
         self.bot = make_bot("heuristic", game, seat, rng, spec.bot)
         self.decisions = 0
         self.analysed, self.cpu = 0, 0.0
@@ -76,8 +80,13 @@ class Analyst:
         fallback = self.bot.choose(view)
         start = time.process_time()
         stop = None if self.budget is None else (lambda: time.process_time() - start >= self.budget)
-        move = best_move(self.spec, setup, self.seat, seen, self.seed, self.decisions, self.samples, self.infer, stop,
-                         2, BATCH)
+        if self.guarded:
+            prior = parse_move(fallback, self.players, self.spec.codec, "move")
+            move = guarded_move(self.spec, setup, self.seat, seen, self.seed, self.decisions, self.samples, prior,
+                                self.infer, stop, 2, BATCH)
+        else:
+            move = best_move(self.spec, setup, self.seat, seen, self.seed, self.decisions, self.samples, self.infer,
+                             stop, 2, BATCH)
         self.decisions += 1
         if move is None:
             return fallback
@@ -104,7 +113,7 @@ def play(game: str, deal: int, seat: int | None, policy: str, budget: float | No
     for s in range(players):
         rng = random.Random(f"arbiter-strength-bot|{game}|{deal}|{s}")
         if s == seat and policy != "heuristic":
-            bots.append(Analyst(game, s, rng, policy == "infer", budget, samples, f"{deal}|{s}"))
+            bots.append(Analyst(game, s, rng, policy, budget, samples, f"{deal}|{s}"))
         else:
             bots.append(make_bot("heuristic", game, s, rng, spec.bot))
     knowing = Knowing(game, d, spec.codec, players, seat if seat is not None else 0)
@@ -232,12 +241,12 @@ def run_row(game: str, row: str, deals: range, budget: float | None, samples: in
 
 def _fmt(s: dict) -> str:
     if "note" in s:
-        return f"{s['game']:13} {s['a'] + ' - ' + s['b']:17} {s['note']}"
+        return f"{s['game']:13} {s['a'] + ' - ' + s['b']:19} {s['note']}"
     hw = s["half_width"]
     cpu = " / ".join(f"{s[k] * 1000:.0f} ms" for k in (f"cpu_per_decision_{s['a']}", f"cpu_per_decision_{s['b']}")
                      if k in s)
     margin = (f"{s['margin_mean']:+.2f} ± {s['margin_half_width']:.2f}" if "margin_mean" in s else "")
-    return (f"{s['game']:13} {s['a'] + ' - ' + s['b']:17} {s['deals']:6d} {s['a_win']:7.3f} {s['b_win']:7.3f} "
+    return (f"{s['game']:13} {s['a'] + ' - ' + s['b']:19} {s['deals']:6d} {s['a_win']:7.3f} {s['b_win']:7.3f} "
             f"{s['mean']:+8.4f} ± {hw:.4f} {s['unpaired_half_width']:10.4f} {margin:>16} {cpu:>17}")
 
 
@@ -281,7 +290,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     what = "4 samples a move (quick)" if budget is None else f"{budget:g} CPU s a decision, cap {samples} samples"
     where = "one seat a deal, turn about" if args.rotate or args.quick else "every seat of a deal"
     print(f"Duplicate matches ({what}): A and B each at {where} (2 seats: both), heuristic bots elsewhere")
-    print(f"{'game':13} {'A - B':17} {'deals':>6} {'A win':>7} {'B win':>7} {'mean A-B (95%)':>19} "
+    print(f"{'game':13} {'A - B':19} {'deals':>6} {'A win':>7} {'B win':>7} {'mean A-B (95%)':>19} "
           f"{'unpaired ±':>10} {'margin A-B':>16} {'CPU/decision A/B':>17}")
     for s in summaries:
         print(_fmt(s))

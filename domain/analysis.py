@@ -15,8 +15,8 @@ from several drawn deals with chance proportional to how likely each makes the o
 (importance resampling, issue 36), and the line reports the proposals' effective sample size. A move's mark is earned
 by what it surely lost, the paired loss's 95% lower bound (domain/marks.py). Nothing here reads a
 card the seat did not see, so the answer cannot depend on one: the same knowledge and seed give the same bytes
-(tests/unit/test_analysis_hidden.py and test_analysis_stopping.py alter hidden cards and compare). `best_move` is
-the analysis as a player (bench.strength).
+(tests/unit/test_analysis_hidden.py and test_analysis_stopping.py alter hidden cards and compare). The analysis as a
+player (bench.strength) is domain/analysis_player.py.
 """
 
 from __future__ import annotations
@@ -228,18 +228,6 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
     return report
 
 
-def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int,
-              infer: bool = True, stop: Callable[[], bool] | None = None, min_samples: int = 2,
-              batch_size: int = 1) -> dict | None:
-    """The analysis as a player: the candidate with the best mean value (the first listed among equals), or None
-    when the decision is not analysed (the caller plays it some other way). Arguments as `evaluate`."""
-    out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, None, infer, stop, min_samples, batch_size)
-    if out is None:
-        return None
-    moves, stats, _ = out
-    return moves[max(range(len(moves)), key=lambda i: (stats[i].mean, -i))]
-
-
 def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
     """The candidates that need more samples (docs/analysis.md "The method"). The best (highest mean) samples on, a
     stopped one resuming when it has become the best, until its interval is within the tolerance `tol`. Another
@@ -252,7 +240,7 @@ def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
     for i in active | {best}:
         if stats[i].half_width() <= tol:
             continue
-        if i != best and _upper_difference(stats[i].values, stats[best].values) < tol:
+        if i != best and paired_upper_bound(stats[i].values, stats[best].values) < tol:
             continue
         out.add(i)
     if out == {best} and stats[best].half_width() <= SETTLED * tol:
@@ -260,7 +248,7 @@ def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
     return out
 
 
-def _upper_difference(values: list[float], best: list[float]) -> float:
+def paired_upper_bound(values: list[float], best: list[float]) -> float:
     """The one-sided 95% upper bound of the mean paired difference values - best, over the samples both have."""
     n = min(len(values), len(best))
     diffs = [x - y for x, y in zip(values[:n], best[:n])]

@@ -31,7 +31,7 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
     """One full state consistent with everything `seat` saw, and nothing else."""
     shadow = initial_state(setup)
     enemy = 1 - seat
-    low, high, removed = [2] * 8, [9] * 8, set()
+    low, high = [2] * 8, [9] * 8
     pile: list[int | None] = [None] * len(PILE)
     unseen = list(PILE)
     drawn = None
@@ -58,7 +58,6 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
                     low[position] = high[position] = int(data["rank"])
                 elif data["result"] == "removed":
                     high[position] = min(high[position], value - 1)
-                    removed.add(position)
                 else:
                     low[position] = max(low[position], value)
             drawn = None

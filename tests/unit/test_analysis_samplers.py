@@ -37,7 +37,6 @@ from domain.autoplay import pick_move
 from domain.games import SPECS
 from domain.randomness import Chance
 from domain.records import parse, to_document
-from domain.rules import RuleViolation
 from projections.knowledge import seat_knowledge
 from projections.registry import projection_for
 from projections.viewers import REFEREE, Viewer
@@ -255,10 +254,8 @@ def _states(d, record) -> list:
 @given(seed=st.binary(min_size=2, max_size=8).map(bytes.hex), rng=st.randoms(use_true_random=False), data=st.data())
 def test_a_sampled_state_agrees_with_everything_the_seat_saw(game, seed, rng, data):
     spec = SPECS[game]
-    d = spec.decider
     options, players = data.draw(st.sampled_from(tables(game)))
     record, states = random_record(game, options, players, seed, rng)
-    project = projection_for(game).table
     seat = rng.randrange(record.setup.n)
     seen, decisions = seat_knowledge(record, seat)
     decisions = [k for k in decisions if analysed(spec, states[k.move_index], seat)]
@@ -400,7 +397,6 @@ def _first_analysed_decision(game: str):
     """A fixed game (the registry's first table of the game, a fixed seed) and its first decision that analysis
     compares moves at, by whichever seat makes it: (record, seat, the seat's knowledge before it, the real state)."""
     spec = SPECS[game]
-    d = spec.decider
     options, players = tables(game)[0]
     for attempt in range(20):
         record, states = random_record(game, options, players, f"{attempt:04x}", random.Random(attempt), limit=60)
@@ -433,7 +429,6 @@ def test_each_unseen_card_gets_a_fair_chance(game):
     seat_table = project(real, Viewer.of_seat(seat))
     draw = draws(spec, record.setup, seat, seen)
     counts: dict[str, Counter] = {}
-    sizes: dict[str, Counter] = {}  # place -> {cards of one group in it per sample}
     samples = [project(draw(random.Random(f"fair|{game}|{i}")), REFEREE) for i in range(SAMPLES)]
     per_sample = [_places(game, record.setup, t, seat_table) for t in samples]
     assert all(p.keys() == per_sample[0].keys() for p in per_sample), "the hidden places differ between samples"

@@ -9,7 +9,9 @@ analysis shows, its candidate moves and each one's value, is made of these.
   that wins (ER-4.1) when it has one, else with the beat that leaves fewest cards of its rank behind, the lowest
   rank among equals, else concedes; takes nothing;
 - a playout (`playout`): the game played to its end by that player, worth 1 when the seat's side won, else 0;
-  the shared memo (`Analysis.memo`) changes no value.
+  the shared memo (`Analysis.memo`) changes no value;
+- the sampler after an elimination whose unpicked laid-out cards are discarded just before a reshuffle (ER-5.2,
+  ER-2.3): they are in the new deck.
 """
 
 from __future__ import annotations
@@ -157,3 +159,29 @@ def test_a_decision_just_before_a_reshuffle_is_analysed_through_it():
     line = analyse_decision(SPECS["el-royale"], record.setup, 0, seen[:decision.index], decision.move, "reshuffle",
                             0, samples=4)
     assert line is not None and len(line["moves"]) >= 2
+
+
+def test_laid_out_cards_discarded_just_before_a_reshuffle_are_shuffled_into_the_new_deck():
+    """ER-5.2 then ER-2.3: the eliminated seat's laid-out cards nobody took go to the discard pile, and when the next
+    battle's replenishing then empties the deck, the reshuffle takes them with the rest of the pile. A sample after
+    that reshuffle holds exactly the real game's cards and shows the seat its own table: seed 000d (5 seats), whose
+    picks end at move 1048 with the deck too short for the draws that follow."""
+    import random as random_module
+
+    from projections.knowledge import seat_knowledge
+    from tests.unit.test_analysis_samplers import _check_samples, analysed, random_record, tables
+
+    options, players = tables("el-royale")[3]
+    game, rng = SPECS["el-royale"], random_module.Random(13)
+    rec, states = random_record("el-royale", options, players, "000d", rng, limit=1060)
+    kinds = [(index, e["type"]) for index, move in enumerate(rec.moves)
+             for e in game.decider.step(states[index], move, rec.chance)[0]]
+    at = next(i for i, (_, kind) in enumerate(kinds) if kind == "laid_out_discarded")
+    after = [kind for _, kind in kinds[at + 1:] if kind != "drew"]
+    assert after[0] == "reshuffled", "the seeded game no longer reshuffles right after the picks"
+    j = next(j for j in range(kinds[at][0] + 1, len(rec.moves))
+             if analysed(game, states[j], rec.moves[j]["seat"]) and rec.moves[j]["type"] not in ("say", "show"))
+    seat = rec.moves[j]["seat"]
+    seen, decisions = seat_knowledge(rec, seat)
+    k = next(k for k in decisions if k.move_index == j)
+    _check_samples("el-royale", rec, states, seat, seen, k, "laid-out then reshuffled")

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
-from domain.cards import PACK, CardError, format_card, format_cards, parse_card, parse_cards
+from domain.cards import (PACK, RANK_MASKS, SAME_RANK, CardError, format_card, format_cards, parse_card, parse_cards,
+                          rank_bits, rank_of)
 
 ALL_NAMES = [r + s for s in "CDHS" for r in "A23456789TJQK"]
 
@@ -122,3 +125,20 @@ def test_the_spelling_table_answers_as_the_notation_does():
     texts += ["".join(t) for t in itertools.product("A23456789TJQKatjqk0CDHScdhs", repeat=3)]
     assert [fast(t) for t in texts] == [slow(t) for t in texts]
     assert len(cards._SPELLINGS) == 19 * 8
+
+
+def test_same_rank_is_the_mask_of_every_card_of_the_card_s_rank():
+    """SAME_RANK[c] holds the four cards of c's rank: 7C's is 7C 7D 7H 7S."""
+    assert SAME_RANK[parse_card("7C")] == sum(1 << parse_card(n) for n in ("7C", "7D", "7H", "7S"))
+    assert all(SAME_RANK[c] == RANK_MASKS[rank_of(c)] for c in PACK)
+
+
+def test_rank_bits_has_a_bit_for_each_rank_a_mask_holds_a_card_of():
+    """rank_bits folds the four suits: bit r is set exactly when some card of rank r is in the mask."""
+    assert rank_bits(0) == 0
+    assert rank_bits(1 << parse_card("KS")) == 1 << 12
+    assert rank_bits(sum(1 << parse_card(n) for n in ("AC", "AH", "TD", "KS"))) == 1 | 1 << 9 | 1 << 12
+    rng = random.Random(7)
+    for _ in range(200):
+        mask = sum(1 << c for c in rng.sample(PACK, rng.randrange(53)))
+        assert rank_bits(mask) == sum(1 << r for r in range(13) if mask & RANK_MASKS[r])

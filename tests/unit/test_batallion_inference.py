@@ -62,6 +62,7 @@ def test_a_discard_says_no_card_of_the_hand_was_worth_less_to_it():
     assert _against(("discard", parse_card("2C")), hand)  # half of twins, while 3D was a single
     assert _against(("discard", parse_card("QS")), hand)  # the best suit goes last
     assert _against(("discard", JOKER), hand + " JK")  # a joker is kept over everything
+    assert not _against(("discard", parse_card("3D")), hand + " 4H")  # 4H is worth as little: a tie is no evidence
 
 
 def test_an_attack_says_no_stronger_attack_was_allowed():
@@ -96,29 +97,32 @@ def test_the_seats_own_choices_and_forced_draws_are_not_read():
     assert observation[0] == 2 and observation[4] == ((inference.READ, ("pass", 7), inference.EPS_BID),)
 
 
+def _surrender(w, i, who, suit="KC"):
+    w.see(i, "defended", who, {"seat": who, "cards": []},
+          SimpleNamespace(**dict(SHADOW, battle=(2, who, (parse_card(suit),)))), [])
+
+
 def test_the_hand_at_a_choice_is_the_hand_now_with_cards_given_up_since_put_back_and_cards_taken_since_taken_out():
-    """Seat 1 is dealt three unseen cards, surrenders to a club attack, then takes 5C from the discard pile and
-    discards 4C: it held the 4C when it surrendered (weighed down), never the 5C (not weighed down)."""
+    """Seat 1 is dealt three unseen cards; it discards 4C, surrenders to a club attack (so it held no club then), takes
+    5C from the discard pile, surrenders to clubs again (holding the 5C: weighed down), then discards 3S. The 4C had
+    left before the first surrender, the 3S was still held at both, the 5C came between them."""
     setup = configure({"variants": []}, [{"name": f"p{i}"} for i in range(4)])
     w = inference.Watcher(0, setup)
     w.dealt(0, 1, 0, 3)
-    w.see(1, "defended", 1, {"seat": 1, "cards": []},
-          SimpleNamespace(**dict(SHADOW, battle=(2, 1, (parse_card("KC"),)))), [])
-    w.took(2, 1, parse_card("5C"))
-    w.removed(3, 1, [parse_card("4C")], range(0, 1))
-    hidden = SimpleNamespace(located={1: [(parse_card("4C"), 0)]}, known={1: [parse_card("5C")]})
-    observations = w.finish(hidden)
+    w.removed(1, 1, [parse_card("4C")], range(0, 1))
+    _surrender(w, 2, 1)
+    w.took(3, 1, parse_card("5C"))
+    _surrender(w, 4, 1)
+    w.removed(5, 1, [parse_card("3S")], range(1, 2))
+    hidden = SimpleNamespace(located={1: [(parse_card("4C"), 0), (parse_card("3S"), 0)]}, known={1: [parse_card("5C")]})
+    (observation,) = w.finish(hidden)
     rng = random.Random(0)
-    assert inference.seat_weight(observations[0], _hand("AS KS 5C"), rng, GROUP) == inference.EPS_DEFEND
-    w2 = inference.Watcher(0, setup)
-    w2.dealt(0, 1, 0, 3)
-    w2.see(1, "defended", 1, {"seat": 1, "cards": []},
-           SimpleNamespace(**dict(SHADOW, battle=(2, 1, (parse_card("KC"),)))), [])
-    w2.took(2, 1, parse_card("5C"))
-    w2.removed(3, 1, [parse_card("4S")], range(0, 1))
-    hidden2 = SimpleNamespace(located={1: [(parse_card("4S"), 0)]}, known={1: [parse_card("5C")]})
-    assert inference.seat_weight(w2.finish(hidden2)[0], _hand("AS KS 5C"), rng, GROUP) == 1.0
-    assert inference.seat_weight(w2.finish(hidden2)[0], _hand("AS 3C 5C"), rng, GROUP) == inference.EPS_DEFEND
+    eps = inference.EPS_DEFEND
+    assert inference.seat_weight(observation, _hand("AS 5C"), rng, GROUP) == eps  # only the second goes against
+    assert inference.seat_weight(observation, _hand("3C 5C"), rng, GROUP) == eps * eps  # the 3C was held at both
+    w.removed(6, 1, [parse_card("AS")], range(2, 3))  # a spade given up later was held at both: no club
+    hidden.located[1].append((parse_card("AS"), 0))
+    assert inference.seat_weight(w.finish(hidden)[0], _hand("5C"), rng, GROUP) == eps
 
 
 def test_a_played_card_fills_a_slot_filled_before_it_left_of_its_pool_and_each_fitting_filling_is_as_likely():

@@ -10,6 +10,8 @@ which every bidder still holding the hand it bid with (no attack or defence with
 (BA-3.2 tells everyone that much): each such bidder's hand is drawn in turn, up to `REDEALS` times, until it backs
 its bid (`Hidden.deal_where`: uniform for one bid, each hand uniform given those drawn before it for several). Two copies of one card
 (two packs) are told apart by the pool they came from where the seat could tell; where it could not, the first pool.
+`fold` reads the knowledge once (with the others' choices, `inference.Watcher`), `deal` draws one state from it, and
+`sample` is the two in one; `evidence` weighs a drawn state by the others' choices (domain/batallion/inference.py).
 
 `playout`: draw from the stock and throw the card of the suit held fewest of; pass every bid; attack with every card
 of the suit held most of (not the previous suit), a random target (the blind one under `blind`); defend with every

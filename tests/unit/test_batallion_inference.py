@@ -80,7 +80,8 @@ def test_a_defence_says_the_defender_held_no_more_of_the_attacks_suit():
     assert not _against(("defend", SPADES, 0), "2C 3C 9H")
 
 
-SHADOW = dict(phase=BATTLES, drawn=False, stock=(0,), high_bid=None, first_attack=False, prev_suit=None, battle=None)
+SHADOW = {"phase": BATTLES, "drawn": False, "stock": (0,), "high_bid": None, "first_attack": False, "prev_suit": None,
+          "battle": None}
 
 
 def test_the_seats_own_choices_and_forced_draws_are_not_read():
@@ -109,7 +110,7 @@ def test_the_hand_at_a_choice_is_the_hand_now_with_cards_given_up_since_put_back
     setup = configure({"variants": []}, [{"name": f"p{i}"} for i in range(4)])
     w = inference.Watcher(0, setup)
     w.dealt(0, 1, 0, 3)
-    w.removed(1, 1, [parse_card("4C")], range(0, 1))
+    w.removed(1, 1, [parse_card("4C")], range(1))
     _surrender(w, 2, 1)
     w.took(3, 1, parse_card("5C"))
     _surrender(w, 4, 1)

@@ -10,8 +10,6 @@ which every bidder still holding the hand it bid with (no attack or defence with
 (BA-3.2 tells everyone that much): each such bidder's hand is drawn in turn, up to `REDEALS` times, until it backs
 its bid (`Hidden.deal_where`: uniform for one bid, each hand uniform given those drawn before it for several). Two copies of one card
 (two packs) are told apart by the pool they came from where the seat could tell; where it could not, the first pool.
-`fold` reads the knowledge once (with the others' choices, `inference.Watcher`), `deal` draws one state from it, and
-`sample` is the two in one; `evidence` weighs a drawn state by the others' choices (domain/batallion/inference.py).
 
 `playout`: draw from the stock and throw the card of the suit held fewest of; pass every bid; attack with every card
 of the suit held most of (not the previous suit), a random target (the blind one under `blind`); defend with every
@@ -25,7 +23,6 @@ import random
 from ..hidden import Hidden
 from ..randomness import Chance
 from ..rules import RuleViolation
-from . import inference
 from .clauses import best_attack_value
 from .codec import JOKER, pack, parse_card, suit_of
 from .decider import step
@@ -45,25 +42,16 @@ def _cards(values) -> list[int]:
 def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random, hands: dict | None = None) -> State:
     """One full state consistent with everything `seat` saw, and nothing else; with `hands` ({seat: cards}, REFEREE
     ONLY: a colluding partner's hand, domain.collusion), also with those seats holding exactly those cards."""
-    return deal(fold(setup, seat, seen, hands), rng)
-
-
-def fold(setup: Setup, seat: int, seen: list[dict], hands: dict | None = None) -> tuple:
-    """What `seat` knows, read once: the hidden-card bookkeeping, the public state, the bids still to be backed and
-    what the others' choices said (`inference`); `deal` draws from it. With `hands` ({seat: cards}, REFEREE ONLY:
-    what a colluding partner would tell, domain.collusion), those seats are known to hold exactly those cards."""
     hidden, shadow = Hidden(), draft(initial_state(setup))
     discard: list[int] = []
     changed: set[int] = set()  # seats whose hand changed since the bidding: an attack, a defence with cards (only
     # those who played draw back, BA-4.6; a surrender changes nothing)
-    watcher = inference.Watcher(seat, setup)
-    for i, item in enumerate(seen):
+    for item in seen:
         kind, data = item["kind"], item["data"]
         event = {"type": kind, **data}
         who = data.get("seat")
         if shadow.bids and (kind == "attacked" or kind == "defended" and data["cards"]):
             changed.add(who)
-        watcher.see(i, kind, who, data, shadow, discard)
         if kind == "dealt":
             hand, up = _cards(data["hand"]), parse_card(data["up_card"])
             hidden.add_known(seat, hand)
@@ -74,7 +62,6 @@ def fold(setup: Setup, seat: int, seen: list[dict], hands: dict | None = None) -
             for other in range(setup.n):
                 if other != seat:
                     hidden.give_unseen(other, 0, data["hand_size"])
-                    watcher.dealt(i, other, 0, data["hand_size"])
             hidden.give_unseen(STOCK, 0, data["stock_count"])
             dealt = data["hand_size"] * setup.n
             event = {"type": kind, "dealer": data["dealer"], "order": [0] * dealt + [up] + [0] * data["stock_count"]}
@@ -84,22 +71,17 @@ def fold(setup: Setup, seat: int, seen: list[dict], hands: dict | None = None) -
                 card = parse_card(data["card"])
                 discard.pop()
                 hidden.add_known(who, [card])
-                watcher.took(i, who, card)
             elif "card" in data:
                 card = parse_card(data["card"])
                 hidden.move_unseen(STOCK, seat)
                 hidden.locate(card, seat, new=True)
             else:
-                pool = next((p for p, k in (hidden.unseen.get(STOCK) or {}).items() if k > 0), None)
                 hidden.move_unseen(STOCK, who)
-                watcher.dealt(i, who, pool, 1)
                 card = 0
             event["card"] = card
         elif kind in ("discarded", "attacked", "defended"):
             cards = _cards(data["cards"])
-            before = len(hidden.located.get(who, ()))
             hidden.take_known(who, cards)
-            watcher.removed(i, who, cards, range(before, len(hidden.located.get(who, ()))))
             event["cards"] = cards
             shadow.hands = tuple(tuple(sorted(h + tuple(cards))) if s == who else h for s, h in enumerate(shadow.hands))
             if kind == "discarded":
@@ -112,39 +94,26 @@ def fold(setup: Setup, seat: int, seen: list[dict], hands: dict | None = None) -
             event = {"type": kind, "k": data["k"], "order": [0] * len(discard)}
             discard = []
         apply(shadow, event)
-    observations = watcher.finish(hidden)
     for other, cards in (hands or {}).items():
         hidden.reveal(other, list(cards))
     pending = [(b, amount) for b, amount in shadow.bids if amount is not None and b != seat and b not in changed]
-    shadow.discard = tuple(discard)
-    return setup, hidden, shadow.freeze(), dict(pending), observations
-
-
-def deal(folded: tuple, rng: random.Random) -> State:
-    """One full state drawn from `fold`'s reading (the folded knowledge is left as it was): uniform among the deals
-    that back every bid still to be backed (BA-3.2, see the module doc)."""
-    setup, hidden, shadow, bids, _ = folded
     dealt = None
-    if bids:  # BA-3.2: a bid still to be backed shows its bidder holds a suit worth it
+    if pending:  # BA-3.2: a bid still to be backed shows its bidder holds a suit worth it
+        bids = dict(pending)
 
         def backed(bidder: int, hand: list[int]) -> bool:
             return best_attack_value(tuple(hand), setup.max_group) >= bids[bidder]
         dealt = hidden.deal_where(rng, list(bids), backed, REDEALS)
     if dealt is None:
         dealt = hidden.deal(rng)
-    state = draft(shadow)
-    state.hands = tuple(tuple(sorted(dealt.get(s, ()))) for s in range(setup.n))
-    state.stock = tuple(dealt.get(STOCK, ()))
-    return state.freeze()
-
-
-def evidence(folded: tuple, state: State) -> float:
-    """How likely the sampled hands make the other seats' public choices (domain/batallion/inference.py)."""
-    return inference.weight(folded[4], state)
+    shadow.hands = tuple(tuple(sorted(dealt.get(s, ()))) for s in range(setup.n))
+    shadow.stock = tuple(dealt.get(STOCK, ()))
+    shadow.discard = tuple(discard)
+    return shadow.freeze()
 
 
 def hand(state: State, seat: int) -> list[int]:
-    """The cards of `seat`'s hand in a full state (what `sample`'s and `fold`'s `hands` take)."""
+    """The cards of `seat`'s hand in a full state (what `sample`'s `hands` takes)."""
     return list(state.hands[seat])
 
 

@@ -26,7 +26,6 @@ SPEC = GameSpec(
     next_deal=rules.next_deal,
     analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, unit="score", scale=1.0,
                       tolerance=1.0, marks=(0.5, 1.0, 2.0), horizon="the end of the game (chips)",
-                      fold=determinize.fold, deal=determinize.deal, evidence=determinize.evidence,
                       hand=determinize.hand),
     match_games=rules.match_games,
     rank_by_score=rules.RANK_BY_SCORE,

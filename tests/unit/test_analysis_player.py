@@ -1,8 +1,7 @@
 """The analysis as a player (domain/analysis_player.py, bench.strength): `best_move` plays the best mean, and
 `guarded_move` keeps a prior move (a bot's) unless the paired samples show, 95% sure, that the best candidate does
 better than it. Pinned on a seeded Batallion game of the random bot, whose moves the analysis marks from "best" to
-"blunder" (64 samples a candidate, the seat's knowledge only). Plain sampling (`infer=False`): the cases were found
-before Batallion had an opponent model, and what is under test is the guard, not the inference."""
+"blunder" (64 samples a candidate, the seat's knowledge only)."""
 
 from __future__ import annotations
 
@@ -33,13 +32,12 @@ def _line(game, seat: int, ordinal: int):
     seen, decisions = knowledge[seat]
     k = decisions[ordinal]
     seen = seen[:k.index]
-    return record.setup, seen, k.move, analyse_decision(SPEC, record.setup, seat, seen, k.move, "g", ordinal, SAMPLES,
-                                                       infer=False)
+    return record.setup, seen, k.move, analyse_decision(SPEC, record.setup, seat, seen, k.move, "g", ordinal, SAMPLES)
 
 
 def _guarded(setup, seat, seen, ordinal, prior):
     """The guarded player on the very samples of the line (the analysis' batches and first stop)."""
-    return guarded_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, prior, False, None, MIN_SAMPLES, BATCH)
+    return guarded_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, prior, True, None, MIN_SAMPLES, BATCH)
 
 
 def test_a_prior_the_samples_show_surely_worse_is_replaced_by_the_best_candidate(game):
@@ -59,8 +57,7 @@ def test_a_prior_the_samples_cannot_show_worse_is_kept_though_another_move_has_t
     setup, seen, move, line = _line(game, seat, ordinal)
     assert line["loss"] > 0 and line["loss_low"] == 0 and line["best"] != line["played"]
     assert same_move(_guarded(setup, seat, seen, ordinal, move), move)
-    best = best_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, False, None, MIN_SAMPLES, BATCH)
-    assert not same_move(best, move)
+    assert not same_move(best_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, True, None, MIN_SAMPLES, BATCH), move)
 
 
 def test_the_guarded_player_plays_the_best_when_the_prior_is_the_best(game):
@@ -74,7 +71,7 @@ def test_the_guarded_player_judges_no_decision_the_analysis_does_not(game):
     record, knowledge = game
     seen, decisions = knowledge[0]
     for ordinal, k in enumerate(decisions[:14]):
-        if analyse_decision(SPEC, record.setup, 0, seen[:k.index], k.move, "g", ordinal, 4, infer=False) is None:
-            assert guarded_move(SPEC, record.setup, 0, seen[:k.index], "g", ordinal, 4, k.move, False) is None
+        if analyse_decision(SPEC, record.setup, 0, seen[:k.index], k.move, "g", ordinal, 4) is None:
+            assert guarded_move(SPEC, record.setup, 0, seen[:k.index], "g", ordinal, 4, k.move) is None
             return
     pytest.fail("no unanalysed decision among seat 0's first 14")

@@ -48,7 +48,7 @@ def test_a_candidate_surely_within_the_tolerance_below_the_best_stops_though_not
     near = _flipped(best, worse=2)  # 2 samples of 64 lost: mean difference -3.1 points, upper bound +0.5 points
     other = _alternating(64)[::-1]  # keeps the decision open (equal mean, opposite samples: not within)
     stats = _stats(best, near, other)
-    assert analysis._upper_difference(near, best) > 0  # not clearly worse: the old rule would sample it on
+    assert analysis.paired_upper_bound(near, best) > 0  # not clearly worse: the old rule would sample it on
     assert stats[1].half_width() > TOL  # nor narrow enough on its own
     assert 1 not in still_moving(stats, {0, 1, 2}, TOL)
 

@@ -256,7 +256,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--row", action="append", choices=sorted(ROWS))
     parser.add_argument("--deals", type=int, help="duplicate deals a game (default: 1,000; El Royale 300)")
     parser.add_argument("--start", type=int, default=0, help="the first deal's index")
-    parser.add_argument("--budget", type=float, default=0.2, help="CPU seconds per analysed decision (both policies)")
+    parser.add_argument("--budget", type=float, default=0.05, help="CPU seconds per analysed decision (both policies)")
     parser.add_argument("--samples", type=int, default=1000, help="cap on samples a candidate")
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--out", default=None,
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     games = args.game or sorted(GAMES)
-    rows = args.row or ["heuristic", "inference"]
+    rows = args.row or ["heuristic", "guarded", "inference"]
     budget, samples = (None, 4) if args.quick else (args.budget, args.samples)
     tag = "quick" if args.quick else f"b{args.budget:g}-s{args.samples}-v2"
     out = Path(args.out) if args.out else (None if args.quick else Path("runs/strength"))

@@ -14,15 +14,16 @@ def test_the_quick_duplicate_match_runs_and_reports_an_interval_per_row(capsys):
     rows = strength.main(["--quick", "--game", "small-battle", "--game", "batallion", "--json"])
     out = json.loads(capsys.readouterr().out)
     assert [(r["game"], r["row"]) for r in out["rows"]] == [
-        ("small-battle", "heuristic"), ("small-battle", "inference"), ("batallion", "heuristic"),
-        ("batallion", "inference")]
-    assert [r["deals"] for r in rows] == [1, 0, 1, 0]  # no inference model in these games: nothing to play
+        (game, row) for game in ("small-battle", "batallion") for row in ("heuristic", "guarded", "inference")]
+    assert [r["deals"] for r in rows] == [1, 1, 0] * 2  # no inference model in these games: nothing to play
     assert all("no inference model" in r["note"] for r in rows if r["row"] == "inference")
     for r in rows:
         if r["row"] == "inference":
             continue
         assert r["deals"] == 1 and r["half_width"] == math.inf  # one deal: no interval, and none pretended
         assert r["cpu_per_decision_pimc"] > 0 and r["decisions_pimc"] > 0
+        if r["row"] == "guarded":
+            assert r["cpu_per_decision_guarded"] > 0 and r["decisions_guarded"] > 0
 
 
 def test_a_policy_against_itself_differs_by_exactly_zero_on_every_deal():

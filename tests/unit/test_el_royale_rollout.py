@@ -79,6 +79,14 @@ def test_a_defence_wins_when_it_can_else_beats_cheapest_else_concedes():
     assert set(_choices(state)) == {(1, "concede", None)}
 
 
+def test_a_defence_among_beats_of_equal_cost_picks_at_random_among_all_of_them():
+    """Classic (ER-3.4): each card of the top's rank beats alone; two jacks on the top jack break the same group and
+    are of one rank, so they cost the same, and the rollout stream chooses between both, not always the last listed."""
+    hands = [["JD", "2C", "3C", "4C"], ["JC", "JH", "5S", "6S"], ["5H", "6H", "7H", "8H"]]
+    state, _ = _at(record(hands, [(0, "attack", ["JD"]), (2, "pass"), (0, "pass")], edition="classic"))
+    assert set(_choices(state, 24)) == {(1, "beat", ("JC",)), (1, "beat", ("JH",))}
+
+
 def test_a_claim_window_is_passed():
     moves = EX6_OPEN + EX6_EIGHTS["revised"] + [(2, "pass"), (0, "pass")]  # the reinforce window, then the claim
     state, _ = _at(record(EX6_HANDS, moves, edition="revised", deck_top=EX6_DRAWS))

@@ -182,8 +182,9 @@ def test_a_queued_job_s_estimate_is_priced_by_the_measured_cost_of_past_jobs_of_
     r.register("test", lambda row, step, executor: None)
     ask(t, "past")
     _, holder = t.claim(["test"], 30)
-    # the job's seconds are the difference of two wall-clock epoch times, each a float good to some 2e-7 s at today's
-    # epoch: a sleep of exactly 0.2 s measured 0.1999989 once, so the job sleeps a little longer than the bound
+    # the job's seconds are the difference of two wall-clock epoch times (floats good to some 2e-7 s, on a clock the
+    # system may slew), not of a monotonic clock: after a 0.2 s sleep they differed by 0.1999989 once, so the job
+    # sleeps a little longer than the bound it is held to
     time.sleep(0.21)
     t.finish("past", holder, "done", [], done=4, total=4)
     past = t.get("past")

@@ -228,6 +228,12 @@ def analyse_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], ch
     return report
 
 
+def best_index(stats: list[_Stats]) -> int:
+    """The candidate with the highest mean value, the first listed among equals: the best, for the stopping rule and
+    for the analysis as a player alike."""
+    return max(range(len(stats)), key=lambda i: (stats[i].mean, -i))
+
+
 def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
     """The candidates that need more samples (docs/analysis.md "The method"). The best (highest mean) samples on, a
     stopped one resuming when it has become the best, until its interval is within the tolerance `tol`. Another
@@ -235,7 +241,7 @@ def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
     paired difference's one-sided 95% upper bound is below `tol` (the indifference zone; below 0 is "clearly worse").
     The decision is settled once only the best still samples; the best then stops as soon as its interval is within
     `SETTLED` times the tolerance."""
-    best = max(range(len(stats)), key=lambda i: (stats[i].mean, -i))
+    best = best_index(stats)
     out = set()
     for i in active | {best}:
         if stats[i].half_width() <= tol:

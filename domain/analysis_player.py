@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .analysis import evaluate, paired_upper_bound, same_move
+from .analysis import best_index, evaluate, paired_upper_bound, same_move
 from .spec import GameSpec
 
 
@@ -29,7 +29,7 @@ def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str
     if out is None:
         return None
     moves, stats, _ = out
-    return moves[max(range(len(moves)), key=lambda i: (stats[i].mean, -i))]
+    return moves[best_index(stats)]
 
 
 def guarded_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int,
@@ -42,7 +42,7 @@ def guarded_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: 
     if out is None:
         return None
     moves, stats, _ = out
-    best = max(range(len(moves)), key=lambda i: (stats[i].mean, -i))
+    best = best_index(stats)
     mine = next(i for i, m in enumerate(moves) if same_move(m, prior))
     if best != mine and paired_upper_bound(stats[mine].values, stats[best].values) < 0:
         return moves[best]

@@ -299,7 +299,13 @@ def test_two_processes_playing_one_game_lose_and_double_no_move(stores, kind, mo
     else:
         acknowledged = [first_version for _, first_version, _ in answers]
     game = assert_acknowledged_moves_are_the_log(app, gid, acknowledged)
-    assert len(game.moves) == target or game.outcome.is_over
+    if mode == "no-version":
+        # a move sent without a version was chosen on what its process last read; when the other process's move
+        # lands first it may still be legal, and is then played: each process has at most one move in flight, so
+        # the game may pass the target by one (CI saw 41 of 40 once), never by more
+        assert target <= len(game.moves) <= target + len(workers) - 1 or game.outcome.is_over
+    else:
+        assert len(game.moves) == target or game.outcome.is_over
     if mode != "no-version":  # a move chosen on the stored version (or deduplicated by its key) is never refused
         assert app.attempts(gid) is None
 

@@ -45,6 +45,7 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bots import SeatView, make_bot
+from domain.analysis import Z95_ONE_SIDED
 from domain.analysis_player import best_move, guarded_move
 from domain.games import decider_for, spec_for
 from domain.randomness import Chance
@@ -68,12 +69,12 @@ class Analyst:
     analysis' best move within the budget."""
 
     def __init__(self, game: str, seat: int, rng: random.Random, policy: str, budget: float | None, samples: int,
-                 seed: str):
+                 seed: str, guard_z: float = Z95_ONE_SIDED):
         spec = spec_for(game)
         self.spec, self.seat, self.budget, self.samples, self.seed = spec, seat, budget, samples, seed
         self.infer, self.guarded, self.players = policy != "pimc", policy == "guarded", GAMES[game][0]
         self.bot = make_bot("heuristic", game, seat, rng, spec.bot)
-        self.decisions = 0
+        self.guard_z, self.decisions = guard_z, 0
         self.analysed, self.cpu = 0, 0.0
 
     def choose(self, view: SeatView, setup, seen: list[dict]) -> dict:
@@ -83,7 +84,7 @@ class Analyst:
         if self.guarded:
             prior = parse_move(fallback, self.players, self.spec.codec, "move")
             move = guarded_move(self.spec, setup, self.seat, seen, self.seed, self.decisions, self.samples, prior,
-                                self.infer, stop, 2, BATCH)
+                                self.infer, stop, 2, BATCH, self.guard_z)
         else:
             move = best_move(self.spec, setup, self.seat, seen, self.seed, self.decisions, self.samples, self.infer,
                              stop, 2, BATCH)
@@ -99,7 +100,8 @@ def deal_seed(game: str, deal: int) -> str:
     return hashlib.sha256(f"arbiter-strength|{game}|{deal}".encode()).hexdigest()
 
 
-def play(game: str, deal: int, seat: int | None, policy: str, budget: float | None, samples: int) -> dict:
+def play(game: str, deal: int, seat: int | None, policy: str, budget: float | None, samples: int,
+         guard_z: float = Z95_ONE_SIDED) -> dict:
     """One game of deal `deal`: `policy` at `seat` (None: no seat), the heuristic bot everywhere else. Returns the
     results of every seat and the analysis seat's decisions and CPU seconds."""
     players, options = GAMES[game]
@@ -113,7 +115,7 @@ def play(game: str, deal: int, seat: int | None, policy: str, budget: float | No
     for s in range(players):
         rng = random.Random(f"arbiter-strength-bot|{game}|{deal}|{s}")
         if s == seat and policy != "heuristic":
-            bots.append(Analyst(game, s, rng, policy, budget, samples, f"{deal}|{s}"))
+            bots.append(Analyst(game, s, rng, policy, budget, samples, f"{deal}|{s}", guard_z))
         else:
             bots.append(make_bot("heuristic", game, s, rng, spec.bot))
     knowing = Knowing(game, d, spec.codec, players, seat if seat is not None else 0)
@@ -145,7 +147,7 @@ def play(game: str, deal: int, seat: int | None, policy: str, budget: float | No
 def duplicate(args: tuple) -> dict:
     """One duplicate deal of a row: A and B at each seat against the same field (see the module doc); with `rotate`,
     at one seat only, seat `deal` mod n (the seats still take turns over the deals)."""
-    game, row, deal, budget, samples, rotate = args
+    game, row, deal, budget, samples, rotate, guard_z = args
     a_policy, b_policy = ROWS[row]
     players = GAMES[game][0]
     seats = [deal % players] if rotate else list(range(players))
@@ -153,8 +155,8 @@ def duplicate(args: tuple) -> dict:
     out = {"deal": deal, "seats": seats, "a": [], "b": [], "a_margin": [], "b_margin": [],
            "cpu": {a_policy: 0.0, b_policy: 0.0}, "analysed": {a_policy: 0, b_policy: 0}, "unfinished": 0}
     for s in seats:
-        ga = play(game, deal, s, a_policy, budget, samples)
-        gb = base if base is not None else play(game, deal, s, b_policy, budget, samples)
+        ga = play(game, deal, s, a_policy, budget, samples, guard_z)
+        gb = base if base is not None else play(game, deal, s, b_policy, budget, samples, guard_z)
         for key, g, pol in (("a", ga, a_policy), ("b", gb, b_policy)):
             out[key].append(g["win"][s])
             if g["margin"] is not None:
@@ -222,12 +224,12 @@ def _done(path: Path) -> dict[int, dict]:
 
 
 def run_row(game: str, row: str, deals: range, budget: float | None, samples: int, jobs: int, out: Path | None,
-            tag: str, rotate: bool = False, play_missing: bool = True) -> list[dict]:
+            tag: str, rotate: bool = False, play_missing: bool = True, guard_z: float = Z95_ONE_SIDED) -> list[dict]:
     """The duplicate deals of one (game, row); with `out`, kept in (and resumed from) a JSON Lines file;
     `play_missing` False: only the deals already there (a report of a run still going, or stopped)."""
     path = out / f"{game}-{row}-{tag}{'-rotate' if rotate else ''}.jsonl" if out is not None else None
     done = _done(path) if path is not None else {}
-    todo = [(game, row, i, budget, samples, rotate) for i in deals if i not in done and play_missing]
+    todo = [(game, row, i, budget, samples, rotate, guard_z) for i in deals if i not in done and play_missing]
     results = map(duplicate, todo) if jobs <= 1 else ProcessPoolExecutor(jobs).map(duplicate, todo)
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -266,11 +268,15 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="games of 3+ seats: each deal at one seat (deal mod n), not at every seat")
     parser.add_argument("--report", action="store_true", help="only summarise the deals already in --out")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--guard-z", type=float, default=Z95_ONE_SIDED,
+                        help="the guarded player's bound, in standard errors (default 1.645: 95%% sure; 0: a better mean)")
     args = parser.parse_args(argv)
     games = args.game or sorted(GAMES)
     rows = args.row or ["heuristic", "guarded", "inference"]
     budget, samples = (None, 4) if args.quick else (args.budget, args.samples)
     tag = "quick" if args.quick else f"b{args.budget:g}-s{args.samples}-v2"
+    if args.guard_z != Z95_ONE_SIDED:
+        tag += f"-z{args.guard_z:g}"
     out = Path(args.out) if args.out else (None if args.quick else Path("runs/strength"))
     summaries = []
     for game in games:
@@ -281,7 +287,7 @@ def main(argv: list[str] | None = None) -> list[dict]:
                                   "note": "no inference model for this game: infer plays exactly as pimc"})
                 continue
             lines = run_row(game, row, range(args.start, args.start + n), budget, samples, args.jobs, out, tag,
-                            (args.rotate or args.quick) and GAMES[game][0] > 2, not args.report)
+                            (args.rotate or args.quick) and GAMES[game][0] > 2, not args.report, args.guard_z)
             if lines:
                 summaries.append(summary(game, row, lines))
     if args.json:

@@ -254,11 +254,12 @@ def still_moving(stats: list[_Stats], active: set[int], tol: float) -> set[int]:
     return out
 
 
-def paired_upper_bound(values: list[float], best: list[float]) -> float:
-    """The one-sided 95% upper bound of the mean paired difference values - best, over the samples both have."""
+def paired_upper_bound(values: list[float], best: list[float], z: float = Z95_ONE_SIDED) -> float:
+    """The one-sided upper bound (`z` standard errors; by default 95%) of the mean paired difference values - best,
+    over the samples both have."""
     n = min(len(values), len(best))
     diffs = [x - y for x, y in zip(values[:n], best[:n])]
-    return sum(diffs) / n + _half_width(diffs) * (Z95_ONE_SIDED / Z95)
+    return sum(diffs) / n + (_half_width(diffs) * (z / Z95) if z else 0.0)
 
 
 def _points(a, value: float) -> float:

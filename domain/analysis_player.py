@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .analysis import best_index, evaluate, paired_upper_bound, same_move
+from .analysis import Z95_ONE_SIDED, best_index, evaluate, paired_upper_bound, same_move
 from .spec import GameSpec
 
 
@@ -34,9 +34,10 @@ def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str
 
 def guarded_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int,
                  prior: dict, infer: bool = True, stop: Callable[[], bool] | None = None, min_samples: int = 2,
-                 batch_size: int = 1) -> dict | None:
-    """`prior` (a legal move of the seat, in the decider's form) unless the best-mean candidate is, 95% sure, better
-    than it on the paired samples; None when the decision is not analysed. The prior is always among the candidates
+                 batch_size: int = 1, z: float = Z95_ONE_SIDED) -> dict | None:
+    """`prior` (a legal move of the seat, in the decider's form) unless the best-mean candidate is better than it
+    on the paired samples by a one-sided bound of `z` standard errors (1.645: 95% sure; 0: a better mean is enough,
+    the prior winning only ties); None when the decision is not analysed. The prior is always among the candidates
     compared (`evaluate`'s `chosen`), so it is sampled like any of them."""
     out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, prior, infer, stop, min_samples, batch_size)
     if out is None:
@@ -44,6 +45,6 @@ def guarded_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: 
     moves, stats, _ = out
     best = best_index(stats)
     mine = next(i for i, m in enumerate(moves) if same_move(m, prior))
-    if best != mine and paired_upper_bound(stats[mine].values, stats[best].values) < 0:
+    if best != mine and paired_upper_bound(stats[mine].values, stats[best].values, z) < 0:
         return moves[best]
     return moves[mine]

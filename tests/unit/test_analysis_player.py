@@ -75,3 +75,14 @@ def test_the_guarded_player_judges_no_decision_the_analysis_does_not(game):
             assert guarded_move(SPEC, record.setup, 0, seen[:k.index], "g", ordinal, 4, k.move) is None
             return
     pytest.fail("no unanalysed decision among seat 0's first 14")
+
+
+@pytest.mark.parametrize("seat, ordinal", [(1, 2), (2, 1)])
+def test_a_guard_of_zero_standard_errors_replaces_any_prior_with_a_worse_mean(game, seat, ordinal):
+    """The same two decisions with the bound at 0 standard errors (`z`): a better mean is enough, so the guarded
+    player plays the analysis' best, as `best_move` does."""
+    setup, seen, move, line = _line(game, seat, ordinal)
+    chosen = guarded_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, move, True, None, MIN_SAMPLES, BATCH, z=0.0)
+    assert not same_move(chosen, move)
+    assert SPEC.codec.format_move(chosen) | {"seat": seat} == SPEC.codec.format_move(
+        best_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, True, None, MIN_SAMPLES, BATCH)) | {"seat": seat}

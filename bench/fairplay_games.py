@@ -72,7 +72,7 @@ def one_game(task: tuple) -> dict:
 def player_p(games: list[dict]) -> float:
     ranks = [r for g in games for r in g["ranks"]]
     return rank_test([r[0] for r in ranks], [r[1] for r in ranks],
-                     [g["label"] for g in games for _ in g["ranks"]])
+                     [g["label"] for g in games for _ in g["ranks"]], [r[2] if len(r) > 2 else None for r in ranks])
 
 
 def games_for_power(games: list[dict], honest: list[dict], power_z: float = 0.8416) -> float | None:

@@ -29,7 +29,7 @@ from concurrent.futures import ProcessPoolExecutor
 
 from bench.fairplay_games import games_for_power, honest_kinds, ks, upper95
 from domain.collusion import PER_HAND, pair_decision, pair_line
-from domain.fairplay import true_states
+from domain.fairplay import share_fields, true_states
 from domain.games import spec_for
 from domain.records import parse
 from domain.screening import REFER, SAMPLES, WORLDS
@@ -94,7 +94,7 @@ def run(game: str, groups: dict[str, int], per: int, start: int, pool, seed: str
                  "per_hand": per_hand, "told_worlds": told or TOLD_WORLDS}
     done = {key: [results[t[1]] for t in ts if results[t[1]]["finished"]] for key, ts in tasks.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
-    lines = {key: pair_line((f"{key}:0", f"{key}:1"), [{"rank": r[0], "rank_variance": r[1], "game": g["label"]}
+    lines = {key: pair_line((f"{key}:0", f"{key}:1"), [{**share_fields(r), "game": g["label"]}
                                                       for g in gs for r in g["ranks"]])
              for key, gs in done.items() if gs}
     out["p_values"] = {key: line["p_value"] for key, line in lines.items()}

@@ -37,7 +37,7 @@ from itertools import combinations
 from typing import Any
 
 from .analysis import NotAnalysable, analysis_of
-from .fairplay import advantage, perfect_information_decision, rank_among, rank_test
+from .fairplay import advantage, perfect_information_decision, rank_among, rank_test_of
 from .screening import REFER, SAMPLES, WORLDS
 from .spec import GameSpec
 
@@ -71,7 +71,7 @@ def partner_hand(spec: GameSpec, state: Any, partner: int) -> list:
 
 def pair_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, partner: int,
                   seed: str, ordinal: int, worlds: int = WORLDS, samples: int = SAMPLES,
-                  per_hand: int = PER_HAND) -> tuple[float, float] | None:
+                  per_hand: int = PER_HAND) -> tuple[float, float, tuple[int, ...]] | None:
     """One decision of `seat` judged against `partner`'s TRUE hand (read from the true `state`): the (share, variance)
     of the played move's advantage with that hand among its advantages with `worlds` hands drawn from the seat's own
     knowledge (see the module doc), or None when the decision is not analysed (one candidate, or a move beside the
@@ -114,7 +114,7 @@ def pair_line(pair: tuple[str, str], verdicts: list[dict], threshold: float = RE
     (honest: 0.5), the one-sided p-value of the rank test over them with each game one cluster (`verdicts`:
     ``{"rank", "rank_variance", "game"}``), and whether it is at or below `threshold` (referred)."""
     ranks = [v["rank"] for v in verdicts]
-    p = rank_test(ranks, [v["rank_variance"] for v in verdicts], [v["game"] for v in verdicts])
+    p = rank_test_of(verdicts)
     return {"pair": list(pair), "decisions": len(ranks),
             "rank_mean": round(sum(ranks) / len(ranks), 4) if ranks else None, "p_value": p,
             "threshold": threshold, "referred": bool(ranks) and p <= threshold}

@@ -28,6 +28,7 @@ from typing import Any
 
 from .analysis import analysis_of, play_on, same_move, with_played
 from .randomness import Chance
+from .rank_tail import exact_tail, support_of
 from .spec import GameSpec
 from .wording import count, ordinal, times
 
@@ -77,11 +78,11 @@ def advantage(rows: list[dict], move: dict) -> float:
 
 
 def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
-               worlds: int, samples: int, true_rows: list[dict]) -> tuple[float, float]:
+               worlds: int, samples: int, true_rows: list[dict]) -> tuple[float, float, tuple[int, ...]]:
     """The honest baseline of one decision: where the played move's advantage in the TRUE state (`true_rows`, from
     perfect_information_decision) ranks among its advantages in `worlds` full states sampled from the seat's
     knowledge alone (the game's sampler, as domain.analysis), each judged the same way and with the same rollout
-    streams. Returns (share, variance): the share is (values below + half the ties + 1/2) / (worlds + 1); when the
+    streams. Returns (share, variance, support): the share is (values below + half the ties + 1/2) / (worlds + 1); when the
     seat could not tell the true state from the sampled ones, the true value is any of the worlds + 1 values with
     the same chance, so the share's mean is exactly 1/2 and its variance is the mean of (share - 1/2)^2 over those
     values (0 when every state gives the same advantage: such a decision tells nothing). A player who sees hidden
@@ -98,12 +99,13 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     return rank_among(values)
 
 
-def rank_among(values: list[float]) -> tuple[float, float]:
-    """(share, variance) of values[0] among all `values` (world_rank's rank): its mid-rank share, and the mean of
-    (share - 1/2)^2 over every value's share, its variance when values[0] is any of them with the same chance."""
+def rank_among(values: list[float]) -> tuple[float, float, tuple[int, ...]]:
+    """(share, variance, support) of values[0] among all `values` (world_rank's rank): its mid-rank share; the mean
+    of (share - 1/2)^2 over every value's share, its variance when values[0] is any of them with the same chance; and
+    every value's share in units of 1 / (2 len(values)), values[0]'s first (domain.rank_tail: the exact tail)."""
     shares = [_share(values, j) for j in range(len(values))]
     variance = sum((x - 0.5) ** 2 for x in shares) / len(shares)
-    return shares[0], variance
+    return shares[0], variance, support_of(shares)
 
 
 def _share(values: list[float], j: int) -> float:
@@ -113,8 +115,16 @@ def _share(values: list[float], j: int) -> float:
     return (below + ties / 2 + 0.5) / len(values)
 
 
-def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, salt: str,
-          rank: tuple[float, float]) -> dict:
+def share_fields(rank: tuple) -> dict:
+    """A decision's rank (world_rank's, or the pair test's) as a verdict's fields: `rank`, `rank_variance` and, when
+    it has one, `rank_support` (for the exact tail)."""
+    out = {"rank": rank[0], "rank_variance": rank[1]}
+    if len(rank) > 2:
+        out["rank_support"] = list(rank[2])
+    return out
+
+
+def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, salt: str, rank: tuple) -> dict:
     """One decision: the own-information best (from `own` rows), the all-cards best (from `perfect` rows), whether
     the decision is informative (the two differ, and by at least `margin` points in the all-cards values), which of
     the two the `played` move (formatted, without its seat) matches, and `rank`, the honest baseline (world_rank)."""
@@ -122,7 +132,7 @@ def judge(own: list[dict], perfect: list[dict], played: dict, margin: float, sal
     own_best_value = _value_of(perfect, own_best)
     gap = None if own_best_value is None else round(top["value"] - own_best_value, 2)
     informative = not same_move(own_best, top["move"]) and gap is not None and gap >= margin
-    return {"informative": informative, "gap": gap, "rank": rank[0], "rank_variance": rank[1],
+    return {"informative": informative, "gap": gap, **share_fields(rank),
             "matched_own": same_move(played, own_best), "matched_perfect": same_move(played, top["move"])}
 
 
@@ -134,13 +144,31 @@ def sign_test(successes: int, trials: int) -> float:
     return min(1.0, tail / 2 ** trials)
 
 
-def rank_test(ranks: list[float], variances: list[float], games: list[Any] | None = None) -> float:
+def rank_test_of(verdicts: list[dict]) -> float:
+    """`rank_test` over judged decisions (each {"rank", "rank_variance", "game"?, "rank_support"?})."""
+    return rank_test([v["rank"] for v in verdicts], [v["rank_variance"] for v in verdicts],
+                     [v.get("game") for v in verdicts], [v.get("rank_support") for v in verdicts])
+
+
+def rank_test(ranks: list[float], variances: list[float], games: list[Any] | None = None,
+              supports: list[Any] | None = None) -> float:
     """One-sided p-value that the ranks (world_rank shares, each of mean 1/2 and the given variance under honest
     play) are higher than honest play's: their sum by the normal approximation (1.0 when nothing varies).
 
     The decisions of one game share its hidden cards, so their shares need not be independent: with `games` (the game
     of each rank), the variance used is the larger of the sum of the variances and the spread of the games' own sums
-    (G / (G - 1) times the sum of their squared deviations from their mean: the games are independent)."""
+    (G / (G - 1) times the sum of their squared deviations from their mean: the games are independent).
+
+    With every decision's `supports` (rank_among's), the p-value is the larger of that one and the exact tail under
+    independence (domain.rank_tail): the normal tail is too thin far out when few decisions vary and their shares are
+    skewed, and the larger of the two holds under either reading."""
+    normal = _normal_tail(ranks, variances, games)
+    if supports and ranks and all(s is not None for s in supports):
+        return max(normal, exact_tail(supports))
+    return normal
+
+
+def _normal_tail(ranks: list[float], variances: list[float], games: list[Any] | None) -> float:
     total = sum(variances)
     if games is not None:
         sums: dict[Any, float] = {}
@@ -166,7 +194,7 @@ def player_report(name: str, verdicts: list[dict], threshold: float, games: int 
     own = sum(1 for v in informative if v["matched_own"])
     ranks = [v["rank"] for v in verdicts]
     mean = round(sum(ranks) / len(ranks), 4) if ranks else None
-    p = rank_test(ranks, [v["rank_variance"] for v in verdicts], [v.get("game") for v in verdicts])
+    p = rank_test_of(verdicts)
     flagged = bool(verdicts) and p <= threshold
     line = {"player": name, "games": games, "decisions": len(verdicts), "informative": len(informative),
             "matched_perfect": perfect, "matched_own": own, "sign_p": sign_test(perfect, perfect + own),

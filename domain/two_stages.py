@@ -19,11 +19,11 @@ from __future__ import annotations
 
 from typing import Callable, Hashable
 
-from .fairplay import player_report, rank_test, said_of
+from .fairplay import player_report, rank_test_of, said_of
 from .screening import PANEL, REFER, sigmas
 from .wording import count, one_in, ordinal
 
-Shares = list[dict]  # {"rank", "rank_variance", "game"}: one judged decision's share (domain.fairplay.world_rank)
+Shares = list[dict]  # {"rank", "rank_variance", "game", "rank_support"?}: one judged decision's share (domain.fairplay.world_rank)
 
 
 def z_score(p: float, decisions: int) -> float | None:
@@ -41,7 +41,7 @@ def stage_line(shares: Shares, threshold: float) -> dict:
     one-sided p-value (domain.fairplay.rank_test, each game one cluster), the threshold and its z, and whether the
     p-value is at or below it (`passed`)."""
     ranks = [v["rank"] for v in shares]
-    p = rank_test(ranks, [v["rank_variance"] for v in shares], [v.get("game") for v in shares])
+    p = rank_test_of(shares)
     return {"decisions": len(ranks), "rank_mean": round(sum(ranks) / len(ranks), 4) if ranks else None,
             "z": z_score(p, len(ranks)), "p_value": p, "threshold": threshold, "threshold_z": threshold_z(threshold),
             "passed": bool(ranks) and p <= threshold}

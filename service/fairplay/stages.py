@@ -18,7 +18,7 @@ from typing import Callable
 
 from domain.analysis import analysis_of
 from domain.collusion import pair_decision
-from domain.fairplay import true_states
+from domain.fairplay import share_fields, true_states
 from domain.games import spec_for
 from domain.review_packet import weighty
 from domain.screening import PANEL, screen_decision
@@ -39,7 +39,7 @@ def screen_task(task: tuple) -> tuple[str, dict | None]:
                              settings.screen_samples)
     if ranked is None:
         return name, None
-    return name, {"rank": ranked[0], "rank_variance": ranked[1], "game": label, "seat": seat, "move_index": move_index}
+    return name, {**share_fields(ranked), "game": label, "seat": seat, "move_index": move_index}
 
 
 def pair_task(task: tuple) -> tuple[tuple, dict | None]:
@@ -50,7 +50,7 @@ def pair_task(task: tuple) -> tuple[tuple, dict | None]:
                            per_hand)
     if ranked is None:
         return pair, None
-    return pair, {"rank": ranked[0], "rank_variance": ranked[1], "game": label, "seat": seat, "move_index": move_index,
+    return pair, {**share_fields(ranked), "game": label, "seat": seat, "move_index": move_index,
                   "partner": partner, "informative": False, "matched_perfect": False, "matched_own": False}
 
 

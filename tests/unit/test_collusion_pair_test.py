@@ -44,7 +44,7 @@ def _pair(players: list[Player], games: int, seed: str, oracle: int = 0, **preci
                 r = pair_decision(spec, record.setup, seat, seen[:x.index], move, real, partner, f"unit|{j}",
                                   1000 * seat + k, **precision)
                 if r is not None:
-                    verdicts.append({"rank": r[0], "rank_variance": r[1], "game": j})
+                    verdicts.append({"rank": r[0], "rank_variance": r[1], "rank_support": r[2], "game": j})
     return pair_line(("a", "b"), verdicts)
 
 

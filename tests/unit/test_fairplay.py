@@ -188,9 +188,9 @@ def test_the_honest_baseline_s_rank_has_mean_one_half_and_ignores_the_order_of_w
     states = true_states(record, {0})
     x = decisions[3]
     rows = perfect_information_decision(spec, states[x.move_index], 0, x.move, "s", 3, 2)
-    share, variance = world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows)
+    share, variance, support = world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows)
     assert 0 < share < 1 and 0 <= variance <= (49 - 1) / (12 * 49) + 1e-12
-    assert world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows) == (share, variance)
+    assert world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", 3, 6, 2, rows) == (share, variance, support)
 
 
 def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():

@@ -41,8 +41,8 @@ def test_a_four_virtues_decision_is_judged_with_every_card_and_against_the_hones
         if rows is None:
             continue
         assert len(rows) >= 2 and all(r["samples"] == 2 and isinstance(r["value"], float) for r in rows)
-        share, variance = world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", k, 3, 2, rows)
-        assert 0 < share < 1 and variance >= 0
+        share, variance, support = world_rank(spec, record.setup, 0, seen[:x.index], x.move, "s", k, 3, 2, rows)
+        assert 0 < share < 1 and variance >= 0 and len(support) == 4 and support[0] == round(share * 8)
         assert perfect_information_decision(spec, states[x.move_index], 0, x.move, "s", k, 2) == rows  # seeded
         judged += 1
     assert judged > 0

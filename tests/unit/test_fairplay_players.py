@@ -62,8 +62,9 @@ def test_the_screen_judges_a_seat_s_decisions_with_shares_strictly_between_0_and
         if r is not None:
             judged.append(r)
     assert judged, "no decision of seat 0 was screened"
-    for share, variance in judged:
+    for share, variance, support in judged:
         assert 0 < share < 1 and 0 <= variance <= 0.25
+        assert len(support) == 4 and support[0] == round(share * 8) and all(1 <= k <= 7 for k in support)
 
 
 def test_the_thresholds_are_one_in_a_thousand_and_one_in_a_million():

@@ -3,7 +3,8 @@
 Policies: `heuristic` (the game's heuristic bot), `pimc` (today's analysis: plain determinized sampling, its best
 mean move), `infer` (the same with inference from the other seats' choices, domain/analysis.py `_drawer`),
 `guarded` (the analysis with inference as a check on the heuristic bot's move: the bot's move unless the best
-candidate is, 95% sure, better on the paired samples; domain/analysis_player.py `guarded_move`). An
+candidate is better on the paired samples by the game's guard, 95% sure, or a better mean in Small Battle;
+domain/analysis_player.py `guarded_move`, `--guard-z` to choose another). An
 analysis player plays the heuristic bot's move where the analysis does not judge (one candidate; a Small Battle
 arrangement), and shows the bot every view so the bot's memory stays whole.
 
@@ -45,7 +46,6 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 from bots import SeatView, make_bot
-from domain.analysis import Z95_ONE_SIDED
 from domain.analysis_player import best_move, guarded_move
 from domain.games import decider_for, spec_for
 from domain.randomness import Chance
@@ -69,7 +69,7 @@ class Analyst:
     analysis' best move within the budget."""
 
     def __init__(self, game: str, seat: int, rng: random.Random, policy: str, budget: float | None, samples: int,
-                 seed: str, guard_z: float = Z95_ONE_SIDED):
+                 seed: str, guard_z: float | None = None):
         spec = spec_for(game)
         self.spec, self.seat, self.budget, self.samples, self.seed = spec, seat, budget, samples, seed
         self.infer, self.guarded, self.players = policy != "pimc", policy == "guarded", GAMES[game][0]
@@ -101,7 +101,7 @@ def deal_seed(game: str, deal: int) -> str:
 
 
 def play(game: str, deal: int, seat: int | None, policy: str, budget: float | None, samples: int,
-         guard_z: float = Z95_ONE_SIDED) -> dict:
+         guard_z: float | None = None) -> dict:
     """One game of deal `deal`: `policy` at `seat` (None: no seat), the heuristic bot everywhere else. Returns the
     results of every seat and the analysis seat's decisions and CPU seconds."""
     players, options = GAMES[game]
@@ -147,7 +147,8 @@ def play(game: str, deal: int, seat: int | None, policy: str, budget: float | No
 def duplicate(args: tuple) -> dict:
     """One duplicate deal of a row: A and B at each seat against the same field (see the module doc); with `rotate`,
     at one seat only, seat `deal` mod n (the seats still take turns over the deals)."""
-    game, row, deal, budget, samples, rotate, guard_z = args
+    game, row, deal, budget, samples, rotate, *rest = args  # and the guard's z, when one is chosen (--guard-z)
+    guard_z = rest[0] if rest else None
     a_policy, b_policy = ROWS[row]
     players = GAMES[game][0]
     seats = [deal % players] if rotate else list(range(players))
@@ -224,7 +225,7 @@ def _done(path: Path) -> dict[int, dict]:
 
 
 def run_row(game: str, row: str, deals: range, budget: float | None, samples: int, jobs: int, out: Path | None,
-            tag: str, rotate: bool = False, play_missing: bool = True, guard_z: float = Z95_ONE_SIDED) -> list[dict]:
+            tag: str, rotate: bool = False, play_missing: bool = True, guard_z: float | None = None) -> list[dict]:
     """The duplicate deals of one (game, row); with `out`, kept in (and resumed from) a JSON Lines file;
     `play_missing` False: only the deals already there (a report of a run still going, or stopped)."""
     path = out / f"{game}-{row}-{tag}{'-rotate' if rotate else ''}.jsonl" if out is not None else None
@@ -268,14 +269,15 @@ def main(argv: list[str] | None = None) -> list[dict]:
                         help="games of 3+ seats: each deal at one seat (deal mod n), not at every seat")
     parser.add_argument("--report", action="store_true", help="only summarise the deals already in --out")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--guard-z", type=float, default=Z95_ONE_SIDED,
-                        help="the guarded player's bound, in standard errors (default 1.645: 95%% sure; 0: a better mean)")
+    parser.add_argument("--guard-z", type=float, default=None,
+                        help="the guarded player's bound, in standard errors (default: the game's own, its spec's "
+                             "analysis.guard: 1.645, 95%% sure; Small Battle 0, a better mean)")
     args = parser.parse_args(argv)
     games = args.game or sorted(GAMES)
     rows = args.row or ["heuristic", "guarded", "inference"]
     budget, samples = (None, 4) if args.quick else (args.budget, args.samples)
-    tag = "quick" if args.quick else f"b{args.budget:g}-s{args.samples}-v2"
-    if args.guard_z != Z95_ONE_SIDED:
+    tag = "quick" if args.quick else f"b{args.budget:g}-s{args.samples}-v3"
+    if args.guard_z is not None:
         tag += f"-z{args.guard_z:g}"
     out = Path(args.out) if args.out else (None if args.quick else Path("runs/strength"))
     summaries = []

@@ -7,7 +7,8 @@ noise, and the cheap rollout players behind the values are weaker than the game'
 `guarded_move` is the analysis used as a check on another player's move (the prior: in bench.strength the heuristic
 bot's): it keeps the prior unless the samples show, 95% sure, that the best candidate does better than it (the
 one-sided bound on the paired differences, the same pairing and bound as the stopping rule's indifference zone and
-the marks). The analysis then changes a strong player's move only where it has evidence, and costs nothing where
+the marks). How sure is the game's own choice (its spec's `analysis.guard`): where plain sampling already plays
+better than the bot (Small Battle), a better mean is enough. The analysis then changes a strong player's move only where it has evidence, and costs nothing where
 it has none. Both read only the seat's knowledge, as `evaluate` does, so neither can depend on a hidden card.
 """
 
@@ -16,7 +17,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from .analysis import Z95_ONE_SIDED, best_index, evaluate, paired_upper_bound, same_move
+from .analysis import analysis_of, best_index, evaluate, paired_upper_bound, same_move
 from .spec import GameSpec
 
 
@@ -34,11 +35,13 @@ def best_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str
 
 def guarded_move(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int,
                  prior: dict, infer: bool = True, stop: Callable[[], bool] | None = None, min_samples: int = 2,
-                 batch_size: int = 1, z: float = Z95_ONE_SIDED) -> dict | None:
+                 batch_size: int = 1, z: float | None = None) -> dict | None:
     """`prior` (a legal move of the seat, in the decider's form) unless the best-mean candidate is better than it
     on the paired samples by a one-sided bound of `z` standard errors (1.645: 95% sure; 0: a better mean is enough,
-    the prior winning only ties); None when the decision is not analysed. The prior is always among the candidates
-    compared (`evaluate`'s `chosen`), so it is sampled like any of them."""
+    the prior winning only ties; None: the game's own, its spec's `analysis.guard`); None when the decision is not
+    analysed. The prior is always among the candidates compared (`evaluate`'s `chosen`), so it is sampled like any
+    of them."""
+    z = analysis_of(spec).guard if z is None else z
     out = evaluate(spec, setup, seat, seen, seed, ordinal, samples, prior, infer, stop, min_samples, batch_size)
     if out is None:
         return None

@@ -206,6 +206,11 @@ class Analysis:
     # game that declares it lets `sample` (and `fold`) take `hands=`, {seat: cards}, hands the sampling seat is told
     # (a colluding partner's), and draws the rest as before. None: the game has no pair test.
     hand: Callable[..., list] | None = None
+    # the guarded analysis player's bound (domain/analysis_player.py), in standard errors of the paired samples: how
+    # sure the analysis must be that its best move beats the prior (the heuristic bot's) before it overrules it.
+    # 1.645 (95%, one-sided) where the bot is the stronger player; 0 (a better mean is enough) where plain sampling
+    # already beats the bot (docs/analysis.md "Strength")
+    guard: float = 1.6448536269514722
 
 
 @dataclass(frozen=True)

@@ -5,11 +5,12 @@ better than it. Pinned on a seeded Batallion game of the random bot, whose moves
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import pytest
 
-from domain.analysis import BATCH, MIN_SAMPLES, analyse_decision, same_move
+from domain.analysis import BATCH, MIN_SAMPLES, Z95_ONE_SIDED, analyse_decision, same_move
 from domain.analysis_player import best_move, guarded_move
 from domain.games import SPECS
 from projections.knowledge import seat_knowledge
@@ -86,3 +87,15 @@ def test_a_guard_of_zero_standard_errors_replaces_any_prior_with_a_worse_mean(ga
     assert not same_move(chosen, move)
     assert SPEC.codec.format_move(chosen) | {"seat": seat} == SPEC.codec.format_move(
         best_move(SPEC, setup, seat, seen, "g", ordinal, SAMPLES, True, None, MIN_SAMPLES, BATCH)) | {"seat": seat}
+
+
+def test_without_a_bound_the_guarded_player_takes_its_game_s_own_from_the_spec(game):
+    """`z` None reads the spec's `analysis.guard`: the same decision with a spec whose guard is 0 plays as `z=0`, and
+    Small Battle, where plain sampling beats the bot, declares 0 while the others keep 95%."""
+    setup, seen, move, _ = _line(game, 1, 2)
+    lax = dataclasses.replace(SPEC, analysis=dataclasses.replace(SPEC.analysis, guard=0.0))
+    chosen = guarded_move(lax, setup, 1, seen, "g", 2, SAMPLES, move, True, None, MIN_SAMPLES, BATCH)
+    assert not same_move(chosen, move)
+    assert same_move(guarded_move(SPEC, setup, 1, seen, "g", 2, SAMPLES, move, True, None, MIN_SAMPLES, BATCH), move)
+    assert SPECS["small-battle"].analysis.guard == 0.0
+    assert {SPECS[g].analysis.guard for g in ("batallion", "el-royale", "four-virtues")} == {Z95_ONE_SIDED}

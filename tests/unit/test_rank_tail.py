@@ -125,8 +125,8 @@ def test_a_support_outside_its_units_is_refused_by_name(bad):
 def test_every_share_of_a_decision_of_up_to_32_worlds_is_its_integer_in_the_support(states):
     """Shares are floats (k / (2 (W + 1))): their support is the nearest integer k, never k - 1 by a float's error
     (11 states is the first count where truncating would)."""
-    shares = [k / (2 * states) for k in range(1, 2 * states)]
-    assert support_of(shares) == tuple(range(1, 2 * states))
+    for k in range(1, 2 * states):
+        assert support_of([k / (2 * states)] * states) == (k,) * states
 
 
 def test_a_p_value_is_never_above_one_though_the_float_sum_of_every_outcome_is():

@@ -69,10 +69,13 @@ def one_game(task: tuple) -> dict:
             "screened": time.perf_counter() - start}
 
 
-def player_p(games: list[dict]) -> float:
+def player_p(games: list[dict], exact: bool = True) -> float:
+    """A player's p-value over its games (the report's: the larger of the exact tail and the clustered normal one;
+    `exact` False: the normal tail alone, as before docs/fairplay.md "The far tail")."""
     ranks = [r for g in games for r in g["ranks"]]
-    return rank_test([r[0] for r in ranks], [r[1] for r in ranks],
-                     [g["label"] for g in games for _ in g["ranks"]], [r[2] if len(r) > 2 else None for r in ranks])
+    supports = [r[2] if exact and len(r) > 2 else None for r in ranks]
+    return rank_test([r[0] for r in ranks], [r[1] for r in ranks], [g["label"] for g in games for _ in g["ranks"]],
+                     supports)
 
 
 def games_for_power(games: list[dict], honest: list[dict], power_z: float = 0.8416) -> float | None:
@@ -136,6 +139,10 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
     for k in kinds:
         keys = [key for key in honest_keys if _kind(key, kinds) == k]
         by_kind[k] = round(sum(1 for key in keys if key in p_of and p_of[key] <= 0.05) / max(1, len(keys)), 3)
+    normal = [player_p(done[key], exact=False) for key in honest_keys if key in p_of]
+    out["honest_normal_tail_only"] = {f"p<={a}": round(sum(1 for p in normal if p <= a) / n, 4) if n else None
+                                      for a in (0.1, 0.05, 0.01, REFER)}
+    out["honest_p_values"] = sorted(round(p, 8) for p in hp)
     out["honest"] = {"players": n, **{f"p<={a}": round(sum(1 for p in hp if p <= a) / n, 4) if n else None
                                       for a in (0.1, 0.05, 0.01, REFER)},
                      "ks": round(ks(hp), 4), "referred": sum(1 for p in hp if p <= REFER),
@@ -197,7 +204,8 @@ def _text(o: dict) -> str:
              f"{o['unfinished_games']} games unfinished and left out)",
              f"  honest: {h['players']} players; p<=0.1 {h['p<=0.1']}, p<=0.05 {h['p<=0.05']}, p<=0.01 {h['p<=0.01']}, "
              f"p<={REFER} {h[f'p<={REFER}']}; KS {h['ks']}; referred {h['referred']} "
-             f"(95% upper bound {h['referred_upper95']}); p<=0.05 by kind {h['by_kind']}"]
+             f"(95% upper bound {h['referred_upper95']}); p<=0.05 by kind {h['by_kind']}",
+             f"  honest, the normal tail alone: {o['honest_normal_tail_only']}"]
     for rate in RATES:
         r = o[f"peek {rate:.0%}"]
         lines.append(f"  peek {rate:.0%}: {r['players']} players, referred {r['referred']} (power {r['power']}); "

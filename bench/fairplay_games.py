@@ -29,7 +29,7 @@ from domain.analysis import analysis_of
 from domain.fairplay import rank_test, true_states
 from domain.games import SPECS, spec_for
 from domain.records import parse
-from domain.screening import REFER, SAMPLES, WORLDS, screen_decision, z_of
+from domain.screening import PANEL, REFER, SAMPLES, WORLDS, screen_decision, z_of
 from projections.knowledge import seat_knowledge
 from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, final_state, play_game, seats_of
 
@@ -78,8 +78,10 @@ def player_p(games: list[dict], exact: bool = True) -> float:
                      supports)
 
 
-def games_for_power(games: list[dict], honest: list[dict], power_z: float = 0.8416) -> float | None:
-    """Games needed for 80% power at REFER: per game, the sum of (share - 1/2) has mean m under the cheat and
+def games_for_power(games: list[dict], honest: list[dict], power_z: float = 0.8416,
+                    threshold: float = REFER) -> float | None:
+    """Games needed for 80% power at `threshold` (the screen's REFER; PANEL: the panel's, at the screen's precision):
+    per game, the sum of (share - 1/2) has mean m under the cheat and
     variance v under honest play (v_c under the cheat); n solves n m = z_a sqrt(n v) + z_b sqrt(n v_c)."""
     def sums(gs):
         return [sum(r[0] - 0.5 for r in g["ranks"]) for g in gs]
@@ -91,7 +93,7 @@ def games_for_power(games: list[dict], honest: list[dict], power_z: float = 0.84
     vc = sum((x - m) ** 2 for x in c) / (len(c) - 1)
     if m <= 0:
         return None
-    z_a = z_of(REFER)
+    z_a = z_of(threshold)
     return round(((z_a * math.sqrt(v) + power_z * math.sqrt(vc)) / m) ** 2, 1)
 
 
@@ -154,7 +156,8 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
         cheat_games = [g for k, gs in done.items() if k.startswith(f"peek{rate}|") for g in gs]
         out[f"peek {rate:.0%}"] = {"players": len(ps), "referred": sum(1 for p in ps if p <= REFER),
                                    "power": round(sum(1 for p in ps if p <= REFER) / len(ps), 3) if ps else None,
-                                   "games_for_80%": games_for_power(cheat_games, honest_games)}
+                                   "games_for_80%": games_for_power(cheat_games, honest_games),
+                                   "games_for_80%_panel": games_for_power(cheat_games, honest_games, threshold=PANEL)}
     every = [r for r in results.values() if r["finished"]]
     cost = sum(r["screened"] for r in every) / max(1, len(every))
     out["screen_seconds_per_seat_game"] = round(cost, 3)
@@ -209,7 +212,8 @@ def _text(o: dict) -> str:
     for rate in RATES:
         r = o[f"peek {rate:.0%}"]
         lines.append(f"  peek {rate:.0%}: {r['players']} players, referred {r['referred']} (power {r['power']}); "
-                     f"games for 80% power ~ {r['games_for_80%']}")
+                     f"games for 80% power ~ {r['games_for_80%']} (at the panel's 1 in 1,000,000: "
+                     f"~ {r['games_for_80%_panel']})")
     lines.append(f"  screen: {o['screen_seconds_per_seat_game']} s a seat and game ({o['decisions_per_seat_game']} "
                  f"decisions); a 40-player 7-round event on 2 cores ~ {o['event_40x7_on_2_cores_s']} s")
     return "\n".join(lines)

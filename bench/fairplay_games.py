@@ -14,6 +14,7 @@ test (domain.fairplay.rank_test, games independent). Printed per game:
 - the screen's cost: seconds a screened seat and game, and the time to screen a 40-player, 7-round event on 2 cores.
 
 Usage:  python -m bench.fairplay_games [--game G ...] [--honest N] [--peekers N] [--games E] [--workers W] [--json]
+        python -m bench.fairplay_games --merge RUN.json ...   (pool the honest players of runs of distinct --seed)
 """
 
 from __future__ import annotations
@@ -129,7 +130,7 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
     start = time.perf_counter()
     results = dict(zip([t[1] for t in tasks], pool.map(one_game, tasks, chunksize=4)))
     took = time.perf_counter() - start
-    out: dict = {"game": game, "seats": seats, "games_per_player": per, "seconds": round(took, 1),
+    out: dict = {"game": game, "seed": seed, "seats": seats, "games_per_player": per, "seconds": round(took, 1),
                  "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2]}
     done = {k: [results[t[1]] for t in ts if results[t[1]]["finished"]] for k, ts in groups.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
@@ -183,13 +184,41 @@ def main() -> None:
     parser.add_argument("--peek-samples", type=int, default=PEEK_SAMPLES,
                         help=f"the peeker's rollouts a candidate from the true state (default {PEEK_SAMPLES})")
     parser.add_argument("--json", action="store_true")
+    parser.add_argument("--merge", nargs="+", metavar="FILE",
+                        help="play nothing: pool the honest players of earlier --json runs (distinct --seed each)")
     args = parser.parse_args()
+    if args.merge:
+        print(json.dumps(merged(args.merge)))
+        return
     games = args.game or [g for g in SPECS if _analysable(g)]
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for game in games:
             out = run_game(game, args.honest, args.peekers, args.games, pool, args.seed,
                            (args.worlds, args.samples, args.peek_samples))
             print(json.dumps(out) if args.json else _text(out), flush=True)
+
+
+def merged(paths: list[str]) -> dict:
+    """The honest players of several runs (one JSON line a game each, distinct seeds: distinct players) pooled: their
+    number, the shares of p-values at or below each level by the report's tail and by the normal tail alone, the
+    referrals at REFER with their exact 95% upper bound, and the Kolmogorov-Smirnov distance from uniform."""
+    runs = [json.loads(line) for path in paths for line in open(path, encoding="utf-8") if line.strip()]
+    by_game: dict[str, list[dict]] = {}
+    for r in runs:
+        by_game.setdefault(r["game"], []).append(r)
+    out = {}
+    for game, rs in by_game.items():
+        ps = [p for r in rs for p in r["honest_p_values"]]
+        n = len(ps)
+        normal = {level: sum(round(r["honest_normal_tail_only"][level] * r["honest"]["players"]) for r in rs) / n
+                  for level in rs[0]["honest_normal_tail_only"]}  # each run's rate back to its count
+        referred = sum(1 for p in ps if p <= REFER)
+        out[game] = {"runs": len(rs), "players": n,
+                     **{f"p<={a}": round(sum(1 for p in ps if p <= a) / n, 5) for a in (0.1, 0.05, 0.01, REFER)},
+                     "normal_tail_only": {k: round(v, 5) for k, v in normal.items()},
+                     "referred": referred, "referred_upper95": round(upper95(referred, n), 5), "ks": round(ks(ps), 4),
+                     "smallest_p": min(ps)}
+    return out
 
 
 def _analysable(game: str) -> bool:

@@ -23,6 +23,7 @@ import random
 from ..cards import parse_card
 from ..hidden import Hidden
 from ..randomness import Chance
+from . import inference
 from .codec import decode_event, pack
 from .decider import step
 from .legality import move_refusal
@@ -46,6 +47,7 @@ def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
     shadow = initial_state(setup)
     hidden = Hidden()
     fresh = iter(range(_PLACEHOLDER, 10 ** 9))
+    watcher = inference.Watcher(seat)
     for item in seen:
         kind, data = item["kind"], item["data"]
         if kind == "dealt":
@@ -78,13 +80,14 @@ def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
             if kind in ("melded", "added", "forced_discarded", "discarded"):
                 face = [event["face"]] if event.get("face") is not None else []
                 hidden.take_known(event["seat"], list(event["cards"]) + face)
+        watcher.see(event, shadow)
         apply(shadow, event)
-    return seat, hidden, shadow
+    return seat, hidden, shadow, watcher.finish()
 
 
 def deal(folded: tuple, rng: random.Random) -> State:
     """One full state drawn from `fold`'s reading (the folded knowledge is left as it was)."""
-    seat, hidden, shadow = folded
+    seat, hidden, shadow = folded[:3]
     other = 1 - seat
     state = shadow.clone()
     if state.outcome is None and state.round:
@@ -94,6 +97,14 @@ def deal(folded: tuple, rng: random.Random) -> State:
         hands[other] = tuple(sorted(dealt.get(other, ())))
         state.hands, state.stock = tuple(hands), tuple(dealt.get(STOCK, ()))
     return state
+
+
+def evidence(folded: tuple, state: State) -> float:
+    """How likely the sampled opponent's hand makes its public choices (domain/four_virtues/inference.py)."""
+    mask = 0
+    for c in state.hands[1 - folded[0]]:
+        mask |= 1 << c
+    return inference.weight(folded[3], mask)
 
 
 # -- the rollout player ---------------------------------------------------------------------------------------------

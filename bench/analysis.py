@@ -11,7 +11,7 @@ wall time projected to 100 of the seat's decisions (seconds x 100 / decisions), 
 seconds say how much work was done whatever else the machine runs; wall / CPU says how well the workers used the
 cores.
 
-With inference from the other seats' choices (issue 36, El Royale) as the analysis does by default; `--plain` runs
+With inference from the other seats' choices (issue 36: El Royale, Four Virtues) as the analysis does by default; `--plain` runs
 the same games with it off (each game's `evidence` taken out), for the comparison.
 
 Usage:  python -m bench.analysis [--workers W] [--samples K] [--plain] [--json]

@@ -8,8 +8,9 @@ noise, and the cheap rollout players behind the values are weaker than the game'
 bot's): it keeps the prior unless the samples show, 95% sure, that the best candidate does better than it (the
 one-sided bound on the paired differences, the same pairing and bound as the stopping rule's indifference zone and
 the marks). How sure is the game's own choice (its spec's `analysis.guard`): where plain sampling already plays
-better than the bot, a better mean is enough. The analysis then changes a strong player's move only where it has evidence, and costs nothing where
-it has none. Both read only the seat's knowledge, as `evaluate` does, so neither can depend on a hidden card.
+better than the bot, a better mean is enough. The analysis then changes a strong player's move only where it has
+evidence, and costs nothing where it has none. Both read only the seat's knowledge, as `evaluate` does, so neither
+can depend on a hidden card.
 """
 
 from __future__ import annotations

@@ -82,11 +82,12 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     """The honest baseline of one decision: where the played move's advantage in the TRUE state (`true_rows`, from
     perfect_information_decision) ranks among its advantages in `worlds` full states sampled from the seat's
     knowledge alone (the game's sampler, as domain.analysis), each judged the same way and with the same rollout
-    streams. Returns (share, variance, support): the share is (values below + half the ties + 1/2) / (worlds + 1); when the
-    seat could not tell the true state from the sampled ones, the true value is any of the worlds + 1 values with
-    the same chance, so the share's mean is exactly 1/2 and its variance is the mean of (share - 1/2)^2 over those
-    values (0 when every state gives the same advantage: such a decision tells nothing). A player who sees hidden
-    cards picks moves that do better in the true state than in the others, and ranks high."""
+    streams. Returns (share, variance, support): the share is (values below + half the ties + 1/2) / (worlds + 1);
+    when the seat could not tell the true state from the sampled ones, the true value is any of the worlds + 1
+    values with the same chance, so the share's mean is exactly 1/2 and its variance is the mean of (share - 1/2)^2
+    over those values (0 when every state gives the same advantage: such a decision tells nothing); the support is
+    every value's share as an integer (domain.rank_tail). A player who sees hidden cards picks moves that do better
+    in the true state than in the others, and ranks high."""
     a = analysis_of(spec)
     played = {k: v for k, v in spec.codec.format_move(chosen).items() if k != "seat"}
     values = [advantage(true_rows, played)]

@@ -45,8 +45,9 @@ def sigmas(p: float) -> float:
 
 
 def screen_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, seed: str,
-                    ordinal: int, worlds: int = WORLDS, samples: int = SAMPLES) -> tuple[float, float, tuple[int, ...]] | None:
-    """One decision's (share, variance) at the screen's precision, None when the decision is not analysed (one
+                    ordinal: int, worlds: int = WORLDS,
+                    samples: int = SAMPLES) -> tuple[float, float, tuple[int, ...]] | None:
+    """One decision's (share, variance, support) at the screen's precision, None when the decision is not analysed (one
     candidate, or a move beside the turn's choice)."""
     true_rows = perfect_information_decision(spec, state, seat, move, seed, ordinal, samples)
     if true_rows is None:

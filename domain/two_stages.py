@@ -23,7 +23,8 @@ from .fairplay import player_report, rank_test_of, said_of
 from .screening import PANEL, REFER, sigmas
 from .wording import count, one_in, ordinal
 
-Shares = list[dict]  # {"rank", "rank_variance", "game", "rank_support"?}: one judged decision's share (domain.fairplay.world_rank)
+# {"rank", "rank_variance", "game", "rank_support"?}: one judged decision's share (domain.fairplay.world_rank)
+Shares = list[dict]
 
 
 def z_score(p: float, decisions: int) -> float | None:

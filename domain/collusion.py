@@ -73,9 +73,9 @@ def pair_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move:
                   seed: str, ordinal: int, worlds: int = WORLDS, samples: int = SAMPLES,
                   per_hand: int = PER_HAND) -> tuple[float, float, tuple[int, ...]] | None:
     """One decision of `seat` judged against `partner`'s TRUE hand (read from the true `state`): the (share,
-    variance, support) of the played move's advantage with that hand among its advantages with `worlds` hands drawn from the seat's own
-    knowledge (see the module doc), or None when the decision is not analysed (one candidate, or a move beside the
-    turn's choice). Each hand's advantage is the mean over `per_hand` worlds told that hand, the rest drawn again in
+    variance, support) of the played move's advantage with that hand among its advantages with `worlds` hands drawn
+    from the seat's own knowledge (see the module doc), or None when the decision is not analysed (one candidate, or
+    a move beside the turn's choice). Each hand's advantage is the mean over `per_hand` worlds told that hand, the rest drawn again in
     each, `samples` rollouts a candidate in each (the j-th world of every hand on the same rollout streams)."""
     a = _hand_reader(spec)
     base = f"arbiter-pair|{seed}|{ordinal}|{partner}"

@@ -138,7 +138,7 @@ class Feed:
         waiter, close = None, None
         idle_since = time.monotonic()
         try:
-            while not self._stopped.is_set():
+            while not self._stopped.is_set() and not getattr(self.app, "closed", False):
                 with self._lock:
                     if self._channels:
                         idle_since = time.monotonic()
@@ -152,6 +152,8 @@ class Feed:
                     self._pull()
                     self._release_due()
                 except Exception:  # noqa: BLE001 - the follower must outlive a dropped connection; it reads again
+                    if self._stopped.is_set() or getattr(self.app, "closed", False):
+                        return  # the store was closed under it (a shutdown, a test's teardown): nothing more to read
                     log.exception("the live feed could not read the notification log; retrying in a second")
                     self._stopped.wait(1.0)
                     _quietly(close)

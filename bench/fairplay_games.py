@@ -45,10 +45,11 @@ def honest_kinds(game: str) -> tuple[str, ...]:
 def one_game(task: tuple) -> dict:
     """Play one game (seat 0 is the screened player) and screen seat 0: per decision (share, variance)."""
     game, label, kind, peek, seats, precision = task
-    worlds, samples, peek_samples = precision
+    worlds, samples, peek_samples = precision[:3]
+    peek_glance = precision[3] if len(precision) > 3 else True
     kinds = honest_kinds(game)
     rng = random.Random(f"opponents|{label}")
-    players = [Player(kind, peek, peek_samples)] + [Player(rng.choice([k for k in kinds if k != "random"])) for _ in range(seats - 1)]
+    players = [Player(kind, peek, peek_samples, peek_glance=peek_glance)] + [Player(rng.choice([k for k in kinds if k != "random"])) for _ in range(seats - 1)]
     start = time.perf_counter()
     record = parse(play_game(game, label, players))
     played = time.perf_counter() - start
@@ -131,7 +132,8 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
     results = dict(zip([t[1] for t in tasks], pool.map(one_game, tasks, chunksize=4)))
     took = time.perf_counter() - start
     out: dict = {"game": game, "seed": seed, "seats": seats, "games_per_player": per, "seconds": round(took, 1),
-                 "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2]}
+                 "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2],
+                 "peek_glance": precision[3] if len(precision) > 3 else True}
     done = {k: [results[t[1]] for t in ts if results[t[1]]["finished"]] for k, ts in groups.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
     p_of = {key: player_p(gs) for key, gs in done.items() if gs}  # each player's p-value, once
@@ -183,6 +185,8 @@ def main() -> None:
     parser.add_argument("--samples", type=int, default=SAMPLES, help=f"screen: rollouts a candidate (default {SAMPLES})")
     parser.add_argument("--peek-samples", type=int, default=PEEK_SAMPLES,
                         help=f"the peeker's rollouts a candidate from the true state (default {PEEK_SAMPLES})")
+    parser.add_argument("--peek-rollouts-only", action="store_true",
+                        help="the peeker judges by rollouts alone, not the game's glance first (as before the glance)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--merge", nargs="+", metavar="FILE",
                         help="play nothing: pool the honest players of earlier --json runs (distinct --seed each)")
@@ -194,7 +198,7 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for game in games:
             out = run_game(game, args.honest, args.peekers, args.games, pool, args.seed,
-                           (args.worlds, args.samples, args.peek_samples))
+                           (args.worlds, args.samples, args.peek_samples, not args.peek_rollouts_only))
             print(json.dumps(out) if args.json else _text(out), flush=True)
 
 

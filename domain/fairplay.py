@@ -36,11 +36,12 @@ ALPHA = 0.01  # the family-wise level: the chance that any honest player of one 
 
 
 def perfect_information_decision(spec: GameSpec, state: Any, seat: int, chosen: dict, seed: str, ordinal: int,
-                                 samples: int) -> list[dict] | None:
+                                 samples: int, glance: bool = False) -> list[dict] | None:
     """REFEREE ONLY: every candidate's value at the seat's decision, played from the TRUE full `state` (no sampling
     of hidden cards: the same rollout players as domain.analysis, with common random numbers), as rows
     ``{"move", "value", "samples"}`` (value in the game's points), or None when the decision is not analysed (one
-    candidate; a move beside the turn's choice), by the same rules as domain.analysis."""
+    candidate; a move beside the turn's choice), by the same rules as domain.analysis. `glance`: each candidate is
+    judged by the game's `Analysis.glance` instead of a rollout, where the game declares one (the screen's judge)."""
     a = analysis_of(spec)
     d = spec.decider
     moves = a.candidates(state, seat) if a.candidates is not None else None
@@ -51,12 +52,15 @@ def perfect_information_decision(spec: GameSpec, state: Any, seat: int, chosen: 
     moves = with_played(a, state, seat, moves, chosen)
     base = f"arbiter-fairplay|{seed}|{ordinal}"
     totals = [0.0] * len(moves)
+    quick = a.glance if glance else None
     for k in range(samples):
         chance = Chance(hashlib.sha256(f"{base}|chance|{k}".encode()).hexdigest())  # stateless: shared by every
         memo: dict = {}  # candidate of this sample, with the same rollout stream (common random numbers) and memo
         for i, m in enumerate(moves):
             after = d.step(state, m, chance)[1]
-            totals[i] += play_on(a, after, seat, random.Random(f"{base}|play|{k}"), chance, state, memo)
+            rng = random.Random(f"{base}|play|{k}")
+            totals[i] += quick(after, seat, rng, chance, state) if quick is not None else \
+                play_on(a, after, seat, rng, chance, state, memo)
     return [{"move": {k: v for k, v in spec.codec.format_move(m).items() if k != "seat"},
              "value": round(t / samples * a.scale, 2), "samples": samples} for m, t in zip(moves, totals)]
 
@@ -78,7 +82,8 @@ def advantage(rows: list[dict], move: dict) -> float:
 
 
 def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
-               worlds: int, samples: int, true_rows: list[dict]) -> tuple[float, float, tuple[int, ...]]:
+               worlds: int, samples: int, true_rows: list[dict],
+               glance: bool = False) -> tuple[float, float, tuple[int, ...]]:
     """The honest baseline of one decision: where the played move's advantage in the TRUE state (`true_rows`, from
     perfect_information_decision) ranks among its advantages in `worlds` full states sampled from the seat's
     knowledge alone (the game's sampler, as domain.analysis), each judged the same way and with the same rollout
@@ -87,15 +92,17 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     values with the same chance, so the share's mean is exactly 1/2 and its variance is the mean of (share - 1/2)^2
     over those values (0 when every state gives the same advantage: such a decision tells nothing); the support is
     every value's share as an integer (domain.rank_tail). A player who sees hidden cards picks moves that do better
-    in the true state than in the others, and ranks high."""
+    in the true state than in the others, and ranks high. `glance`: every state is judged by the game's glance, as
+    `true_rows` must have been (the screen)."""
     a = analysis_of(spec)
     played = {k: v for k, v in spec.codec.format_move(chosen).items() if k != "seat"}
     values = [advantage(true_rows, played)]
     for w in range(worlds):
         world = a.sample(setup, seat, seen, random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))
-        rows = perfect_information_decision(spec, world, seat, chosen, seed, ordinal, samples)  # the true state's
-        # rollout streams too: every world is judged with the same random numbers, so that what differs between
-        # them is their cards, not the rollouts' luck (exchangeable all the same: the streams ignore the cards)
+        rows = perfect_information_decision(spec, world, seat, chosen, seed, ordinal, samples, glance)
+        # the true state's rollout streams too: every world is judged with the same random numbers, so that what
+        # differs between them is their cards, not the rollouts' luck (exchangeable all the same: the streams ignore
+        # the cards)
         values.append(advantage(rows, played) if rows is not None else values[0])
     return rank_among(values)
 

@@ -49,7 +49,7 @@ def screen_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], mov
                     samples: int = SAMPLES) -> tuple[float, float, tuple[int, ...]] | None:
     """One decision's (share, variance, support) at the screen's precision, None when the decision is not analysed (one
     candidate, or a move beside the turn's choice)."""
-    true_rows = perfect_information_decision(spec, state, seat, move, seed, ordinal, samples)
+    true_rows = perfect_information_decision(spec, state, seat, move, seed, ordinal, samples, glance=True)
     if true_rows is None:
         return None
-    return world_rank(spec, setup, seat, seen, move, seed, ordinal, worlds, samples, true_rows)
+    return world_rank(spec, setup, seat, seen, move, seed, ordinal, worlds, samples, true_rows, glance=True)

@@ -6,7 +6,8 @@ asking which game it is. Each game package exports its spec once (``domain/<game
 ``domain/games.py`` lists where each spec lives, one line per game.
 
 What sits above the domain (its bot, its projection, its page partial) is named here by a dotted path or a
-resource string and never imported: the domain imports nothing above it.
+resource string and never imported: the domain imports nothing above it. It runs over 300 lines because each
+capability a game may declare is explained beside its field: one concept, the declaration, read in one place.
 """
 
 from __future__ import annotations
@@ -211,6 +212,12 @@ class Analysis:
     # 1.645 (95%, one-sided) where the bot is the stronger player; 0 (a better mean is enough) where plain sampling
     # already beats the bot (docs/analysis.md "Strength")
     guard: float = 1.6448536269514722
+    # the fair-play screen's judge (domain.screening, docs/fairplay.md "The glance"): glance(after, seat, rng, chance,
+    # before) the seat's value, in the unit, of the state a candidate move made from `before`, read at once (or after
+    # a short, cheap continuation) instead of a rollout to the horizon. Any fixed rule keeps the screen's null (the
+    # true state and the sampled worlds are judged alike); one that sees what a move gains at once gives it power
+    # and costs little. None: the screen rolls out like the analysis.
+    glance: Callable[..., float] | None = None
 
 
 @dataclass(frozen=True)

@@ -49,6 +49,7 @@ class Player:
     kind: str = "heuristic"
     peek: float = 0.0
     peek_samples: int = 0  # rollouts a move of its all-cards judgement (0: PEEK_SAMPLES)
+    peek_glance: bool = True  # where the game has a glance, the peek first keeps the moves it shows best (see below)
     collude: float = 0.0  # the share of its decisions played by the analysis with its partner's hand
     partner: int | None = None  # the seat whose hand it sees (None: the analysis over its own knowledge alone)
     collude_worlds: int = 0  # worlds of its analysis (0: TOLD_WORLDS)
@@ -86,6 +87,12 @@ class _Seat:
                                             self.player.peek_samples or PEEK_SAMPLES)
         if rows is None:
             return move
+        if self.player.peek_glance and spec.analysis.glance is not None:  # what seeing the cards shows at once (a
+            # Small Battle strike below the number): the moves the glance of the true state puts first, the rollouts
+            # choosing among them. Rollouts alone hardly see it (docs/fairplay.md "The glance").
+            seen = perfect_information_decision(spec, state, self.seat, move, f"peek|{seed}", self.decisions, 1, True)
+            top = max(r["value"] for r in seen)
+            rows = [r for r, g in zip(rows, seen) if g["value"] == top]  # the same candidates, in the same order
         best = best_of(rows, f"peek|{seed}|{self.decisions}")["move"]
         return parse_move({**best, "seat": self.seat}, n, spec.codec)
 

@@ -111,6 +111,13 @@ def playout(state: State, seat: int, rng: random.Random, chance: Chance) -> floa
     return 1.0 if seat in s.outcome.seats else 0.0
 
 
+def glance(after: State, seat: int, rng: random.Random, chance: Chance, before: State) -> float:
+    """The fair-play screen's judge (domain.spec Analysis.glance): what a strike gained at once, 1 when it removed a
+    card of the enemy (SB-2.2: the striker moves again; the winning strike too), else 0 (it held, or an Ace showed the
+    card, SB-2.3). It is what seeing the enemy formation buys: a seat that knows it names a card below the number."""
+    return float(len(after.removed[1 - seat]) > len(before.removed[1 - seat]))
+
+
 def key(state: State, seat: int, move: dict):
     """A move's group: every arrangement is one group (see `candidates`); a strike is its own."""
     return ("arrange",) if move.get("type") == "arrange" else None

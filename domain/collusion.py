@@ -71,12 +71,13 @@ def partner_hand(spec: GameSpec, state: Any, partner: int) -> list:
 
 def pair_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, partner: int,
                   seed: str, ordinal: int, worlds: int = WORLDS, samples: int = SAMPLES,
-                  per_hand: int = PER_HAND) -> tuple[float, float, tuple[int, ...]] | None:
+                  per_hand: int = PER_HAND, glance: bool = False) -> tuple[float, float, tuple[int, ...]] | None:
     """One decision of `seat` judged against `partner`'s TRUE hand (read from the true `state`): the (share,
     variance, support) of the played move's advantage with that hand among its advantages with `worlds` hands drawn
     from the seat's own knowledge (see the module doc), or None when the decision is not analysed (one candidate, or
     a move beside the turn's choice). Each hand's advantage is the mean over `per_hand` worlds told that hand, the rest drawn again in
-    each, `samples` rollouts a candidate in each (the j-th world of every hand on the same rollout streams)."""
+    each, `samples` rollouts a candidate in each (the j-th world of every hand on the same rollout streams);
+    `glance`: each candidate judged by the game's glance instead, where it has one (the screen)."""
     a = _hand_reader(spec)
     base = f"arbiter-pair|{seed}|{ordinal}|{partner}"
     played = {k: v for k, v in spec.codec.format_move(move).items() if k != "seat"}
@@ -86,7 +87,7 @@ def pair_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move:
         total = 0.0
         for j in range(per_hand):
             rows = perfect_information_decision(spec, draw(random.Random(f"{base}|{tag}|{j}")), seat, move,
-                                                f"{seed}|{j}", ordinal, samples)
+                                                f"{seed}|{j}", ordinal, samples, glance)
             if rows is None:
                 return None
             total += advantage(rows, played)

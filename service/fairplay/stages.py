@@ -45,9 +45,9 @@ def screen_task(task: tuple) -> tuple[str, dict | None]:
 def pair_task(task: tuple) -> tuple[tuple, dict | None]:
     """One decision of a seat judged against its partner's real hand (a worker's unit): the pair and its share."""
     game, setup, seat, seen, move, state, partner, seed, ordinal, precision, pair, label, move_index = task
-    worlds, samples, per_hand = precision
+    worlds, samples, per_hand, glance = (*precision, False)[:4]  # the screen's precision asks for the glance
     ranked = pair_decision(spec_for(game), setup, seat, seen, move, state, partner, seed, ordinal, worlds, samples,
-                           per_hand)
+                           per_hand, glance)
     if ranked is None:
         return pair, None
     return pair, {**share_fields(ranked), "game": label, "seat": seat, "move_index": move_index,
@@ -120,7 +120,7 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
     names = sorted({n for g in games for n in g.names})
     pairs = sorted({pair_of(g, a, b) for g in games if has_pair_test(g.record.game, g.record.setup.n)
                     for a, b in combinations(range(g.record.setup.n), 2)} - {(n, n) for n in names})
-    cheap = (settings.screen_worlds, settings.screen_samples, 1)
+    cheap = (settings.screen_worlds, settings.screen_samples, 1, True)  # judged by the game's glance, if it has one
     pair_jobs = pair_tasks(games, settings, None, cheap)
     total = len(player_jobs) + len(pair_jobs)
     shares = run_tasks(screen_task, player_jobs, workers, lambda d, t: tell(SCREEN, d, total), executor)

@@ -83,7 +83,8 @@ def test_a_peeker_by_rollouts_alone_misses_strikes_the_glance_would_make():
     for i in range(3):
         record = parse(play_game("small-battle", f"peek-rollouts-{i}",
                                  [Player("heuristic", 1.0, 1, peek_glance=False), Player("heuristic")]))
-        missed += sum(1 for state, move in strikes(record) if below(state, 0) and move["position"] not in below(state, 0))
+        missed += sum(1 for state, move in strikes(record)
+                      if below(state, 0) and move["position"] not in below(state, 0))
     assert missed > 0
 
 

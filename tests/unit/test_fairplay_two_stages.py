@@ -140,7 +140,8 @@ def test_only_the_pairs_the_screen_refers_get_the_full_pair_test(monkeypatch):
     record = short_game("batallion", 40)
     settings = Settings()
     result = stages.screen([GameInput("b", record, ["P0", "P1", "P2"])], settings)
-    cheap, full = (settings.screen_worlds, settings.screen_samples, 1), (settings.worlds, settings.perfect_samples, 2)
+    cheap = (settings.screen_worlds, settings.screen_samples, 1, True)  # the screen: the game's glance where it has one
+    full = (settings.worlds, settings.perfect_samples, 2)
     assert precisions == {("P0", "P1"): {cheap, full}, ("P0", "P2"): {cheap}, ("P1", "P2"): {cheap}}
     assert result["pair_test"] and [p["pair"] for p in result["pairs"]] == [["P0", "P1"], ["P0", "P2"], ["P1", "P2"]]
     referred = [p for p in result["pairs"] if p["referred"]]
@@ -150,3 +151,16 @@ def test_only_the_pairs_the_screen_refers_get_the_full_pair_test(monkeypatch):
     packet = build(result, [GameInput("b", record, ["P0", "P1", "P2"])], "Club night")
     assert [x["label"] for x in packet["pair_lines"]] == ["Player A and Player B"] and packet["pairs_referred"]
     assert packet["pairs_referred"][0]["decisions"][0]["partner"] in (0, 1)
+
+
+@pytest.mark.parametrize("precision, glance", [((4, 1, 1, True), True), ((8, 2, 2), False)])
+def test_the_pair_screen_judges_by_the_glance_and_the_full_pair_test_by_rollouts(monkeypatch, precision, glance):
+    asked = []
+
+    def pair_decision(*args):
+        asked.append(args[-1])
+        return None
+
+    monkeypatch.setattr(stages, "pair_decision", pair_decision)
+    task = ("batallion", None, 0, [], {}, None, 1, "s", 0, precision, ("A", "B"), "g", 0)
+    assert stages.pair_task(task) == (("A", "B"), None) and asked == [glance]

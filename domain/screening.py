@@ -20,6 +20,7 @@ from typing import Any
 
 from .fairplay import perfect_information_decision, world_rank
 from .spec import GameSpec
+from .wording import count
 
 REFER = 1e-3
 PANEL = 1e-6
@@ -42,6 +43,15 @@ def z_of(p: float) -> float:
 def sigmas(p: float) -> float:
     """How many standard deviations a p-value is (z_of, to two decimals), for the reports' text."""
     return round(z_of(p), 2)
+
+
+def screen_judge(spec: GameSpec, samples: int = SAMPLES) -> str:
+    """How the screen judges a candidate in `spec`'s game, in words for the reports: by the game's glance, or by
+    `samples` rollouts."""
+    a = spec.analysis
+    if a is not None and a.glance is not None:
+        return f"its glance: {a.glance_words or 'what a move gains at once'}"
+    return f"{count(samples, 'rollout')} a candidate"
 
 
 def screen_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, seed: str,

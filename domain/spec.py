@@ -218,6 +218,7 @@ class Analysis:
     # true state and the sampled worlds are judged alike); one that sees what a move gains at once gives it power
     # and costs little. None: the screen rolls out like the analysis.
     glance: Callable[..., float] | None = None
+    glance_words: str = ""  # what the glance judges, in words, for the reports ("whether the strike removed a card")
 
 
 @dataclass(frozen=True)

@@ -16,7 +16,8 @@ SPEC = GameSpec(
     honesty=rules.honesty,  # SB-1.3, SB-3.2: formations against their commitments, strikes against the formation
     next_deal=rules.next_deal,
     analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, key=determinize.key,
-                      guard=0.0, glance=determinize.glance),  # plain sampling beats the bot here: pimc - heuristic +0.051 +- 0.022 (deals 0-999)
+                      guard=0.0,  # plain sampling beats the bot here: pimc - heuristic +0.051 +- 0.022 (deals 0-999)
+                      glance=determinize.glance, glance_words="whether the strike removed a card (SB-2.2)"),
     length=Length("strikes", move="strike"),
     setup_moves=frozenset({"arrange"}),  # SB-1.3: both formations are set before the first strike
     projection="projections.small_battle",

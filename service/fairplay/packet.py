@@ -31,10 +31,11 @@ from .facade import GameInput
 TEST = ("stage two, the full test: one-sided rank test: at each judged decision, where the played move's advantage in "
         "the real deal ranks among its advantages in deals sampled from what the player could see (a share in (0, 1), "
         "mean 1/2 under honest play); the shares summed over the player's decisions, their variance the larger of the "
-        "exact sum and the spread of the games' sums, and the normal tail of the total (z)")
+        "exact sum and the spread of the games' sums, and the tail of the total (its method: Calibration)")
 SCREEN_TEST = ("stage one, the screen, run over every player: the same rank test made cheap (no own-information "
-               "analysis, fewer rollouts and sampled deals a decision); it keeps the full test's null and loses only "
-               "power, and refers a player to the full test when its p-value is at or below the referral threshold")
+               "analysis, fewer sampled deals a decision, each candidate judged by fewer rollouts or by what it gains "
+               "at once, the game's glance); it keeps the full test's null and loses only power, and refers a player "
+               "to the full test when its p-value is at or below the referral threshold")
 PAIR_TEST = ("the pair test, for two players who sat together in a game of three or more seats: the same rank, with "
              "each decision of each of the two judged against the partner's real hand among hands drawn from what the "
              "seat could see; the screen over every pair, the full precision for the pairs it refers")
@@ -162,6 +163,7 @@ def build(result: dict, games: list[GameInput], title: str, names: bool = False,
         "games_text": count(len(games), "game"), "players_text": count(len(result["players"]), "player"),
         "pairs_text": count(len(pairs), "pair"), "pair_test": result.get("pair_test", False),
         "referred_text": count(len(lines), "player"), "pairs_referred_text": count(len(pair_lines), "pair"),
+        "screen_judge": result.get("screen_judge") or f"{count(s['screen_samples'], 'rollout')} a candidate",
         "settings": s, "thresholds": {**t, "refer_text": one_in(t["refer"]), "panel_text": one_in(t["panel"])},
         "lines": lines, "pair_lines": pair_lines, "referred": referred, "pairs_referred": pairs_referred,
         "test": TEST, "screen_test": SCREEN_TEST, "pair_test_text": PAIR_TEST, "calibration": CALIBRATION,

@@ -21,7 +21,7 @@ from domain.collusion import pair_decision
 from domain.fairplay import share_fields, true_states
 from domain.games import spec_for
 from domain.review_packet import weighty
-from domain.screening import PANEL, screen_decision
+from domain.screening import PANEL, screen_decision, screen_judge
 from domain.two_stages import pair_lines, player_lines, referred_by_screen, threshold_z
 from projections.knowledge import seat_knowledge
 
@@ -131,7 +131,10 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
     verdicts, pair_full = full_stage(games, settings, players, referred_pairs, workers, tell, executor)
     played = {n: sum(1 for g in games if n in g.names) for n in names}
     together = {p: sum(1 for g in games if set(p) <= set(g.names)) for p in pairs}
+    judges = {g.record.game: screen_judge(spec_for(g.record.game), settings.screen_samples) for g in games}
     return {"games": len(games), "settings": asdict(settings),
+            "screen_judge": "; ".join(f"{spec_for(k).title}: {v}" if len(judges) > 1 else v
+                                      for k, v in sorted(judges.items())),
             "thresholds": {"refer": settings.refer, "refer_z": threshold_z(settings.refer), "panel": PANEL,
                            "panel_z": threshold_z(PANEL)},
             "players": player_lines(screens, verdicts, played),

@@ -55,6 +55,7 @@ def test_the_director_downloads_a_blind_packet_and_nobody_else_any(app, client):
     assert "never a verdict" in text and 'id="packet-statistics"' in text
     said = " ".join(text.split())
     assert "Stage one, the screen" in said and "Stage two, the full test" in said and "1 in 1,000,000" in said
+    assert "The screen: its glance: whether the strike removed a card (SB-2.2), in each of" in said
     decisions = said.count('class="decision"')
     assert decisions > 0 and said.count('class="seat-view-link"') == decisions  # every weighty decision, linked
     named = client.get(url + "/packet?names=1").get_data(as_text=True)

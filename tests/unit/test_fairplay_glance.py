@@ -12,7 +12,7 @@ from domain.fairplay import perfect_information_decision, true_states
 from domain.games import GAMES, spec_for
 from domain.randomness import Chance
 from domain.records import parse
-from domain.screening import screen_decision
+from domain.screening import screen_decision, screen_judge
 from domain.small_battle.clauses import removes, strike_value
 from projections.knowledge import seat_knowledge
 from tests.fairplay_players import Player, play_game
@@ -110,3 +110,8 @@ def test_a_peeker_s_screen_ranks_above_one_half_on_average_and_an_honest_player_
 def test_a_glance_is_declared_only_with_a_note_of_what_it_sees(game):
     glance = spec_for(game).analysis.glance
     assert glance is None or (glance.__doc__ and "screen" in glance.__doc__)
+
+
+def test_the_reports_say_how_the_screen_judged_a_game():
+    assert screen_judge(SPEC) == "its glance: whether the strike removed a card (SB-2.2)"
+    assert screen_judge(spec_for("batallion"), 2) == "2 rollouts a candidate"

@@ -219,6 +219,9 @@ class Analysis:
     # and costs little. None: the screen rolls out like the analysis.
     glance: Callable[..., float] | None = None
     glance_words: str = ""  # what the glance judges, in words, for the reports ("whether the strike removed a card")
+    # the screen's false-referral rate as measured over simulated honest players (docs/fairplay.md), in words, for the
+    # review packet's calibration: what a referee and a suspected player may rely on for this game. "": not measured
+    calibrated: str = ""
 
 
 @dataclass(frozen=True)

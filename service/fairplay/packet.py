@@ -19,6 +19,7 @@ from typing import Any
 from uuid import UUID
 
 from domain.fairplay import true_states
+from domain.games import spec_for
 from domain.review_packet import REVIEW_NOT_VERDICT, blind_lines, blind_pairs, labels, ordered
 from domain.wording import count, one_in
 from projections.registry import projection_for
@@ -42,18 +43,25 @@ PAIR_TEST = ("the pair test, for two players who sat together in a game of three
 CALIBRATION = (
     "Why honest play gives uniform p-values: an honest player's move depends on the hidden cards only through what it "
     "saw, so the real deal is one more of the deals it could not tell apart, and its rank among the sampled deals is "
-    "uniform whatever the player's skill (docs/fairplay.md, \"The test\"). What has been measured, game by game, is "
-    "in docs/fairplay.md (\"Validation\" and \"Every game, the screen\"): over simulated honest players of mixed "
-    "strengths, the p-values' bulk came out uniform (1 of 50 honest 20-game reports flagged at alpha = 0.01 in the "
-    "first game validated; none of 70 honest players in 7-game events referred at p <= 1/1,000; none of 60 honest "
-    "pairs in the one game whose pairs were measured). The tail's method: the p-value is the larger of the exact tail "
-    "of the sum of the shares if the decisions are independent (a convolution of each decision's equally likely "
-    "shares) and the normal tail with each game one cluster, so it holds under either reading (docs/fairplay.md, "
-    "\"The far tail\"). Not measured yet: the rate of false referrals over 10,000 simulated honest players, and not "
-    "every game. A panel is asked only when both stages agree (the screen refers, the full test reaches the panel's "
-    "threshold), so for an honest player that chance is at most the panel's threshold; with m players the chance "
-    "that any honest one is sent to a panel is at most m times it. The two stages read the same games: the full "
-    "test is a sharper look at the same evidence, not new evidence.")
+    "uniform whatever the player's skill (docs/fairplay.md, \"The test\"). The tail's method: the p-value is the "
+    "larger of the exact tail of the sum of the shares if the decisions are independent (a convolution of each "
+    "decision's equally likely shares) and the normal tail with each game one cluster, so it holds under either "
+    "reading (docs/fairplay.md, \"The far tail\"). A panel is asked only when both stages agree (the screen refers, "
+    "the full test reaches the panel's threshold), so for an honest player that chance is at most the panel's "
+    "threshold; with m players the chance that any honest one is sent to a panel is at most m times it. The two "
+    "stages read the same games: the full test is a sharper look at the same evidence, not new evidence.")
+
+
+def calibration(games: list[str]) -> str:
+    """The packet's calibration paragraph: why honest p-values are uniform, the tail's method, and what was measured
+    over simulated honest players for each game of the packet (its spec's `calibrated`), or that it was not."""
+    measured = []
+    for game in sorted(set(games)):
+        spec = spec_for(game)
+        said = spec.analysis.calibrated if spec.analysis is not None else ""
+        said = said or "the rate of false referrals over simulated honest players is not measured yet"
+        measured.append(f"{spec.title}: {said}.")
+    return f"{CALIBRATION} Measured (docs/fairplay.md): {' '.join(measured)}"
 
 
 def scrub(text: str, names: dict[str, str]) -> str:
@@ -166,7 +174,8 @@ def build(result: dict, games: list[GameInput], title: str, names: bool = False,
         "screen_judge": result.get("screen_judge") or f"{count(s['screen_samples'], 'rollout')} a candidate",
         "settings": s, "thresholds": {**t, "refer_text": one_in(t["refer"]), "panel_text": one_in(t["panel"])},
         "lines": lines, "pair_lines": pair_lines, "referred": referred, "pairs_referred": pairs_referred,
-        "test": TEST, "screen_test": SCREEN_TEST, "pair_test_text": PAIR_TEST, "calibration": CALIBRATION,
+        "test": TEST, "screen_test": SCREEN_TEST, "pair_test_text": PAIR_TEST,
+        "calibration": calibration([g.record.game for g in games]),
         "statement": REVIEW_NOT_VERDICT,
         "reproduce": f"arbiter fairplay {'--tournament ' + tournament_id if tournament_id else 'FILES...'} "
                      f"--samples {s['own_samples']} --perfect-samples {s['perfect_samples']} "
@@ -175,4 +184,5 @@ def build(result: dict, games: list[GameInput], title: str, names: bool = False,
     }
 
 
-__all__ = ["build", "seat_view", "seat_view_at", "scrub", "TEST", "SCREEN_TEST", "PAIR_TEST", "CALIBRATION"]
+__all__ = ["build", "seat_view", "seat_view_at", "scrub", "TEST", "SCREEN_TEST", "PAIR_TEST", "CALIBRATION",
+           "calibration"]

@@ -115,3 +115,4 @@ def test_a_glance_is_declared_only_with_a_note_of_what_it_sees(game):
 def test_the_reports_say_how_the_screen_judged_a_game():
     assert screen_judge(SPEC) == "its glance: whether the strike removed a card (SB-2.2)"
     assert screen_judge(spec_for("batallion"), 2) == "2 rollouts a candidate"
+

@@ -57,7 +57,7 @@ run: $(RUNTIME)
 	$(BIN)/arbiter serve
 
 # every benchmark, each beside its reference in the same run (docs/benchmarks.md)
-BENCHES := verify archive four_virtues_moves durable api floor streams simulate hosts analysis strength marks transparency replay_viewer fairplay merge_delay tiles tlog_proof study
+BENCHES := verify archive four_virtues_moves durable api floor streams simulate hosts analysis strength marks transparency replay_viewer fairplay fairplay_event merge_delay tiles tlog_proof study
 bench: $(STAMP)
 	$(BIN)/pip install --quiet -e '.[bench]'
 	for b in $(BENCHES); do $(BIN)/python -m bench.$$b || exit 1; done

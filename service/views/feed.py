@@ -74,6 +74,9 @@ class Feed:
         # the holds as they stand now, each game asked once (service.access.Access.holds_now; set by the views): taken
         # once per batch of events, so a batch costs one hold question per game, whatever the number of viewers
         self.holds_now: Callable[[], Callable[[UUID], bool]] = holds_now or (lambda: _never)
+        before_close = getattr(app, "before_close", None)
+        if before_close is not None:
+            before_close(self._halt)  # the follower ends before the store's connections close (sqlite3 would crash)
 
     # -- subscriptions (request threads) ------------------------------------------------------
 
@@ -131,6 +134,13 @@ class Feed:
 
     def stop(self) -> None:
         self._stopped.set()
+
+    def _halt(self) -> None:
+        """Stop the follower and wait (a few seconds at most) until it has stopped reading the store."""
+        self._stopped.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=LISTEN_TIMEOUT + 1.0)
 
     # -- the follower (its own thread) --------------------------------------------------------
 

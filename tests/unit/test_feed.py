@@ -38,3 +38,38 @@ def test_a_closed_subscription_passes_nothing_on_and_leaves_the_feed():
     sub.close()
     sub.give([entry(1)])
     assert sunk == [] and feed.gone is sub
+
+
+class _Recorder:
+    def max_notification_id(self) -> int:
+        return 0
+
+    def select_notifications(self, start, limit, inclusive_of_start=True) -> list:
+        return []
+
+
+class _Store:
+    """A store that says when it closes (service.store.application's before_close), and nothing else."""
+
+    def __init__(self):
+        self.recorder, self.quieters = _Recorder(), []
+
+    def before_close(self, quiet) -> None:
+        self.quieters.append(quiet)
+
+    def close(self) -> None:
+        for quiet in self.quieters:
+            quiet()
+
+
+def test_the_follower_has_stopped_reading_once_its_store_is_closed():
+    from service.views.feed import Feed
+
+    store = _Store()
+    feed = Feed(store)
+    with feed._lock:
+        feed._ensure_running()
+    thread = feed._thread
+    assert thread is not None and thread.is_alive()
+    store.close()
+    assert not thread.is_alive()  # joined before the store's connections would close: no read races the close

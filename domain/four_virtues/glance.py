@@ -17,7 +17,7 @@ what a discard keeps for the seat's next draws, and which stock cards fall to wh
 opponent's melds and additions. It reads only the states it is given and the streams it is handed, so the true
 state and every sampled world are judged alike. How far to look was measured against a peeker that judges by
 rollouts to the round's end (docs/fairplay.md): stopping when the seat's next turn begins, or after its next draw,
-left several times its power unseen; two more turns of the seat see most of it for a quarter of a rollout's cost.
+left several times its power unseen; two more turns of the seat see most of it for under half a rollout's cost.
 """
 
 from __future__ import annotations

@@ -97,8 +97,10 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     a = analysis_of(spec)
     played = {k: v for k, v in spec.codec.format_move(chosen).items() if k != "seat"}
     values = [advantage(true_rows, played)]
+    folded = a.fold(setup, seat, seen) if a.fold is not None else None  # the knowledge read once (domain.spec)
     for w in range(worlds):
-        world = a.sample(setup, seat, seen, random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))
+        rng = random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}")
+        world = a.deal(folded, rng) if a.fold is not None else a.sample(setup, seat, seen, rng)  # the same state
         rows = perfect_information_decision(spec, world, seat, chosen, seed, ordinal, samples, glance)
         # the true state's rollout streams too: every world is judged with the same random numbers, so that what
         # differs between them is their cards, not the rollouts' luck (exchangeable all the same: the streams ignore

@@ -26,7 +26,7 @@ from ..randomness import Chance
 from .codec import decode_event, pack
 from .decider import step
 from .legality import move_refusal
-from .moves import add_proposals, forced_discards, meld_moves
+from .moves import add_proposals, forced_discards, plain_meld_moves
 from .setup import Setup
 from .state import DRAW, FINAL, State, apply, initial_state
 
@@ -114,7 +114,7 @@ def choose(s: State, rng: random.Random) -> dict:
                  {"seat": seat, "type": "draw", "source": "stock", "count": 1},
                  {"seat": seat, "type": "draw", "source": "discard"})
         return _listed(s, seat, draws)
-    meld = next((m for m in meld_moves(s, seat) if "face" not in m), None)
+    meld = next(plain_meld_moves(s, seat), None)
     if meld is not None:
         return meld
     add = _listed(s, seat, add_proposals(s, seat))

@@ -61,6 +61,18 @@ def plain_melds(numbers) -> Iterator[tuple[int, ...]]:
                 high += 1
 
 
+def plain_meld_moves(state: State, seat: int) -> Iterator[dict]:
+    """The melds without a face card the seat may lay down now, in `meld_moves`' order (the same moves it lists
+    without `face`): the rollout player's choice, without proposing every face card's and lowering's variants."""
+    hand = state.hands[seat]
+    numbers = [c for c in hand if not is_face(c)]
+    if meld_cards_refusal(hand, numbers, None) is not None:
+        return
+    for cards in plain_melds(numbers):
+        if shape_passes(cards, None):
+            yield {"seat": seat, "type": "meld", "cards": list(cards)}
+
+
 def lowered_melds(numbers) -> Iterator[tuple[tuple[int, ...], tuple[int, int]]]:
     """FV-3.3: every (cards, (card, new rank)) that is a meld only with one card lowered by at least one rank."""
     ranks = _by_rank(numbers)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import four_virtues as rules
 from ..kit.codec import Codec
 from ..spec import Analysis, GameSpec, Length, OptionSpec, Seats
-from . import candidates, codec, determinize, state
+from . import candidates, codec, determinize, glance, state
 
 SPEC = GameSpec(
     id="four-virtues", title="The Four Virtues of Royalty", prefix="FV", decider=rules,
@@ -17,7 +17,8 @@ SPEC = GameSpec(
     next_deal=rules.next_deal,
     analysis=Analysis(determinize.sample, determinize.playout, candidates.candidates, unit="score", scale=1.0,
                       tolerance=5.0, marks=(5.0, 10.0, 20.0), horizon="the end of the round", before=True,
-                      fold=determinize.fold, deal=determinize.deal, key=candidates.key),
+                      fold=determinize.fold, deal=determinize.deal, key=candidates.key,
+                      glance=glance.glance),  # the screen's judge: the seat's turn and the reply, not the round
     length=Length("rounds", event="round_ended"),
     projection="projections.four_virtues",
     narration="projections.four_virtues:describe",

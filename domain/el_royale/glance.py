@@ -4,7 +4,8 @@ docs/fairplay.md "The glance"). Pure: it reads the two states it is given and th
 A rollout to the end of the game costs some 500 moves a candidate (determinize.playout); the glance plays on from the
 candidate's state with the same cheap player (determinize.choose, the given rollout stream and chance) only until the
 battle in progress is over (its pile cleared and the next battle under way, ER-3.11), an elimination's picks begin
-(ER-5.2), the game ends, or `GLANCE_MOVES` moves were played; a few dozen moves at most, mostly passes. What peeking
+(ER-5.2), the game ends, or `GLANCE_MOVES` moves were played. Measured on two seats (heuristic games, 460 glances):
+1.9 moves a glance (at most 4), 0.1 ms, where a rollout to the end took 13 ms. What peeking
 buys shows up in that battle: an attack the defender cannot beat is conceded (the pile goes to the defender, ER-3.5),
 a beat the others can or cannot follow up, a concession that could have been a beat.
 

@@ -97,16 +97,25 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     a = analysis_of(spec)
     played = {k: v for k, v in spec.codec.format_move(chosen).items() if k != "seat"}
     values = [advantage(true_rows, played)]
-    folded = a.fold(setup, seat, seen) if a.fold is not None else None  # the knowledge read once (domain.spec)
+    draw = _sampler(a, setup, seat, seen)
     for w in range(worlds):
-        rng = random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}")
-        world = a.deal(folded, rng) if a.fold is not None else a.sample(setup, seat, seen, rng)  # the same state
+        world = draw(random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))
         rows = perfect_information_decision(spec, world, seat, chosen, seed, ordinal, samples, glance)
         # the true state's rollout streams too: every world is judged with the same random numbers, so that what
         # differs between them is their cards, not the rollouts' luck (exchangeable all the same: the streams ignore
         # the cards)
         values.append(advantage(rows, played) if rows is not None else values[0])
     return rank_among(values)
+
+
+def _sampler(a: Any, setup: Any, seat: int, seen: list[dict]):
+    """The game's sampler at one decision, rng -> state: where the game splits `sample` into `fold` and `deal`, the
+    seat's knowledge is read once for all the worlds (the same states: its `sample` is `deal` of `fold`; reading
+    `seen` was most of the screen's time once the glance made judging cheap)."""
+    if a.fold is not None and a.deal is not None:
+        folded = a.fold(setup, seat, seen)
+        return lambda rng: a.deal(folded, rng)
+    return lambda rng: a.sample(setup, seat, seen, rng)
 
 
 def rank_among(values: list[float]) -> tuple[float, float, tuple[int, ...]]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from .. import el_royale as rules
 from ..kit.codec import Codec
 from ..spec import Analysis, Choice, FastReplay, GameSpec, Length, OptionSpec, Seats
-from . import candidates, codec, determinize, state
+from . import candidates, codec, determinize, glance, state
 from .replay_fast import WRITTEN_FOR
 
 SPEC = GameSpec(
@@ -26,7 +26,9 @@ SPEC = GameSpec(
     analysis=Analysis(determinize.sample, determinize.playout, candidates.candidates, memo=True,
                       key=candidates.key,
                       fold=determinize.fold, deal=determinize.deal, evidence=determinize.evidence,
-                      hand=determinize.hand),
+                      hand=determinize.hand, glance=glance.glance,
+                      glance_words="the battle under way played out by the cheap player, then how near each side "
+                                   "is to shedding its cards"),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",
     narration="projections.el_royale:describe",

@@ -28,7 +28,12 @@ SPEC = GameSpec(
                       fold=determinize.fold, deal=determinize.deal, evidence=determinize.evidence,
                       hand=determinize.hand, glance=glance.glance,
                       glance_words="the battle under way played out by the cheap player, then how near each side "
-                                   "is to shedding its cards"),
+                                   "is to shedding its cards",
+                      calibrated="NOT calibrated: in small runs (48 simulated honest players, events of 3 games, "
+                                 "2026-11-30) none was referred at 1 in 1,000, but 6 came out at p <= 0.05 where 2.4 "
+                                 "were expected, so the screen may refer honest players more often than its threshold "
+                                 "says; the sampler ignores what the other seats' choices tell of their hands "
+                                 "(docs/fairplay.md, \"The sampler\")"),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",
     narration="projections.el_royale:describe",

@@ -109,7 +109,11 @@ def test_players_the_screen_refers_get_the_full_test_on_the_page_and_the_job_tel
 
 
 def test_a_report_waits_in_the_queue_with_its_place_and_a_full_queue_makes_the_page_wait_with_429(app, client):
+    from dataclasses import replace
+
     app.extensions["arbiter"].analysis.configure(max_running=1, queued=1)
+    jobs = app.extensions["arbiter"].fairplay  # every player on to the full test, so that the first report is still
+    jobs.settings = replace(jobs.settings, refer=1.0)  # running when the third is asked (the screen alone is quick)
     first, second, third = played_tournament(app), played_tournament(app), played_tournament(app)
     for t in (first, second, third):
         client.get(f"/tournaments/{t['id']}/director/{t['director_token']}")
@@ -133,7 +137,11 @@ def test_a_report_waits_in_the_queue_with_its_place_and_a_full_queue_makes_the_p
 
 
 def test_the_director_cancels_a_report_and_asks_for_it_again(app, client):
+    from dataclasses import replace
+
     app.extensions["arbiter"].analysis.configure(max_running=1)
+    jobs = app.extensions["arbiter"].fairplay
+    jobs.settings = replace(jobs.settings, refer=1.0)  # the full test too: the first report keeps the worker busy
     first, created = played_tournament(app), played_tournament(app)
     for t in (first, created):
         client.get(f"/tournaments/{t['id']}/director/{t['director_token']}")

@@ -77,6 +77,8 @@ class Report(Schema):
     pair_test = fields.Boolean(required=True, metadata={"description": "whether the games have a pair test (three or "
                                                                        "more seats)"})
     pairs = fields.List(fields.Nested(PairLine), required=True, metadata={"description": "every pair who sat together"})
+    screen_judge = fields.String(metadata={"description": "how the screen judged a candidate move, in words: the "
+                                                          "game's glance, or its rollouts (absent from older reports)"})
 
 
 class FairplayJob(Schema):

@@ -48,6 +48,7 @@ def test_the_director_starts_polls_and_reads_both_stages_and_nobody_else_may(app
         assert line["referred"] and line["full"]["decisions"] == line["screen"]["decisions"] > 0
         assert "referred by the screen" in line["reason"] and line["panel"] == line["full"]["passed"]
     assert not report["pair_test"] and report["pairs"] == []  # two seats: no pair
+    assert report["screen_judge"] == "its glance: whether the strike removed a card (SB-2.2)"  # as the pages say
     assert "weighty" not in report and '"cards"' not in str(report)  # counts and p-values only
     assert client.delete(url, headers=director(token)).get_json()["status"] == "done"  # ended: answered as it is
 

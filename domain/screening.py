@@ -51,6 +51,11 @@ def screen_judge(spec: GameSpec, samples: int = SAMPLES) -> str:
     a = spec.analysis
     if a is not None and a.glance is not None:
         return f"its glance: {a.glance_words or 'what a move gains at once'}"
+    return rollouts_judge(samples)
+
+
+def rollouts_judge(samples: int) -> str:
+    """How a screen of `samples` rollouts a candidate judges, in words: every game's before the glance."""
     return f"{count(samples, 'rollout')} a candidate"
 
 

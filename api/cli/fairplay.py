@@ -169,9 +169,8 @@ def _table(result: dict, title: str) -> None:
     for kind, lines in (("player", result["players"]), ("pair", result["pairs"])):
         if kind == "pair" and not result["pair_test"]:
             continue
-        judge = result.get("screen_judge") or f"{count(s['screen_samples'], 'rollout')} a candidate"
         table = Table(title=f"Fair play, {kind}s: {title}, {count(result['games'], 'game')} (the screen "
-                            f"{judge}, in "
+                            f"{result['screen_judge']}, in "
                             f"{count(s['screen_worlds'], 'world')}; the full test "
                             f"{count(s['perfect_samples'], 'rollout')} a move in {count(s['worlds'], 'world')})")
         for name in (kind, "games", "screen: decisions", "z", "p-value", "referred", "full: decisions", "mean rank",

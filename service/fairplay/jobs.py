@@ -30,7 +30,7 @@ from service.jobs.runner import JobRunner, View
 
 from .facade import Settings, tournament_games
 from .packet import build, seat_view_at
-from .stages import FULL, SCREEN, screen
+from .stages import FULL, SCREEN, screen, screen_judge_of
 
 WHAT = "fair-play report"
 REPORT_FORMAT = 3  # 2: the report keeps each player's weighty decisions (the review packet); 3: two stages, the screen
@@ -181,7 +181,7 @@ def as_dict(view: View, key: ReportKey) -> dict:
     if row.error is not None and row.status in ("failed", "cancelled"):
         out["error"] = row.error
     if row.status == "done":
-        out["report"] = row.result
+        out["report"] = {**row.result, "screen_judge": screen_judge_of(row.result)}
     return out
 
 

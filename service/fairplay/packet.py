@@ -28,6 +28,7 @@ from projections.views import view
 from service.errors import NotFound
 
 from .facade import GameInput
+from .stages import screen_judge_of
 
 TEST = ("stage two, the full test: one-sided rank test: at each judged decision, where the played move's advantage in "
         "the real deal ranks among its advantages in deals sampled from what the player could see (a share in (0, 1), "
@@ -171,7 +172,7 @@ def build(result: dict, games: list[GameInput], title: str, names: bool = False,
         "games_text": count(len(games), "game"), "players_text": count(len(result["players"]), "player"),
         "pairs_text": count(len(pairs), "pair"), "pair_test": result.get("pair_test", False),
         "referred_text": count(len(lines), "player"), "pairs_referred_text": count(len(pair_lines), "pair"),
-        "screen_judge": result.get("screen_judge") or f"{count(s['screen_samples'], 'rollout')} a candidate",
+        "screen_judge": screen_judge_of(result),
         "settings": s, "thresholds": {**t, "refer_text": one_in(t["refer"]), "panel_text": one_in(t["panel"])},
         "lines": lines, "pair_lines": pair_lines, "referred": referred, "pairs_referred": pairs_referred,
         "test": TEST, "screen_test": SCREEN_TEST, "pair_test_text": PAIR_TEST,

@@ -21,7 +21,7 @@ from domain.collusion import pair_decision
 from domain.fairplay import share_fields, true_states
 from domain.games import spec_for
 from domain.review_packet import weighty
-from domain.screening import PANEL, screen_decision, screen_judge
+from domain.screening import PANEL, rollouts_judge, screen_decision, screen_judge
 from domain.two_stages import pair_lines, player_lines, referred_by_screen, threshold_z
 from projections.knowledge import seat_knowledge
 
@@ -29,6 +29,12 @@ from .facade import PAIR_PER_HAND, GameInput, Settings, judge_all, run_tasks, ta
 
 SCREEN, FULL = "screen", "full"
 Progress = Callable[[str, int, int], None]
+
+
+def screen_judge_of(result: dict) -> str:
+    """How a report's screen judged a candidate, in words: its `screen_judge`, or, for a report stored before the
+    screen could judge by a game's glance (it has none), its rollouts."""
+    return result.get("screen_judge") or rollouts_judge(result["settings"]["screen_samples"])
 
 
 def screen_task(task: tuple) -> tuple[str, dict | None]:
@@ -144,4 +150,4 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
             "pair_weighty": [{"pair": list(p), "decisions": weighty(v)} for p, v in sorted(pair_full.items())]}
 
 
-__all__ = ["screen", "screen_task", "pair_task", "pair_tasks", "has_pair_test", "SCREEN", "FULL"]
+__all__ = ["screen", "screen_judge_of", "screen_task", "pair_task", "pair_tasks", "has_pair_test", "SCREEN", "FULL"]

@@ -225,7 +225,9 @@ def test_only_the_referee_s_roads_reach_the_perfect_information_analysis():
     assert users["domain.collusion"] == {"service/fairplay/stages.py"}
     assert users["service.fairplay.facade"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py",
                                                 "service/fairplay/packet.py", "service/fairplay/stages.py"}
-    assert users["service.fairplay.stages"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py"}
+    # the packet reads only how the report's screen judged (stages.screen_judge_of)
+    assert users["service.fairplay.stages"] == {"api/cli/fairplay.py", "service/fairplay/jobs.py",
+                                                "service/fairplay/packet.py"}
     # built by the composition root; the desk's pages reach it by current
     assert users["service.fairplay.jobs"] == {"service/facade.py", "api/current.py"}
 

@@ -116,3 +116,11 @@ def test_the_reports_say_how_the_screen_judged_a_game():
     assert screen_judge(SPEC) == "its glance: whether the strike removed a card (SB-2.2)"
     assert screen_judge(spec_for("batallion"), 2) == "2 rollouts a candidate"
 
+
+
+def test_a_report_stored_before_the_glance_says_its_screen_judged_by_its_rollouts():
+    from service.fairplay.stages import screen_judge_of
+
+    old = {"settings": {"screen_samples": 3}}
+    assert screen_judge_of(old) == "3 rollouts a candidate"
+    assert screen_judge_of({**old, "screen_judge": screen_judge(SPEC)}) == screen_judge(SPEC)

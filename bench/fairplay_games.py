@@ -25,6 +25,7 @@ import math
 import random
 import time
 from concurrent.futures import ProcessPoolExecutor
+from typing import NamedTuple
 
 from domain.analysis import analysis_of
 from domain.fairplay import rank_test, true_states
@@ -37,6 +38,16 @@ from tests.fairplay_players import HONEST, PEEK_SAMPLES, Player, final_state, pl
 RATES = (1.0, 0.25, 0.1)
 
 
+class Precision(NamedTuple):
+    """How each decision is screened and how the peeker peeks."""
+
+    worlds: int
+    samples: int
+    peek_samples: int
+    peek_glance: bool = True  # the peeker keeps the glance's best moves first (False: by rollouts alone)
+    infer: bool = True  # the worlds weighed by the game's opponent model, where it has one (False: dealt plainly)
+
+
 def honest_kinds(game: str) -> tuple[str, ...]:
     """The honest strengths that finish `game`: El Royale's random player rarely ends a game (nobody is forced to)."""
     return tuple(k for k in HONEST if not (game == "el-royale" and k == "random"))
@@ -45,8 +56,7 @@ def honest_kinds(game: str) -> tuple[str, ...]:
 def one_game(task: tuple) -> dict:
     """Play one game (seat 0 is the screened player) and screen seat 0: per decision (share, variance)."""
     game, label, kind, peek, seats, precision = task
-    worlds, samples, peek_samples = precision[:3]
-    peek_glance = precision[3] if len(precision) > 3 else True
+    worlds, samples, peek_samples, peek_glance, infer = Precision(*precision)
     kinds = honest_kinds(game)
     rng = random.Random(f"opponents|{label}")
     players = [Player(kind, peek, peek_samples, peek_glance=peek_glance)] + [Player(rng.choice([k for k in kinds if k != "random"])) for _ in range(seats - 1)]
@@ -64,7 +74,7 @@ def one_game(task: tuple) -> dict:
         if x.move_index not in states:
             continue
         r = screen_decision(spec, record.setup, 0, seen[:x.index], x.move, states[x.move_index], f"screen|{label}", k,
-                           worlds, samples)
+                           worlds, samples, infer)
         if r is not None:
             ranks.append(r)
     return {"label": label, "finished": True, "ranks": ranks, "played": played,
@@ -133,7 +143,7 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
     took = time.perf_counter() - start
     out: dict = {"game": game, "seed": seed, "seats": seats, "games_per_player": per, "seconds": round(took, 1),
                  "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2],
-                 "peek_glance": precision[3] if len(precision) > 3 else True}
+                 "peek_glance": Precision(*precision).peek_glance, "infer": Precision(*precision).infer}
     done = {k: [results[t[1]] for t in ts if results[t[1]]["finished"]] for k, ts in groups.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
     p_of = {key: player_p(gs) for key, gs in done.items() if gs}  # each player's p-value, once
@@ -187,6 +197,8 @@ def main() -> None:
                         help=f"the peeker's rollouts a candidate from the true state (default {PEEK_SAMPLES})")
     parser.add_argument("--peek-rollouts-only", action="store_true",
                         help="the peeker judges by rollouts alone, not the game's glance first (as before the glance)")
+    parser.add_argument("--plain-worlds", action="store_true",
+                        help="deal the screen's worlds plainly, without the game's opponent model (as before it)")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--merge", nargs="+", metavar="FILE",
                         help="play nothing: pool the honest players of earlier --json runs (distinct --seed each)")
@@ -198,7 +210,8 @@ def main() -> None:
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         for game in games:
             out = run_game(game, args.honest, args.peekers, args.games, pool, args.seed,
-                           (args.worlds, args.samples, args.peek_samples, not args.peek_rollouts_only))
+                           Precision(args.worlds, args.samples, args.peek_samples, not args.peek_rollouts_only,
+                                     not args.plain_worlds))
             print(json.dumps(out) if args.json else _text(out), flush=True)
 
 

@@ -154,16 +154,22 @@ def _drawer(a, setup: Any, seat: int, seen: list[dict], base: str, infer: bool):
         states = [a.deal(folded, random.Random(f"{base}|deal|{k}|{p}")) for p in range(a.proposals)]
         weights = [a.evidence(folded, st) for st in states]
         inference.add(weights)
-        total = sum(weights)
-        if total <= 0:
-            return states[0]
-        x = random.Random(f"{base}|pick|{k}").random() * total
-        for st, w in zip(states, weights):
-            x -= w
-            if x < 0:
-                return st
-        return states[-1]
+        return weighed_pick(states, weights, random.Random(f"{base}|pick|{k}").random())
     return draw, inference
+
+
+def weighed_pick(states: list, weights: list[float], u: float) -> Any:
+    """The state that `u` (uniform in [0, 1)) picks with chance proportional to its weight (the first when every
+    weight is 0): importance resampling's one pick."""
+    total = sum(weights)
+    if total <= 0:
+        return states[0]
+    x = u * total
+    for st, w in zip(states, weights):
+        x -= w
+        if x < 0:
+            return st
+    return states[-1]
 
 
 def evaluate(spec: GameSpec, setup: Any, seat: int, seen: list[dict], seed: str, ordinal: int, samples: int = 2000,

@@ -26,7 +26,7 @@ import math
 import random
 from typing import Any
 
-from .analysis import analysis_of, play_on, same_move, with_played
+from .analysis import analysis_of, play_on, same_move, weighed_pick, with_played
 from .randomness import Chance
 from .rank_tail import exact_tail, support_of
 from .spec import GameSpec
@@ -82,8 +82,8 @@ def advantage(rows: list[dict], move: dict) -> float:
 
 
 def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: dict, seed: str, ordinal: int,
-               worlds: int, samples: int, true_rows: list[dict],
-               glance: bool = False) -> tuple[float, float, tuple[int, ...]]:
+               worlds: int, samples: int, true_rows: list[dict], glance: bool = False,
+               infer: bool = True) -> tuple[float, float, tuple[int, ...]]:
     """The honest baseline of one decision: where the played move's advantage in the TRUE state (`true_rows`, from
     perfect_information_decision) ranks among its advantages in `worlds` full states sampled from the seat's
     knowledge alone (the game's sampler, as domain.analysis), each judged the same way and with the same rollout
@@ -93,11 +93,12 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     over those values (0 when every state gives the same advantage: such a decision tells nothing); the support is
     every value's share as an integer (domain.rank_tail). A player who sees hidden cards picks moves that do better
     in the true state than in the others, and ranks high. `glance`: every state is judged by the game's glance, as
-    `true_rows` must have been (the screen)."""
+    `true_rows` must have been (the screen). `infer`: the worlds weighed by the game's opponent model, where it states
+    one (`_sampler`; False only to measure what that changes)."""
     a = analysis_of(spec)
     played = {k: v for k, v in spec.codec.format_move(chosen).items() if k != "seat"}
     values = [advantage(true_rows, played)]
-    draw = _sampler(a, setup, seat, seen)
+    draw = _sampler(a, setup, seat, seen, infer)
     for w in range(worlds):
         world = draw(random.Random(f"arbiter-fairplay|{seed}|{ordinal}|world|{w}"))
         rows = perfect_information_decision(spec, world, seat, chosen, seed, ordinal, samples, glance)
@@ -108,12 +109,21 @@ def world_rank(spec: GameSpec, setup: Any, seat: int, seen: list[dict], chosen: 
     return rank_among(values)
 
 
-def _sampler(a: Any, setup: Any, seat: int, seen: list[dict]):
+def _sampler(a: Any, setup: Any, seat: int, seen: list[dict], infer: bool = True):
     """The game's sampler at one decision, rng -> state: where the game splits `sample` into `fold` and `deal`, the
     seat's knowledge is read once for all the worlds (the same states: its `sample` is `deal` of `fold`; reading
-    `seen` was most of the screen's time once the glance made judging cheap)."""
+    `seen` was most of the screen's time once the glance made judging cheap). Where the game states an opponent model
+    (`Analysis.evidence`) and `infer`, each world is one of `a.proposals` deals picked in proportion to how likely it
+    makes the other seats' public choices (importance resampling, as domain.analysis samples): the rank test's null
+    needs the worlds drawn from what the seat's observations say, its opponents' choices included (docs/fairplay.md
+    "The sampler, and what the null needs")."""
     if a.fold is not None and a.deal is not None:
         folded = a.fold(setup, seat, seen)
+        if infer and a.evidence is not None:
+            def draw(rng: random.Random) -> Any:
+                states = [a.deal(folded, rng) for _ in range(a.proposals)]
+                return weighed_pick(states, [a.evidence(folded, st) for st in states], rng.random())
+            return draw
         return lambda rng: a.deal(folded, rng)
     return lambda rng: a.sample(setup, seat, seen, rng)
 

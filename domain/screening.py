@@ -61,10 +61,11 @@ def rollouts_judge(samples: int) -> str:
 
 def screen_decision(spec: GameSpec, setup: Any, seat: int, seen: list[dict], move: dict, state: Any, seed: str,
                     ordinal: int, worlds: int = WORLDS,
-                    samples: int = SAMPLES) -> tuple[float, float, tuple[int, ...]] | None:
+                    samples: int = SAMPLES, infer: bool = True) -> tuple[float, float, tuple[int, ...]] | None:
     """One decision's (share, variance, support) at the screen's precision, None when the decision is not analysed (one
-    candidate, or a move beside the turn's choice)."""
+    candidate, or a move beside the turn's choice). `infer`: as domain.fairplay.world_rank's."""
     true_rows = perfect_information_decision(spec, state, seat, move, seed, ordinal, samples, glance=True)
     if true_rows is None:
         return None
-    return world_rank(spec, setup, seat, seen, move, seed, ordinal, worlds, samples, true_rows, glance=True)
+    return world_rank(spec, setup, seat, seen, move, seed, ordinal, worlds, samples, true_rows, glance=True,
+                      infer=infer)

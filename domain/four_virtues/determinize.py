@@ -24,6 +24,7 @@ from ..cards import parse_card
 from ..hidden import Hidden
 from ..randomness import Chance
 from .codec import decode_event, pack
+from . import inference
 from .decider import step
 from .legality import move_refusal
 from .moves import add_proposals, forced_discards, plain_meld_moves
@@ -41,10 +42,12 @@ def sample(setup: Setup, seat: int, seen: list[dict], rng: random.Random) -> Sta
 
 
 def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
-    """What `seat` knows, read once: the round's hidden-card bookkeeping and the public state (`deal` draws)."""
+    """What `seat` knows, read once: the round's hidden-card bookkeeping and the public state (`deal` draws), and what
+    the opponent's choices say of its hand (`evidence` weighs it)."""
     other = 1 - seat
     shadow = initial_state(setup)
     hidden = Hidden()
+    watcher = inference.Watcher(seat)
     fresh = iter(range(_PLACEHOLDER, 10 ** 9))
     for item in seen:
         kind, data = item["kind"], item["data"]
@@ -78,13 +81,14 @@ def fold(setup: Setup, seat: int, seen: list[dict]) -> tuple:
             if kind in ("melded", "added", "forced_discarded", "discarded"):
                 face = [event["face"]] if event.get("face") is not None else []
                 hidden.take_known(event["seat"], list(event["cards"]) + face)
+        watcher.see(event, shadow)
         apply(shadow, event)
-    return seat, hidden, shadow
+    return seat, hidden, shadow, watcher.finish()
 
 
 def deal(folded: tuple, rng: random.Random) -> State:
     """One full state drawn from `fold`'s reading (the folded knowledge is left as it was)."""
-    seat, hidden, shadow = folded
+    seat, hidden, shadow, _ = folded
     other = 1 - seat
     state = shadow.clone()
     if state.outcome is None and state.round:
@@ -94,6 +98,12 @@ def deal(folded: tuple, rng: random.Random) -> State:
         hands[other] = tuple(sorted(dealt.get(other, ())))
         state.hands, state.stock = tuple(hands), tuple(dealt.get(STOCK, ()))
     return state
+
+
+def evidence(folded: tuple, state: State) -> float:
+    """How likely the sampled opponent's hand makes its discards and `done`s (domain/four_virtues/inference.py)."""
+    other = 1 - folded[0]
+    return inference.weight(folded[3], other, state.hands[other])
 
 
 # -- the rollout player ---------------------------------------------------------------------------------------------

@@ -37,7 +37,7 @@ from itertools import combinations
 from typing import Any
 
 from .analysis import NotAnalysable, analysis_of
-from .fairplay import advantage, perfect_information_decision, rank_among, rank_test_of
+from .fairplay import advantage, dealer, perfect_information_decision, rank_among, rank_test_of
 from .screening import REFER, SAMPLES, WORLDS
 from .spec import GameSpec
 
@@ -51,16 +51,16 @@ def _hand_reader(spec: GameSpec):
     return a
 
 
-def drawer(spec: GameSpec, setup: Any, seat: int, seen: list[dict], hands: dict | None = None):
+def drawer(spec: GameSpec, setup: Any, seat: int, seen: list[dict], hands: dict | None = None, infer: bool = True):
     """rng -> one full state drawn from `seat`'s knowledge `seen`, with `hands` ({seat: cards}) held as given (the
-    game's sampler, its knowledge read once where the game splits fold and deal); None or {}: plain sampling."""
+    game's sampler, its knowledge read once where the game splits fold and deal, weighed by the game's opponent model
+    where it has one and `infer`, as the screen's worlds are: domain.fairplay.dealer); None or {}: no hand told."""
     a = analysis_of(spec)
     told = {"hands": hands} if hands else {}
     if told:
         _hand_reader(spec)
     if a.fold is not None:
-        folded = a.fold(setup, seat, seen, **told)
-        return lambda rng: a.deal(folded, rng)
+        return dealer(a, a.fold(setup, seat, seen, **told), infer)
     return lambda rng: a.sample(setup, seat, seen, rng, **told)
 
 

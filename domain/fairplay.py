@@ -118,14 +118,19 @@ def _sampler(a: Any, setup: Any, seat: int, seen: list[dict], infer: bool = True
     needs the worlds drawn from what the seat's observations say, its opponents' choices included (docs/fairplay.md
     "The sampler, and what the null needs")."""
     if a.fold is not None and a.deal is not None:
-        folded = a.fold(setup, seat, seen)
-        if infer and a.evidence is not None:
-            def draw(rng: random.Random) -> Any:
-                states = [a.deal(folded, rng) for _ in range(a.proposals)]
-                return weighed_pick(states, [a.evidence(folded, st) for st in states], rng.random())
-            return draw
-        return lambda rng: a.deal(folded, rng)
+        return dealer(a, a.fold(setup, seat, seen), infer)
     return lambda rng: a.sample(setup, seat, seen, rng)
+
+
+def dealer(a: Any, folded: Any, infer: bool = True):
+    """rng -> one state dealt from `folded` knowledge (the game's `Analysis.deal`); with `infer` and an opponent model
+    (`Analysis.evidence`), the one of `a.proposals` deals that the rng picks in proportion to its evidence."""
+    if infer and a.evidence is not None:
+        def draw(rng: random.Random) -> Any:
+            states = [a.deal(folded, rng) for _ in range(a.proposals)]
+            return weighed_pick(states, [a.evidence(folded, st) for st in states], rng.random())
+        return draw
+    return lambda rng: a.deal(folded, rng)
 
 
 def rank_among(values: list[float]) -> tuple[float, float, tuple[int, ...]]:

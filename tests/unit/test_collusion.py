@@ -69,15 +69,30 @@ def test_a_told_world_holds_the_partner_s_true_hand_and_draws_the_third_seat_s_a
 
 
 @pytest.mark.parametrize("game", PAIR_GAMES)
-def test_told_no_hand_the_sampler_draws_exactly_what_it_drew_before(game):
+def test_told_no_hand_and_without_inference_the_sampler_draws_exactly_what_it_drew_before(game):
     spec = spec_for(game)
     a = spec.analysis
     record, _, seen, decisions = _decisions(game, "plain", THREE, 80)
     for x in decisions[::4]:
         plain = a.sample(record.setup, 0, seen[:x.index], random.Random(x.index))
         for told in (None, {}):
-            state = drawer(spec, record.setup, 0, seen[:x.index], told)(random.Random(x.index))
+            state = drawer(spec, record.setup, 0, seen[:x.index], told, infer=False)(random.Random(x.index))
             assert spec.codec.dump_state(state) == spec.codec.dump_state(plain)
+
+
+@pytest.mark.parametrize("game", PAIR_GAMES)
+def test_with_inference_the_sampler_keeps_one_of_its_proposals_where_the_game_has_an_opponent_model(game):
+    spec = spec_for(game)
+    a = spec.analysis
+    record, _, seen, decisions = _decisions(game, "plain", THREE, 80)
+    for x in decisions[::8]:
+        rng = random.Random(x.index)
+        state = drawer(spec, record.setup, 0, seen[:x.index])(random.Random(x.index))
+        if a.evidence is None:  # plain dealing, as without inference
+            assert spec.codec.dump_state(state) == spec.codec.dump_state(a.sample(record.setup, 0, seen[:x.index], rng))
+            continue
+        proposals = [spec.codec.dump_state(a.sample(record.setup, 0, seen[:x.index], rng)) for _ in range(a.proposals)]
+        assert spec.codec.dump_state(state) in proposals
 
 
 @pytest.mark.parametrize("game", PAIR_GAMES)

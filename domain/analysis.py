@@ -146,7 +146,7 @@ def _drawer(a, setup: Any, seat: int, seen: list[dict], base: str, infer: bool):
     if a.fold is None:
         return (lambda k: a.sample(setup, seat, seen, random.Random(f"{base}|deal|{k}"))), None
     folded = a.fold(setup, seat, seen)
-    if not infer or a.evidence is None:
+    if not infer or a.evidence is None or not a.analysis_infers:
         return (lambda k: a.deal(folded, random.Random(f"{base}|deal|{k}"))), None
     inference = _Inference(a.proposals)
 

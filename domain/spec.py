@@ -200,6 +200,10 @@ class Analysis:
     # states a sample and keeps one in proportion to it (importance resampling). None: plain sampling.
     evidence: Callable[..., float] | None = None
     proposals: int = 8
+    # whether the study room's analysis (domain.analysis) weighs its samples by `evidence` too. The fair-play worlds
+    # always do (domain.fairplay.dealer): the rank test's null needs them drawn as the seat's observations say. For
+    # the analysis a model is kept only if it makes the analysis stronger (docs/analysis.md "Inference").
+    analysis_infers: bool = True
     # key(state, seat, move): the group of equivalent moves a move belongs to (candidates lists one move a group);
     # domain.analysis puts the move played in place of its group's candidate. None: every move is its own group.
     key: Callable[..., Any] | None = None

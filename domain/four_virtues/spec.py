@@ -18,6 +18,7 @@ SPEC = GameSpec(
     analysis=Analysis(determinize.sample, determinize.playout, candidates.candidates, unit="score", scale=1.0,
                       tolerance=5.0, marks=(5.0, 10.0, 20.0), horizon="the end of the round", before=True,
                       fold=determinize.fold, deal=determinize.deal, evidence=determinize.evidence,
+                      analysis_infers=False,  # measured no stronger, a fifth dearer (docs/analysis.md "Inference")
                       key=candidates.key,
                       glance=glance.glance,  # the screen's judge: the seat's turns and the replies, not the round
                       glance_words="the cheap player's play through two more of the seat's turns and the "

@@ -186,7 +186,9 @@ def test_the_shared_rollout_memo_changes_no_byte_with_inference_on():
     assert fast == slow and '"inference"' in fast
 
 
-INFERENCE_CASES = [c for c in CASES if SPECS[c[0]].analysis.evidence is not None]
+INFERENCE_CASES = [c for c in CASES if SPECS[c[0]].analysis.evidence is not None
+                   and SPECS[c[0]].analysis.analysis_infers]  # the study room's analysis weighs by the model
+MODEL_CASES = [c for c in CASES if SPECS[c[0]].analysis.evidence is not None]
 
 
 @pytest.mark.parametrize("game,players,options", INFERENCE_CASES,
@@ -219,3 +221,37 @@ def test_inference_from_the_others_choices_reads_no_card_the_seat_had_not_seen(g
 def test_the_lines_do_not_depend_on_the_number_of_workers():
     record = _game("small-battle", 2, {})
     assert _few_lines(record, 0, 6, 8, workers=2) == _few_lines(record, 0, 6, 8, workers=1)
+
+
+@pytest.mark.parametrize("game,players,options", MODEL_CASES, ids=[f"{g}-{json.dumps(o)}" for g, _, o in MODEL_CASES])
+def test_the_fair_play_worlds_weighed_by_the_opponent_model_read_no_card_the_seat_had_not_seen(game, players, options):
+    """The screen's and the full test's worlds (domain.fairplay._sampler, weighed by the game's opponent model) come
+    from the seat's knowledge only: where the model weighed anything, altering cards the seat had not seen leaves
+    every drawn world the same. Else the rank test's worlds would lean towards the true state."""
+    from domain.fairplay import _sampler
+
+    record = _game(game, players, options)
+    spec = SPECS[game]
+    a = spec.analysis
+    rng = random.Random(37)
+    seat = 1
+    checked = 0
+    seen_all, decisions = seat_knowledge(record, seat)
+    for k in rng.sample(range(len(decisions)), len(decisions)):
+        upto = decisions[k].move_index + 1
+        seen = seat_knowledge(_cut(record, upto), seat)[0][:decisions[k].index]
+        folded = a.fold(record.setup, seat, seen)
+        draw = _sampler(a, record.setup, seat, seen)
+        worlds = [spec.codec.dump_state(draw(random.Random(w))) for w in range(8)]
+        if all(a.evidence(folded, a.deal(folded, random.Random(w))) == 1.0 for w in range(16)):
+            continue  # nothing weighed here
+        altered = _altered(record, seat, upto, rng)
+        if altered is None:
+            continue
+        seen2 = seat_knowledge(altered, seat)[0][:decisions[k].index]
+        again = _sampler(a, altered.setup, seat, seen2)
+        assert [spec.codec.dump_state(again(random.Random(w))) for w in range(8)] == worlds
+        checked += 1
+        if checked == examples(3, under_mutation=1):
+            break
+    assert checked, f"{game}: no decision where the opponent model weighed anything"

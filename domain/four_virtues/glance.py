@@ -23,6 +23,7 @@ left several times its power unseen; two more turns of the seat see most of it f
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 
 from ..randomness import Chance
 from .clauses import meld_lines
@@ -36,7 +37,13 @@ REACH = 60  # moves at most: the turns played are some 10-20 moves (a spades tur
 
 def standing(s: State, seat: int) -> float:
     """The seat's points margin in the round in progress, as FV-4.2 would score it now (cards in hand count 0)."""
-    return float(sum(line.points if line.seat == seat else -line.points for m in s.melds for line in meld_lines(m)))
+    return float(sum(_margin(m, seat) for m in s.melds))
+
+
+@lru_cache(maxsize=1 << 16)  # a meld is a tuple of its cards, face, givers and lowering: the same table is met in
+def _margin(meld, seat: int) -> int:  # every world and candidate of a decision, so most melds are scored once
+    """One meld's points for `seat` less its points for the other seat (FV-4.2)."""
+    return sum(line.points if line.seat == seat else -line.points for line in meld_lines(meld))
 
 
 def glance(after: State, seat: int, rng: random.Random, chance: Chance, before: State) -> float:

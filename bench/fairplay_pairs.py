@@ -2,7 +2,8 @@
 
 Each pair sits at seats 0 and 1 of --games games (an event) with one honest third seat (its kind drawn from HONEST,
 the random player aside), and the pair test (domain.collusion.pair_decision: each seat's decisions against the
-other's TRUE hand, at the screen's precision: 1 rollout a candidate, 4 worlds) makes one p-value of the pair's event
+other's TRUE hand, at the screen's precision: 4 worlds, each candidate judged by the game's glance as the report's
+screen judges it, or by 1 rollout where the game has none or with --rollouts) makes one p-value of the pair's event
 (domain.collusion.pair_line: both directions, each game one cluster). The pairs:
 
 - honest pairs of mixed strengths (tests/fairplay_players.py HONEST, the two seats' kinds taken in turn);
@@ -28,6 +29,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 
 from bench.fairplay_games import games_for_power, honest_kinds, ks, upper95
+from domain.analysis import analysis_of
 from domain.collusion import PER_HAND, pair_decision, pair_line
 from domain.fairplay import share_fields, true_states
 from domain.games import spec_for
@@ -55,7 +57,7 @@ def pair_players(kind: str, i: int, game: str, told: int = 0) -> tuple[Player, P
 
 def one_game(task: tuple) -> dict:
     """Play one game (seats 0 and 1 the pair) and screen the pair: per decision of either seat (share, variance)."""
-    game, label, kind, i, seats, worlds, samples, told, per_hand = task
+    game, label, kind, i, seats, worlds, samples, told, per_hand, glance = task
     rng = random.Random(f"third|{label}")
     others = [Player(rng.choice([k for k in honest_kinds(game) if k != "random"])) for _ in range(seats - 2)]
     start = time.perf_counter()
@@ -73,7 +75,7 @@ def one_game(task: tuple) -> dict:
             if x.move_index not in states:
                 continue
             r = pair_decision(spec, record.setup, seat, seen[:x.index], x.move, states[x.move_index], partner,
-                              f"pair|{label}", 1000 * seat + k, worlds, samples, per_hand)
+                              f"pair|{label}", 1000 * seat + k, worlds, samples, per_hand, glance)
             if r is not None:
                 ranks.append(r)
     return {"label": label, "finished": True, "ranks": ranks, "played": played,
@@ -81,17 +83,18 @@ def one_game(task: tuple) -> dict:
 
 
 def run(game: str, groups: dict[str, int], per: int, start: int, pool, seed: str, worlds: int, samples: int,
-        told: int = 0, per_hand: int = PER_HAND) -> dict:
+        told: int = 0, per_hand: int = PER_HAND, glance: bool = True) -> dict:
     seats = max(3, seats_of(game))  # a pair and someone else: collusion needs a third seat to play against
-    tasks = {f"{kind}|{i}": [(game, f"{seed}|{game}|{kind}|{i}|{j}", kind, i, seats, worlds, samples, told, per_hand)
-                             for j in range(per)]
+    tasks = {f"{kind}|{i}": [(game, f"{seed}|{game}|{kind}|{i}|{j}", kind, i, seats, worlds, samples, told, per_hand,
+                              glance) for j in range(per)]
              for kind, n in groups.items() for i in range(start, start + n)}
     flat = [t for ts in tasks.values() for t in ts]
     began = time.perf_counter()
     results = dict(zip([t[1] for t in flat], pool.map(one_game, flat, chunksize=2)))
     out: dict = {"game": game, "seats": seats, "games_per_pair": per, "start": start,
                  "seconds": round(time.perf_counter() - began, 1), "worlds": worlds, "samples": samples,
-                 "per_hand": per_hand, "told_worlds": told or TOLD_WORLDS}
+                 "per_hand": per_hand, "told_worlds": told or TOLD_WORLDS,
+                 "glance": glance and analysis_of(spec_for(game)).glance is not None}
     done = {key: [results[t[1]] for t in ts if results[t[1]]["finished"]] for key, ts in tasks.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
     lines = {key: pair_line((f"{key}:0", f"{key}:1"), [{**share_fields(r), "game": g["label"]}
@@ -142,6 +145,8 @@ def main() -> None:
                         help="the colluders' rates, comma-separated (default 1.0,0.25)")
     parser.add_argument("--told-worlds", type=int, default=0,
                         help=f"worlds of a colluder's (and analyst's) analysis (default {TOLD_WORLDS})")
+    parser.add_argument("--rollouts", action="store_true",
+                        help="judge by rollouts even where the game has a glance (the report's screen judges by it)")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     groups = {"honest": args.honest, "analyst": args.analysts,
@@ -149,13 +154,14 @@ def main() -> None:
     groups = {k: n for k, n in groups.items() if n}
     with ProcessPoolExecutor(max_workers=args.workers) as pool:
         out = run(args.game, groups, args.games, args.start, pool, args.seed, args.worlds, args.samples,
-                  args.told_worlds, args.per_hand)
+                  args.told_worlds, args.per_hand, not args.rollouts)
     print(json.dumps(out) if args.json else _text(out, groups), flush=True)
 
 
 def _text(o: dict, groups: dict) -> str:
-    head = (f"{o['game']} ({o['seats']} seats, events of {o['games_per_pair']} games, pair test {o['samples']} "
-            f"rollout(s) x {o['worlds']} hands x {o['per_hand']} worlds, colluders' analysis {o['told_worlds']} worlds, {o['seconds']} s; {o['unfinished_games']} games unfinished and "
+    judge = "its glance" if o.get("glance") else f"{o['samples']} rollout(s)"
+    head = (f"{o['game']} ({o['seats']} seats, events of {o['games_per_pair']} games, pair test {judge} "
+            f"x {o['worlds']} hands x {o['per_hand']} worlds, colluders' analysis {o['told_worlds']} worlds, {o['seconds']} s; {o['unfinished_games']} games unfinished and "
             f"left out)")
     lines = [head]
     for kind in groups:

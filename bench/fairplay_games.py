@@ -221,8 +221,13 @@ def merged(paths: list[str]) -> dict:
     referrals at REFER with their exact 95% upper bound, and the Kolmogorov-Smirnov distance from uniform."""
     runs = [json.loads(line) for path in paths for line in open(path, encoding="utf-8") if line.strip()]
     by_game: dict[str, list[dict]] = {}
-    for r in runs:
-        by_game.setdefault(r["game"], []).append(r)
+    for r in runs:  # runs of one screen only: the worlds dealt plainly are another screen, pooled apart
+        by_game.setdefault(r["game"] + ("" if r.get("infer", True) else " (plain worlds)"), []).append(r)
+    for game, rs in by_game.items():
+        seeds = [r["seed"] for r in rs]
+        if len(set(seeds)) < len(seeds):
+            raise SystemExit(f"{game}: a seed given twice ({sorted(s for s in seeds if seeds.count(s) > 1)[0]}): "
+                             "its players would be counted twice")
     out = {}
     for game, rs in by_game.items():
         ps = [p for r in rs for p in r["honest_p_values"]]

@@ -27,3 +27,13 @@ def test_merging_pools_every_honest_player_and_counts_referrals_at_one_in_a_thou
     assert out["normal_tail_only"] == {"p<=0.1": round(2 / 7, 5), "p<=0.001": round(1 / 7, 5)}
     assert out["smallest_p"] == 0.0005
     assert out["referred_upper95"] == pytest.approx(0.5207, abs=1e-3)  # exact one-sided binomial bound: 1 in 7
+
+
+def test_runs_with_plain_worlds_are_pooled_apart_and_a_seed_given_twice_is_refused(tmp_path):
+    a = _run(tmp_path / "a.json", "s0", [0.3, 0.6], {"p<=0.1": 0.0})
+    b = tmp_path / "b.json"
+    b.write_text(json.dumps({**json.loads(open(a).read()), "seed": "s1", "infer": False}) + "\n")
+    out = merged([a, str(b)])
+    assert out["small-battle"]["players"] == 2 and out["small-battle (plain worlds)"]["players"] == 2
+    with pytest.raises(SystemExit, match="s0"):
+        merged([a, a])

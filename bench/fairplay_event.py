@@ -11,7 +11,8 @@ whether it is within --target seconds, and its CPU seconds (on a busy machine, C
 would take); and, for a game whose screen judges by its glance, the same event screened with the game's rollouts
 instead (the reference: what the screen cost before the glance), in the same run.
 
-Usage:  python -m bench.fairplay_event [--game G ...] [--players 40] [--rounds 7] [--workers 2] [--no-reference]
+Usage:  python -m bench.fairplay_event [--game G ...] [--players 40] [--rounds 7] [--seats S] [--workers 2]
+                                       [--no-reference]
 """
 
 from __future__ import annotations
@@ -32,9 +33,10 @@ from tests.fairplay_players import HONEST, Player, play_game, seats_of
 TARGET = 120.0  # seconds on 2 cores (issue 37)
 
 
-def event(game: str, players: int, rounds: int, seed: str) -> list[GameInput]:
-    """Every game of the event, played out, with the player at each seat."""
-    seats = seats_of(game)
+def event(game: str, players: int, rounds: int, seed: str, seats: int | None = None) -> list[GameInput]:
+    """Every game of the event, played out, with the player at each seat (`seats` a table: the game's smallest
+    table unless given)."""
+    seats = seats or seats_of(game)
     rng = random.Random(f"{seed}|{game}")
     kinds = [k for k in HONEST if not (game == "el-royale" and k == "random")]
     kind = {f"P{i:02d}": rng.choice(kinds) for i in range(players)}
@@ -80,6 +82,7 @@ def main() -> None:
     parser.add_argument("--game", action="append")
     parser.add_argument("--players", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=7)
+    parser.add_argument("--seats", type=int, help="seats a table (default: the game's smallest table)")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", default="bench-fairplay-event")
     parser.add_argument("--target", type=float, default=TARGET)
@@ -88,8 +91,9 @@ def main() -> None:
     args = parser.parse_args()
     for game in args.game or [g for g in SPECS if spec_for(g).analysis is not None]:
         start = time.perf_counter()
-        games = event(game, args.players, args.rounds, args.seed)
+        games = event(game, args.players, args.rounds, args.seed, args.seats)
         out = {"game": game, "players": args.players, "rounds": args.rounds, "games": len(games),
+               "seats": len(games[0].names),
                "workers": args.workers, "played_seconds": round(time.perf_counter() - start, 1),
                "screen": timed(games, args.workers)}
         out["within_target"] = out["screen"]["seconds"] <= args.target
@@ -101,7 +105,8 @@ def main() -> None:
             print(json.dumps(out), flush=True)
             continue
         s = out["screen"]
-        line = (f"{game}: {out['games']} games of {args.players} players over {args.rounds} rounds; the screen "
+        line = (f"{game}: {out['games']} games of {out['seats']} seats, {args.players} players over {args.rounds} rounds; "
+                f"the screen "
                 f"({s['judge']}) of {s['decisions']} decisions and {s['pair_decisions']} pair decisions took "
                 f"{s['seconds']} s on {args.workers} workers ({s['cpu_seconds']} CPU s: "
                 f"~{out['quiet_estimate_seconds']} s on {args.workers} quiet cores): "

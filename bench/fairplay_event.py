@@ -105,9 +105,8 @@ def main() -> None:
             print(json.dumps(out), flush=True)
             continue
         s = out["screen"]
-        line = (f"{game}: {out['games']} games of {out['seats']} seats, {args.players} players over {args.rounds} rounds; "
-                f"the screen "
-                f"({s['judge']}) of {s['decisions']} decisions and {s['pair_decisions']} pair decisions took "
+        line = (f"{game}: {out['games']} games of {out['seats']} seats, {args.players} players over {args.rounds} "
+                f"rounds; the screen ({s['judge']}) of {s['decisions']} decisions and {s['pair_decisions']} pair decisions took "
                 f"{s['seconds']} s on {args.workers} workers ({s['cpu_seconds']} CPU s: "
                 f"~{out['quiet_estimate_seconds']} s on {args.workers} quiet cores): "
                 f"{'within' if out['within_target'] else 'OVER'} {args.target:g} s")

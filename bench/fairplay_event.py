@@ -106,7 +106,8 @@ def main() -> None:
             continue
         s = out["screen"]
         line = (f"{game}: {out['games']} games of {out['seats']} seats, {args.players} players over {args.rounds} "
-                f"rounds; the screen ({s['judge']}) of {s['decisions']} decisions and {s['pair_decisions']} pair decisions took "
+                f"rounds; the screen ({s['judge']}) of {s['decisions']} decisions and {s['pair_decisions']} pair "
+                f"decisions took "
                 f"{s['seconds']} s on {args.workers} workers ({s['cpu_seconds']} CPU s: "
                 f"~{out['quiet_estimate_seconds']} s on {args.workers} quiet cores): "
                 f"{'within' if out['within_target'] else 'OVER'} {args.target:g} s")

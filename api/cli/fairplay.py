@@ -192,3 +192,5 @@ def _table(result: dict, title: str) -> None:
     out.print(f"Two stages (docs/fairplay.md): the screen refers at p <= {one_in(t['refer'])}{refer_z}; "
               f"the full test asks a fair-play panel at p <= {one_in(t['panel'])} (z {t['panel_z']:.2f}). A flag asks "
               f"for a review, never a verdict.", highlight=False)
+    for title, said in result.get("calibrated", {}).items():
+        out.print(f"Calibration, {title}: {said}.", highlight=False)

@@ -79,6 +79,10 @@ class Report(Schema):
     pairs = fields.List(fields.Nested(PairLine), required=True, metadata={"description": "every pair who sat together"})
     screen_judge = fields.String(metadata={"description": "how the screen judged a candidate move, in words: the "
                                                           "game's glance, or its rollouts (absent from older reports)"})
+    calibrated = fields.Dict(keys=fields.String(), values=fields.String(),
+                             metadata={"description": "by game title: how often the screen refers an honest player, "
+                                                      "as measured over simulated honest players, in words, or that "
+                                                      "it is not calibrated (absent from older reports)"})
 
 
 class FairplayJob(Schema):

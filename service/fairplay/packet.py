@@ -19,7 +19,6 @@ from typing import Any
 from uuid import UUID
 
 from domain.fairplay import true_states
-from domain.games import spec_for
 from domain.review_packet import REVIEW_NOT_VERDICT, blind_lines, blind_pairs, labels, ordered
 from domain.wording import count, one_in
 from projections.registry import projection_for
@@ -28,7 +27,7 @@ from projections.views import view
 from service.errors import NotFound
 
 from .facade import GameInput
-from .stages import screen_judge_of
+from .stages import calibrated_words, screen_judge_of
 
 TEST = ("stage two, the full test: one-sided rank test: at each judged decision, where the played move's advantage in "
         "the real deal ranks among its advantages in deals sampled from what the player could see (a share in (0, 1), "
@@ -56,13 +55,8 @@ CALIBRATION = (
 def calibration(games: list[str]) -> str:
     """The packet's calibration paragraph: why honest p-values are uniform, the tail's method, and what was measured
     over simulated honest players for each game of the packet (its spec's `calibrated`), or that it was not."""
-    measured = []
-    for game in sorted(set(games)):
-        spec = spec_for(game)
-        said = spec.analysis.calibrated if spec.analysis is not None else ""
-        said = said or "the rate of false referrals over simulated honest players is not measured yet"
-        measured.append(f"{spec.title}: {said}.")
-    return f"{CALIBRATION} Measured (docs/fairplay.md): {' '.join(measured)}"
+    measured = " ".join(f"{title}: {said}." for title, said in calibrated_words(games).items())
+    return f"{CALIBRATION} Measured (docs/fairplay.md): {measured}"
 
 
 def scrub(text: str, names: dict[str, str]) -> str:

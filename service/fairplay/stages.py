@@ -37,6 +37,19 @@ def screen_judge_of(result: dict) -> str:
     return result.get("screen_judge") or rollouts_judge(result["settings"]["screen_samples"])
 
 
+NOT_MEASURED = "the rate of false referrals over simulated honest players is not measured yet"
+
+
+def calibrated_words(games: list[str]) -> dict[str, str]:
+    """What was measured of each game's false referrals over simulated honest players (its spec's `calibrated`), by
+    the game's title: the report says it beside its referrals, and the packet on its statistics page."""
+    out = {}
+    for game in sorted(set(games)):
+        spec = spec_for(game)
+        out[spec.title] = (spec.analysis.calibrated if spec.analysis is not None else "") or NOT_MEASURED
+    return out
+
+
 def screen_task(task: tuple) -> tuple[str, dict | None]:
     """One decision of a player at the screen's precision (a worker's unit): the name and its share, None when the
     decision is not analysed."""
@@ -141,6 +154,7 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
     return {"games": len(games), "settings": asdict(settings),
             "screen_judge": "; ".join(f"{spec_for(k).title}: {v}" if len(judges) > 1 else v
                                       for k, v in sorted(judges.items())),
+            "calibrated": calibrated_words([g.record.game for g in games]),
             "thresholds": {"refer": settings.refer, "refer_z": threshold_z(settings.refer), "panel": PANEL,
                            "panel_z": threshold_z(PANEL)},
             "players": player_lines(screens, verdicts, played),
@@ -150,4 +164,5 @@ def screen(games: list[GameInput], settings: Settings = Settings(), workers: int
             "pair_weighty": [{"pair": list(p), "decisions": weighty(v)} for p, v in sorted(pair_full.items())]}
 
 
-__all__ = ["screen", "screen_judge_of", "screen_task", "pair_task", "pair_tasks", "has_pair_test", "SCREEN", "FULL"]
+__all__ = ["screen", "screen_judge_of", "calibrated_words", "screen_task", "pair_task", "pair_tasks", "has_pair_test",
+           "SCREEN", "FULL"]

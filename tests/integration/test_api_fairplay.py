@@ -8,6 +8,7 @@ import time
 from dataclasses import replace
 
 from api.http.fairplay_schemas import FairplayJob
+from domain.games import spec_for
 from service.tournaments.commands import CreateTournament
 from tests import tournament_support
 
@@ -49,6 +50,7 @@ def test_the_director_starts_polls_and_reads_both_stages_and_nobody_else_may(app
         assert "referred by the screen" in line["reason"] and line["panel"] == line["full"]["passed"]
     assert not report["pair_test"] and report["pairs"] == []  # two seats: no pair
     assert report["screen_judge"] == "its glance: whether the strike removed a card (SB-2.2)"  # as the pages say
+    assert report["calibrated"] == {"Small Battle": spec_for("small-battle").analysis.calibrated}  # as the packet
     assert "weighty" not in report and '"cards"' not in str(report)  # counts and p-values only
     assert client.delete(url, headers=director(token)).get_json()["status"] == "done"  # ended: answered as it is
 

@@ -42,6 +42,7 @@ def test_the_director_sees_each_player_s_line_and_nobody_else_sees_the_report(ap
     assert page.status_code == 200 and 'id="fairplay"' in text and 'id="fairplay-job"' not in text
     assert 'data-player="Ann"' in text and 'data-player="Bob"' in text and "never a verdict" in text
     assert 'id="fairplay-stages"' in text and "Stage one, the screen" in text and "1 in 1,000,000" in text
+    assert 'id="fairplay-calibrated"' in text and "10,000 simulated honest players" in text  # Small Battle's, measured
     assert "its glance: whether the strike removed a card" in " ".join(text.split())  # how the screen judged
     assert "not referred by the screen (p = " in text  # honest bots: the screen refers neither
     assert page.headers["Cache-Control"] == "no-store"

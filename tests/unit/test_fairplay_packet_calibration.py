@@ -11,12 +11,12 @@ SPEC = spec_for("small-battle")
 def test_the_packet_s_calibration_says_what_was_measured_for_each_of_its_games_and_what_was_not(monkeypatch):
     from dataclasses import replace
 
-    from service.fairplay import packet
+    from service.fairplay import packet, stages
 
     said = packet.calibration(["batallion", "batallion"])
     assert said.startswith(packet.CALIBRATION) and said.count("Batallion: ") == 1
     assert spec_for("batallion").analysis.calibrated in said
     bare = replace(SPEC, analysis=replace(SPEC.analysis, calibrated=""))
-    monkeypatch.setattr(packet, "spec_for", lambda game: bare)
+    monkeypatch.setattr(stages, "spec_for", lambda game: bare)
     assert "Small Battle: the rate of false referrals over simulated honest players is not measured yet." in \
         packet.calibration(["small-battle"])

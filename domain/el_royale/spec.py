@@ -29,11 +29,12 @@ SPEC = GameSpec(
                       hand=determinize.hand, glance=glance.glance,
                       glance_words="the battle under way played out by the cheap player, then how near each side "
                                    "is to shedding its cards",
-                      calibrated="NOT calibrated: in small runs (48 simulated honest players, events of 3 games, "
-                                 "2026-11-30) none was referred at 1 in 1,000, but 6 came out at p <= 0.05 where 2.4 "
-                                 "were expected, so the screen may refer honest players more often than its threshold "
-                                 "says; the sampler ignores what the other seats' choices tell of their hands "
-                                 "(docs/fairplay.md, \"The sampler\")"),
+                      calibrated="NOT calibrated, and it refers honest players far more often than its threshold "
+                                 "says: of 400 simulated honest players (7-game events at 2 seats, 2026-11-30), 5 were "
+                                 "referred at 1 in 1,000 (1.25%; exact 95% upper bound 2.6%) and 14% came out at p <= "
+                                 "0.05, the strongest players most; the sampler deals the opponents' hands at random "
+                                 "where players who collect ranks hold them grouped (docs/fairplay.md, \"The "
+                                 "sampler\"). Read an El Royale referral as a request to look, not as evidence"),
     length=Length("battles", final="battles"),
     projection="projections.el_royale",
     narration="projections.el_royale:describe",

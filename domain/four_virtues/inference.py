@@ -23,7 +23,7 @@ from .clauses import CLUBS, is_face
 from .legality import add_refusal
 from .moves import add_proposals, lowered_melds, plain_melds, shape_passes
 
-EPS_MELD = 0.1  # the chance a player discards while it could score a meld or an addition (measured: see the doc)
+EPS_MELD = 0.1  # the chance a player discards while it could score: a guess (see the doc), not tuned
 
 
 class Watcher:

@@ -23,10 +23,10 @@ SPEC = GameSpec(
                       glance=glance.glance,  # the screen's judge: the seat's turns and the replies, not the round
                       glance_words="the cheap player's play through two more of the seat's turns and the "
                                    "opponent's replies, then the round's points on the table (FV-4.2)",
-                      calibrated="NOT yet shown at 1 in 1,000, and a little anti-conservative: of 700 simulated "
+                      calibrated="NOT calibrated at 1 in 1,000, and a little anti-conservative: of 950 simulated "
                                  "honest players (7-game events, the worlds weighed by the opponent model, "
-                                 "2026-11-30), none was referred at 1 in 1,000 (exact 95% upper bound 4.3 in 1,000), "
-                                 "but 6.9% came out at p <= 0.05 and 2.1% at p <= 0.01, where 5% and 1% are expected "
+                                 "2026-11-30), 2 were referred at 1 in 1,000 (exact 95% upper bound 6.6 in 1,000), and "
+                                 "7.4% came out at p <= 0.05 and 1.9% at p <= 0.01, where 5% and 1% are expected "
                                  "(docs/fairplay.md, \"The sampler\")"),
     length=Length("rounds", event="round_ended"),
     projection="projections.four_virtues",

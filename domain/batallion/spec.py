@@ -27,10 +27,10 @@ SPEC = GameSpec(
     analysis=Analysis(determinize.sample, determinize.playout, determinize.candidates, unit="score", scale=1.0,
                       tolerance=1.0, marks=(0.5, 1.0, 2.0), horizon="the end of the game (chips)",
                       hand=determinize.hand,
-                      calibrated="2,600 simulated honest players of four strengths, each screened over a 7-game "
-                                 "event (2026-11-30): 3 referred at 1 in 1,000 (exact 95% upper bound 3.0 in 1,000); "
-                                 "of the last 1,600, p at or below 0.1, 0.05 and 0.01 for 9.75%, 4.5% and 1.0%; "
-                                 "10,000 not reached yet"),
+                      calibrated="10,000 simulated honest players of four strengths, each screened over a "
+                                 "7-game event (2026-11-30): 10 referred at 1 in 1,000 (1.00 in "
+                                 "1,000; exact 95% upper bound 1.7 in 1,000); p at or below 0.1, 0.05 "
+                                 "and 0.01 for 7.71%, 3.62% and 0.75% of them"),
     match_games=rules.match_games,
     rank_by_score=rules.RANK_BY_SCORE,
     length=Length("attacks", move="attack"),

@@ -128,6 +128,7 @@ def ks(ps: list[float]) -> float:
 def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, precision: tuple) -> dict:
     seats = seats_of(game)
     kinds = honest_kinds(game)
+    how = Precision(*precision)
     groups: dict[str, list[tuple]] = {}
     for i in range(honest):
         kind = kinds[i % len(kinds)]
@@ -142,8 +143,8 @@ def run_game(game: str, honest: int, peekers: int, per: int, pool, seed: str, pr
     results = dict(zip([t[1] for t in tasks], pool.map(one_game, tasks, chunksize=4)))
     took = time.perf_counter() - start
     out: dict = {"game": game, "seed": seed, "seats": seats, "games_per_player": per, "seconds": round(took, 1),
-                 "screen_worlds": precision[0], "screen_samples": precision[1], "peek_samples": precision[2],
-                 "peek_glance": Precision(*precision).peek_glance, "infer": Precision(*precision).infer}
+                 "screen_worlds": how.worlds, "screen_samples": how.samples, "peek_samples": how.peek_samples,
+                 "peek_glance": how.peek_glance, "infer": how.infer}
     done = {k: [results[t[1]] for t in ts if results[t[1]]["finished"]] for k, ts in groups.items()}
     out["unfinished_games"] = sum(1 for r in results.values() if not r["finished"])
     p_of = {key: player_p(gs) for key, gs in done.items() if gs}  # each player's p-value, once
